@@ -1,0 +1,122 @@
+import autocannon from 'autocannon';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+
+export interface FigureResult {
+  figure: string;
+  value: number;
+  unit: string;
+  p99_ms?: number;
+  baseline?: number;
+  ratio?: number;
+  /** Extra columns for the readable table only. */
+  notes?: string;
+}
+
+export interface BenchContext {
+  /** PostgreSQL server URL (BENCH_DATABASE_URL). */
+  serverUrl: string;
+  rounds: number;
+  durationSeconds: number;
+  log(message: string): void;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Creates a scratch database on the bench server and returns its URL and a drop function. */
+export async function scratchDatabase(serverUrl: string, label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `portal_bench_${label}_${process.pid}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: withDatabase(serverUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+/** Runs the built server (dist) in its own process, as production does. */
+export async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void>; proc: ChildProcess }> {
+  const port = await freePort();
+  const main = resolve(__dirname, '..', 'server', 'src', 'main.js');
+  const proc = spawn(process.execPath, [main], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr?.on('data', (d) => (stderr += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    if (Date.now() - started > 60_000) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    proc,
+    stop: () =>
+      new Promise<void>((done) => {
+        proc.once('exit', () => done());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A fixed-duration load from this process with autocannon. */
+export async function load(opts: {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.durationSeconds,
+    headers: opts.headers,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}

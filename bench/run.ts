@@ -1,0 +1,54 @@
+import { type BenchContext, type FigureResult } from './lib';
+import { sessionFigure } from './figures/session';
+
+/**
+ * `npm run bench` runs every figure; `npm run bench -- <name> [...]` only those named.
+ * BENCH_DATABASE_URL: a PostgreSQL server (each figure creates and drops its own database).
+ * BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 20) set the medians' rounds and length.
+ */
+const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
+  session: sessionFigure,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = wanted.filter((w) => !FIGURES[w]);
+  if (unknown.length) {
+    console.error(`Unknown figure(s): ${unknown.join(', ')}. Known: ${Object.keys(FIGURES).join(', ')}`);
+    process.exit(2);
+  }
+  const ctx: BenchContext = {
+    serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    durationSeconds: Number(process.env.BENCH_SECONDS ?? 20),
+    log: (m) => console.log(`  ${m}`),
+  };
+  const results: FigureResult[] = [];
+  for (const name of wanted.length ? wanted : Object.keys(FIGURES)) {
+    console.log(`== ${name}`);
+    results.push(await FIGURES[name](ctx));
+  }
+  const rows = results.map((r) => [
+    r.figure,
+    `${r.value} ${r.unit}`,
+    r.p99_ms === undefined ? '' : `${r.p99_ms} ms`,
+    r.baseline === undefined ? '' : String(r.baseline),
+    r.ratio === undefined ? '' : String(r.ratio),
+    r.notes ?? '',
+  ]);
+  const head = ['figure', 'median', 'p99', 'baseline', 'ratio', 'how'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const row of rows) console.log(line(row));
+  console.log('');
+  for (const r of results) {
+    const { notes: _notes, ...json } = r;
+    console.log(JSON.stringify(json));
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error('bench failed:', e);
+  process.exit(1);
+});

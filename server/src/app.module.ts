@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { CompaniesModule } from './companies/companies.module';
+import { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import type { Database } from './database/data-source';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { TrpcModule } from './trpc/trpc.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, db: Database, ownsDatabase = true): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [HealthController],
+      imports: [
+        ConfigModule.forConfig(config),
+        DatabaseModule.forDatabase(db, ownsDatabase),
+        AuthModule,
+        UsersModule,
+        CompaniesModule,
+        TrpcModule,
+      ],
+    };
+  }
+}

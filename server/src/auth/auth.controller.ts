@@ -1,0 +1,66 @@
+import { Controller, Get, HttpCode, Post, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AuthTokenService } from './auth-token.service';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies';
+import type { LoggedInUser } from './local.strategy';
+import { LoginGuard } from './login.guard';
+import type { TSessionContext } from './session.schema';
+import { SessionService, type SessionFailure } from './session.service';
+
+const FAILURE_MESSAGES: Record<SessionFailure, string> = {
+  MISSING: 'Not signed in',
+  INVALID: 'The session is not valid; sign in again',
+  EXPIRED: 'The session has expired; sign in again',
+  REVOKED: 'The session has ended; sign in again',
+  INACTIVE: 'This account is inactive',
+};
+
+/** The REST side of sessions: login, the session check the browser makes every second, logout. */
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly tokens: AuthTokenService,
+  ) {}
+
+  @Post('login')
+  @HttpCode(200)
+  @UseGuards(LoginGuard)
+  async login(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TSessionContext> {
+    const user = req.user as LoggedInUser;
+    const issued = await this.sessions.issue(user.user_cuid);
+    if (!issued) throw new UnauthorizedException({ code: 'WRONG_CREDENTIALS', message: 'Wrong email or password' });
+    setSessionCookie(req, res, issued.cookie);
+    return issued.payload.ctx;
+  }
+
+  /** Spec §3.1 context for a valid cookie; 401 otherwise, and a failing cookie is deleted. */
+  @Get('session')
+  async session(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TSessionContext> {
+    const cookie = readSessionCookie(req);
+    const check = await this.sessions.check(cookie);
+    res.setHeader('Cache-Control', 'no-store');
+    if (!check.ok) {
+      if (cookie) clearSessionCookie(req, res);
+      throw new UnauthorizedException({ code: check.reason, message: FAILURE_MESSAGES[check.reason] });
+    }
+    return check.payload.ctx;
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ ok: true; redirectTo: string }> {
+    const check = await this.sessions.check(readSessionCookie(req));
+    if (check.ok) await this.sessions.revoke(check.payload);
+    clearSessionCookie(req, res);
+    return { ok: true, redirectTo: '/auth/login' };
+  }
+
+  /** Machine callers: who does this API token speak for? */
+  @Get('token')
+  async token(@Req() req: Request): Promise<{ token_cuid: string; company_cuid: string; description: string | null }> {
+    const caller = await this.tokens.authenticate(req.headers.authorization);
+    if (!caller) throw new UnauthorizedException({ code: 'UNAUTHORIZED', message: 'A valid API token is required' });
+    return caller;
+  }
+}

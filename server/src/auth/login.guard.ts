@@ -1,0 +1,64 @@
+import {
+  BadRequestException,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { Request, Response } from 'express';
+import { LoginDto } from './login.dto';
+import { LoginThrottle } from './login-throttle';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Validates the body, applies the brute-force brake, then lets passport-local check the password. */
+@Injectable()
+export class LoginGuard extends AuthGuard('local') {
+  constructor(private readonly throttle: LoginThrottle) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const dto = plainToInstance(LoginDto, req.body ?? {});
+    const problems = validateSync(dto, { forbidUnknownValues: false });
+    if (problems.length) {
+      throw new BadRequestException({
+        code: 'BAD_REQUEST',
+        message: 'Enter your email and password',
+        fieldErrors: problems.map((p) => ({ path: p.property, message: Object.values(p.constraints ?? {})[0] })),
+      });
+    }
+    const address = req.ip ?? 'unknown';
+    const verdict = this.throttle.verdict(dto.email, address);
+    if (verdict.blocked) {
+      res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+      throw new HttpException(
+        { code: 'TOO_MANY_REQUESTS', message: 'Too many sign-in attempts. Try again later.', retryAfterSeconds: verdict.retryAfterSeconds },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    if (verdict.delayMs) await sleep(verdict.delayMs);
+    try {
+      const ok = (await super.canActivate(context)) as boolean;
+      this.throttle.succeed(dto.email);
+      return ok;
+    } catch (error) {
+      if (error instanceof UnauthorizedException) this.throttle.fail(dto.email, address);
+      throw error;
+    }
+  }
+
+  /** passport's own "missing credentials" and our strategy errors pass through unchanged. */
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw new UnauthorizedException({ code: 'WRONG_CREDENTIALS', message: 'Wrong email or password' });
+    return user;
+  }
+}

@@ -1,0 +1,213 @@
+import { type Actor, can, canUse, isSuperUser, PERMISSIONS, POLICY } from './policy';
+
+const A = 'company-a';
+const B = 'company-b';
+const member = (user_cuid: string, ...ms: [company: string, level: number, admin?: boolean][]): Actor => ({
+  user_cuid,
+  memberships: ms.map(([company_cuid, level, is_company_admin = false]) => ({ company_cuid, level, is_company_admin })),
+});
+
+const superuser = member('su', [A, 0, true]);
+const installer = member('inst', [A, 1]);
+const expert = member('exp', [A, 2]);
+const basic = member('bas', [A, 3]);
+const basicAdmin = member('badm', [A, 3, true]);
+const foreignInstaller = member('finst', [B, 1]);
+const nobody = member('none');
+
+describe('policy (spec §6)', () => {
+  it('a level-N permission is granted by any membership with level <= N', () => {
+    expect(canUse(installer, 'sites.create')).toBe(true); // needs 1
+    expect(canUse(expert, 'sites.create')).toBe(false);
+    expect(canUse(expert, 'systemStatus.view')).toBe(true); // needs 2
+    expect(canUse(basic, 'systemStatus.view')).toBe(false);
+    expect(canUse(member('multi', [A, 3], [B, 2]), 'systemStatus.view')).toBe(true);
+  });
+
+  it('a superuser always passes the coarse check, whatever the permission', () => {
+    expect(isSuperUser(superuser)).toBe(true);
+    for (const p of PERMISSIONS) expect(canUse(superuser, p)).toBe(true);
+  });
+
+  it('a user without memberships is granted nothing', () => {
+    for (const p of PERMISSIONS) expect(can(nobody, p)).toBe(false);
+  });
+
+  describe('users', () => {
+    it('view needs company admin on any membership', () => {
+      expect(can(basicAdmin, 'users.view')).toBe(true);
+      expect(can(installer, 'users.view')).toBe(false);
+      expect(can(superuser, 'users.view')).toBe(true);
+    });
+    it('edit or deactivate a single user: superuser, the user themselves, or an admin of a shared company', () => {
+      for (const perm of ['users.edit', 'users.deactivate'] as const) {
+        expect(can(basic, perm, { user_cuid: 'bas', user_company_cuids: [A] })).toBe(true);
+        expect(can(basic, perm, { user_cuid: 'exp', user_company_cuids: [A] })).toBe(false);
+        expect(can(basicAdmin, perm, { user_cuid: 'exp', user_company_cuids: [A] })).toBe(true);
+        expect(can(basicAdmin, perm, { user_cuid: 'finst', user_company_cuids: [B] })).toBe(false);
+        expect(can(superuser, perm, { user_cuid: 'finst', user_company_cuids: [B] })).toBe(true);
+      }
+    });
+    it('delete any needs level 0', () => {
+      expect(can(superuser, 'users.deleteAny')).toBe(true);
+      expect(can(installer, 'users.deleteAny')).toBe(false);
+      expect(can(basicAdmin, 'users.deleteAny')).toBe(false);
+    });
+    it('delete a single user is for a superuser and never for oneself', () => {
+      expect(can(superuser, 'users.delete', { user_cuid: 'bas' })).toBe(true);
+      expect(can(superuser, 'users.delete', { user_cuid: 'su' })).toBe(false);
+      expect(can(basicAdmin, 'users.delete', { user_cuid: 'bas' })).toBe(false);
+    });
+  });
+
+  describe('companies', () => {
+    it('create, edit any and view need admin', () => {
+      for (const p of ['companies.create', 'companies.editAny', 'companies.view'] as const) {
+        expect(can(basicAdmin, p)).toBe(true);
+        expect(can(installer, p)).toBe(false);
+      }
+    });
+    it('edit single needs admin of that company', () => {
+      expect(can(basicAdmin, 'companies.edit', { company_cuid: A })).toBe(true);
+      expect(can(basicAdmin, 'companies.edit', { company_cuid: B })).toBe(false);
+      expect(can(superuser, 'companies.edit', { company_cuid: B })).toBe(true);
+    });
+    it('delete and configure need level 0', () => {
+      expect(can(superuser, 'companies.delete')).toBe(true);
+      expect(can(basicAdmin, 'companies.delete')).toBe(false);
+      expect(can(installer, 'companies.configure')).toBe(false);
+    });
+  });
+
+  describe('membership edit', () => {
+    it('an admin of the company may edit others but not themselves', () => {
+      expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'exp', company_cuid: A, membership_level: 2 })).toBe(true);
+      expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'badm', company_cuid: A, membership_level: 3 })).toBe(false);
+      expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'finst', company_cuid: B, membership_level: 1 })).toBe(false);
+      expect(can(expert, 'memberships.edit', { user_cuid: 'bas', company_cuid: A, membership_level: 3 })).toBe(false);
+    });
+    it('a superuser may edit anyone, but not their own role if it is level 0', () => {
+      expect(can(superuser, 'memberships.edit', { user_cuid: 'finst', company_cuid: B, membership_level: 1 })).toBe(true);
+      expect(can(superuser, 'memberships.edit', { user_cuid: 'su', company_cuid: A, membership_level: 0 })).toBe(false);
+      const suWithOther = member('su', [A, 0, true], [B, 2]);
+      expect(can(suWithOther, 'memberships.edit', { user_cuid: 'su', company_cuid: B, membership_level: 2 })).toBe(true);
+    });
+  });
+
+  describe('systems', () => {
+    const own = { company_cuid: A, shares: [] };
+    const sharedReadOnly = { company_cuid: B, shares: [{ company_cuid: A, change: false }] };
+    const sharedWithChange = { company_cuid: B, shares: [{ company_cuid: A, change: true }] };
+    it('edit and delete need level 1 and the owner company', () => {
+      for (const p of ['systems.edit', 'systems.delete'] as const) {
+        expect(can(installer, p, own)).toBe(true);
+        expect(can(expert, p, own)).toBe(false);
+        expect(can(foreignInstaller, p, own)).toBe(false);
+        expect(can(superuser, p, { company_cuid: B })).toBe(true);
+      }
+    });
+    it('shared systems need the change flag', () => {
+      expect(can(installer, 'systems.edit', sharedReadOnly)).toBe(false);
+      expect(can(installer, 'systems.edit', sharedWithChange)).toBe(true);
+      expect(can(expert, 'systems.edit', sharedWithChange)).toBe(false);
+    });
+    it('the level counts in the company concerned, not anywhere', () => {
+      const installerElsewhere = member('mixed', [B, 1], [A, 3]);
+      expect(can(installerElsewhere, 'systems.edit', own)).toBe(false);
+    });
+    it('viewing needs membership of the owner or of a company it is shared with', () => {
+      expect(can(basic, 'systems.view', own)).toBe(true);
+      expect(can(basic, 'systems.view', sharedReadOnly)).toBe(true);
+      expect(can(basic, 'systems.view', { company_cuid: B })).toBe(false);
+    });
+    it('status view 2, mute states 1, configuration view 2', () => {
+      expect(can(expert, 'systemStatus.view', own)).toBe(true);
+      expect(can(basic, 'systemStatus.view', own)).toBe(false);
+      expect(can(installer, 'systemStatus.muteStates', own)).toBe(true);
+      expect(can(expert, 'systemStatus.muteStates', own)).toBe(false);
+      expect(can(expert, 'systemConfiguration.view', own)).toBe(true);
+      expect(can(basic, 'systemConfiguration.view', own)).toBe(false);
+    });
+  });
+
+  it('dashboard create, edit and save need level 0', () => {
+    for (const p of ['dashboards.create', 'dashboards.edit', 'dashboards.save'] as const) {
+      expect(can(superuser, p)).toBe(true);
+      expect(can(installer, p)).toBe(false);
+    }
+  });
+
+  it('data processors: create/edit/delete 0; configure 0 for calculated values and 1 otherwise', () => {
+    expect(can(installer, 'dataProcessors.create')).toBe(false);
+    expect(can(superuser, 'dataProcessors.delete')).toBe(true);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource' })).toBe(true);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue' })).toBe(false);
+    expect(can(superuser, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue' })).toBe(true);
+    expect(can(expert, 'dataProcessors.configure', { entity_type_kind: 'DataSource' })).toBe(false);
+  });
+
+  it('controllers and devices: view 2, configure 1', () => {
+    const own = { company_cuid: A };
+    expect(can(expert, 'controllers.view', own)).toBe(true);
+    expect(can(basic, 'controllers.view', own)).toBe(false);
+    expect(can(installer, 'controllers.configure', own)).toBe(true);
+    expect(can(expert, 'devices.configure', own)).toBe(false);
+    expect(can(foreignInstaller, 'devices.configure', own)).toBe(false);
+  });
+
+  it('admin view 3, changelog 2, metadata view 3 / change 2, identifiers 3, admin actions 0', () => {
+    expect(can(basic, 'admin.view')).toBe(true);
+    expect(can(expert, 'changelog.create', { company_cuid: A })).toBe(true);
+    expect(can(basic, 'changelog.delete', { company_cuid: A })).toBe(false);
+    expect(can(basic, 'metadata.view', { company_cuid: A })).toBe(true);
+    expect(can(basic, 'metadata.change', { company_cuid: A })).toBe(false);
+    expect(can(expert, 'metadata.change', { company_cuid: A })).toBe(true);
+    expect(can(expert, 'metadata.change', { company_cuid: B })).toBe(false);
+    expect(can(basic, 'identifiers.view')).toBe(true);
+    expect(can(installer, 'admin.actions')).toBe(false);
+  });
+
+  it('catalogues: controller view 2, create/delete 0, edit 1; the other catalogues view 2, change 0', () => {
+    expect(can(expert, 'catalogueControllers.view')).toBe(true);
+    expect(can(installer, 'catalogueControllers.create')).toBe(false);
+    expect(can(installer, 'catalogueControllers.edit')).toBe(true);
+    for (const c of ['controllerTypes', 'entityTypes', 'dataProcessorTypes', 'entityCategories', 'interfaceTypes', 'logParameters', 'manufacturers', 'units']) {
+      expect(can(expert, `${c}.view` as never)).toBe(true);
+      expect(can(basic, `${c}.view` as never)).toBe(false);
+      expect(can(installer, `${c}.change` as never)).toBe(false);
+      expect(can(superuser, `${c}.change` as never)).toBe(true);
+    }
+  });
+
+  it('sites: view 2; create, edit and delete 1 in own company', () => {
+    expect(can(expert, 'sites.view', { company_cuid: A })).toBe(true);
+    expect(can(expert, 'sites.view', { company_cuid: B })).toBe(false);
+    for (const p of ['sites.create', 'sites.edit', 'sites.delete'] as const) {
+      expect(can(installer, p, { company_cuid: A })).toBe(true);
+      expect(can(installer, p, { company_cuid: B })).toBe(false);
+      expect(can(expert, p, { company_cuid: A })).toBe(false);
+    }
+  });
+
+  it('events: templates view 0, assignments view 2, triggers view 2 and change 1', () => {
+    expect(can(installer, 'eventTemplates.view')).toBe(false);
+    expect(can(superuser, 'eventTemplates.view')).toBe(true);
+    expect(can(expert, 'eventAssignments.view')).toBe(true);
+    expect(can(expert, 'eventTriggers.view', { company_cuid: A })).toBe(true);
+    expect(can(expert, 'eventTriggers.change', { company_cuid: A })).toBe(false);
+    expect(can(installer, 'eventTriggers.change', { company_cuid: A })).toBe(true);
+  });
+
+  it('channels and notifications are open to all', () => {
+    expect(can(basic, 'channels.view', { company_cuid: A })).toBe(true);
+    expect(can(basic, 'notifications.view')).toBe(true);
+    expect(can(basic, 'channels.change', { company_cuid: B })).toBe(false);
+  });
+
+  it('every permission carries a level and the spec line it comes from', () => {
+    for (const p of PERMISSIONS) {
+      expect([0, 1, 2, 3]).toContain(POLICY[p].level);
+      expect(POLICY[p].spec.length).toBeGreaterThan(5);
+    }
+  });
+});

@@ -1,0 +1,291 @@
+/**
+ * The permission policy of spec §6, as data. Pure TypeScript with no imports, so the browser
+ * asks exactly the same questions as the server (`authProvider.canAccess`).
+ *
+ * Role levels: lower is more powerful (0 Superuser, 1 SystemInstaller, 2 Expert, 3 Basic).
+ * A permission that needs level N is granted to a user holding any membership with level <= N;
+ * a superuser (any membership of level 0) always passes, except where a rule says "never"
+ * (deleting oneself, changing one's own level-0 role).
+ *
+ * Each permission has a coarse part, checked before a procedure runs (level, company admin),
+ * and optionally a target rule, checked by the service against the record it touches. Where a
+ * target rule names a company, the level is the one the actor holds *in that company*
+ * (stricter than any membership, so a Basic member of company B gains nothing in B from being an
+ * installer in company A).
+ */
+
+export const ROLE_LEVEL = { Superuser: 0, SystemInstaller: 1, Expert: 2, Basic: 3 } as const;
+export type RoleLevel = 0 | 1 | 2 | 3;
+
+export interface PolicyMembership {
+  company_cuid: string;
+  level: number;
+  is_company_admin: boolean;
+}
+
+export interface Actor {
+  user_cuid: string;
+  memberships: readonly PolicyMembership[];
+}
+
+/** What a target rule looks at. Services fill in the fields their rule reads. */
+export interface PolicyTarget {
+  /** The company that owns the record (system, site, controller, token …). */
+  company_cuid?: string;
+  /** The user a user or membership record belongs to. */
+  user_cuid?: string;
+  /** Companies the target user belongs to (user edit / view rules). */
+  user_company_cuids?: readonly string[];
+  /** Current role level of the membership being edited. */
+  membership_level?: number;
+  /** Companies a system is shared with, and whether each share allows change. */
+  shares?: readonly { company_cuid: string; change: boolean }[];
+  /** Entity type kind of a data processor (CalculatedValue needs level 0 to configure). */
+  entity_type_kind?: string;
+}
+
+export type TargetRule =
+  /** The actor themselves, a superuser, or an admin of a company the target user belongs to. */
+  | 'selfOrSharedAdmin'
+  /** Never oneself (superusers included). */
+  | 'notSelf'
+  /** Admin of the target company. */
+  | 'companyAdmin'
+  /** Admin of the membership's company, never one's own membership; a superuser edits anyone
+   *  except their own membership while it carries a level-0 role. */
+  | 'membershipEdit'
+  /** A member of the owning company or of a company the system is shared with. */
+  | 'systemRead'
+  /** The needed level in the owning company, or in a company holding a share with `change`. */
+  | 'systemWrite'
+  /** A member of the target company. */
+  | 'companyMember'
+  /** The needed level in the target company. */
+  | 'companyLevel'
+  /** Level 0 for CalculatedValue processors, the permission's level otherwise. */
+  | 'processorKind';
+
+export interface PermissionRule {
+  /** Needed level (any membership with level <= this). */
+  level: RoleLevel;
+  /** Also needs company admin on some membership. */
+  admin?: boolean;
+  /** Rule applied against the record touched. */
+  target?: TargetRule;
+  /** Where in spec §6 this comes from, for the reader and the snapshot. */
+  spec: string;
+}
+
+const rule = (level: RoleLevel, spec: string, extra: Partial<PermissionRule> = {}): PermissionRule => ({
+  level,
+  spec,
+  ...extra,
+});
+
+/** Spec §6, one line per permission. */
+export const POLICY = {
+  // Session and identity: every signed-in user reads their own context and the role list.
+  'session.self': rule(3, 'own session context; others need users.view', { target: 'selfOrSharedAdmin' }),
+  'roles.view': rule(3, 'role list (used by every client about 1 s after start)'),
+
+  // Users
+  'users.view': rule(3, 'Users: view needs company admin on any membership', { admin: true }),
+  'users.create': rule(3, 'Users: created by a company admin into their company', { admin: true, target: 'companyAdmin' }),
+  'users.edit': rule(3, 'Users: edit single: superuser, the user themselves, or an admin of a shared company', { target: 'selfOrSharedAdmin' }),
+  'users.deactivate': rule(3, 'Users: deactivate single: superuser, the user themselves, or an admin of a shared company', { target: 'selfOrSharedAdmin' }),
+  'users.deleteAny': rule(0, 'Users: delete any needs level 0'),
+  'users.delete': rule(0, 'Users: delete single is for a superuser and never for oneself', { target: 'notSelf' }),
+
+  // Companies and memberships
+  'companies.view': rule(3, 'Companies: view needs admin', { admin: true }),
+  'companies.create': rule(3, 'Companies: create needs admin', { admin: true }),
+  'companies.editAny': rule(3, 'Companies: edit any needs admin', { admin: true }),
+  'companies.edit': rule(3, 'Companies: edit single needs admin of that company', { admin: true, target: 'companyAdmin' }),
+  'companies.delete': rule(0, 'Companies: delete needs level 0'),
+  'companies.configure': rule(0, 'Companies: configure needs level 0'),
+  'memberships.edit': rule(3, 'Membership edit: admin of the company edits others, not themselves; superuser anyone but not their own level-0 role', { admin: true, target: 'membershipEdit' }),
+
+  // Systems
+  'systems.view': rule(3, 'Systems: members of the owner company and of companies it is shared with', { target: 'systemRead' }),
+  'systems.create': rule(1, 'Systems: create needs level 1 in the owner company', { target: 'companyLevel' }),
+  'systems.edit': rule(1, 'Systems: edit needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
+  'systems.delete': rule(1, 'Systems: delete needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
+  'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
+  'systemStatus.muteStates': rule(1, 'System status: mute states needs 1', { target: 'systemRead' }),
+  'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
+
+  // Dashboards
+  'dashboards.view': rule(3, 'Everyone watches dashboards'),
+  'dashboards.create': rule(0, 'Dashboard create needs level 0'),
+  'dashboards.edit': rule(0, 'Dashboard edit needs level 0'),
+  'dashboards.save': rule(0, 'Dashboard save needs level 0'),
+
+  // Data processors
+  'dataProcessors.create': rule(0, 'Data processors: create needs 0'),
+  'dataProcessors.edit': rule(0, 'Data processors: edit needs 0'),
+  'dataProcessors.delete': rule(0, 'Data processors: delete needs 0'),
+  'dataProcessors.configure': rule(1, 'Data processors: configure needs 0 for calculated values and 1 otherwise', { target: 'processorKind' }),
+
+  // Controllers and devices (fleet)
+  'controllers.view': rule(2, 'Controllers: view 2', { target: 'systemRead' }),
+  'controllers.configure': rule(1, 'Controllers: configure 1', { target: 'systemWrite' }),
+  'devices.view': rule(2, 'Devices: view 2', { target: 'systemRead' }),
+  'devices.configure': rule(1, 'Devices: configure 1', { target: 'systemWrite' }),
+
+  // Admin, changelog, metadata, identifiers
+  'admin.view': rule(3, 'Admin view 3'),
+  'admin.actions': rule(0, 'Admin actions need 0'),
+  'identifiers.view': rule(3, 'Identifiers view 3'),
+  'changelog.view': rule(3, 'Changelog of a visible system', { target: 'systemRead' }),
+  'changelog.create': rule(2, 'Changelog create 2', { target: 'systemRead' }),
+  'changelog.edit': rule(2, 'Changelog edit 2', { target: 'systemRead' }),
+  'changelog.delete': rule(2, 'Changelog delete 2', { target: 'systemRead' }),
+  'metadata.view': rule(3, 'Metadata: view 3', { target: 'systemRead' }),
+  'metadata.change': rule(2, 'Metadata: change 2', { target: 'systemWrite' }),
+
+  // Catalogues
+  'catalogueControllers.view': rule(2, 'Catalogues: controller view 2'),
+  'catalogueControllers.create': rule(0, 'Catalogues: controller create 0'),
+  'catalogueControllers.delete': rule(0, 'Catalogues: controller delete 0'),
+  'catalogueControllers.edit': rule(1, 'Catalogues: controller edit 1 or 0'),
+  'controllerTypes.view': rule(2, 'Controller types: view 2 or 0'),
+  'controllerTypes.change': rule(0, 'Controller types: change 0'),
+  'entityTypes.view': rule(2, 'Device types: view 2 or 0'),
+  'entityTypes.change': rule(0, 'Device types: change 0'),
+  'dataProcessorTypes.view': rule(2, 'Data processor types: view 2 or 0'),
+  'dataProcessorTypes.change': rule(0, 'Data processor types: change 0'),
+  'entityCategories.view': rule(2, 'Device categories: view 2 or 0'),
+  'entityCategories.change': rule(0, 'Device categories: change 0'),
+  'interfaceTypes.view': rule(2, 'Interface types: view 2 or 0'),
+  'interfaceTypes.change': rule(0, 'Interface types: change 0'),
+  'logParameters.view': rule(2, 'Log parameters: view 2 or 0'),
+  'logParameters.change': rule(0, 'Log parameters: change 0'),
+  'manufacturers.view': rule(2, 'Manufacturers: view 2 or 0'),
+  'manufacturers.change': rule(0, 'Manufacturers: change 0'),
+  'units.view': rule(2, 'Units: view 2 or 0'),
+  'units.change': rule(0, 'Units: change 0'),
+
+  // Sites
+  'sites.view': rule(2, 'Sites: view 2', { target: 'companyMember' }),
+  'sites.create': rule(1, 'Sites: create 1 in own company', { target: 'companyLevel' }),
+  'sites.edit': rule(1, 'Sites: edit 1 in own company', { target: 'companyLevel' }),
+  'sites.delete': rule(1, 'Sites: delete 1 in own company', { target: 'companyLevel' }),
+
+  // Events
+  'eventTemplates.view': rule(0, 'Events: templates view 0'),
+  'eventAssignments.view': rule(2, 'Events: assignments view 2'),
+  'eventTriggers.view': rule(2, 'Events: triggers view 2', { target: 'systemRead' }),
+  'eventTriggers.change': rule(1, 'Events: triggers change 1', { target: 'systemWrite' }),
+
+  // Channels and notifications
+  'channels.view': rule(3, 'Channels: open to all', { target: 'companyMember' }),
+  'channels.change': rule(3, 'Channels: open to all', { target: 'companyMember' }),
+  'notifications.view': rule(3, 'Notifications: open to all'),
+  'notifications.change': rule(3, 'Notifications: open to all'),
+
+  // API tokens (machine access for a company; not in §6: installers configure controllers)
+  'authTokens.view': rule(1, 'API tokens: level 1 in the token company', { target: 'companyLevel' }),
+  'authTokens.manage': rule(1, 'API tokens: level 1 in the token company', { target: 'companyLevel' }),
+} as const satisfies Record<string, PermissionRule>;
+
+export type Permission = keyof typeof POLICY;
+export const PERMISSIONS = Object.keys(POLICY) as Permission[];
+
+export const isPermission = (name: string): name is Permission =>
+  Object.prototype.hasOwnProperty.call(POLICY, name);
+
+export function isSuperUser(actor: Actor): boolean {
+  return actor.memberships.some((m) => m.level === ROLE_LEVEL.Superuser);
+}
+
+/** The most powerful level the actor holds anywhere (Infinity without memberships). */
+export function bestLevel(actor: Actor): number {
+  return actor.memberships.reduce((best, m) => Math.min(best, m.level), Number.POSITIVE_INFINITY);
+}
+
+/** The most powerful level the actor holds in one company (Infinity when not a member). */
+export function levelIn(actor: Actor, company_cuid: string | undefined): number {
+  if (!company_cuid) return Number.POSITIVE_INFINITY;
+  return actor.memberships
+    .filter((m) => m.company_cuid === company_cuid)
+    .reduce((best, m) => Math.min(best, m.level), Number.POSITIVE_INFINITY);
+}
+
+export function isAdminOf(actor: Actor, company_cuid: string | undefined): boolean {
+  return !!company_cuid && actor.memberships.some((m) => m.company_cuid === company_cuid && m.is_company_admin);
+}
+
+export function isAdminAnywhere(actor: Actor): boolean {
+  return actor.memberships.some((m) => m.is_company_admin);
+}
+
+export function isMemberOf(actor: Actor, company_cuid: string | undefined): boolean {
+  return !!company_cuid && actor.memberships.some((m) => m.company_cuid === company_cuid);
+}
+
+/** Coarse check: may the actor use this permission at all (before any record is known)? */
+export function canUse(actor: Actor, permission: Permission): boolean {
+  const r: PermissionRule = POLICY[permission];
+  if (actor.memberships.length === 0) return false;
+  if (isSuperUser(actor)) return true;
+  if (bestLevel(actor) > r.level) return false;
+  if (r.admin && !isAdminAnywhere(actor)) return false;
+  return true;
+}
+
+function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): boolean {
+  const superuser = isSuperUser(actor);
+  switch (r.target) {
+    case undefined:
+      return true;
+    case 'selfOrSharedAdmin':
+      return (
+        superuser ||
+        target.user_cuid === actor.user_cuid ||
+        (target.user_company_cuids ?? []).some((c) => isAdminOf(actor, c))
+      );
+    case 'notSelf':
+      return target.user_cuid !== undefined && target.user_cuid !== actor.user_cuid;
+    case 'companyAdmin':
+      return superuser || isAdminOf(actor, target.company_cuid);
+    case 'membershipEdit': {
+      const own = target.user_cuid === actor.user_cuid;
+      if (superuser) return !(own && target.membership_level === ROLE_LEVEL.Superuser);
+      return !own && isAdminOf(actor, target.company_cuid);
+    }
+    case 'systemRead':
+      return (
+        superuser ||
+        isMemberOf(actor, target.company_cuid) ||
+        (target.shares ?? []).some((s) => isMemberOf(actor, s.company_cuid))
+      );
+    case 'systemWrite':
+      return (
+        superuser ||
+        levelIn(actor, target.company_cuid) <= r.level ||
+        (target.shares ?? []).some((s) => s.change && levelIn(actor, s.company_cuid) <= r.level)
+      );
+    case 'companyMember':
+      return superuser || isMemberOf(actor, target.company_cuid);
+    case 'companyLevel':
+      return superuser || levelIn(actor, target.company_cuid) <= r.level;
+    case 'processorKind':
+      return superuser || (target.entity_type_kind !== 'CalculatedValue' && bestLevel(actor) <= r.level);
+  }
+}
+
+/**
+ * Full check: the coarse part, then the target rule against the record. Without a target only
+ * the coarse part is asked (what the UI uses to show or hide a menu entry).
+ */
+export function can(actor: Actor, permission: Permission, target?: PolicyTarget): boolean {
+  const r: PermissionRule = POLICY[permission];
+  // "Never" rules bind superusers too, so they are asked before the superuser shortcut.
+  if (target && r.target === 'notSelf' && !targetAllows(actor, r, target)) return false;
+  if (target && r.target === 'membershipEdit' && isSuperUser(actor) && !targetAllows(actor, r, target)) return false;
+  if (r.target === 'selfOrSharedAdmin' && target && target.user_cuid === actor.user_cuid && actor.memberships.length > 0) {
+    return true;
+  }
+  if (!canUse(actor, permission)) return false;
+  return target ? targetAllows(actor, r, target) : true;
+}

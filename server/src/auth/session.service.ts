@@ -1,0 +1,178 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { newCuid } from '../common/ids';
+import { DATA_SOURCE } from '../database/database.module';
+import type { Actor } from './policy';
+import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
+import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
+
+export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'INACTIVE';
+
+export type SessionCheck =
+  | { ok: true; payload: TSessionPayload; actor: Actor }
+  | { ok: false; reason: SessionFailure };
+
+interface UserRow {
+  user_cuid: string;
+  email: string;
+  name: string;
+  phone: string | null;
+  inactive: boolean;
+  meta: TUserMeta | null;
+  session_epoch: number;
+}
+
+/** Turns a verified session context into the policy's actor. */
+export function actorFromContext(ctx: TSessionContext): Actor {
+  return {
+    user_cuid: ctx.user.user_cuid,
+    memberships: ctx.memberships.map((m) => ({
+      company_cuid: m.company_cuid,
+      level: m.role.level,
+      is_company_admin: m.is_company_admin,
+    })),
+  };
+}
+
+/**
+ * The session lives in the encrypted `liuc` cookie; revocation lives in the database. Every check
+ * costs one indexed query: the user's current epoch and inactive flag, and whether this session
+ * id was logged out. Deactivating a user, changing their memberships or their password bumps the
+ * epoch (database triggers), so the old cookie fails on the very next request.
+ */
+@Injectable()
+export class SessionService implements OnModuleDestroy {
+  private readonly logger = new Logger(SessionService.name);
+  private readonly codec: SessionCookieCodec;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    config: AppConfig,
+  ) {
+    this.codec = new SessionCookieCodec(config.sessionSecret);
+    this.sweeper = setInterval(() => void this.sweepRevoked(), 60 * 60 * 1000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** Builds the §3.1 context from the database. */
+  async loadContext(user_cuid: string): Promise<{ ctx: TSessionContext; epoch: number } | undefined> {
+    const [user] = (await this.ds.query(
+      `SELECT user_cuid, email, name, phone, inactive, meta, session_epoch FROM "user" WHERE user_cuid = $1`,
+      [user_cuid],
+    )) as UserRow[];
+    if (!user) return undefined;
+    const [memberships, blacklist, portalBlacklist] = await Promise.all([
+      this.ds.query(
+        `SELECT m.membership_cuid, m.role_cuid, m.user_cuid, m.company_cuid, m.is_company_admin,
+                c.name AS company_name, c.url AS company_url, c.logo AS company_logo,
+                r.name AS role_name, r.level AS role_level, r.description AS role_description
+           FROM company_membership m
+           JOIN company c ON c.company_cuid = m.company_cuid
+           JOIN role r ON r.role_cuid = m.role_cuid
+          WHERE m.user_cuid = $1
+          ORDER BY r.level, c.name`,
+        [user_cuid],
+      ),
+      this.ds.query(
+        `SELECT blacklist_cuid, user_cuid, trigger_cuid FROM notification_user_blacklist WHERE user_cuid = $1`,
+        [user_cuid],
+      ),
+      this.ds.query(
+        `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
+           FROM portal_notification_user_blacklist WHERE user_cuid = $1`,
+        [user_cuid],
+      ),
+    ]);
+    const meta = user.meta ?? {};
+    const ctx: TSessionContext = {
+      user: { user_cuid: user.user_cuid, email: user.email, name: user.name, inactive: user.inactive, meta },
+      memberships: (memberships as Record<string, any>[]).map((m) => ({
+        membership_cuid: m.membership_cuid,
+        role_cuid: m.role_cuid,
+        user_cuid: m.user_cuid,
+        company_cuid: m.company_cuid,
+        is_company_admin: m.is_company_admin,
+        company: { company_cuid: m.company_cuid, name: m.company_name, url: m.company_url, logo: m.company_logo },
+        user: {
+          user_cuid: user.user_cuid,
+          email: user.email,
+          name: user.name,
+          phone: user.phone,
+          inactive: user.inactive,
+          meta,
+        },
+        role: { role_cuid: m.role_cuid, name: m.role_name, level: Number(m.role_level), description: m.role_description },
+      })),
+      notificationBlacklist: blacklist,
+      portalNotificationBlacklist: portalBlacklist,
+      isSuperUser: (memberships as Record<string, any>[]).some((m) => Number(m.role_level) === 0),
+    };
+    return { ctx, epoch: user.session_epoch };
+  }
+
+  /** Starts a session for a user whose password was just verified. */
+  async issue(user_cuid: string): Promise<{ cookie: string; payload: TSessionPayload } | undefined> {
+    const loaded = await this.loadContext(user_cuid);
+    if (!loaded) return undefined;
+    const now = Math.floor(Date.now() / 1000);
+    const payload: TSessionPayload = {
+      v: 1,
+      sid: newCuid(),
+      ep: loaded.epoch,
+      iat: now,
+      exp: now + SESSION_MAX_AGE_SECONDS,
+      ctx: loaded.ctx,
+    };
+    return { cookie: this.codec.seal(payload), payload };
+  }
+
+  /** Re-seals a session with a fresh context (after the user changes their own preferences). */
+  async refresh(payload: TSessionPayload): Promise<string | undefined> {
+    const loaded = await this.loadContext(payload.ctx.user.user_cuid);
+    if (!loaded || loaded.epoch !== payload.ep) return undefined;
+    return this.codec.seal({ ...payload, ctx: loaded.ctx });
+  }
+
+  /** Opens, validates (spec §5) and checks revocation of a cookie value. */
+  async check(cookie: string | undefined): Promise<SessionCheck> {
+    if (!cookie) return { ok: false, reason: 'MISSING' };
+    const parsed = ZSessionPayload.safeParse(this.codec.open(cookie));
+    if (!parsed.success) return { ok: false, reason: 'INVALID' };
+    const payload = parsed.data;
+    if (payload.exp * 1000 <= Date.now()) return { ok: false, reason: 'EXPIRED' };
+    const rows = (await this.ds.query(
+      `SELECT u.inactive, u.session_epoch,
+              EXISTS (SELECT 1 FROM revoked_session r WHERE r.sid = $2) AS revoked
+         FROM "user" u WHERE u.user_cuid = $1`,
+      [payload.ctx.user.user_cuid, payload.sid],
+    )) as { inactive: boolean; session_epoch: number; revoked: boolean }[];
+    const row = rows[0];
+    if (!row) return { ok: false, reason: 'REVOKED' };
+    if (row.inactive) return { ok: false, reason: 'INACTIVE' };
+    if (row.revoked || row.session_epoch !== payload.ep) return { ok: false, reason: 'REVOKED' };
+    return { ok: true, payload, actor: actorFromContext(payload.ctx) };
+  }
+
+  /** Logout: this session id stops working at once, other sessions of the user go on. */
+  async revoke(payload: TSessionPayload): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO revoked_session (sid, user_cuid, expires_at) VALUES ($1, $2, to_timestamp($3))
+       ON CONFLICT (sid) DO NOTHING`,
+      [payload.sid, payload.ctx.user.user_cuid, payload.exp],
+    );
+  }
+
+  private async sweepRevoked(): Promise<void> {
+    try {
+      await this.ds.query(`DELETE FROM revoked_session WHERE expires_at < now()`);
+    } catch (e) {
+      this.logger.warn(`Could not sweep expired revoked sessions: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** A development-only session key: refused in production, printed as a warning otherwise. */
+export const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
+
+/**
+ * Every setting of the portal, read from the environment once at start and validated.
+ * Each one is documented in README.md with its default.
+ */
+export class AppConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** PostgreSQL connection string; unset → embedded PGlite in DATA_DIR. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  DATABASE_URL?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  /** Folder of the embedded database (and, later, local files). */
+  @IsString()
+  DATA_DIR = './data';
+
+  /** Key material for the `liuc` cookie (authenticated encryption); at least 32 characters. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters long' })
+  SESSION_SECRET?: string;
+
+  /** Public origin(s) allowed to send mutations, comma-separated; empty → same host as the request. */
+  @IsString()
+  ALLOWED_ORIGINS = '';
+
+  /** Trust X-Forwarded-* from a reverse proxy (for HTTPS detection and client addresses). */
+  @Transform(toBool)
+  @IsBoolean()
+  TRUST_PROXY = false;
+
+  /** Seed the demo companies, users and catalogue. Default: on for the embedded database only. */
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  SEED_DEMO?: boolean;
+
+  /** Run pending migrations at start. */
+  @Transform(toBool)
+  @IsBoolean()
+  MIGRATE_ON_START = true;
+
+  /** Initial superuser created at start when no user exists (production has no default account). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsEmail()
+  INITIAL_SUPERUSER_EMAIL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(12, { message: 'INITIAL_SUPERUSER_PASSWORD must be at least 12 characters long' })
+  INITIAL_SUPERUSER_PASSWORD?: string;
+
+  /** Company the initial superuser belongs to. */
+  @IsString()
+  @MinLength(1)
+  INITIAL_COMPANY_NAME = 'Portal Operator';
+
+  /** Login throttling: failures allowed per account before delays grow, and the 429 ceiling. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_FREE_ATTEMPTS = 5;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS = 50;
+
+  /** Window (seconds) over which login failures are counted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_WINDOW_SECONDS = 900;
+
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+
+  get embedded(): boolean {
+    return !this.DATABASE_URL;
+  }
+
+  get seedDemo(): boolean {
+    return this.SEED_DEMO ?? this.embedded;
+  }
+
+  get sessionSecret(): string {
+    return this.SESSION_SECRET ?? DEV_SESSION_SECRET;
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the settings; throws a ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, unknown> = {};
+  for (const key of [...known, 'DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'INITIAL_SUPERUSER_EMAIL', 'INITIAL_SUPERUSER_PASSWORD']) {
+    if (env[key] !== undefined) picked[key] = env[key];
+  }
+  const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
+  const problems = validateSync(config, { skipMissingProperties: false }).flatMap((e) =>
+    Object.values(e.constraints ?? {}),
+  );
+  if (config.isProduction && !config.SESSION_SECRET) {
+    problems.push('SESSION_SECRET is required in production (at least 32 characters)');
+  }
+  if (Boolean(config.INITIAL_SUPERUSER_EMAIL) !== Boolean(config.INITIAL_SUPERUSER_PASSWORD)) {
+    problems.push('INITIAL_SUPERUSER_EMAIL and INITIAL_SUPERUSER_PASSWORD must be set together');
+  }
+  if (problems.length) throw new ConfigError(`Invalid settings:\n - ${problems.join('\n - ')}`);
+  return config;
+}

@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DatabaseSettings {
+  /** PostgreSQL connection string; undefined → embedded PGlite. */
+  url?: string;
+  /** Folder of the embedded database, or 'memory://' for a throw-away one. */
+  dataDir?: string;
+  poolSize?: number;
+  logging?: boolean;
+}
+
+export interface Database {
+  kind: 'postgres' | 'embedded';
+  dataSource: DataSource;
+  /** Closes the pool and, in embedded mode, the PGlite instance (Jest hangs otherwise). */
+  close(): Promise<void>;
+}
+
+function baseOptions(settings: DatabaseSettings): Omit<DataSourceOptions, 'type'> {
+  return {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'typeorm_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: settings.logging ? ['error', 'warn', 'migration'] : ['error'],
+  };
+}
+
+/**
+ * Creates (but does not initialize) the data source. In embedded mode a PGlite instance is
+ * started and reached through its node-postgres adapter: the real `pg` pool with one connection,
+ * so concurrent transactions queue instead of sharing a connection.
+ */
+export async function createDataSource(settings: DatabaseSettings): Promise<Database> {
+  if (settings.url) {
+    const dataSource = new DataSource({
+      ...baseOptions(settings),
+      type: 'postgres',
+      url: settings.url,
+      poolSize: settings.poolSize ?? 10,
+      extra: { max: settings.poolSize ?? 10, idleTimeoutMillis: 30_000 },
+    } as DataSourceOptions);
+    return {
+      kind: 'postgres',
+      dataSource,
+      close: async () => {
+        if (dataSource.isInitialized) await dataSource.destroy();
+      },
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const dir = settings.dataDir ?? './data';
+  let pglite: InstanceType<typeof PGlite>;
+  if (dir.startsWith('memory://')) {
+    pglite = await PGlite.create();
+  } else {
+    const full = resolve(dir, 'pglite');
+    mkdirSync(full, { recursive: true });
+    pglite = await PGlite.create(full);
+  }
+  const dataSource = new DataSource({
+    ...baseOptions(settings),
+    type: 'postgres',
+    poolSize: 1,
+    extra: createPgConfig(pglite),
+  } as DataSourceOptions);
+  return {
+    kind: 'embedded',
+    dataSource,
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase(settings: DatabaseSettings, migrate = true): Promise<Database> {
+  const db = await createDataSource(settings);
+  await db.dataSource.initialize();
+  if (migrate) await db.dataSource.runMigrations({ transaction: 'each' });
+  return db;
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
+
+/** Every migration, in order. The schema is what these say; `synchronize` is never used. */
+export const MIGRATIONS = [InitialSchema1763700000000];

@@ -1,0 +1,33 @@
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { type Database, openDatabase } from './data-source';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo, seedRoles } from './seed/demo-seed';
+import { ensureInitialSuperuser } from './seed/initial-superuser';
+
+/** Opens the configured database, migrates it, and lays down roles, demo data and the first superuser. */
+export async function prepareDatabase(config: AppConfig): Promise<Database> {
+  const logger = new Logger('Database');
+  const db = await openDatabase(
+    { url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE },
+    config.MIGRATE_ON_START,
+  );
+  logger.log(db.kind === 'embedded' ? `Embedded PGlite database in ${config.DATA_DIR}` : 'PostgreSQL database');
+  await seedRoles(db.dataSource);
+  if (config.seedDemo && (await seedDemo(db.dataSource))) {
+    logger.log('Demo data created');
+  }
+  if (config.seedDemo) {
+    const lines = DEMO_USERS.map((u) => `   ${u.email.padEnd(24)} ${u.name} (level ${u.level}, ${u.company})`);
+    logger.log(`Demo logins (password "${DEMO_PASSWORD}"):\n${lines.join('\n')}`);
+  }
+  if (config.INITIAL_SUPERUSER_EMAIL && config.INITIAL_SUPERUSER_PASSWORD) {
+    const created = await ensureInitialSuperuser(
+      db.dataSource,
+      config.INITIAL_SUPERUSER_EMAIL,
+      config.INITIAL_SUPERUSER_PASSWORD,
+      config.INITIAL_COMPANY_NAME,
+    );
+    if (created) logger.log(`Initial superuser ${config.INITIAL_SUPERUSER_EMAIL} created`);
+  }
+  return db;
+}

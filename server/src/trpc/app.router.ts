@@ -1,0 +1,25 @@
+import type { AuthTokenRouter } from '../auth/auth-token.router';
+import type { CompanyMembershipRouter } from '../companies/company-membership.router';
+import type { RoleRouter } from '../users/role.router';
+import type { UserRouter } from '../users/user.router';
+import { router } from './trpc';
+
+export interface RouterProviders {
+  role: RoleRouter;
+  user: UserRouter;
+  companyMembership: CompanyMembershipRouter;
+  authToken: AuthTokenRouter;
+}
+
+/** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
+export function buildAppRouter(r: RouterProviders) {
+  return router({
+    role: r.role.router,
+    user: r.user.router,
+    companyMembership: r.companyMembership.router,
+    authToken: r.authToken.router,
+  });
+}
+
+/** Imported type-only by the browser client: no code generation. */
+export type AppRouter = ReturnType<typeof buildAppRouter>;

@@ -1,0 +1,20 @@
+import type { Request, Response } from 'express';
+import type { Actor } from '../auth/policy';
+import type { TSessionPayload } from '../auth/session.schema';
+
+/** Who is calling a procedure: a signed-in person, or nobody. */
+export interface TrpcContext {
+  req: Request;
+  res: Response;
+  /** The signed-in user as the policy sees them; undefined without a valid session. */
+  actor?: Actor;
+  session?: TSessionPayload;
+  /** Set when the session cookie was present but failed; the answer deletes it. */
+  sessionFailure?: string;
+}
+
+/** A context with a signed-in user, as procedures behind the policy middleware receive it. */
+export interface AuthedContext extends TrpcContext {
+  actor: Actor;
+  session: TSessionPayload;
+}

@@ -1,0 +1,29 @@
+import { TRPCError } from '@trpc/server';
+import { QueryFailedError } from 'typeorm';
+
+/** PostgreSQL error codes a user's input can provoke, and what we tell them. */
+const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = {
+  '23505': { code: 'CONFLICT', message: 'A record with the same unique value already exists' },
+  '23503': { code: 'CONFLICT', message: 'This record is linked to another record that is missing or still in use' },
+  '23502': { code: 'BAD_REQUEST', message: 'A required value is missing' },
+  '23514': { code: 'BAD_REQUEST', message: 'A value is outside the allowed range' },
+  '22P02': { code: 'BAD_REQUEST', message: 'A value has the wrong format' },
+  '22001': { code: 'BAD_REQUEST', message: 'A value is too long' },
+  '22003': { code: 'BAD_REQUEST', message: 'A number is out of range' },
+  '22007': { code: 'BAD_REQUEST', message: 'A date or time has the wrong format' },
+  '22008': { code: 'BAD_REQUEST', message: 'A date or time is out of range' },
+  '57014': { code: 'TIMEOUT', message: 'The database took too long to answer' },
+  '40001': { code: 'CONFLICT', message: 'The record was changed at the same time by someone else; try again' },
+  '40P01': { code: 'CONFLICT', message: 'The record was changed at the same time by someone else; try again' },
+};
+
+/** Turns any error into a TRPCError whose message is safe to show (no SQL, no stack). */
+export function toTrpcError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  if (error instanceof QueryFailedError) {
+    const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+    const known = code ? PG_ERRORS[code] : undefined;
+    if (known) return new TRPCError({ code: known.code, message: known.message, cause: error });
+  }
+  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: error });
+}

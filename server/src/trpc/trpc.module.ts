@@ -1,0 +1,72 @@
+import { Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { Request, Response } from 'express';
+import { AuthModule } from '../auth/auth.module';
+import { AuthTokenRouter } from '../auth/auth-token.router';
+import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
+import { SessionService } from '../auth/session.service';
+import { CompaniesModule } from '../companies/companies.module';
+import { CompanyMembershipRouter } from '../companies/company-membership.router';
+import { RoleRouter } from '../users/role.router';
+import { UserRouter } from '../users/user.router';
+import { UsersModule } from '../users/users.module';
+import { type AppRouter, buildAppRouter } from './app.router';
+import type { TrpcContext } from './context';
+
+/** Largest tRPC request body; larger ones answer 413 PAYLOAD_TOO_LARGE. */
+export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
+
+@Injectable()
+export class TrpcService implements OnModuleInit {
+  private readonly logger = new Logger('tRPC');
+  readonly appRouter: AppRouter;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly sessions: SessionService,
+    role: RoleRouter,
+    user: UserRouter,
+    companyMembership: CompanyMembershipRouter,
+    authToken: AuthTokenRouter,
+  ) {
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken });
+  }
+
+  async createContext({ req, res }: { req: Request; res: Response }): Promise<TrpcContext> {
+    const cookie = readSessionCookie(req);
+    if (!cookie) return { req, res };
+    const check = await this.sessions.check(cookie);
+    if (!check.ok) {
+      clearSessionCookie(req, res);
+      return { req, res, sessionFailure: check.reason };
+    }
+    return { req, res, actor: check.actor, session: check.payload };
+  }
+
+  /** Mounts tRPC at /api/trpc with @trpc/server's own HTTP adapter. */
+  onModuleInit(): void {
+    const app = this.adapterHost.httpAdapter.getInstance();
+    app.use(
+      '/api/trpc',
+      createExpressMiddleware({
+        router: this.appRouter,
+        createContext: (opts) => this.createContext(opts),
+        maxBodySize: TRPC_MAX_BODY_BYTES,
+        allowMethodOverride: false,
+        onError: ({ error, path }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') {
+            this.logger.error(`${path ?? '?'}: ${error.cause?.stack ?? error.stack ?? error.message}`);
+          }
+        },
+      }),
+    );
+  }
+}
+
+@Module({
+  imports: [AuthModule, UsersModule, CompaniesModule],
+  providers: [TrpcService],
+  exports: [TrpcService],
+})
+export class TrpcModule {}

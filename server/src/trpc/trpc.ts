@@ -1,0 +1,79 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { z } from 'zod';
+import { canUse, isPermission, type Permission } from '../auth/policy';
+import type { AuthedContext, TrpcContext } from './context';
+import { toTrpcError } from './errors';
+
+/**
+ * Procedure metadata. Every procedure names the permission it needs (spec §6, `policy.ts`);
+ * `public: true` is the only way to be callable without a session. A procedure with neither
+ * fails closed.
+ */
+export interface ProcedureMeta {
+  perm?: Permission;
+  public?: true;
+}
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const zodIssues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
+      const internal = error.code === 'INTERNAL_SERVER_ERROR';
+      return {
+        ...shape,
+        message: internal ? 'Internal server error' : shape.message,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          path: shape.data.path,
+          ...(zodIssues
+            ? {
+                fieldErrors: zodIssues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+              }
+            : {}),
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const mergeRouters = t.mergeRouters;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Maps database and unexpected errors to safe TRPCErrors, for every procedure. */
+const errorMapping = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && result.error.cause) {
+    throw toTrpcError(result.error.cause);
+  }
+  return result;
+});
+
+/** The one place permissions are enforced before a procedure runs. */
+const policy = t.middleware(({ ctx, meta, next }) => {
+  const perm = meta?.perm;
+  if (!perm || !isPermission(perm)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'This procedure declares no permission' });
+  }
+  if (!ctx.actor || !ctx.session) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  }
+  if (!canUse(ctx.actor, perm)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have permission to do this' });
+  }
+  return next({ ctx: { actor: ctx.actor, session: ctx.session } satisfies Pick<AuthedContext, 'actor' | 'session'> });
+});
+
+/** Every procedure starts here and declares `.meta({ perm })`. */
+export const procedure = t.procedure.use(errorMapping).use(policy);
+
+/** The few procedures callable without a session (branding, for instance); they must say `.meta({ public: true })`. */
+export const publicProcedure = t.procedure.use(errorMapping).use(({ meta, next }) => {
+  if (!meta?.public) throw new TRPCError({ code: 'FORBIDDEN', message: 'This procedure declares no permission' });
+  return next();
+});

@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../server/src/app';
+import { AppConfig, loadConfig } from '../../server/src/config/config';
+import { seedDemo, seedRoles } from '../../server/src/database/seed/demo-seed';
+import { createTestDataSource, type TestDatabase } from './database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  db: TestDatabase;
+  config: AppConfig;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The whole application over real HTTP on a random port, on a fresh seeded database. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    SESSION_SECRET: 'test-session-secret-with-more-than-32-chars',
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  const db = await createTestDataSource();
+  await seedRoles(db.dataSource);
+  await seedDemo(db.dataSource);
+  const app = await createApp(config, db, false);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    db,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

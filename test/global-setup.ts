@@ -1,0 +1,5 @@
+import { createTemplate } from './factories/database';
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) await createTemplate(process.env.TEST_DATABASE_URL);
+}

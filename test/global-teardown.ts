@@ -1,0 +1,5 @@
+import { dropTemplate } from './factories/database';
+
+export default async function globalTeardown(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) await dropTemplate(process.env.TEST_DATABASE_URL);
+}

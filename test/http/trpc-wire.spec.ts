@@ -1,0 +1,135 @@
+import superjson from 'superjson';
+import { startTestApp, type TestApp } from '../factories/app';
+import { HttpClient } from '../factories/http-client';
+
+describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
+  let t: TestApp;
+  let su: HttpClient;
+  let basic: HttpClient;
+  beforeAll(async () => {
+    t = await startTestApp();
+    su = new HttpClient(t.baseUrl);
+    basic = new HttpClient(t.baseUrl);
+    expect((await su.login('superuser@demo.local')).status).toBe(200);
+    expect((await basic.login('basic@demo.local')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('role.all answers the four roles in the superjson envelope (the README example, verbatim)', async () => {
+    const input = encodeURIComponent(JSON.stringify({ 0: { json: null } }));
+    const res = await su.request('GET', `/api/trpc/role.all?batch=1&input=${input}`);
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+    const roles = superjson.deserialize(res.body[0].result.data) as { name: string; level: number }[];
+    expect(roles.map((r) => [r.level, r.name])).toEqual([
+      [0, 'Superuser'],
+      [1, 'SystemInstaller'],
+      [2, 'Expert'],
+      [3, 'Basic'],
+    ]);
+    const anonymous = await new HttpClient(t.baseUrl).request('GET', `/api/trpc/role.all?batch=1&input=${input}`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body[0].error.json.data.code).toBe('UNAUTHORIZED');
+  });
+
+  it('batches two procedures in one GET with comma-joined names', async () => {
+    const input = { 0: { json: null }, 1: superjson.serialize({ email: 'basic@demo.local' }) };
+    const res = await su.request('GET', `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    expect(superjson.deserialize<unknown[]>(res.body[0].result.data)).toHaveLength(4);
+    expect(superjson.deserialize(res.body[1].result.data)).toMatchObject({ email: 'basic@demo.local', inactive: false });
+  });
+
+  it('a batch mixing success and failure answers 207 with each result in place', async () => {
+    const input = { 0: { json: null }, 1: superjson.serialize({ email: 'missing@demo.local' }) };
+    const res = await su.request('GET', `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);
+    expect(res.status).toBe(207);
+    expect(res.body[0].result).toBeDefined();
+    expect(res.body[1].error.json.data.code).toBe('NOT_FOUND');
+  });
+
+  it('keeps Dates as Dates through superjson (mutation body and answer)', async () => {
+    const expires = new Date(Date.now() + 86_400_000);
+    const session = (await su.request('GET', '/api/auth/session')).body;
+    const res = await su.mutate('authToken.create', {
+      company_cuid: session.memberships[0].company_cuid,
+      description: 'Gateway at the clinic',
+      expires_at: expires,
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.expires_at).toBeInstanceOf(Date);
+    expect(res.data.expires_at.getTime()).toBe(expires.getTime());
+    expect(res.data.created_at).toBeInstanceOf(Date);
+    expect((res.body as any).result.data.meta.values.expires_at).toEqual(['Date']);
+  });
+
+  describe('codes to HTTP statuses', () => {
+    it('400 BAD_REQUEST with field errors for invalid input', async () => {
+      const res = await su.query('user.findOne', { email: 'not an email' });
+      expect(res.status).toBe(400);
+      expect(res.error?.data.code).toBe('BAD_REQUEST');
+      expect(res.error?.data.fieldErrors?.[0].path).toBe('email');
+    });
+
+    it('400 PARSE_ERROR for input that is not JSON', async () => {
+      const res = await su.request('GET', '/api/trpc/user.findOne?input=%7Bnot-json');
+      expect(res.status).toBe(400);
+      expect(res.body.error.json.data.code).toBe('PARSE_ERROR');
+    });
+
+    it('401 UNAUTHORIZED without a session', async () => {
+      const res = await new HttpClient(t.baseUrl).query('user.findOne', { email: 'basic@demo.local' });
+      expect(res.status).toBe(401);
+    });
+
+    it('403 FORBIDDEN when the role level is too low', async () => {
+      const res = await basic.query('authToken.list');
+      expect(res.status).toBe(403);
+      expect(res.error?.data.code).toBe('FORBIDDEN');
+    });
+
+    it('404 NOT_FOUND for an unknown procedure and a missing record', async () => {
+      expect((await su.query('nothing.here')).status).toBe(404);
+      expect((await su.query('user.findOne', { email: 'missing@demo.local' })).status).toBe(404);
+    });
+
+    it('405 METHOD_NOT_SUPPORTED for a query sent as POST and a mutation sent as GET', async () => {
+      expect((await su.mutate('role.all')).status).toBe(405);
+      expect((await su.query('authToken.revoke', { token_cuid: 'x' })).status).toBe(405);
+    });
+
+    it('413 PAYLOAD_TOO_LARGE for a body over 1 MiB', async () => {
+      const res = await su.mutate('authToken.create', { company_cuid: 'x', description: 'x'.repeat(1_100_000) });
+      expect(res.status).toBe(413);
+    });
+
+    it('429 TOO_MANY_REQUESTS after repeated failed logins, with Retry-After', async () => {
+      const c = new HttpClient(t.baseUrl);
+      const statuses: number[] = [];
+      for (let i = 0; i < t.config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT + 1; i++) {
+        statuses.push((await c.login('other@demo.local', `wrong-${i}`)).status);
+      }
+      expect(statuses.slice(0, t.config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT).every((s) => s === 401)).toBe(true);
+      const last = await c.login('other@demo.local');
+      expect(last.status).toBe(429);
+      expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(last.body.message).toMatch(/Too many/);
+    }, 120_000);
+
+    it('never answers with a stack trace or SQL', async () => {
+      const answers = [
+        await su.query('user.findOne', { email: "x'; DROP TABLE role; --@x.io" }),
+        await su.mutate('companyMembership.update', { membership_cuid: 'nope', role_cuid: 'nope' }),
+        await su.mutate('authToken.create', { company_cuid: "'; select 1", description: 'x' }),
+      ];
+      for (const a of answers) {
+        expect(a.status).toBeGreaterThanOrEqual(400);
+        expect(a.status).toBeLessThan(500);
+        expect(a.text).not.toMatch(/SELECT|INSERT|UPDATE|\.ts:\d+|\.js:\d+|QueryFailedError/);
+      }
+    });
+  });
+});
