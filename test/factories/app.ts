@@ -14,7 +14,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole application over real HTTP on a random port, on a fresh seeded database. */
+/**
+ * The whole application over real HTTP on a random port, on a fresh seeded database.
+ * One application per test file: passport keeps its strategies process-wide, so a second app in
+ * the same module registry would take over the first one's login.
+ */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',

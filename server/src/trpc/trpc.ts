@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { canUse, isPermission, type Permission } from '../auth/policy';
@@ -24,11 +25,14 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       const zodIssues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';
+      // tRPC reports unparsable input JSON as BAD_REQUEST; name it PARSE_ERROR (same 400).
+      const parse = error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError;
       return {
         ...shape,
-        message: internal ? 'Internal server error' : shape.message,
+        code: parse ? TRPC_ERROR_CODES_BY_KEY.PARSE_ERROR : shape.code,
+        message: internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : shape.message,
         data: {
-          code: shape.data.code,
+          code: parse ? ('PARSE_ERROR' as const) : shape.data.code,
           httpStatus: shape.data.httpStatus,
           path: shape.data.path,
           ...(zodIssues

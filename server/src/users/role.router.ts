@@ -9,10 +9,10 @@ export class RoleRouter {
   constructor(private readonly users: UsersService) {}
 
   readonly router = router({
-    /** Spec §7 `role.all`: no input, the four roles. */
+    /** Spec §7 `role.all`: no input (absent or JSON null, as batched clients send it), the four roles. */
     all: procedure
       .meta({ perm: 'roles.view' })
-      .input(z.void())
+      .input(z.union([z.void(), z.null()]))
       .output(z.array(ZRole))
       .query(() => this.users.allRoles()),
   });

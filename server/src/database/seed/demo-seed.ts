@@ -1,0 +1,389 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { hashPassword } from '../../auth/password';
+import { ControllerTypeEntity } from '../../catalogue/controller-type.entity';
+import { EntityCategoryLogParameterAssignmentEntity } from '../../catalogue/entity-category-log-parameter-assignment.entity';
+import { EntityCategoryEntity } from '../../catalogue/entity-category.entity';
+import { EntityTypeLogParameterAssignmentEntity } from '../../catalogue/entity-type-log-parameter-assignment.entity';
+import { EntityTypeMetaEntity } from '../../catalogue/entity-type-meta.entity';
+import { EntityTypeEntity } from '../../catalogue/entity-type.entity';
+import { InterfaceTypeControllerTypeAssignmentEntity } from '../../catalogue/interface-type-controller-type-assignment.entity';
+import { InterfaceTypeEntity } from '../../catalogue/interface-type.entity';
+import { LogParameterEntity } from '../../catalogue/log-parameter.entity';
+import { ManufacturerEntity } from '../../catalogue/manufacturer.entity';
+import { UnitEntity } from '../../catalogue/unit.entity';
+import type { JsonObject, JsonValue, LogParameterTypeValue } from '../../common/enums';
+import { ROLE_LEVELS } from '../../common/enums';
+import { newCuid } from '../../common/ids';
+import { CompanyMembershipEntity } from '../../companies/company-membership.entity';
+import { CompanyEntity } from '../../companies/company.entity';
+import { ControllerOnlineStateEntity } from '../../controllers/controller-online-state.entity';
+import { ControllerEntity } from '../../controllers/controller.entity';
+import { DeviceEntity } from '../../controllers/device-entity.entity';
+import { SiteEntity } from '../../sites/site.entity';
+import { SystemChangelogEntity } from '../../systems/system-changelog.entity';
+import { SystemSharingEntity } from '../../systems/system-sharing.entity';
+import { SystemEntity } from '../../systems/system.entity';
+import { RoleEntity } from '../../users/role.entity';
+import { UserEntity } from '../../users/user.entity';
+
+// ---- what the demo contains (tests and the start-up banner read these) -------------------------
+
+export const DEMO_PASSWORD = 'demo-password';
+export const DEMO_COMPANY_NAME = 'Demo Solar Ltd';
+export const OTHER_COMPANY_NAME = 'Other Energy Co';
+
+export interface DemoUser {
+  email: string;
+  name: string;
+  /** Role level of the user's membership (0 Superuser … 3 Basic). */
+  level: 0 | 1 | 2 | 3;
+  /** Name of the company the user is a member of. */
+  company: string;
+  is_company_admin: boolean;
+}
+
+export const DEMO_USERS: readonly DemoUser[] = [
+  { email: 'superuser@demo.local', name: 'Demo Superuser', level: 0, company: DEMO_COMPANY_NAME, is_company_admin: true },
+  { email: 'installer@demo.local', name: 'Demo Installer', level: 1, company: DEMO_COMPANY_NAME, is_company_admin: true },
+  { email: 'expert@demo.local', name: 'Demo Expert', level: 2, company: DEMO_COMPANY_NAME, is_company_admin: false },
+  { email: 'basic@demo.local', name: 'Demo Basic', level: 3, company: DEMO_COMPANY_NAME, is_company_admin: false },
+  { email: 'other@demo.local', name: 'Other Company User', level: 3, company: OTHER_COMPANY_NAME, is_company_admin: false },
+];
+
+export const DEMO_SYSTEMS = {
+  /** Demo company's system with a controller and four devices. */
+  farm: 'Demo Farm Mini-grid',
+  /** Demo company's system shared with the other company, which may change it. */
+  workshop: 'Demo Workshop Solar',
+  /** Other company's system shared (read-only) with the demo company. */
+  clinic: 'Shared Clinic Solar',
+} as const;
+
+export const DEMO_CONTROLLER_ID = 'demo-ctrl-1';
+
+const ROLE_DESCRIPTIONS: Record<number, string> = {
+  0: 'Full access to every company, system and catalogue; administers the platform.',
+  1: 'Installs and configures systems, sites, controllers, devices and alert triggers.',
+  2: 'Sees system status, configuration, controllers and devices; writes changelog entries and metadata.',
+  3: 'Sees the systems of their companies, their dashboards and notifications.',
+};
+
+// ---- roles ------------------------------------------------------------------------------------
+
+/** The four roles of spec §6. Idempotent: an existing role (matched by level) is left as it is. */
+export async function seedRoles(ds: DataSource): Promise<void> {
+  await ds
+    .createQueryBuilder()
+    .insert()
+    .into(RoleEntity)
+    .values(
+      ROLE_LEVELS.map((r) => ({
+        role_cuid: newCuid(),
+        name: r.name,
+        level: r.level,
+        description: ROLE_DESCRIPTIONS[r.level],
+      })),
+    )
+    .orIgnore()
+    .execute();
+}
+
+// ---- demo data --------------------------------------------------------------------------------
+
+/**
+ * Demo companies, users, catalogue, sites, systems, a controller and its devices.
+ * Idempotent: does nothing and returns false when the demo company already exists.
+ */
+export async function seedDemo(ds: DataSource): Promise<boolean> {
+  const exists = await ds.getRepository(CompanyEntity).exists({ where: { name: DEMO_COMPANY_NAME } });
+  if (exists) return false;
+  await seedRoles(ds);
+  // One argon2id hash for every demo user: hashing is deliberately slow.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  return ds.transaction(async (m) => {
+    // Checked again inside the transaction in case two starts raced.
+    if (await m.getRepository(CompanyEntity).exists({ where: { name: DEMO_COMPANY_NAME } })) return false;
+    await createDemo(m, passwordHash);
+    return true;
+  });
+}
+
+async function createDemo(m: EntityManager, passwordHash: string): Promise<void> {
+  const roles = await m.find(RoleEntity);
+  const roleByLevel = new Map(roles.map((r) => [r.level, r.role_cuid]));
+  const roleCuid = (level: number): string => {
+    const cuid = roleByLevel.get(level);
+    if (!cuid) throw new Error(`Role of level ${level} is missing`);
+    return cuid;
+  };
+
+  // Companies
+  const demo = { company_cuid: newCuid(), name: DEMO_COMPANY_NAME };
+  const other = { company_cuid: newCuid(), name: OTHER_COMPANY_NAME };
+  await m.insert(CompanyEntity, [
+    { ...demo, url: 'https://demo-solar.example', meta: { country: 'KE' } },
+    { ...other, url: 'https://other-energy.example', meta: { country: 'KE' } },
+  ]);
+  const companyCuid = (name: string): string => (name === DEMO_COMPANY_NAME ? demo.company_cuid : other.company_cuid);
+
+  // Users and memberships
+  const membershipByEmail = new Map<string, string>();
+  const userByEmail = new Map<string, string>();
+  for (const u of DEMO_USERS) {
+    const user_cuid = newCuid();
+    userByEmail.set(u.email, user_cuid);
+    await m.insert(UserEntity, { user_cuid, email: u.email.toLowerCase(), password: passwordHash, name: u.name });
+    const membership_cuid = newCuid();
+    membershipByEmail.set(u.email, membership_cuid);
+    await m.insert(CompanyMembershipEntity, {
+      membership_cuid,
+      user_cuid,
+      company_cuid: companyCuid(u.company),
+      role_cuid: roleCuid(u.level),
+      is_company_admin: u.is_company_admin,
+    });
+  }
+
+  // Catalogue: manufacturers, interfaces, controller type
+  const victron = newCuid();
+  const pylontech = newCuid();
+  await m.insert(ManufacturerEntity, [
+    { manufacturer_cuid: victron, name: 'Victron Energy', url: 'https://www.victronenergy.com' },
+    { manufacturer_cuid: pylontech, name: 'Pylontech', url: 'https://en.pylontech.com.cn' },
+  ]);
+  await m.insert(InterfaceTypeEntity, [
+    { interfacetype_id: 'modbus-tcp', multidevice_support: true },
+    { interfacetype_id: 've-can', multidevice_support: true },
+  ]);
+  const cerboGx = newCuid();
+  await m.insert(ControllerTypeEntity, {
+    controllertype_cuid: cerboGx,
+    model: 'Cerbo GX',
+    description: 'Victron system controller (Venus OS) used as the edge gateway.',
+    url: 'https://www.victronenergy.com/panel-systems-remote-monitoring/cerbo-gx',
+    manufacturer_cuid: victron,
+  });
+  await m.insert(InterfaceTypeControllerTypeAssignmentEntity, [
+    {
+      interfacedevice_cuid: newCuid(),
+      alias: 'VE.Can 1',
+      interface_address: 'vecan0',
+      controllertype_cuid: cerboGx,
+      interfacetype_id: 've-can',
+    },
+    {
+      interfacedevice_cuid: newCuid(),
+      alias: 'Ethernet',
+      interface_address: 'eth0:502',
+      controllertype_cuid: cerboGx,
+      interfacetype_id: 'modbus-tcp',
+    },
+  ]);
+
+  // Units and log parameters
+  const units: Array<{ unit: string; description: string; unit_variants: JsonValue[] }> = [
+    { unit: 'W', description: 'Watt', unit_variants: [{ unit: 'kW', factor: 1e-3 }, { unit: 'MW', factor: 1e-6 }] },
+    { unit: 'kWh', description: 'Kilowatt-hour', unit_variants: [{ unit: 'Wh', factor: 1e3 }, { unit: 'MWh', factor: 1e-3 }] },
+    { unit: '%', description: 'Percent', unit_variants: [] },
+    { unit: 'V', description: 'Volt', unit_variants: [{ unit: 'kV', factor: 1e-3 }] },
+    { unit: 'A', description: 'Ampere', unit_variants: [{ unit: 'kA', factor: 1e-3 }] },
+    { unit: '°C', description: 'Degree Celsius', unit_variants: [] },
+  ];
+  const unitCuid = new Map<string, string>();
+  for (const u of units) {
+    const unit_cuid = newCuid();
+    unitCuid.set(u.unit, unit_cuid);
+    await m.insert(UnitEntity, { unit_cuid, ...u });
+  }
+  const parameters: Array<{ id: string; type: LogParameterTypeValue; unit: string | null; description: string }> = [
+    { id: 'pv_power', type: 'FloatLogParameter', unit: 'W', description: 'PV power' },
+    { id: 'ac_output_power', type: 'FloatLogParameter', unit: 'W', description: 'AC output power' },
+    { id: 'battery_soc', type: 'FloatLogParameter', unit: '%', description: 'Battery state of charge' },
+    { id: 'battery_voltage', type: 'FloatLogParameter', unit: 'V', description: 'Battery voltage' },
+    { id: 'battery_current', type: 'FloatLogParameter', unit: 'A', description: 'Battery current (+ charging)' },
+    { id: 'battery_temperature', type: 'FloatLogParameter', unit: '°C', description: 'Battery temperature' },
+    { id: 'genset_running', type: 'BoolLogParameter', unit: null, description: 'Genset running' },
+    { id: 'genset_power', type: 'FloatLogParameter', unit: 'W', description: 'Genset output power' },
+    { id: 'energy_total', type: 'CounterLogParameter', unit: 'kWh', description: 'Energy counter' },
+    { id: 'inverter_state', type: 'EnumLogParameter', unit: null, description: 'Inverter state' },
+  ];
+  await m.insert(
+    LogParameterEntity,
+    parameters.map((p) => ({
+      parameter_id: p.id,
+      type: p.type,
+      unit_cuid: p.unit ? (unitCuid.get(p.unit) ?? null) : null,
+      description: p.description,
+    })),
+  );
+
+  // Entity types (devices) with their log parameters
+  const entityTypes: Array<{
+    id: string;
+    model: string;
+    manufacturer: string | null;
+    description: string;
+    parameters: string[];
+  }> = [
+    {
+      id: 'victron-multiplus-ii',
+      model: 'MultiPlus-II 48/5000',
+      manufacturer: victron,
+      description: 'Inverter/charger',
+      parameters: ['ac_output_power', 'inverter_state', 'energy_total'],
+    },
+    {
+      id: 'pylontech-us5000',
+      model: 'US5000',
+      manufacturer: pylontech,
+      description: 'Lithium battery module',
+      parameters: ['battery_soc', 'battery_voltage', 'battery_current', 'battery_temperature'],
+    },
+    {
+      id: 'victron-smartsolar-mppt-250-100',
+      model: 'SmartSolar MPPT 250/100',
+      manufacturer: victron,
+      description: 'PV charge controller',
+      parameters: ['pv_power', 'energy_total', 'battery_voltage'],
+    },
+    {
+      id: 'diesel-genset',
+      model: 'Diesel generator set',
+      manufacturer: null,
+      description: 'Backup diesel genset with run signal',
+      parameters: ['genset_running', 'genset_power'],
+    },
+  ];
+  for (const t of entityTypes) {
+    await m.insert(EntityTypeEntity, {
+      entitytype_id: t.id,
+      model: t.model,
+      manufacturer_cuid: t.manufacturer,
+      description: t.description,
+      entity_type: 'Device',
+    });
+    await m.insert(
+      EntityTypeLogParameterAssignmentEntity,
+      t.parameters.map((parameter_id) => ({ entitylogparam_cuid: newCuid(), entitytype_id: t.id, parameter_id })),
+    );
+  }
+  // The inverter's meta: what its enum values mean.
+  const meta = await m.insert(EntityTypeMetaEntity, {
+    entitytype_id: 'victron-multiplus-ii',
+    meta: { enums: { inverter_state: { 0: 'Off', 1: 'Low power', 2: 'Fault', 3: 'Bulk', 9: 'Inverting' } } },
+  });
+  const entitytypemeta_id = (meta.identifiers[0] as { entitytypemeta_id: number }).entitytypemeta_id;
+  await m.update(EntityTypeEntity, { entitytype_id: 'victron-multiplus-ii' }, { entitytypemeta_id });
+
+  // Entity categories
+  const battery = newCuid();
+  const generation = newCuid();
+  await m.insert(EntityCategoryEntity, [
+    { entitycategory_cuid: battery, name: 'Battery storage', description: 'Battery banks and modules' },
+    { entitycategory_cuid: generation, name: 'Generation', description: 'PV chargers, inverters and gensets' },
+  ]);
+  await m.insert(EntityCategoryLogParameterAssignmentEntity, [
+    { entitycatparam_cuid: newCuid(), entitycategory_cuid: battery, parameter_id: 'battery_soc' },
+    { entitycatparam_cuid: newCuid(), entitycategory_cuid: battery, parameter_id: 'battery_voltage' },
+    { entitycatparam_cuid: newCuid(), entitycategory_cuid: generation, parameter_id: 'pv_power' },
+    { entitycatparam_cuid: newCuid(), entitycategory_cuid: generation, parameter_id: 'energy_total' },
+  ]);
+
+  // Sites
+  const nairobi = newCuid();
+  const kisumu = newCuid();
+  await m.insert(SiteEntity, [
+    { site_cuid: nairobi, name: 'Nairobi Demo Farm', lat: -1.2921, long: 36.8219, company_cuid: demo.company_cuid },
+    { site_cuid: kisumu, name: 'Kisumu Clinic', lat: -0.0917, long: 34.768, company_cuid: other.company_cuid },
+  ]);
+
+  // Systems
+  const farm = newCuid();
+  const workshop = newCuid();
+  const clinic = newCuid();
+  await m.insert(SystemEntity, [
+    {
+      system_cuid: farm,
+      company_cuid: demo.company_cuid,
+      name: DEMO_SYSTEMS.farm,
+      deployment_date: '2024-03-15',
+      asset_number: 'DSL-0001',
+      timezone: 'Africa/Nairobi',
+      site_cuid: nairobi,
+    },
+    {
+      system_cuid: workshop,
+      company_cuid: demo.company_cuid,
+      name: DEMO_SYSTEMS.workshop,
+      deployment_date: '2025-01-20',
+      asset_number: 'DSL-0002',
+      timezone: 'Africa/Nairobi',
+      site_cuid: nairobi,
+    },
+    {
+      system_cuid: clinic,
+      company_cuid: other.company_cuid,
+      name: DEMO_SYSTEMS.clinic,
+      deployment_date: '2023-11-02',
+      asset_number: 'OEC-0107',
+      timezone: 'Africa/Nairobi',
+      site_cuid: kisumu,
+    },
+  ]);
+  await m.insert(SystemSharingEntity, [
+    // The other company lets the demo company look at its clinic.
+    {
+      company_cuid: demo.company_cuid,
+      system_cuid: clinic,
+      membership_cuid: membershipByEmail.get('other@demo.local') ?? null,
+      change: false,
+    },
+    // The demo company lets the other company change its workshop system.
+    {
+      company_cuid: other.company_cuid,
+      system_cuid: workshop,
+      membership_cuid: membershipByEmail.get('superuser@demo.local') ?? null,
+      change: true,
+    },
+  ]);
+
+  // The farm's controller and devices
+  await m.insert(ControllerEntity, {
+    controller_id: DEMO_CONTROLLER_ID,
+    controllertype_cuid: cerboGx,
+    company_cuid: demo.company_cuid,
+    system_cuid: farm,
+    name: 'Demo Farm Cerbo GX',
+    serial_number: 'HQ2301DEMO1',
+    ssh_port: 22,
+    sw_version: 'v3.40',
+    controller_info: { os: 'Venus OS', hardware: 'Cerbo GX MK2' },
+  });
+  await m.insert(ControllerOnlineStateEntity, { controller_id: DEMO_CONTROLLER_ID, online_state: 'ONLINE' });
+  const devices: Array<{ name: string; type: string; config: JsonObject }> = [
+    { name: 'Inverter/charger', type: 'victron-multiplus-ii', config: { interface: 've-can', address: 0 } },
+    { name: 'Battery bank', type: 'pylontech-us5000', config: { interface: 've-can', modules: 4 } },
+    { name: 'PV charger', type: 'victron-smartsolar-mppt-250-100', config: { interface: 've-can', address: 1 } },
+    { name: 'Backup genset', type: 'diesel-genset', config: { interface: 'modbus-tcp', unit_id: 3 } },
+  ];
+  await m.insert(
+    DeviceEntity,
+    devices.map((d) => ({
+      entity_cuid: newCuid(),
+      name: d.name,
+      controller_id: DEMO_CONTROLLER_ID,
+      entitytype_id: d.type,
+      system_cuid: farm,
+      config: d.config,
+    })),
+  );
+
+  await m.insert(SystemChangelogEntity, {
+    log_cuid: newCuid(),
+    title: 'System commissioned',
+    message: 'Controller, inverter, battery bank, PV charger and genset installed.',
+    system_cuid: farm,
+    user_cuid: userByEmail.get('installer@demo.local') ?? null,
+    role_cuid: roleCuid(1),
+  });
+}
