@@ -64,7 +64,8 @@ export const freePort = (): Promise<number> =>
 export async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void>; proc: ChildProcess }> {
   const port = await freePort();
   const main = resolve(__dirname, '..', 'server', 'src', 'main.js');
-  const proc = spawn(process.execPath, [main], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -106,13 +107,30 @@ export async function load(opts: {
   connections: number;
   durationSeconds: number;
   headers?: Record<string, string>;
+  /** Headers for each connection in turn (connection i uses entry i modulo the length). */
+  perConnectionHeaders?: Record<string, string>[];
 }): Promise<LoadResult> {
+  let next = 0;
+  const per = opts.perConnectionHeaders;
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
     duration: opts.durationSeconds,
     headers: opts.headers,
-  });
+    ...(per?.length
+      ? {
+          initialContext: {},
+          requests: [
+            {
+              setupRequest: (req: any, context: any) => {
+                context.headers ??= per[next++ % per.length];
+                return { ...req, headers: { ...(req.headers ?? {}), ...context.headers } };
+              },
+            },
+          ],
+        }
+      : {}),
+  } as autocannon.Options);
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,

@@ -5,6 +5,8 @@ import { type BenchContext, type FigureResult, load, median, scratchDatabase, st
  * PostgreSQL (the spec re-checks each open tab every second). Baseline: GET /api/health, the
  * same server's floor with no session work, in the same run.
  */
+const CLIENTS = 50;
+
 export async function sessionFigure(ctx: BenchContext): Promise<FigureResult> {
   const db = await scratchDatabase(ctx.serverUrl, 'session');
   const server = await startServer({
@@ -13,22 +15,28 @@ export async function sessionFigure(ctx: BenchContext): Promise<FigureResult> {
     SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
   });
   try {
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'superuser@demo.local', password: 'demo-password' }),
-    });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
-    if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
-    // warm-up
-    await load({ url: `${server.baseUrl}/api/auth/session`, connections: 50, durationSeconds: 3, headers: { cookie } });
+    // One session per client, as 50 open tabs of the demo users would have.
+    const emails = ['superuser', 'installer', 'expert', 'basic', 'other'].map((u) => `${u}@demo.local`);
+    const cookies: string[] = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: emails[i % emails.length], password: 'demo-password' }),
+      });
+      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
+      if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
+      cookies.push(cookie);
+    }
+    const url = `${server.baseUrl}/api/auth/session`;
+    await load({ url, connections: CLIENTS, durationSeconds: 3, perConnectionHeaders: cookies.map((cookie) => ({ cookie })) }); // warm-up
     const checks: number[] = [];
     const p99s: number[] = [];
     const floors: number[] = [];
     for (let round = 1; round <= ctx.rounds; round++) {
-      const s = await load({ url: `${server.baseUrl}/api/auth/session`, connections: 50, durationSeconds: ctx.durationSeconds, headers: { cookie } });
+      const s = await load({ url, connections: CLIENTS, durationSeconds: ctx.durationSeconds, perConnectionHeaders: cookies.map((cookie) => ({ cookie })) });
       if (s.non2xx || s.errors) throw new Error(`session checks failed: ${s.non2xx} non-2xx, ${s.errors} errors`);
-      const b = await load({ url: `${server.baseUrl}/api/health`, connections: 50, durationSeconds: ctx.durationSeconds });
+      const b = await load({ url: `${server.baseUrl}/api/health`, connections: CLIENTS, durationSeconds: ctx.durationSeconds });
       checks.push(s.requestsPerSecond);
       p99s.push(s.p99Ms);
       floors.push(b.requestsPerSecond);
@@ -43,7 +51,7 @@ export async function sessionFigure(ctx: BenchContext): Promise<FigureResult> {
       p99_ms: median(p99s),
       baseline,
       ratio: Number((value / baseline).toFixed(3)),
-      notes: `50 clients, ${ctx.durationSeconds} s x ${ctx.rounds} rounds, baseline = GET /api/health`,
+      notes: `${CLIENTS} clients with their own sessions, ${ctx.durationSeconds} s x ${ctx.rounds} rounds, baseline = GET /api/health`,
     };
   } finally {
     await server.stop();

@@ -1,44 +1,55 @@
 import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import cookieParser from 'cookie-parser';
-import express from 'express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
-import { foreignOriginGuard, jsonErrorHandler, securityHeaders } from './common/http-guards';
+import { foreignOriginHook, securityHeadersHook } from './common/http-guards';
 import type { AppConfig } from './config/config';
 import type { Database } from './database/data-source';
+import { TRPC_MAX_BODY_BYTES } from './trpc/trpc.module';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Where the browser app is served from: the Vite build when present, else the placeholder. */
 export function clientRoot(): string {
-  const built = resolve(__dirname, '..', '..', 'client');
-  const candidates = [resolve(process.cwd(), 'dist', 'client'), built, resolve(process.cwd(), 'client', 'public')];
+  const candidates = [resolve(process.cwd(), 'dist', 'client'), resolve(process.cwd(), 'client', 'public')];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1];
 }
 
-/** Builds the whole application on an opened database (used by main.ts, tests and the bench). */
-export async function createApp(config: AppConfig, db: Database, ownsDatabase = true): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, db, ownsDatabase), {
-    bodyParser: false,
+/**
+ * Builds the whole application on an opened database (used by main.ts, tests and the bench).
+ * NestJS on Fastify: on this 2-core machine Express 5 alone tops out near 8,500 trivial requests
+ * per second where Fastify does over 60,000, and the session check runs every second per tab.
+ */
+export async function createApp(config: AppConfig, db: Database, ownsDatabase = true): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    trustProxy: config.TRUST_PROXY,
+    // Fastify reads bodies before tRPC sees them, so this is the limit that answers 413.
+    bodyLimit: TRPC_MAX_BODY_BYTES,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, db, ownsDatabase), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
-  app.set('trust proxy', config.TRUST_PROXY);
-  app.disable('x-powered-by');
-  app.use(securityHeaders);
-  app.use(cookieParser());
-  app.use('/api', foreignOriginGuard(config.ALLOWED_ORIGINS.split(',')));
-  app.use('/api/auth', express.json({ limit: '16kb' }), jsonErrorHandler);
-  app.enableShutdownHooks();
+  await app.register(fastifyCookie);
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', securityHeadersHook);
+  fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
+
   const root = clientRoot();
-  app.useStaticAssets(root, { index: false, maxAge: '1h' });
+  await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });
   // Browser routes fall back to the app's index.html; unknown /api paths stay 404 JSON.
-  app.getHttpAdapter().getInstance().get(/^\/(?!api(\/|$)).*/, (_req: express.Request, res: express.Response) => {
-    res.sendFile(join(root, 'index.html'));
+  fastify.get('/*', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.url === '/api' || req.url.startsWith('/api/')) {
+      return reply.code(404).send({ code: 'NOT_FOUND', message: 'No such API path' });
+    }
+    return reply.type('text/html').sendFile('index.html', { maxAge: 0 });
   });
+  app.enableShutdownHooks();
   await app.init();
   Logger.log(`Serving the browser app from ${root}`, 'App');
   return app;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/src/app';
 import { AppConfig, loadConfig } from '../../server/src/config/config';
@@ -7,7 +7,7 @@ import { seedDemo, seedRoles } from '../../server/src/database/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from './database';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   db: TestDatabase;
   config: AppConfig;
   baseUrl: string;

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthTokenService } from './auth-token.service';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies';
 import type { LoggedInUser } from './local.strategy';
@@ -26,8 +26,8 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @UseGuards(LoginGuard)
-  async login(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TSessionContext> {
-    const user = req.user as LoggedInUser;
+  async login(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<TSessionContext> {
+    const user = (req as FastifyRequest & { user?: LoggedInUser }).user!;
     const issued = await this.sessions.issue(user.user_cuid);
     if (!issued) throw new UnauthorizedException({ code: 'WRONG_CREDENTIALS', message: 'Wrong email or password' });
     setSessionCookie(req, res, issued.cookie);
@@ -36,10 +36,10 @@ export class AuthController {
 
   /** Spec §3.1 context for a valid cookie; 401 otherwise, and a failing cookie is deleted. */
   @Get('session')
-  async session(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TSessionContext> {
+  async session(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<TSessionContext> {
     const cookie = readSessionCookie(req);
     const check = await this.sessions.check(cookie);
-    res.setHeader('Cache-Control', 'no-store');
+    res.header('cache-control', 'no-store');
     if (!check.ok) {
       if (cookie) clearSessionCookie(req, res);
       throw new UnauthorizedException({ code: check.reason, message: FAILURE_MESSAGES[check.reason] });
@@ -49,7 +49,7 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(200)
-  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ ok: true; redirectTo: string }> {
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<{ ok: true; redirectTo: string }> {
     const check = await this.sessions.check(readSessionCookie(req));
     if (check.ok) await this.sessions.revoke(check.payload);
     clearSessionCookie(req, res);
@@ -58,7 +58,7 @@ export class AuthController {
 
   /** Machine callers: who does this API token speak for? */
   @Get('token')
-  async token(@Req() req: Request): Promise<{ token_cuid: string; company_cuid: string; description: string | null }> {
+  async token(@Req() req: FastifyRequest): Promise<{ token_cuid: string; company_cuid: string; description: string | null }> {
     const caller = await this.tokens.authenticate(req.headers.authorization);
     if (!caller) throw new UnauthorizedException({ code: 'UNAUTHORIZED', message: 'A valid API token is required' });
     return caller;

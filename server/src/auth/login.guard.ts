@@ -9,7 +9,7 @@ import {
 import { AuthGuard } from '@nestjs/passport';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LoginDto } from './login.dto';
 import { LoginThrottle } from './login-throttle';
 
@@ -24,8 +24,8 @@ export class LoginGuard extends AuthGuard('local') {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
+    const req = http.getRequest<FastifyRequest>();
+    const res = http.getResponse<FastifyReply>();
     const dto = plainToInstance(LoginDto, req.body ?? {});
     const problems = validateSync(dto, { forbidUnknownValues: false });
     if (problems.length) {
@@ -38,7 +38,7 @@ export class LoginGuard extends AuthGuard('local') {
     const address = req.ip ?? 'unknown';
     const verdict = this.throttle.verdict(dto.email, address);
     if (verdict.blocked) {
-      res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+      res.header('retry-after', String(verdict.retryAfterSeconds));
       throw new HttpException(
         { code: 'TOO_MANY_REQUESTS', message: 'Too many sign-in attempts. Try again later.', retryAfterSeconds: verdict.retryAfterSeconds },
         HttpStatus.TOO_MANY_REQUESTS,

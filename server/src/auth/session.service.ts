@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
 import type { Actor } from './policy';
+import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
 
@@ -46,6 +49,18 @@ export class SessionService implements OnModuleDestroy {
   private readonly logger = new Logger(SessionService.name);
   private readonly codec: SessionCookieCodec;
   private readonly sweeper: NodeJS.Timeout;
+  /** The hot path (every open tab, every second): batched, prepared, on the driver's pool. */
+  private readonly revocation = new RevocationBatcher(async (keys) => {
+    const { rows } = await this.pool.query<RevocationState & { user_cuid: string; sid: string }>({
+      name: 'session-revocation-check',
+      text: `SELECT k.user_cuid, k.sid, u.inactive, u.session_epoch, (r.sid IS NOT NULL) AS revoked
+               FROM unnest($1::varchar[], $2::varchar[]) AS k(user_cuid, sid)
+               JOIN "user" u ON u.user_cuid = k.user_cuid
+               LEFT JOIN revoked_session r ON r.sid = k.sid`,
+      values: [keys.map((k) => k.user_cuid), keys.map((k) => k.sid)],
+    });
+    return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
+  });
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -54,6 +69,10 @@ export class SessionService implements OnModuleDestroy {
     this.codec = new SessionCookieCodec(config.sessionSecret);
     this.sweeper = setInterval(() => void this.sweepRevoked(), 60 * 60 * 1000);
     this.sweeper.unref();
+  }
+
+  private get pool(): Pool {
+    return (this.ds.driver as PostgresDriver).master as Pool;
   }
 
   onModuleDestroy(): void {
@@ -146,13 +165,7 @@ export class SessionService implements OnModuleDestroy {
     if (!parsed.success) return { ok: false, reason: 'INVALID' };
     const payload = parsed.data;
     if (payload.exp * 1000 <= Date.now()) return { ok: false, reason: 'EXPIRED' };
-    const rows = (await this.ds.query(
-      `SELECT u.inactive, u.session_epoch,
-              EXISTS (SELECT 1 FROM revoked_session r WHERE r.sid = $2) AS revoked
-         FROM "user" u WHERE u.user_cuid = $1`,
-      [payload.ctx.user.user_cuid, payload.sid],
-    )) as { inactive: boolean; session_epoch: number; revoked: boolean }[];
-    const row = rows[0];
+    const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
     if (!row) return { ok: false, reason: 'REVOKED' };
     if (row.inactive) return { ok: false, reason: 'INACTIVE' };
     if (row.revoked || row.session_epoch !== payload.ep) return { ok: false, reason: 'REVOKED' };

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -7,46 +7,39 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * says the request is cross-site. Requests without either (curl, controllers) pass; they carry no
  * ambient cookie a third party could abuse, and the SameSite=Strict cookie covers the rest.
  */
-export function foreignOriginGuard(allowedOrigins: string[]) {
+export function isForeignMutation(req: FastifyRequest, allowedOrigins: ReadonlySet<string>): boolean {
+  if (!UNSAFE.has(req.method)) return false;
+  if (req.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  if (origin === 'null') return true;
+  if (allowedOrigins.has(origin.replace(/\/$/, ''))) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+export function foreignOriginHook(allowedOrigins: string[]) {
   const allowed = new Set(allowedOrigins.map((o) => o.trim().replace(/\/$/, '')).filter(Boolean));
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (!UNSAFE.has(req.method)) return next();
-    const origin = req.headers.origin;
-    const site = req.headers['sec-fetch-site'];
-    let foreign = site === 'cross-site';
-    if (origin && !foreign) {
-      if (origin === 'null') foreign = true;
-      else if (!allowed.has(origin)) {
-        try {
-          foreign = new URL(origin).host !== req.headers.host;
-        } catch {
-          foreign = true;
-        }
-      }
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (req.url.startsWith('/api/') && isForeignMutation(req, allowed)) {
+      await reply.code(403).send({ code: 'FORBIDDEN', message: 'Requests from another site are refused' });
     }
-    if (!foreign) return next();
-    res.status(403).json({ code: 'FORBIDDEN', message: 'Requests from another site are refused' });
   };
 }
 
-/** Headers every answer carries. */
-export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader(
-    'Content-Security-Policy',
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'content-security-policy':
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-  );
-  next();
-}
+};
 
-/** A malformed JSON body is the sender's mistake: 400 with a plain message, never a stack. */
-export function jsonErrorHandler(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  if (!err) return next();
-  const e = err as { status?: number; type?: string };
-  const status = e.status && e.status >= 400 && e.status < 500 ? e.status : 500;
-  const message =
-    e.type === 'entity.too.large' ? 'The request body is too large' : status === 500 ? 'Internal server error' : 'The request body is not valid JSON';
-  res.status(status).json({ code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST', message });
+/** Headers every answer carries. */
+export function securityHeadersHook(_req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  reply.headers(SECURITY_HEADERS);
+  done();
 }

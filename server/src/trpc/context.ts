@@ -1,11 +1,11 @@
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/policy';
 import type { TSessionPayload } from '../auth/session.schema';
 
 /** Who is calling a procedure: a signed-in person, or nobody. */
 export interface TrpcContext {
-  req: Request;
-  res: Response;
+  req: FastifyRequest;
+  res: FastifyReply;
   /** The signed-in user as the policy sees them; undefined without a valid session. */
   actor?: Actor;
   session?: TSessionPayload;

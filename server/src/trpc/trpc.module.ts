@@ -1,7 +1,7 @@
 import { Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import type { Request, Response } from 'express';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
 import { AuthTokenRouter } from '../auth/auth-token.router';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
@@ -33,7 +33,7 @@ export class TrpcService implements OnModuleInit {
     this.appRouter = buildAppRouter({ role, user, companyMembership, authToken });
   }
 
-  async createContext({ req, res }: { req: Request; res: Response }): Promise<TrpcContext> {
+  async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
     const cookie = readSessionCookie(req);
     if (!cookie) return { req, res };
     const check = await this.sessions.check(cookie);
@@ -44,12 +44,12 @@ export class TrpcService implements OnModuleInit {
     return { req, res, actor: check.actor, session: check.payload };
   }
 
-  /** Mounts tRPC at /api/trpc with @trpc/server's own HTTP adapter. */
-  onModuleInit(): void {
-    const app = this.adapterHost.httpAdapter.getInstance();
-    app.use(
-      '/api/trpc',
-      createExpressMiddleware({
+  /** Mounts tRPC at /api/trpc with @trpc/server's own Fastify adapter. */
+  async onModuleInit(): Promise<void> {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    await fastify.register(fastifyTRPCPlugin, {
+      prefix: '/api/trpc',
+      trpcOptions: {
         router: this.appRouter,
         createContext: (opts) => this.createContext(opts),
         maxBodySize: TRPC_MAX_BODY_BYTES,
@@ -59,8 +59,8 @@ export class TrpcService implements OnModuleInit {
             this.logger.error(`${path ?? '?'}: ${error.cause?.stack ?? error.stack ?? error.message}`);
           }
         },
-      }),
-    );
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
   }
 }
 

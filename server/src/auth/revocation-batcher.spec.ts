@@ -1,0 +1,37 @@
+import { RevocationBatcher, type RevocationKey, type RevocationState } from './revocation-batcher';
+
+const state = (epoch: number): RevocationState => ({ inactive: false, session_epoch: epoch, revoked: false });
+
+describe('RevocationBatcher', () => {
+  it('sends the first checks at once and groups the ones that arrive while slots are busy', async () => {
+    const batches: RevocationKey[][] = [];
+    const releases: (() => void)[] = [];
+    const sut = new RevocationBatcher((keys) => {
+      batches.push(keys);
+      return new Promise((resolve) =>
+        releases.push(() => resolve(new Map(keys.map((k, i) => [RevocationBatcher.keyOf(k), state(i)])))),
+      );
+    }, 2);
+    const checks = Array.from({ length: 7 }, (_, i) => sut.check({ user_cuid: `u${i}`, sid: `s${i}` }));
+    expect(batches.map((b) => b.length)).toEqual([1, 1]); // two slots, taken at once
+    releases[0]();
+    await checks[0];
+    await new Promise((r) => setImmediate(r)); // the freed slot is refilled after the answers are delivered
+    expect(batches.map((b) => b.length)).toEqual([1, 1, 5]); // the five waiting go together
+    releases[1]();
+    releases[2]();
+    const results = await Promise.all(checks);
+    expect(results.map((r) => r?.session_epoch)).toEqual([0, 0, 0, 1, 2, 3, 4]);
+  });
+
+  it('answers undefined for a session the lookup did not find, and passes errors to every waiting check', async () => {
+    const missing = new RevocationBatcher(async () => new Map());
+    await expect(missing.check({ user_cuid: 'u', sid: 's' })).resolves.toBeUndefined();
+    const failing = new RevocationBatcher(async () => {
+      throw new Error('database down');
+    });
+    await expect(Promise.all([failing.check({ user_cuid: 'a', sid: '1' }), failing.check({ user_cuid: 'b', sid: '2' })])).rejects.toThrow(
+      'database down',
+    );
+  });
+});
