@@ -1,9 +1,11 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { SESSION_COOKIE_DAYS, SESSION_COOKIE_NAME } from '../common/spec-constants';
+
 
 /** Spec §9: the session cookie is `liuc` and lasts 7 days. */
-export const SESSION_COOKIE = 'liuc';
-export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+export const SESSION_COOKIE = SESSION_COOKIE_NAME;
+export const SESSION_MAX_AGE_SECONDS = SESSION_COOKIE_DAYS * 24 * 60 * 60;
 
 const VERSION = 1;
 const IV_BYTES = 12;
