@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -19,6 +20,7 @@ export class AppModule {
         ConfigModule.forConfig(config),
         DatabaseModule.forDatabase(db, ownsDatabase),
         AuthModule,
+        BrandingModule,
         UsersModule,
         CompaniesModule,
         TrpcModule,

@@ -8,12 +8,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
+import { BrandingService } from './branding/branding.service';
+import { HtmlService } from './branding/html.service';
 import { foreignOriginHook, securityHeadersHook } from './common/http-guards';
 import type { AppConfig } from './config/config';
 import type { Database } from './database/data-source';
 import { TRPC_MAX_BODY_BYTES } from './trpc/trpc.module';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Default brand assets (favicon, sharing image) shipped with the server. */
+export function brandAssets(): string {
+  return resolve(process.cwd(), 'server', 'assets', 'brand');
+}
 
 /** Where the browser app is served from: the Vite build when present, else the placeholder. */
 export function clientRoot(): string {
@@ -42,13 +49,21 @@ export async function createApp(config: AppConfig, db: Database, ownsDatabase = 
 
   const root = clientRoot();
   await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });
-  // Browser routes fall back to the app's index.html; unknown /api paths stay 404 JSON.
-  fastify.get('/*', async (req: FastifyRequest, reply: FastifyReply) => {
+  await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, maxAge: '1d' });
+  const html = app.get(HtmlService);
+  const branding = app.get(BrandingService);
+  html.setRoot(root);
+  // Browser routes get index.html with the host's brand in the head; unknown /api paths stay 404 JSON.
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url === '/api' || req.url.startsWith('/api/')) {
       return reply.code(404).send({ code: 'NOT_FOUND', message: 'No such API path' });
     }
-    return reply.type('text/html').sendFile('index.html', { maxAge: 0 });
-  });
+    const brand = await branding.forHost(req.headers.host, req.protocol);
+    const pageUrl = new URL(req.url, brand.url === '/' ? 'http://localhost/' : brand.url).toString();
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html.render(brand, pageUrl));
+  };
+  fastify.get('/', page);
+  fastify.get('/*', page);
   app.enableShutdownHooks();
   await app.init();
   Logger.log(`Serving the browser app from ${root}`, 'App');

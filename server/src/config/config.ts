@@ -99,6 +99,11 @@ export class AppConfig {
   @MinLength(1)
   INITIAL_COMPANY_NAME = 'Portal Operator';
 
+  /** Brand owner name when no RootDomain/Domain matches the request's host (title: "<name> Portal"). */
+  @IsString()
+  @MinLength(1)
+  BRAND_OWNER_NAME = 'Energy';
+
   /** Login throttling: failures allowed per account before delays grow, and the 429 ceiling. */
   @Transform(toInt)
   @IsInt()

@@ -15,6 +15,7 @@ import type { JsonObject, JsonValue, LogParameterTypeValue } from '../../common/
 import { ROLE_LEVELS } from '../../common/enums';
 import { newCuid } from '../../common/ids';
 import { CompanyMembershipEntity } from '../../companies/company-membership.entity';
+import { RootDomainEntity } from '../../branding/root-domain.entity';
 import { CompanyEntity } from '../../companies/company.entity';
 import { ControllerOnlineStateEntity } from '../../controllers/controller-online-state.entity';
 import { ControllerEntity } from '../../controllers/controller.entity';
@@ -377,6 +378,32 @@ async function createDemo(m: EntityManager, passwordHash: string): Promise<void>
       config: d.config,
     })),
   );
+
+  // Branding per domain: the demo brand on localhost, the other company's on 127.0.0.1.
+  await m.insert(RootDomainEntity, [
+    {
+      name: 'localhost',
+      company_cuid: demo.company_cuid,
+      root_domain_data: {
+        owner_name: 'Demo Solar',
+        description: 'Live view of the Demo Solar mini-grids, solar plants and batteries.',
+        favicon_url: '/brand/favicon.svg',
+        logo_url: '/brand/favicon.svg',
+        colors: { primary: '#0c5b74', secondary: '#f2a900' },
+      },
+    },
+    {
+      name: '127.0.0.1',
+      company_cuid: other.company_cuid,
+      root_domain_data: {
+        owner_name: 'Other Energy',
+        description: 'Monitoring and control of Other Energy Co power systems.',
+        favicon_url: '/brand/favicon-other.svg',
+        logo_url: '/brand/favicon-other.svg',
+        colors: { primary: '#3b1d5e', secondary: '#2ba6de' },
+      },
+    },
+  ]);
 
   await m.insert(SystemChangelogEntity, {
     log_cuid: newCuid(),

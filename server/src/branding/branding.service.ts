@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { OG_IMAGE_DEFAULT } from '../common/spec-constants';
+import { DATA_SOURCE } from '../database/database.module';
+import { type TBrand, type TBrandData, ZBrandData } from './branding.schema';
+
+const CACHE_MS = 10_000;
+
+/** Host name of a request, lower-cased, without port; '' when it is not a plausible host name. */
+export function hostOf(hostHeader: string | undefined): string {
+  const raw = (hostHeader ?? '').trim().toLowerCase();
+  const host = raw.startsWith('[') ? raw.slice(0, raw.indexOf(']') + 1) : raw.replace(/:\d+$/, '');
+  return /^[a-z0-9.\-[\]:]{1,253}$/.test(host) ? host : '';
+}
+
+/**
+ * Per-domain branding (spec §2): a Domain row matched on the full host name, else a RootDomain
+ * matched on the host or its parent domains, else the default brand from the settings. A domain's
+ * data overrides its root domain's, field by field.
+ */
+@Injectable()
+export class BrandingService {
+  private readonly logger = new Logger(BrandingService.name);
+  private readonly cache = new Map<string, { at: number; brand: TBrand }>();
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  private parse(data: unknown, where: string): TBrandData {
+    const parsed = ZBrandData.safeParse(data ?? {});
+    if (parsed.success) return parsed.data;
+    // Bad branding data must not take the portal down: keep the valid fields, log the rest.
+    this.logger.warn(`Ignoring invalid branding data of ${where}: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+    const ok: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries((data ?? {}) as Record<string, unknown>)) {
+      const one = ZBrandData.safeParse({ [key]: value });
+      if (one.success) Object.assign(ok, one.data);
+    }
+    return ok as TBrandData;
+  }
+
+  async forHost(hostHeader: string | undefined, protocol = 'http'): Promise<TBrand> {
+    const host = hostOf(hostHeader);
+    const hit = this.cache.get(host);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.brand;
+    const brand = await this.resolve(host, protocol);
+    if (this.cache.size > 1000) this.cache.clear();
+    this.cache.set(host, { at: Date.now(), brand });
+    return brand;
+  }
+
+  /** Drops cached brands (after branding data changes). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async resolve(host: string, protocol: string): Promise<TBrand> {
+    let data: TBrandData = {};
+    if (host) {
+      const [domain] = (await this.ds.query(
+        `SELECT d.name, d.domain_data, r.name AS root_name, r.root_domain_data
+           FROM domain d JOIN root_domain r ON r.name = d.root_domain_name WHERE d.name = $1`,
+        [host],
+      )) as { name: string; domain_data: unknown; root_name: string; root_domain_data: unknown }[];
+      if (domain) {
+        data = { ...this.parse(domain.root_domain_data, domain.root_name), ...this.parse(domain.domain_data, domain.name) };
+      } else {
+        // The host itself or its closest parent domain that is a root domain.
+        const parts = host.split('.');
+        const candidates = parts.map((_, i) => parts.slice(i).join('.'));
+        const [root] = (await this.ds.query(
+          `SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`,
+          [candidates],
+        )) as { name: string; root_domain_data: unknown }[];
+        if (root) data = this.parse(root.root_domain_data, root.name);
+      }
+    }
+    const owner = data.owner_name ?? this.config.BRAND_OWNER_NAME;
+    return {
+      host,
+      owner_name: owner,
+      title: data.title ?? `${owner} Portal`,
+      description: data.description ?? 'Power system monitoring and control for Africa',
+      url: host ? `${protocol}://${host}/` : '/',
+      favicon_url: data.favicon_url ?? '/brand/favicon.svg',
+      logo_url: data.logo_url ?? data.favicon_url ?? '/brand/favicon.svg',
+      og_image: data.og_image ?? { url: '/brand/og-default.png', ...OG_IMAGE_DEFAULT },
+      colors: data.colors ?? { primary: '#0c2836', secondary: '#ffc43d' },
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TBrand } from './branding.schema';
+
+const MARKER = '<!--portal-head-->';
+
+const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** JSON inside <script type="application/json">: no "</script>" or "<!--" can break out. */
+const safeJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+const absolute = (base: string, url: string): string => (url.startsWith('https://') ? url : new URL(url, base).toString());
+
+/**
+ * Writes the brand into the HTML head on the server (spec §2: title, favicon, sharing metadata),
+ * so link previews work without JavaScript; the app reads the same brand from #portal-brand.
+ */
+@Injectable()
+export class HtmlService {
+  private readonly logger = new Logger(HtmlService.name);
+  private template?: string;
+  private root = '';
+
+  setRoot(root: string): void {
+    this.root = root;
+    this.template = undefined;
+  }
+
+  private load(): string {
+    if (this.template === undefined) {
+      try {
+        this.template = readFileSync(join(this.root, 'index.html'), 'utf8');
+      } catch {
+        this.logger.warn(`No index.html in ${this.root}: run npm run build`);
+        this.template = `<!doctype html><html><head>${MARKER}</head><body><p>The browser app is not built.</p></body></html>`;
+      }
+    }
+    return this.template;
+  }
+
+  headFor(brand: TBrand, pageUrl: string): string {
+    const image = absolute(pageUrl, brand.og_image.url);
+    const meta = (property: string, content: string | number) =>
+      `<meta property="${property}" content="${escapeHtml(String(content))}" />`;
+    return [
+      `<title>${escapeHtml(brand.title)}</title>`,
+      `<meta name="description" content="${escapeHtml(brand.description)}" />`,
+      `<link rel="icon" href="${escapeHtml(brand.favicon_url)}" />`,
+      `<meta name="theme-color" content="${escapeHtml(brand.colors.primary)}" />`,
+      meta('og:title', brand.title),
+      meta('og:url', pageUrl),
+      meta('og:description', brand.description),
+      meta('og:image', image),
+      meta('og:image:width', brand.og_image.width),
+      meta('og:image:height', brand.og_image.height),
+      meta('og:image:type', brand.og_image.type),
+      meta('og:type', 'article'),
+      `<script id="portal-brand" type="application/json">${safeJson(brand)}</script>`,
+    ].join('\n    ');
+  }
+
+  render(brand: TBrand, pageUrl: string): string {
+    const html = this.load();
+    const head = this.headFor(brand, pageUrl);
+    // Any <title> the template carries is replaced by the brand's.
+    const withoutTitle = html.replace(/<title>[\s\S]*?<\/title>/i, '');
+    return withoutTitle.includes(MARKER)
+      ? withoutTitle.replace(MARKER, head)
+      : withoutTitle.replace(/<head([^>]*)>/i, `<head$1>\n    ${head}`);
+  }
+}
