@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module';
 import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { SystemsModule } from './systems/systems.module';
 import { TrpcModule } from './trpc/trpc.module';
 import { UsersModule } from './users/users.module';
 
@@ -21,6 +22,7 @@ export class AppModule {
         DatabaseModule.forDatabase(db, ownsDatabase),
         AuthModule,
         BrandingModule,
+        SystemsModule,
         UsersModule,
         CompaniesModule,
         TrpcModule,

@@ -152,10 +152,10 @@ export class SessionService implements OnModuleDestroy {
   }
 
   /** Re-seals a session with a fresh context (after the user changes their own preferences). */
-  async refresh(payload: TSessionPayload): Promise<string | undefined> {
+  async refresh(payload: TSessionPayload): Promise<{ cookie: string; ctx: TSessionContext } | undefined> {
     const loaded = await this.loadContext(payload.ctx.user.user_cuid);
     if (!loaded || loaded.epoch !== payload.ep) return undefined;
-    return this.codec.seal({ ...payload, ctx: loaded.ctx });
+    return { cookie: this.codec.seal({ ...payload, ctx: loaded.ctx }), ctx: loaded.ctx };
   }
 
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */

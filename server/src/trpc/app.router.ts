@@ -1,6 +1,8 @@
 import type { AuthTokenRouter } from '../auth/auth-token.router';
 import type { CompanyMembershipRouter } from '../companies/company-membership.router';
 import type { RoleRouter } from '../users/role.router';
+import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
+import type { SystemChangelogRouter } from '../systems/system-changelog.router';
 import type { UserRouter } from '../users/user.router';
 import { router } from './trpc';
 
@@ -9,6 +11,8 @@ export interface RouterProviders {
   user: UserRouter;
   companyMembership: CompanyMembershipRouter;
   authToken: AuthTokenRouter;
+  portalNotification: PortalNotificationRouter;
+  systemChangelog: SystemChangelogRouter;
 }
 
 /** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
@@ -18,6 +22,8 @@ export function buildAppRouter(r: RouterProviders) {
     user: r.user.router,
     companyMembership: r.companyMembership.router,
     authToken: r.authToken.router,
+    portalNotification: r.portalNotification.router,
+    systemChangelog: r.systemChangelog.router,
   });
 }
 

@@ -3,6 +3,8 @@ import { buildAppRouter, type RouterProviders } from './app.router';
 import { AuthTokenRouter } from '../auth/auth-token.router';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
 import { RoleRouter } from '../users/role.router';
+import { PortalNotificationRouter } from '../notifications/portal-notification.router';
+import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
 
 /** Every procedure of the app router with the permission it declares. */
@@ -10,9 +12,11 @@ export function procedurePermissions(): Record<string, string> {
   const none = {} as never;
   const providers: RouterProviders = {
     role: new RoleRouter(none),
-    user: new UserRouter(none),
+    user: new UserRouter(none, none),
     companyMembership: new CompanyMembershipRouter(none),
     authToken: new AuthTokenRouter(none),
+    portalNotification: new PortalNotificationRouter(none, none, none),
+    systemChangelog: new SystemChangelogRouter(none),
   };
   const appRouter = buildAppRouter(providers);
   type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;

@@ -8,6 +8,9 @@ import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { PortalNotificationRouter } from '../notifications/portal-notification.router';
+import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { RoleRouter } from '../users/role.router';
 import { UserRouter } from '../users/user.router';
 import { UsersModule } from '../users/users.module';
@@ -29,8 +32,10 @@ export class TrpcService implements OnModuleInit {
     user: UserRouter,
     companyMembership: CompanyMembershipRouter,
     authToken: AuthTokenRouter,
+    portalNotification: PortalNotificationRouter,
+    systemChangelog: SystemChangelogRouter,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -65,7 +70,7 @@ export class TrpcService implements OnModuleInit {
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule],
+  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule],
   providers: [TrpcService],
   exports: [TrpcService],
 })

@@ -22,6 +22,8 @@ const t = initTRPC
   .create({
     transformer: superjson,
     isDev: false,
+    // Live events over SSE: a ping keeps proxies from closing quiet streams.
+    sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 20_000 } },
     errorFormatter({ shape, error }) {
       const zodIssues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { RoleRouter } from './role.router';
 import { UserRouter } from './user.router';
 import { UsersService } from './users.service';
 
 @Module({
+  imports: [AuthModule],
   providers: [UsersService, RoleRouter, UserRouter],
   exports: [UsersService, RoleRouter, UserRouter],
 })

@@ -41,6 +41,23 @@ export class UsersService {
     return { ...user, meta: user.meta ?? {}, notification_blacklist: blacklist, portal_notification_blacklist: portal };
   }
 
+  /** Stores the caller's toast preferences in user.meta (spec §3.1 meta.preferences.toast_notifications). */
+  async updatePreferences(
+    actor: Actor,
+    input: { toast_notifications_disabled?: boolean; toast_notification_timeout?: number | null },
+  ): Promise<void> {
+    await this.ds.transaction(async (tx) => {
+      const [row] = (await tx.query(`SELECT meta FROM "user" WHERE user_cuid = $1 FOR UPDATE`, [actor.user_cuid])) as {
+        meta: Record<string, any> | null;
+      }[];
+      if (!row) throw notFound('User');
+      const meta = row.meta ?? {};
+      const preferences = { ...(meta.preferences ?? {}) };
+      preferences.toast_notifications = { ...(preferences.toast_notifications ?? {}), ...input };
+      await tx.query(`UPDATE "user" SET meta = $2 WHERE user_cuid = $1`, [actor.user_cuid, JSON.stringify({ ...meta, preferences })]);
+    });
+  }
+
   /** Deactivates or reactivates a user; deactivation ends their sessions on the next request. */
   async setInactive(actor: Actor, user_cuid: string, inactive: boolean): Promise<TUserStatusOutput> {
     const scope = scopeOf(actor);

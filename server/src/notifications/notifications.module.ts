@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { SystemChangelogRouter } from '../systems/system-changelog.router';
+import { LiveEventsService } from './live-events.service';
+import { PortalNotificationRouter } from './portal-notification.router';
+import { PortalNotificationsService } from './portal-notifications.service';
+
+@Module({
+  imports: [AuthModule],
+  providers: [LiveEventsService, PortalNotificationsService, PortalNotificationRouter, SystemChangelogRouter],
+  exports: [LiveEventsService, PortalNotificationsService, PortalNotificationRouter, SystemChangelogRouter],
+})
+export class NotificationsModule {}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { ACTION_RESPONSES, TOAST_TIMEOUT_CHOICES_MS, TOAST_TYPES } from '../common/spec-constants';
+import { ZCuid } from '../users/users.schema';
+
+export const NOTIFICATION_SEVERITIES = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
+export const PORTAL_NOTIFICATION_TYPES = ['CHANGELOG'] as const;
+
+/** Spec §3.2: a toast as the browser shows it. */
+export const ZToast = z.object({
+  id: z.string(),
+  type: z.enum(TOAST_TYPES),
+  title: z.string(),
+  message: z.string(),
+  severity: z.enum(NOTIFICATION_SEVERITIES),
+  triggeredAt: z.object({ timestamp: z.date(), timezone: z.string() }),
+  onClickTarget: z.string(),
+  actionResponse: z.enum(ACTION_RESPONSES).optional(),
+  source: z
+    .object({
+      notification_cuid: z.string(),
+      system_cuid: z.string().nullable(),
+      notification_type: z.enum(PORTAL_NOTIFICATION_TYPES),
+    })
+    .optional(),
+});
+export type TToast = z.infer<typeof ZToast>;
+
+export const ZLiveEvent = z.object({ kind: z.literal('toast'), toast: ZToast });
+export type TLiveEvent = z.infer<typeof ZLiveEvent>;
+
+export const ZChangelogCreateInput = z.object({
+  system_cuid: ZCuid,
+  title: z.string().trim().min(1, 'Required').max(200),
+  message: z.string().trim().max(10_000).default(''),
+});
+
+export const ZChangelog = z.object({
+  log_cuid: z.string(),
+  timestamp: z.date(),
+  title: z.string(),
+  message: z.string().nullable(),
+  user_cuid: z.string().nullable(),
+  system_cuid: z.string(),
+  role_cuid: z.string().nullable(),
+});
+export type TChangelog = z.infer<typeof ZChangelog>;
+
+export const ZAcknowledgeInput = z.object({ notification_cuid: ZCuid });
+export const ZMuteInput = z.object({ system_cuid: ZCuid, notification_type: z.enum(PORTAL_NOTIFICATION_TYPES) });
+
+export const ZPreferencesInput = z
+  .object({
+    toast_notifications_disabled: z.boolean().optional(),
+    toast_notification_timeout: z
+      .number()
+      .int()
+      .nullable()
+      .refine((v) => TOAST_TIMEOUT_CHOICES_MS.includes(v), 'Choose one of the offered timeouts')
+      .optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
+
+export const ZPortalNotification = z.object({
+  notification_cuid: z.string(),
+  message: z.string(),
+  sent_at: z.date(),
+  severity_level: z.enum(NOTIFICATION_SEVERITIES),
+  system_cuid: z.string(),
+  type: z.enum(PORTAL_NOTIFICATION_TYPES),
+  args: z.record(z.string(), z.unknown()),
+  read: z.boolean(),
+});
+export type TPortalNotification = z.infer<typeof ZPortalNotification>;

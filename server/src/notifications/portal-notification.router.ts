@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { SessionService } from '../auth/session.service';
+import { ZSessionContext } from '../auth/session.schema';
+import { procedure, router } from '../trpc/trpc';
+import { refreshSession } from '../trpc/refresh-session';
+import { LiveEventsService } from './live-events.service';
+import { ZAcknowledgeInput, ZMuteInput, ZPortalNotification } from './notifications.schema';
+import { PortalNotificationsService } from './portal-notifications.service';
+
+@Injectable()
+export class PortalNotificationRouter {
+  constructor(
+    private readonly notifications: PortalNotificationsService,
+    private readonly live: LiveEventsService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  readonly router = router({
+    /** The signed-in user's live events, over SSE (httpSubscriptionLink). */
+    onEvent: procedure
+      .meta({ perm: 'notifications.view' })
+      .input(z.void())
+      // Typed by the generator (TLiveEvent); tRPC output validators do not apply to streams.
+      .subscription(({ ctx, signal }) => this.live.subscribe(ctx.actor.user_cuid, signal)),
+
+    recent: procedure
+      .meta({ perm: 'notifications.view' })
+      .input(z.object({ limit: z.number().int().min(1).max(200).default(50) }).default({ limit: 50 }))
+      .output(z.array(ZPortalNotification))
+      .query(({ ctx, input }) => this.notifications.recent(ctx.actor, input.limit)),
+
+    acknowledge: procedure
+      .meta({ perm: 'notifications.change' })
+      .input(ZAcknowledgeInput)
+      .output(z.object({ ok: z.literal(true) }))
+      .mutation(({ ctx, input }) => this.notifications.acknowledge(ctx.actor, input.notification_cuid)),
+
+    /** Silences one type of portal notification of one system; answers the refreshed session context. */
+    mute: procedure
+      .meta({ perm: 'notifications.change' })
+      .input(ZMuteInput)
+      .output(ZSessionContext)
+      .mutation(async ({ ctx, input }) => {
+        await this.notifications.mute(ctx.actor, input.system_cuid, input.notification_type);
+        return refreshSession(this.sessions, ctx);
+      }),
+
+    unmute: procedure
+      .meta({ perm: 'notifications.change' })
+      .input(ZMuteInput)
+      .output(ZSessionContext)
+      .mutation(async ({ ctx, input }) => {
+        await this.notifications.unmute(ctx.actor, input.system_cuid, input.notification_type);
+        return refreshSession(this.sessions, ctx);
+      }),
+  });
+}
