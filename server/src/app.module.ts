@@ -4,6 +4,7 @@ import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { CrudModule } from './crud/crud.module';
 import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
@@ -23,6 +24,7 @@ export class AppModule {
         AuthModule,
         BrandingModule,
         SystemsModule,
+        CrudModule,
         UsersModule,
         CompaniesModule,
         TrpcModule,

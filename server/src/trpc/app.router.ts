@@ -1,4 +1,5 @@
 import type { AuthTokenRouter } from '../auth/auth-token.router';
+import type { ResourceRouters } from '../crud/resource-routers';
 import type { CompanyMembershipRouter } from '../companies/company-membership.router';
 import type { RoleRouter } from '../users/role.router';
 import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
@@ -13,6 +14,7 @@ export interface RouterProviders {
   authToken: AuthTokenRouter;
   portalNotification: PortalNotificationRouter;
   systemChangelog: SystemChangelogRouter;
+  resources: ResourceRouters;
 }
 
 /** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
@@ -24,6 +26,7 @@ export function buildAppRouter(r: RouterProviders) {
     authToken: r.authToken.router,
     portalNotification: r.portalNotification.router,
     systemChangelog: r.systemChangelog.router,
+    ...r.resources.routers,
   });
 }
 

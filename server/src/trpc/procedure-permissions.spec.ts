@@ -6,6 +6,7 @@ import { RoleRouter } from '../users/role.router';
 import { PortalNotificationRouter } from '../notifications/portal-notification.router';
 import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
+import { ResourceRouters } from '../crud/resource-routers';
 
 /** Every procedure of the app router with the permission it declares. */
 export function procedurePermissions(): Record<string, string> {
@@ -17,6 +18,7 @@ export function procedurePermissions(): Record<string, string> {
     authToken: new AuthTokenRouter(none),
     portalNotification: new PortalNotificationRouter(none, none, none),
     systemChangelog: new SystemChangelogRouter(none),
+    resources: new ResourceRouters(none),
   };
   const appRouter = buildAppRouter(providers);
   type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;

@@ -7,6 +7,7 @@ import { AuthTokenRouter } from '../auth/auth-token.router';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
+import { ResourceRouters } from '../crud/resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PortalNotificationRouter } from '../notifications/portal-notification.router';
@@ -34,8 +35,9 @@ export class TrpcService implements OnModuleInit {
     authToken: AuthTokenRouter,
     portalNotification: PortalNotificationRouter,
     systemChangelog: SystemChangelogRouter,
+    resources: ResourceRouters,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {

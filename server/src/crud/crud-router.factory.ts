@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { procedure, router } from '../trpc/trpc';
+import {
+  ZDeleteManyParams,
+  ZDeleteParams,
+  ZGetListParams,
+  ZGetManyParams,
+  ZGetManyReferenceParams,
+  ZGetOneParams,
+} from './crud.schema';
+import type { CrudService } from './crud.service';
+import type { ResourceDefinition } from './resource';
+
+const ZIdList = z.object({ data: z.array(z.string()) });
+
+/**
+ * react-admin's nine data-provider calls for one resource, as tRPC procedures named
+ * `<resource>.getList` …; inputs are react-admin's params, outputs its result shapes.
+ */
+export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
+  def: ResourceDefinition<TRecord, TCreate, TUpdate>,
+  crud: CrudService,
+) {
+  const base = def as unknown as ResourceDefinition;
+  const Rec = def.record.extend({ id: z.string() });
+  const ZCreateParams = z.object({ data: def.create.strict(), meta: z.unknown().optional() });
+  const ZUpdateParams = z.object({
+    id: z.union([z.string().min(1).max(64), z.number()]).transform(String),
+    data: def.update.strict(),
+    previousData: z.unknown().optional(),
+    meta: z.unknown().optional(),
+  });
+  const ZUpdateManyParams = z.object({
+    ids: z.array(z.union([z.string().min(1).max(64), z.number()]).transform(String)).min(1).max(1000),
+    data: def.update.strict(),
+    meta: z.unknown().optional(),
+  });
+  /** react-admin sends whole records on update; fields that are not editable are dropped first. */
+  const editable = new Set(Object.keys(def.update.shape));
+  const pickEditable = (data: unknown) =>
+    Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([k]) => editable.has(k)));
+
+  return router({
+    getList: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZGetListParams)
+      .output(z.object({ data: z.array(Rec), total: z.number() }))
+      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input) as never),
+    getOne: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZGetOneParams)
+      .output(z.object({ data: Rec }))
+      .query(({ ctx, input }) => crud.getOne(ctx.actor, base, input.id) as never),
+    getMany: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZGetManyParams)
+      .output(z.object({ data: z.array(Rec) }))
+      .query(({ ctx, input }) => crud.getMany(ctx.actor, base, input.ids) as never),
+    getManyReference: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZGetManyReferenceParams)
+      .output(z.object({ data: z.array(Rec), total: z.number() }))
+      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input, { target: input.target, id: input.id }) as never),
+    create: procedure
+      .meta({ perm: def.perms.create })
+      .input(ZCreateParams)
+      .output(z.object({ data: Rec }))
+      .mutation(({ ctx, input }) => crud.create(ctx.actor, base, input.data as Record<string, unknown>) as never),
+    update: procedure
+      .meta({ perm: def.perms.edit })
+      .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
+      .output(z.object({ data: Rec }))
+      .mutation(({ ctx, input }) => crud.update(ctx.actor, base, input.id, input.data as Record<string, unknown>) as never),
+    updateMany: procedure
+      .meta({ perm: def.perms.edit })
+      .input(ZUpdateManyParams)
+      .output(ZIdList)
+      .mutation(({ ctx, input }) => crud.updateMany(ctx.actor, base, input.ids, input.data as Record<string, unknown>)),
+    delete: procedure
+      .meta({ perm: def.perms.delete })
+      .input(ZDeleteParams)
+      .output(z.object({ data: Rec }))
+      .mutation(({ ctx, input }) => crud.delete(ctx.actor, base, input.id) as never),
+    deleteMany: procedure
+      .meta({ perm: def.perms.delete })
+      .input(ZDeleteManyParams)
+      .output(ZIdList)
+      .mutation(({ ctx, input }) => crud.deleteMany(ctx.actor, base, input.ids)),
+  });
+}

@@ -1,0 +1,271 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TRPCError } from '@trpc/server';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type Actor, can, type Permission, type PolicyTarget } from '../auth/policy';
+import { forbidden, notFound } from '../common/errors';
+import { newCuid } from '../common/ids';
+import { scopeOf, type Scope } from '../common/scope';
+import { DATA_SOURCE } from '../database/database.module';
+import type { TGetListParams } from './crud.schema';
+import type { ResourceDefinition } from './resource';
+
+type Row = Record<string, unknown>;
+
+const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
+
+/** Collects positional parameters while SQL is assembled. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * react-admin's nine data-provider calls over any resource definition, with the caller's
+ * companies in every `where`. Identifiers come from the definition only; values are parameters.
+ */
+@Injectable()
+export class CrudService {
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+
+  private columns(def: ResourceDefinition): string[] {
+    return Object.keys(def.record.shape);
+  }
+
+  private select(def: ResourceDefinition): string {
+    return this.columns(def)
+      .map((c) => `${def.selectExpressions?.[c] ?? `t.${quote(c)}`} AS ${quote(c)}`)
+      .join(', ');
+  }
+
+  /** SQL condition limiting rows of `t` to what the caller may see. */
+  private scopeSql(def: ResourceDefinition, scope: Scope, p: Params): string {
+    if (scope.superuser || def.scope.kind === 'global') return 'TRUE';
+    const companies = p.add(scope.companies);
+    switch (def.scope.kind) {
+      case 'company':
+        return `t.${quote(def.scope.column)} = ANY(${companies}::varchar[])`;
+      case 'systemSelf':
+        return `(t.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
+          SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = t.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[])))`;
+      case 'system':
+        return `EXISTS (SELECT 1 FROM system s WHERE s.system_cuid = t.${quote(def.scope.column)} AND (
+          s.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
+          SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[]))))`;
+    }
+  }
+
+  private withId(def: ResourceDefinition, row: Row): Row {
+    return { ...row, id: String(row[def.key]) };
+  }
+
+  private filterSql(def: ResourceDefinition, filter: Record<string, unknown>, p: Params): string[] {
+    const parts: string[] = [];
+    for (const [field, value] of Object.entries(filter)) {
+      if (value === undefined || value === '') continue;
+      if (field === 'q') {
+        if (!def.search.length) continue;
+        const needle = p.add(`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        parts.push(`(${def.search.map((c) => `t.${quote(c)}::text ILIKE ${needle}`).join(' OR ')})`);
+        continue;
+      }
+      const column = field === 'id' ? def.key : field;
+      if (field !== 'id' && !def.filters.includes(field)) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown filter: ${field}` });
+      }
+      if (value === null) parts.push(`t.${quote(column)} IS NULL`);
+      else if (Array.isArray(value)) parts.push(`t.${quote(column)}::text = ANY(${p.add(value.map(String))}::text[])`);
+      else parts.push(`t.${quote(column)}::text = ${p.add(String(value))}`);
+    }
+    return parts;
+  }
+
+  async getList(actor: Actor, def: ResourceDefinition, params: TGetListParams, extra?: { target: string; id: string }) {
+    const p = new Params();
+    const where = [this.scopeSql(def, scopeOf(actor), p), ...this.filterSql(def, params.filter, p)];
+    if (extra) {
+      if (!def.filters.includes(extra.target)) throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown reference: ${extra.target}` });
+      where.push(`t.${quote(extra.target)}::text = ${p.add(extra.id)}`);
+    }
+    const sort = params.sort ?? def.defaultSort;
+    const sortField = sort.field === 'id' ? def.key : sort.field;
+    if (sortField !== def.key && !def.sorts.includes(sortField)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
+    }
+    const { page, perPage } = params.pagination;
+    const rows = (await this.ds.query(
+      `SELECT ${this.select(def)}, count(*) OVER () AS "__total"
+         FROM ${quote(def.table)} t
+        WHERE ${where.join(' AND ')}
+        ORDER BY t.${quote(sortField)} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, t.${quote(def.key)} ASC
+        LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
+      p.values,
+    )) as (Row & { __total: string })[];
+    let total = rows.length ? Number(rows[0].__total) : 0;
+    if (!rows.length && page > 1) {
+      // Past the last page: still tell react-admin how many rows there are.
+      const q = new Params();
+      const w = [this.scopeSql(def, scopeOf(actor), q), ...this.filterSql(def, params.filter, q)];
+      if (extra) w.push(`t.${quote(extra.target)}::text = ${q.add(extra.id)}`);
+      total = Number((await this.ds.query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${w.join(' AND ')}`, q.values))[0].n);
+    }
+    return { data: rows.map(({ __total: _t, ...r }) => this.withId(def, r)), total };
+  }
+
+  private async loadMany(actor: Actor, def: ResourceDefinition, ids: string[], manager: EntityManager = this.ds.manager, lock = false): Promise<Row[]> {
+    const p = new Params();
+    const scope = this.scopeSql(def, scopeOf(actor), p);
+    return (await manager.query(
+      `SELECT ${this.select(def)} FROM ${quote(def.table)} t
+        WHERE t.${quote(def.key)}::text = ANY(${p.add(ids)}::text[]) AND ${scope}${lock ? ' FOR UPDATE OF t' : ''}`,
+      p.values,
+    )) as Row[];
+  }
+
+  async getOne(actor: Actor, def: ResourceDefinition, id: string) {
+    const [row] = await this.loadMany(actor, def, [id]);
+    if (!row) throw notFound(def.label);
+    return { data: this.withId(def, row) };
+  }
+
+  async getMany(actor: Actor, def: ResourceDefinition, ids: string[]) {
+    const rows = await this.loadMany(actor, def, [...new Set(ids)]);
+    return { data: rows.map((r) => this.withId(def, r)) };
+  }
+
+  /** What the policy's target rule looks at, for a row (or an input) of this resource. */
+  private async target(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<PolicyTarget> {
+    switch (def.scope.kind) {
+      case 'global':
+        return {};
+      case 'company':
+        return { company_cuid: row[def.scope.column] as string };
+      case 'systemSelf':
+      case 'system': {
+        const system_cuid = (def.scope.kind === 'systemSelf' ? row[def.key] : row[def.scope.column]) as string | undefined;
+        const company = def.scope.kind === 'systemSelf' ? (row.company_cuid as string) : undefined;
+        if (!system_cuid) return { company_cuid: company };
+        const [s] = (await manager.query(
+          `SELECT s.company_cuid, COALESCE((SELECT json_agg(json_build_object('company_cuid', sh.company_cuid, 'change', sh.change))
+                    FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid), '[]'::json) AS shares
+             FROM system s WHERE s.system_cuid = $1`,
+          [system_cuid],
+        )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+        return s ?? { company_cuid: company };
+      }
+    }
+  }
+
+  /** A reference the caller gives (company or system of a new row) must be one they can see. */
+  private async assertReferenceVisible(actor: Actor, def: ResourceDefinition, input: Row, manager: EntityManager): Promise<void> {
+    const scope = scopeOf(actor);
+    if (scope.superuser) return;
+    if (def.scope.kind === 'company' || def.scope.kind === 'systemSelf') {
+      const column = def.scope.kind === 'company' ? def.scope.column : 'company_cuid';
+      const company = input[column] as string | undefined;
+      if (company !== undefined && !scope.companies.includes(company)) throw notFound('Company');
+    }
+    if (def.scope.kind === 'system') {
+      const system = input[def.scope.column] as string | undefined;
+      if (system === undefined || system === null) return;
+      const p = new Params();
+      const companies = p.add(scope.companies);
+      const [visible] = await manager.query(
+        `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system)} AND (s.company_cuid = ANY(${companies}::varchar[])
+           OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[])))`,
+        p.values,
+      );
+      if (!visible) throw notFound('System');
+    }
+  }
+
+  private async assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<void> {
+    for (const ref of def.sameCompanyReferences ?? []) {
+      const value = row[ref.column];
+      if (value === undefined || value === null) continue;
+      const [found] = (await manager.query(
+        `SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`,
+        [String(value)],
+      )) as { company_cuid: string }[];
+      if (!found || found.company_cuid !== row.company_cuid) throw notFound(ref.label);
+    }
+  }
+
+  private async authorize(actor: Actor, def: ResourceDefinition, perm: Permission, row: Row, manager: EntityManager): Promise<void> {
+    if (!can(actor, perm, await this.target(def, row, manager))) throw forbidden();
+  }
+
+  private serialize(value: unknown): unknown {
+    return value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
+  }
+
+  async create(actor: Actor, def: ResourceDefinition, input: Row) {
+    return this.ds.transaction(async (tx) => {
+      await this.assertReferenceVisible(actor, def, input, tx);
+      const row: Row = { ...input };
+      if (def.generatedKey) row[def.key] = newCuid();
+      await this.authorize(actor, def, def.perms.create, row, tx);
+      await this.assertSameCompanyReferences(def, row, tx);
+      const cols = Object.keys(row).filter((c) => row[c] !== undefined);
+      const p = new Params();
+      const values = cols.map((c) => p.add(this.serialize(row[c])));
+      await tx.query(`INSERT INTO ${quote(def.table)} (${cols.map(quote).join(', ')}) VALUES (${values.join(', ')})`, p.values);
+      const [created] = await this.loadMany(actor, def, [String(row[def.key])], tx);
+      if (!created) throw notFound(def.label);
+      return { data: this.withId(def, created) };
+    });
+  }
+
+  private async updateOne(actor: Actor, def: ResourceDefinition, id: string, changes: Row, tx: EntityManager): Promise<Row> {
+    const [current] = await this.loadMany(actor, def, [id], tx, true);
+    if (!current) throw notFound(def.label);
+    await this.authorize(actor, def, def.perms.edit, current, tx);
+    const next = { ...current, ...changes };
+    if (Object.keys(changes).some((c) => c === 'company_cuid' || (def.scope.kind === 'system' && c === def.scope.column))) {
+      await this.assertReferenceVisible(actor, def, changes, tx);
+      await this.authorize(actor, def, def.perms.edit, next, tx);
+    }
+    await this.assertSameCompanyReferences(def, { ...next, ...Object.fromEntries(Object.keys(changes).map((c) => [c, next[c]])) }, tx);
+    const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
+    if (cols.length) {
+      const p = new Params();
+      const sets = cols.map((c) => `${quote(c)} = ${p.add(this.serialize(changes[c]))}`);
+      await tx.query(`UPDATE ${quote(def.table)} SET ${sets.join(', ')} WHERE ${quote(def.key)}::text = ${p.add(id)}`, p.values);
+    }
+    const [updated] = await this.loadMany(actor, def, [id], tx);
+    return this.withId(def, updated ?? next);
+  }
+
+  async update(actor: Actor, def: ResourceDefinition, id: string, changes: Row) {
+    return this.ds.transaction(async (tx) => ({ data: await this.updateOne(actor, def, id, changes, tx) }));
+  }
+
+  /** All or nothing: one id the caller may not change refuses the whole call. */
+  async updateMany(actor: Actor, def: ResourceDefinition, ids: string[], changes: Row) {
+    return this.ds.transaction(async (tx) => {
+      for (const id of [...new Set(ids)]) await this.updateOne(actor, def, id, changes, tx);
+      return { data: [...new Set(ids)] };
+    });
+  }
+
+  private async deleteOne(actor: Actor, def: ResourceDefinition, id: string, tx: EntityManager): Promise<Row> {
+    const [current] = await this.loadMany(actor, def, [id], tx, true);
+    if (!current) throw notFound(def.label);
+    await this.authorize(actor, def, def.perms.delete, current, tx);
+    await tx.query(`DELETE FROM ${quote(def.table)} WHERE ${quote(def.key)}::text = $1`, [id]);
+    return this.withId(def, current);
+  }
+
+  async delete(actor: Actor, def: ResourceDefinition, id: string) {
+    return this.ds.transaction(async (tx) => ({ data: await this.deleteOne(actor, def, id, tx) }));
+  }
+
+  async deleteMany(actor: Actor, def: ResourceDefinition, ids: string[]) {
+    return this.ds.transaction(async (tx) => {
+      for (const id of [...new Set(ids)]) await this.deleteOne(actor, def, id, tx);
+      return { data: [...new Set(ids)] };
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { Permission } from '../auth/policy';
+
+/** How a resource's rows are limited to the caller's companies. */
+export type ResourceScope =
+  /** Catalogues: the same rows for everybody who holds the view permission. */
+  | { kind: 'global' }
+  /** Rows that carry the owning company in `column`. */
+  | { kind: 'company'; column: string }
+  /** Rows that belong to a system in `column`: visible with the system (owner or shares). */
+  | { kind: 'system'; column: string }
+  /** The system table itself. */
+  | { kind: 'systemSelf' };
+
+/**
+ * One resource of the back office: everything the generic router needs to implement react-admin's
+ * nine calls. Column names come from here only, never from the caller's input.
+ */
+export interface ResourceDefinition<
+  TRecord extends z.ZodObject = z.ZodObject,
+  TCreate extends z.ZodObject = z.ZodObject,
+  TUpdate extends z.ZodObject = z.ZodObject,
+> {
+  /** Router name (the spec entity in camelCase): `site` → site.getList … */
+  name: string;
+  /** Human name for messages ("Site not found"). */
+  label: string;
+  table: string;
+  /** Primary key column; it is also exposed as `id`. */
+  key: string;
+  /** The key is a CUID2 made by the server (else the caller gives it, e.g. controller_id). */
+  generatedKey: boolean;
+  /** Output record, without `id` (the factory adds it). */
+  record: TRecord;
+  create: TCreate;
+  update: TUpdate;
+  perms: { view: Permission; create: Permission; edit: Permission; delete: Permission };
+  scope: ResourceScope;
+  /** Columns searched by the free-text filter `q` (case-insensitive substring). */
+  search: readonly string[];
+  /** Columns allowed as equality / list filters (reference filters included). */
+  filters: readonly string[];
+  sorts: readonly string[];
+  defaultSort: { field: string; order: 'ASC' | 'DESC' };
+  /**
+   * Reference columns that must point at a row of the same company as the record (e.g. a system's
+   * site): a foreign or missing reference answers NOT_FOUND.
+   */
+  sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
+  /** SQL casts for columns that need one when read (e.g. enums → text). */
+  selectExpressions?: Record<string, string>;
+}
