@@ -47,6 +47,8 @@ export class CrudService {
     switch (def.scope.kind) {
       case 'company':
         return `t.${quote(def.scope.column)} = ANY(${companies}::varchar[])`;
+      case 'companyOrGlobal':
+        return `(t.${quote(def.scope.column)} IS NULL OR t.${quote(def.scope.column)} = ANY(${companies}::varchar[]))`;
       case 'systemSelf':
         return `(t.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
           SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = t.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[])))`;
@@ -141,7 +143,8 @@ export class CrudService {
       case 'global':
         return {};
       case 'company':
-        return { company_cuid: row[def.scope.column] as string };
+      case 'companyOrGlobal':
+        return { company_cuid: (row[def.scope.column] as string | null) ?? undefined };
       case 'systemSelf':
       case 'system': {
         const system_cuid = (def.scope.kind === 'systemSelf' ? row[def.key] : row[def.scope.column]) as string | undefined;
@@ -162,8 +165,8 @@ export class CrudService {
   private async assertReferenceVisible(actor: Actor, def: ResourceDefinition, input: Row, manager: EntityManager): Promise<void> {
     const scope = scopeOf(actor);
     if (scope.superuser) return;
-    if (def.scope.kind === 'company' || def.scope.kind === 'systemSelf') {
-      const column = def.scope.kind === 'company' ? def.scope.column : 'company_cuid';
+    if (def.scope.kind === 'company' || def.scope.kind === 'companyOrGlobal' || def.scope.kind === 'systemSelf') {
+      const column = def.scope.kind === 'systemSelf' ? 'company_cuid' : def.scope.column;
       const company = input[column] as string | undefined;
       if (company !== undefined && !scope.companies.includes(company)) throw notFound('Company');
     }
@@ -205,14 +208,19 @@ export class CrudService {
     return this.ds.transaction(async (tx) => {
       await this.assertReferenceVisible(actor, def, input, tx);
       const row: Row = { ...input };
-      if (def.generatedKey) row[def.key] = newCuid();
+      if (def.generatedKey === true) row[def.key] = newCuid();
       await this.authorize(actor, def, def.perms.create, row, tx);
       await this.assertSameCompanyReferences(def, row, tx);
       const cols = Object.keys(row).filter((c) => row[c] !== undefined);
       const p = new Params();
       const values = cols.map((c) => p.add(this.serialize(row[c])));
-      await tx.query(`INSERT INTO ${quote(def.table)} (${cols.map(quote).join(', ')}) VALUES (${values.join(', ')})`, p.values);
-      const [created] = await this.loadMany(actor, def, [String(row[def.key])], tx);
+      const [inserted] = (await tx.query(
+        cols.length
+          ? `INSERT INTO ${quote(def.table)} (${cols.map(quote).join(', ')}) VALUES (${values.join(', ')}) RETURNING ${quote(def.key)} AS key`
+          : `INSERT INTO ${quote(def.table)} DEFAULT VALUES RETURNING ${quote(def.key)} AS key`,
+        p.values,
+      )) as { key: unknown }[];
+      const [created] = await this.loadMany(actor, def, [String(inserted.key)], tx);
       if (!created) throw notFound(def.label);
       return { data: this.withId(def, created) };
     });

@@ -1,16 +1,54 @@
 import { Injectable } from '@nestjs/common';
+import {
+  controllerTypeResource,
+  entityCategoryParameterResource,
+  entityCategoryResource,
+  entityTypeMetaResource,
+  entityTypeParameterResource,
+  entityTypeResource,
+  interfaceAssignmentResource,
+  interfaceTypeResource,
+  logParameterResource,
+  manufacturerResource,
+  unitResource,
+} from '../catalogue/catalogue.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemResource } from '../systems/system.resource';
 import { crudRouter } from './crud-router.factory';
 import { CrudService } from './crud.service';
 
 /** Every back-office resource's generated router (react-admin's nine calls each). */
-export const RESOURCES = [siteResource, systemResource] as const;
+export const RESOURCES = [
+  siteResource,
+  systemResource,
+  manufacturerResource,
+  controllerTypeResource,
+  interfaceTypeResource,
+  interfaceAssignmentResource,
+  entityTypeResource,
+  entityTypeMetaResource,
+  entityCategoryResource,
+  unitResource,
+  logParameterResource,
+  entityTypeParameterResource,
+  entityCategoryParameterResource,
+] as const;
 
 function buildResourceRouters(crud: CrudService) {
   return {
     site: crudRouter(siteResource, crud),
     system: crudRouter(systemResource, crud),
+    manufacturer: crudRouter(manufacturerResource, crud),
+    controllerType: crudRouter(controllerTypeResource, crud),
+    interfaceType: crudRouter(interfaceTypeResource, crud),
+    interfaceTypeControllerTypeAssignment: crudRouter(interfaceAssignmentResource, crud),
+    entityType: crudRouter(entityTypeResource, crud),
+    entityTypeMeta: crudRouter(entityTypeMetaResource, crud),
+    entityCategory: crudRouter(entityCategoryResource, crud),
+    unit: crudRouter(unitResource, crud),
+    logParameter: crudRouter(logParameterResource, crud),
+    entityTypeLogParameterAssignment: crudRouter(entityTypeParameterResource, crud),
+    entityCategoryLogParameterAssignment: crudRouter(entityCategoryParameterResource, crud),
   };
 }
 

@@ -7,6 +7,8 @@ export type ResourceScope =
   | { kind: 'global' }
   /** Rows that carry the owning company in `column`. */
   | { kind: 'company'; column: string }
+  /** Catalogue rows that are global (null `column`) or private to one company. */
+  | { kind: 'companyOrGlobal'; column: string }
   /** Rows that belong to a system in `column`: visible with the system (owner or shares). */
   | { kind: 'system'; column: string }
   /** The system table itself. */
@@ -28,8 +30,8 @@ export interface ResourceDefinition<
   table: string;
   /** Primary key column; it is also exposed as `id`. */
   key: string;
-  /** The key is a CUID2 made by the server (else the caller gives it, e.g. controller_id). */
-  generatedKey: boolean;
+  /** Who makes the key: the server (a CUID2), the database (identity), or the caller (e.g. controller_id). */
+  generatedKey: boolean | 'database';
   /** Output record, without `id` (the factory adds it). */
   record: TRecord;
   create: TCreate;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ACTION_RESPONSES, TOAST_TIMEOUT_CHOICES_MS, TOAST_TYPES } from '../common/spec-constants';
+import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES } from '../common/enums';
 import { ZCuid } from '../users/users.schema';
 
-export const NOTIFICATION_SEVERITIES = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
-export const PORTAL_NOTIFICATION_TYPES = ['CHANGELOG'] as const;
 
 /** Spec §3.2: a toast as the browser shows it. */
 export const ZToast = z.object({

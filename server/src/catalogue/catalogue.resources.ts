@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES, SLUG_PATTERN } from '../common/enums';
+import { ZName, ZRefCuid } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+/**
+ * The catalogues superusers keep (spec §6: view 2, change 0): manufacturers, controller types and
+ * their interfaces, interface types, entity (device) types with meta and log-parameter assignments,
+ * entity categories with parameter assignments, units and log parameters.
+ */
+const ZSlug = z.string().trim().regex(SLUG_PATTERN, 'Lower-case letters, digits, "_", "." or "-" (max 64)');
+const ZUrl = z.string().trim().max(2048).url('A full URL (https://…)').nullable().optional();
+const ZText = z.string().max(10_000).nullable().optional();
+const nullable = <T extends z.ZodType>(t: T) => t.nullable();
+
+type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
+const catalogue = (
+  perm: 'manufacturers' | 'controllerTypes' | 'interfaceTypes' | 'entityTypes' | 'entityCategories' | 'units' | 'logParameters',
+) => ({ view: `${perm}.view`, create: `${perm}.change`, edit: `${perm}.change`, delete: `${perm}.change` }) as const;
+
+export const manufacturerResource: Def = {
+  name: 'manufacturer',
+  label: 'Manufacturer',
+  table: 'manufacturer',
+  key: 'manufacturer_cuid',
+  generatedKey: true,
+  record: z.object({ manufacturer_cuid: z.string(), name: z.string(), url: z.string().nullable(), company_cuid: z.string().nullable() }),
+  create: z.object({ name: ZName, url: ZUrl, company_cuid: ZRefCuid.nullable().optional() }),
+  update: z.object({ name: ZName, url: ZUrl }).partial(),
+  perms: catalogue('manufacturers'),
+  scope: { kind: 'companyOrGlobal', column: 'company_cuid' },
+  search: ['name', 'url'],
+  filters: ['company_cuid'],
+  sorts: ['name'],
+  defaultSort: { field: 'name', order: 'ASC' },
+};
+
+export const controllerTypeResource: Def = {
+  name: 'controllerType',
+  label: 'Controller type',
+  table: 'controller_type',
+  key: 'controllertype_cuid',
+  generatedKey: true,
+  record: z.object({
+    controllertype_cuid: z.string(),
+    model: z.string(),
+    image: z.string().nullable(),
+    description: z.string().nullable(),
+    url: z.string().nullable(),
+    manufacturer_cuid: z.string(),
+  }),
+  create: z.object({ model: ZName, image: ZUrl, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }),
+  update: z.object({ model: ZName, image: ZUrl, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }).partial(),
+  perms: catalogue('controllerTypes'),
+  scope: { kind: 'global' },
+  search: ['model', 'description'],
+  filters: ['manufacturer_cuid'],
+  sorts: ['model'],
+  defaultSort: { field: 'model', order: 'ASC' },
+};
+
+export const interfaceTypeResource: Def = {
+  name: 'interfaceType',
+  label: 'Interface type',
+  table: 'interface_type',
+  key: 'interfacetype_id',
+  generatedKey: false,
+  record: z.object({ interfacetype_id: z.string(), multidevice_support: z.boolean() }),
+  create: z.object({ interfacetype_id: ZSlug, multidevice_support: z.boolean().default(false) }),
+  update: z.object({ multidevice_support: z.boolean() }).partial(),
+  perms: catalogue('interfaceTypes'),
+  scope: { kind: 'global' },
+  search: ['interfacetype_id'],
+  filters: ['multidevice_support'],
+  sorts: ['interfacetype_id', 'multidevice_support'],
+  defaultSort: { field: 'interfacetype_id', order: 'ASC' },
+};
+
+export const interfaceAssignmentResource: Def = {
+  name: 'interfaceTypeControllerTypeAssignment',
+  label: 'Interface assignment',
+  table: 'interface_type_controller_type_assignment',
+  key: 'interfacedevice_cuid',
+  generatedKey: true,
+  record: z.object({
+    interfacedevice_cuid: z.string(),
+    alias: z.string().nullable(),
+    interface_address: z.string().nullable(),
+    controllertype_cuid: z.string(),
+    interfacetype_id: z.string(),
+  }),
+  create: z.object({
+    alias: z.string().trim().max(200).nullable().optional(),
+    interface_address: z.string().trim().max(255).nullable().optional(),
+    controllertype_cuid: ZRefCuid,
+    interfacetype_id: ZSlug,
+  }),
+  update: z.object({ alias: nullable(z.string().trim().max(200)), interface_address: nullable(z.string().trim().max(255)), interfacetype_id: ZSlug }).partial(),
+  perms: catalogue('controllerTypes'),
+  scope: { kind: 'global' },
+  search: ['alias', 'interface_address', 'interfacetype_id'],
+  filters: ['controllertype_cuid', 'interfacetype_id'],
+  sorts: ['alias', 'interfacetype_id', 'interface_address'],
+  defaultSort: { field: 'interfacetype_id', order: 'ASC' },
+};
+
+export const entityTypeResource: Def = {
+  name: 'entityType',
+  label: 'Device type',
+  table: 'entity_type',
+  key: 'entitytype_id',
+  generatedKey: false,
+  record: z.object({
+    entitytype_id: z.string(),
+    manufacturer_cuid: z.string().nullable(),
+    model: z.string(),
+    image: z.string().nullable(),
+    description: z.string().nullable(),
+    url: z.string().nullable(),
+    entity_type: z.enum(ENTITY_TYPE_KINDS),
+    entitytypemeta_id: z.number().nullable(),
+  }),
+  create: z.object({
+    entitytype_id: ZSlug,
+    manufacturer_cuid: ZRefCuid.nullable().optional(),
+    model: ZName,
+    image: ZUrl,
+    description: ZText,
+    url: ZUrl,
+    entity_type: z.enum(ENTITY_TYPE_KINDS),
+  }),
+  update: z
+    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZUrl, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS) })
+    .partial(),
+  perms: catalogue('entityTypes'),
+  scope: { kind: 'global' },
+  search: ['entitytype_id', 'model', 'description'],
+  filters: ['manufacturer_cuid', 'entity_type'],
+  sorts: ['entitytype_id', 'model', 'entity_type'],
+  defaultSort: { field: 'model', order: 'ASC' },
+  selectExpressions: { entity_type: 't.entity_type::text' },
+};
+
+export const entityTypeMetaResource: Def = {
+  name: 'entityTypeMeta',
+  label: 'Device type meta',
+  table: 'entity_type_meta',
+  key: 'entitytypemeta_id',
+  generatedKey: 'database',
+  record: z.object({ entitytypemeta_id: z.number(), datetime: z.date(), meta: z.record(z.string(), z.unknown()), entitytype_id: z.string() }),
+  create: z.object({ meta: z.record(z.string(), z.unknown()), entitytype_id: ZSlug }),
+  update: z.object({ meta: z.record(z.string(), z.unknown()) }).partial(),
+  perms: catalogue('entityTypes'),
+  scope: { kind: 'global' },
+  search: ['entitytype_id'],
+  filters: ['entitytype_id'],
+  sorts: ['datetime', 'entitytype_id'],
+  defaultSort: { field: 'datetime', order: 'DESC' },
+};
+
+export const entityCategoryResource: Def = {
+  name: 'entityCategory',
+  label: 'Device category',
+  table: 'entity_category',
+  key: 'entitycategory_cuid',
+  generatedKey: true,
+  record: z.object({ entitycategory_cuid: z.string(), name: z.string(), description: z.string().nullable() }),
+  create: z.object({ name: ZName, description: ZText }),
+  update: z.object({ name: ZName, description: ZText }).partial(),
+  perms: catalogue('entityCategories'),
+  scope: { kind: 'global' },
+  search: ['name', 'description'],
+  filters: [],
+  sorts: ['name'],
+  defaultSort: { field: 'name', order: 'ASC' },
+};
+
+export const unitResource: Def = {
+  name: 'unit',
+  label: 'Unit',
+  table: 'unit',
+  key: 'unit_cuid',
+  generatedKey: true,
+  record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()) }),
+  create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: z.array(z.string().max(32)).max(50).default([]) }),
+  update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: z.array(z.string().max(32)).max(50) }).partial(),
+  perms: catalogue('units'),
+  scope: { kind: 'global' },
+  search: ['unit', 'description'],
+  filters: [],
+  sorts: ['unit'],
+  defaultSort: { field: 'unit', order: 'ASC' },
+};
+
+export const logParameterResource: Def = {
+  name: 'logParameter',
+  label: 'Log parameter',
+  table: 'log_parameter',
+  key: 'parameter_id',
+  generatedKey: false,
+  record: z.object({ parameter_id: z.string(), description: z.string().nullable(), unit_cuid: z.string().nullable(), type: z.enum(LOG_PARAMETER_TYPES) }),
+  create: z.object({ parameter_id: ZSlug, description: ZText, unit_cuid: ZRefCuid.nullable().optional(), type: z.enum(LOG_PARAMETER_TYPES) }),
+  update: z.object({ description: ZText, unit_cuid: ZRefCuid.nullable(), type: z.enum(LOG_PARAMETER_TYPES) }).partial(),
+  perms: catalogue('logParameters'),
+  scope: { kind: 'global' },
+  search: ['parameter_id', 'description'],
+  filters: ['unit_cuid', 'type'],
+  sorts: ['parameter_id', 'type'],
+  defaultSort: { field: 'parameter_id', order: 'ASC' },
+  selectExpressions: { type: 't.type::text' },
+};
+
+export const entityTypeParameterResource: Def = {
+  name: 'entityTypeLogParameterAssignment',
+  label: 'Log parameter assignment',
+  table: 'entity_type_log_parameter_assignment',
+  key: 'entitylogparam_cuid',
+  generatedKey: true,
+  record: z.object({ entitylogparam_cuid: z.string(), entitytype_id: z.string(), parameter_id: z.string() }),
+  create: z.object({ entitytype_id: ZSlug, parameter_id: ZSlug }),
+  update: z.object({ parameter_id: ZSlug }).partial(),
+  perms: catalogue('entityTypes'),
+  scope: { kind: 'global' },
+  search: ['parameter_id'],
+  filters: ['entitytype_id', 'parameter_id'],
+  sorts: ['parameter_id', 'entitytype_id'],
+  defaultSort: { field: 'parameter_id', order: 'ASC' },
+};
+
+export const entityCategoryParameterResource: Def = {
+  name: 'entityCategoryLogParameterAssignment',
+  label: 'Category parameter assignment',
+  table: 'entity_category_log_parameter_assignment',
+  key: 'entitycatparam_cuid',
+  generatedKey: true,
+  record: z.object({ entitycatparam_cuid: z.string(), entitycategory_cuid: z.string(), parameter_id: z.string() }),
+  create: z.object({ entitycategory_cuid: ZRefCuid, parameter_id: ZSlug }),
+  update: z.object({ parameter_id: ZSlug }).partial(),
+  perms: catalogue('entityCategories'),
+  scope: { kind: 'global' },
+  search: ['parameter_id'],
+  filters: ['entitycategory_cuid', 'parameter_id'],
+  sorts: ['parameter_id'],
+  defaultSort: { field: 'parameter_id', order: 'ASC' },
+};
