@@ -185,14 +185,22 @@ export class CrudService {
   }
 
   private async assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<void> {
+    let company = row.company_cuid as string | undefined;
     for (const ref of def.sameCompanyReferences ?? []) {
       const value = row[ref.column];
       if (value === undefined || value === null) continue;
+      if (company === undefined && def.scope.kind === 'system') {
+        // Rows that belong to a system take the system's owner company.
+        const [s] = (await manager.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [row[def.scope.column]])) as {
+          company_cuid: string;
+        }[];
+        company = s?.company_cuid;
+      }
       const [found] = (await manager.query(
         `SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`,
         [String(value)],
       )) as { company_cuid: string }[];
-      if (!found || found.company_cuid !== row.company_cuid) throw notFound(ref.label);
+      if (!found || found.company_cuid !== company) throw notFound(ref.label);
     }
   }
 

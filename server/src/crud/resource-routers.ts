@@ -12,6 +12,7 @@ import {
   manufacturerResource,
   unitResource,
 } from '../catalogue/catalogue.resources';
+import { controllerResource, deviceResource } from '../controllers/fleet.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemResource } from '../systems/system.resource';
 import { crudRouter } from './crud-router.factory';
@@ -32,6 +33,8 @@ export const RESOURCES = [
   logParameterResource,
   entityTypeParameterResource,
   entityCategoryParameterResource,
+  controllerResource,
+  deviceResource,
 ] as const;
 
 function buildResourceRouters(crud: CrudService) {
@@ -49,6 +52,8 @@ function buildResourceRouters(crud: CrudService) {
     logParameter: crudRouter(logParameterResource, crud),
     entityTypeLogParameterAssignment: crudRouter(entityTypeParameterResource, crud),
     entityCategoryLogParameterAssignment: crudRouter(entityCategoryParameterResource, crud),
+    controller: crudRouter(controllerResource, crud),
+    entity: crudRouter(deviceResource, crud),
   };
 }
 

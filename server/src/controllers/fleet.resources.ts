@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { CONTROLLER_ID_PATTERN, SLUG_PATTERN } from '../common/enums';
+import { ZName, ZRefCuid } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
+const ZJsonObject = z.record(z.string(), z.unknown());
+const ZControllerId = z.string().trim().regex(CONTROLLER_ID_PATTERN, 'Letters, digits, "_", "." or "-" (max 64), safe in MQTT topics');
+
+/**
+ * Controllers (edge gateways) of a company. Spec §6: controllers view 2, configure 1; the
+ * catalogue rule "controller … create and delete 0, edit 1" decides who adds and removes them.
+ */
+export const controllerResource: Def = {
+  name: 'controller',
+  label: 'Controller',
+  table: 'controller',
+  key: 'controller_id',
+  generatedKey: false,
+  record: z.object({
+    controller_id: z.string(),
+    controllertype_cuid: z.string(),
+    company_cuid: z.string(),
+    system_cuid: z.string().nullable(),
+    name: z.string(),
+    serial_number: z.string().nullable(),
+    ssh_port: z.number().nullable(),
+    sw_version: z.string().nullable(),
+    controller_info: ZJsonObject,
+  }),
+  create: z.object({
+    controller_id: ZControllerId,
+    controllertype_cuid: ZRefCuid,
+    company_cuid: ZRefCuid,
+    system_cuid: ZRefCuid.nullable().optional(),
+    name: ZName,
+    serial_number: z.string().trim().max(100).nullable().optional(),
+    ssh_port: z.number().int().min(1).max(65535).nullable().optional(),
+    sw_version: z.string().trim().max(64).nullable().optional(),
+    controller_info: ZJsonObject.default({}),
+  }),
+  update: z
+    .object({
+      controllertype_cuid: ZRefCuid,
+      system_cuid: ZRefCuid.nullable(),
+      name: ZName,
+      serial_number: z.string().trim().max(100).nullable(),
+      ssh_port: z.number().int().min(1).max(65535).nullable(),
+      sw_version: z.string().trim().max(64).nullable(),
+      controller_info: ZJsonObject,
+    })
+    .partial(),
+  perms: { view: 'controllers.view', create: 'catalogueControllers.create', edit: 'controllers.configure', delete: 'catalogueControllers.delete' },
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: ['controller_id', 'name', 'serial_number'],
+  filters: ['company_cuid', 'system_cuid', 'controllertype_cuid'],
+  sorts: ['controller_id', 'name', 'serial_number', 'sw_version'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
+};
+
+/** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */
+export const deviceResource: Def = {
+  name: 'entity',
+  label: 'Device',
+  table: 'entity',
+  key: 'entity_cuid',
+  generatedKey: true,
+  record: z.object({
+    entity_cuid: z.string(),
+    name: z.string(),
+    controller_id: z.string().nullable(),
+    config: ZJsonObject,
+    entitytype_id: z.string(),
+    system_cuid: z.string().nullable(),
+    device_info: ZJsonObject,
+    portal_config: ZJsonObject,
+  }),
+  create: z.object({
+    name: ZName,
+    controller_id: ZControllerId.nullable().optional(),
+    config: ZJsonObject.default({}),
+    entitytype_id: z.string().regex(SLUG_PATTERN),
+    system_cuid: ZRefCuid,
+    device_info: ZJsonObject.default({}),
+    portal_config: ZJsonObject.default({}),
+  }),
+  update: z
+    .object({
+      name: ZName,
+      controller_id: ZControllerId.nullable(),
+      config: ZJsonObject,
+      entitytype_id: z.string().regex(SLUG_PATTERN),
+      system_cuid: ZRefCuid,
+      device_info: ZJsonObject,
+      portal_config: ZJsonObject,
+    })
+    .partial(),
+  perms: { view: 'devices.view', create: 'devices.configure', edit: 'devices.configure', delete: 'devices.configure' },
+  scope: { kind: 'system', column: 'system_cuid' },
+  // A device may only hang on a controller of its system's owner company (ingest trusts this link).
+  sameCompanyReferences: [{ column: 'controller_id', table: 'controller', key: 'controller_id', label: 'Controller' }],
+  search: ['name', 'entitytype_id'],
+  filters: ['system_cuid', 'controller_id', 'entitytype_id'],
+  sorts: ['name', 'entitytype_id', 'controller_id'],
+  defaultSort: { field: 'name', order: 'ASC' },
+};

@@ -1,0 +1,184 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+
+/**
+ * Every setting of telemetry, ingest, the MQTT broker, online state and the simulator.
+ *
+ * Read from the environment in this one place (`loadTelemetrySettings`) and handed to the module
+ * as a typed object (`TELEMETRY_SETTINGS`). Names, defaults and meanings are listed in
+ * docs/controller-protocol.md ("Settings").
+ */
+export const TELEMETRY_SETTINGS = Symbol('TELEMETRY_SETTINGS');
+
+const int = (min: number, max: number, fallback: number) =>
+  z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const bool = (fallback: boolean | undefined) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+const ZEnv = z.object({
+  MQTT_URL: optionalText.refine((v) => v === undefined || /^(mqtts?|wss?|tcp|ssl):\/\//.test(v), {
+    message: 'must be an mqtt://, mqtts://, tcp://, ssl://, ws:// or wss:// URL',
+  }),
+  MQTT_USERNAME: optionalText,
+  MQTT_PASSWORD: optionalText,
+  MQTT_CLIENT_ID: optionalText,
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('portal'),
+  MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/).default('portal/v1'),
+  MQTT_RECEIVE_MAXIMUM: int(1, 65535, 500),
+  MQTT_PORT: int(0, 65535, 1883),
+  MQTT_HOST: z.string().min(1).default('0.0.0.0'),
+
+  TELEMETRY_BATCH_MAX_ROWS: int(1, 100_000, 5000),
+  TELEMETRY_BATCH_MAX_WAIT_MS: int(0, 10_000, 50),
+  TELEMETRY_FLUSH_CONCURRENCY: int(1, 16, 2),
+  TELEMETRY_MAX_ROWS_PER_MESSAGE: int(1, 100_000, 10_000),
+  TELEMETRY_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024, 4 * 1024 * 1024),
+  TELEMETRY_MAX_BACKFILL_DAYS: int(1, 3650, 31),
+  TELEMETRY_MAX_FUTURE_SECONDS: int(0, 86_400, 300),
+  TELEMETRY_CACHE_TTL_MS: int(0, 3_600_000, 30_000),
+  TELEMETRY_RETENTION_RAW_DAYS: int(0, 36_500, 400),
+  TELEMETRY_RETENTION_5M_DAYS: int(0, 36_500, 800),
+  TELEMETRY_RETENTION_1H_DAYS: int(0, 36_500, 3650),
+  TELEMETRY_RETENTION_1D_DAYS: int(0, 36_500, 0),
+  TELEMETRY_RETENTION_INTERVAL_MINUTES: int(0, 10_080, 60),
+
+  ONLINE_HEARTBEAT_SECONDS: int(1, 86_400, 30),
+  ONLINE_OFFLINE_AFTER_SECONDS: int(1, 86_400, 90),
+  ONLINE_DROPOUT_GAP_SECONDS: int(1, 86_400, 45),
+  ONLINE_FLAP_WINDOW_SECONDS: int(1, 604_800, 900),
+  ONLINE_FLAP_THRESHOLD: int(1, 1000, 3),
+  ONLINE_STABLE_AFTER_SECONDS: int(0, 604_800, 600),
+  ONLINE_SWEEP_SECONDS: int(0, 3600, 5),
+
+  SIMULATOR: bool(undefined),
+  SIMULATOR_INTERVAL_SECONDS: int(1, 3600, 10),
+  SIMULATOR_BACKFILL_HOURS: int(0, 24 * 31, 24),
+});
+
+export interface TelemetrySettings {
+  mqtt: {
+    /** External broker; undefined → the in-process broker (aedes) on `port`. */
+    url?: string;
+    username?: string;
+    password?: string;
+    /** Stable id of this instance's persistent session at the external broker. */
+    clientId: string;
+    shareGroup: string;
+    topicPrefix: string;
+    /** QoS 1 deliveries the external broker may have in flight to this instance (back-pressure). */
+    receiveMaximum: number;
+    /** Port of the in-process broker; 0 = no in-process broker. */
+    port: number;
+    host: string;
+  };
+  ingest: {
+    batchMaxRows: number;
+    batchMaxWaitMs: number;
+    flushConcurrency: number;
+    maxRowsPerMessage: number;
+    maxBodyBytes: number;
+    maxBackfillDays: number;
+    maxFutureSeconds: number;
+    cacheTtlMs: number;
+  };
+  /** Days kept per resolution; 0 = forever. */
+  retention: { rawDays: number; fiveMinuteDays: number; hourDays: number; dayDays: number; intervalMinutes: number };
+  online: {
+    heartbeatSeconds: number;
+    offlineAfterSeconds: number;
+    dropoutGapSeconds: number;
+    flapWindowSeconds: number;
+    flapThreshold: number;
+    stableAfterSeconds: number;
+    /** How often the offline/recovery sweep runs; 0 = never on a timer (tests call it). */
+    sweepSeconds: number;
+  };
+  simulator: { enabled: boolean; intervalSeconds: number; backfillHours: number };
+}
+
+export class TelemetryConfigError extends Error {}
+
+/** Reads and validates the telemetry settings; `embedded` = no DATABASE_URL (turns the simulator on by default). */
+export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embedded = !env.DATABASE_URL): TelemetrySettings {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
+    throw new TelemetryConfigError(`Invalid telemetry settings:\n - ${problems.join('\n - ')}`);
+  }
+  const e = parsed.data;
+  if (e.ONLINE_DROPOUT_GAP_SECONDS > e.ONLINE_OFFLINE_AFTER_SECONDS) {
+    throw new TelemetryConfigError('Invalid telemetry settings:\n - ONLINE_DROPOUT_GAP_SECONDS must not exceed ONLINE_OFFLINE_AFTER_SECONDS');
+  }
+  return {
+    mqtt: {
+      url: e.MQTT_URL,
+      username: e.MQTT_USERNAME,
+      password: e.MQTT_PASSWORD,
+      clientId: e.MQTT_CLIENT_ID ?? `portal-ingest-${hostname()}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64),
+      shareGroup: e.MQTT_SHARE_GROUP,
+      topicPrefix: e.MQTT_TOPIC_PREFIX,
+      receiveMaximum: e.MQTT_RECEIVE_MAXIMUM,
+      port: e.MQTT_PORT,
+      host: e.MQTT_HOST,
+    },
+    ingest: {
+      batchMaxRows: e.TELEMETRY_BATCH_MAX_ROWS,
+      batchMaxWaitMs: e.TELEMETRY_BATCH_MAX_WAIT_MS,
+      // PGlite has one connection: concurrent flushes would only queue.
+      flushConcurrency: embedded ? 1 : e.TELEMETRY_FLUSH_CONCURRENCY,
+      maxRowsPerMessage: e.TELEMETRY_MAX_ROWS_PER_MESSAGE,
+      maxBodyBytes: e.TELEMETRY_MAX_BODY_BYTES,
+      maxBackfillDays: e.TELEMETRY_MAX_BACKFILL_DAYS,
+      maxFutureSeconds: e.TELEMETRY_MAX_FUTURE_SECONDS,
+      cacheTtlMs: e.TELEMETRY_CACHE_TTL_MS,
+    },
+    retention: {
+      rawDays: e.TELEMETRY_RETENTION_RAW_DAYS,
+      fiveMinuteDays: e.TELEMETRY_RETENTION_5M_DAYS,
+      hourDays: e.TELEMETRY_RETENTION_1H_DAYS,
+      dayDays: e.TELEMETRY_RETENTION_1D_DAYS,
+      intervalMinutes: e.TELEMETRY_RETENTION_INTERVAL_MINUTES,
+    },
+    online: {
+      heartbeatSeconds: e.ONLINE_HEARTBEAT_SECONDS,
+      offlineAfterSeconds: e.ONLINE_OFFLINE_AFTER_SECONDS,
+      dropoutGapSeconds: e.ONLINE_DROPOUT_GAP_SECONDS,
+      flapWindowSeconds: e.ONLINE_FLAP_WINDOW_SECONDS,
+      flapThreshold: e.ONLINE_FLAP_THRESHOLD,
+      stableAfterSeconds: e.ONLINE_STABLE_AFTER_SECONDS,
+      sweepSeconds: e.ONLINE_SWEEP_SECONDS,
+    },
+    simulator: {
+      enabled: e.SIMULATOR ?? embedded,
+      intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS,
+      backfillHours: e.SIMULATOR_BACKFILL_HOURS,
+    },
+  };
+}
+
+/** A clock the online-state machine and the ingest age checks read; tests replace it. */
+export interface Clock {
+  now(): Date;
+}
+export const TELEMETRY_CLOCK = Symbol('TELEMETRY_CLOCK');
+export const systemClock: Clock = { now: () => new Date() };
