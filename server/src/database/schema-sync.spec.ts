@@ -157,7 +157,8 @@ describe('database schema', () => {
   });
 
   it('reverts to an empty schema and migrates again to the same schema', async () => {
-    await db.dataSource.undoLastMigration({ transaction: 'each' });
+    // Every migration's down, newest first.
+    for (let i = 0; i < db.dataSource.migrations.length; i++) await db.dataSource.undoLastMigration({ transaction: 'each' });
     const leftovers = await query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
