@@ -12,6 +12,7 @@ import {
   manufacturerResource,
   unitResource,
 } from '../catalogue/catalogue.resources';
+import { companyResource } from '../companies/company.resource';
 import { controllerResource, deviceResource } from '../controllers/fleet.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemResource } from '../systems/system.resource';
@@ -35,6 +36,7 @@ export const RESOURCES = [
   entityCategoryParameterResource,
   controllerResource,
   deviceResource,
+  companyResource,
 ] as const;
 
 function buildResourceRouters(crud: CrudService) {
@@ -54,6 +56,7 @@ function buildResourceRouters(crud: CrudService) {
     entityCategoryLogParameterAssignment: crudRouter(entityCategoryParameterResource, crud),
     controller: crudRouter(controllerResource, crud),
     entity: crudRouter(deviceResource, crud),
+    company: crudRouter(companyResource, crud),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Permission } from '../auth/policy';
+import type { EntityManager } from 'typeorm';
+import type { Actor, Permission } from '../auth/policy';
 
 /** How a resource's rows are limited to the caller's companies. */
 export type ResourceScope =
@@ -49,6 +50,8 @@ export interface ResourceDefinition<
    * site): a foreign or missing reference answers NOT_FOUND.
    */
   sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
+  /** Runs in the create transaction after the insert (e.g. make the creator a member). */
+  afterCreate?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /** SQL casts for columns that need one when read (e.g. enums → text). */
   selectExpressions?: Record<string, string>;
 }

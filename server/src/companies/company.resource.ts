@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { bestLevel } from '../auth/policy';
+import { newCuid } from '../common/ids';
+import { ZName } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+const ZUrl = z.string().trim().max(2048).url('A full URL (https://…)').nullable().optional();
+
+/**
+ * Companies (spec §6: create, edit any and view need admin; edit single needs admin of that
+ * company; delete needs level 0). A company's creator becomes its admin, with the most powerful
+ * role they hold, so the new company is theirs to run.
+ */
+export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject> = {
+  name: 'company',
+  label: 'Company',
+  table: 'company',
+  key: 'company_cuid',
+  generatedKey: true,
+  record: z.object({
+    company_cuid: z.string(),
+    name: z.string(),
+    url: z.string().nullable(),
+    logo: z.string().nullable(),
+    meta: z.record(z.string(), z.unknown()),
+    created_at: z.date(),
+  }),
+  create: z.object({ name: ZName, url: ZUrl, logo: ZUrl, meta: z.record(z.string(), z.unknown()).default({}) }),
+  update: z.object({ name: ZName, url: ZUrl, logo: ZUrl, meta: z.record(z.string(), z.unknown()) }).partial(),
+  perms: { view: 'companies.view', create: 'companies.create', edit: 'companies.edit', delete: 'companies.delete' },
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: ['name', 'url'],
+  filters: [],
+  sorts: ['name', 'created_at'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  afterCreate: async (tx, actor, row) => {
+    const level = Math.min(bestLevel(actor), 3);
+    await tx.query(
+      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin)
+       VALUES ($1, (SELECT role_cuid FROM role WHERE level = $2), $3, $4, true)`,
+      [newCuid(), level, actor.user_cuid, row.company_cuid],
+    );
+  },
+};
