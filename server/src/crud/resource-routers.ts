@@ -14,6 +14,8 @@ import {
 } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
 import { controllerResource, deviceResource } from '../controllers/fleet.resources';
+import { documentationResource, exportTemplateResource } from '../documentation/documentation.resources';
+import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemResource } from '../systems/system.resource';
 import { crudRouter } from './crud-router.factory';
@@ -37,6 +39,11 @@ export const RESOURCES = [
   controllerResource,
   deviceResource,
   companyResource,
+  templateAssignmentResource,
+  triggerResource,
+  channelResource,
+  documentationResource,
+  exportTemplateResource,
 ] as const;
 
 function buildResourceRouters(crud: CrudService) {
@@ -57,6 +64,11 @@ function buildResourceRouters(crud: CrudService) {
     controller: crudRouter(controllerResource, crud),
     entity: crudRouter(deviceResource, crud),
     company: crudRouter(companyResource, crud),
+    notificationTemplateAssignment: crudRouter(templateAssignmentResource, crud),
+    notificationTrigger: crudRouter(triggerResource, crud),
+    notificationChannel: crudRouter(channelResource, crud),
+    documentation: crudRouter(documentationResource, crud),
+    systemDataExportTemplate: crudRouter(exportTemplateResource, crud),
   };
 }
 

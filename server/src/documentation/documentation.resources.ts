@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { DOCUMENTATION_TYPES } from '../common/enums';
+import { ZName, ZRefCuid } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
+
+/** Documentation in Markdown (spec §6: admin view 3, admin actions 0); versions via is_active. */
+export const documentationResource: Def = {
+  name: 'documentation',
+  label: 'Documentation',
+  table: 'documentation',
+  key: 'cuid',
+  generatedKey: true,
+  record: z.object({
+    cuid: z.string(),
+    content: z.string(),
+    user_cuid: z.string().nullable(),
+    created_at: z.date(),
+    documentation_type: z.enum(DOCUMENTATION_TYPES),
+    is_active: z.boolean(),
+  }),
+  create: z.object({ content: z.string().max(200_000), documentation_type: z.enum(DOCUMENTATION_TYPES), is_active: z.boolean().default(true) }),
+  update: z.object({ content: z.string().max(200_000), is_active: z.boolean() }).partial(),
+  perms: { view: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  scope: { kind: 'global' },
+  search: ['content'],
+  filters: ['documentation_type', 'is_active', 'user_cuid'],
+  sorts: ['created_at', 'documentation_type', 'is_active'],
+  defaultSort: { field: 'created_at', order: 'DESC' },
+  selectExpressions: { documentation_type: 't.documentation_type::text' },
+  afterCreate: async (tx, actor, row) => {
+    await tx.query(`UPDATE documentation SET user_cuid = $2 WHERE cuid = $1`, [row.cuid, actor.user_cuid]);
+  },
+};
+
+/** Data export templates of a system (configuration: view with the system, change like the system). */
+export const exportTemplateResource: Def = {
+  name: 'systemDataExportTemplate',
+  label: 'Export template',
+  table: 'system_data_export_template',
+  key: 'template_cuid',
+  generatedKey: true,
+  record: z.object({ template_cuid: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()), system_cuid: z.string() }),
+  create: z.object({ name: ZName, config: z.record(z.string(), z.unknown()).default({}), system_cuid: ZRefCuid }),
+  update: z.object({ name: ZName, config: z.record(z.string(), z.unknown()) }).partial(),
+  perms: { view: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
+  scope: { kind: 'system', column: 'system_cuid' },
+  search: ['name'],
+  filters: ['system_cuid'],
+  sorts: ['name'],
+  defaultSort: { field: 'name', order: 'ASC' },
+};

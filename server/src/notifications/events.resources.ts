@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../common/enums';
+import { ZName, ZRefCuid } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
+const ZJsonObject = z.record(z.string(), z.unknown());
+const ZMessage = z.string().trim().min(1, 'Required').max(2000);
+
+/** Event templates (spec §6: templates view 0; "Admin actions need 0" to change them). */
+export const templateAssignmentResource: Def = {
+  name: 'notificationTemplateAssignment',
+  label: 'Event template',
+  table: 'notification_template_assignment',
+  key: 'assignment_cuid',
+  generatedKey: true,
+  record: z.object({
+    assignment_cuid: z.string(),
+    name: z.string(),
+    severity_level: z.enum(NOTIFICATION_SEVERITIES),
+    message: z.string(),
+    release_message: z.string().nullable(),
+    description: z.string().nullable(),
+    args: ZJsonObject,
+    autocreate_triggers: z.boolean(),
+    entitytype_id: z.string(),
+  }),
+  create: z.object({
+    name: ZName,
+    severity_level: z.enum(NOTIFICATION_SEVERITIES).default('INFO'),
+    message: ZMessage,
+    release_message: ZMessage.nullable().optional(),
+    description: z.string().max(10_000).nullable().optional(),
+    args: ZJsonObject.default({}),
+    autocreate_triggers: z.boolean().default(false),
+    entitytype_id: z.string().regex(SLUG_PATTERN),
+  }),
+  update: z
+    .object({
+      name: ZName,
+      severity_level: z.enum(NOTIFICATION_SEVERITIES),
+      message: ZMessage,
+      release_message: ZMessage.nullable(),
+      description: z.string().max(10_000).nullable(),
+      args: ZJsonObject,
+      autocreate_triggers: z.boolean(),
+    })
+    .partial(),
+  perms: { view: 'eventTemplates.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  scope: { kind: 'global' },
+  search: ['name', 'message', 'description'],
+  filters: ['entitytype_id', 'severity_level', 'autocreate_triggers'],
+  sorts: ['name', 'severity_level', 'entitytype_id'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  selectExpressions: { severity_level: 't.severity_level::text' },
+};
+
+/** Triggers of a system (spec §6: triggers view 2, change 1); the engine that runs them comes later. */
+export const triggerResource: Def = {
+  name: 'notificationTrigger',
+  label: 'Trigger',
+  table: 'notification_trigger',
+  key: 'trigger_cuid',
+  generatedKey: true,
+  record: z.object({
+    trigger_cuid: z.string(),
+    created_at: z.date(),
+    is_active: z.boolean(),
+    severity_level: z.enum(NOTIFICATION_SEVERITIES),
+    args: ZJsonObject,
+    name: z.string(),
+    message: z.string(),
+    release_message: z.string().nullable(),
+    system_cuid: z.string(),
+    assignment_cuid: z.string().nullable(),
+  }),
+  create: z.object({
+    is_active: z.boolean().default(true),
+    severity_level: z.enum(NOTIFICATION_SEVERITIES).default('INFO'),
+    args: ZJsonObject.default({}),
+    name: ZName,
+    message: ZMessage,
+    release_message: ZMessage.nullable().optional(),
+    system_cuid: ZRefCuid,
+    assignment_cuid: ZRefCuid.nullable().optional(),
+  }),
+  update: z
+    .object({
+      is_active: z.boolean(),
+      severity_level: z.enum(NOTIFICATION_SEVERITIES),
+      args: ZJsonObject,
+      name: ZName,
+      message: ZMessage,
+      release_message: ZMessage.nullable(),
+    })
+    .partial(),
+  perms: { view: 'eventTriggers.view', create: 'eventTriggers.change', edit: 'eventTriggers.change', delete: 'eventTriggers.change' },
+  scope: { kind: 'system', column: 'system_cuid' },
+  search: ['name', 'message'],
+  filters: ['system_cuid', 'assignment_cuid', 'is_active', 'severity_level'],
+  sorts: ['name', 'created_at', 'severity_level', 'is_active'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  selectExpressions: { severity_level: 't.severity_level::text' },
+};
+
+/** Notification channels of a company (spec §6: open to all members); delivery comes later. */
+export const channelResource: Def = {
+  name: 'notificationChannel',
+  label: 'Channel',
+  table: 'notification_channel',
+  key: 'channel_cuid',
+  generatedKey: true,
+  record: z.object({
+    channel_cuid: z.string(),
+    source: z.enum(NOTIFICATION_CHANNEL_SOURCES),
+    status: z.enum(NOTIFICATION_CHANNEL_STATUSES),
+    company_cuid: z.string(),
+  }),
+  create: z.object({ source: z.enum(NOTIFICATION_CHANNEL_SOURCES), company_cuid: ZRefCuid }),
+  update: z.object({ status: z.enum(['ACTIVE', 'DISABLED']) }).partial(),
+  perms: { view: 'channels.view', create: 'channels.change', edit: 'channels.change', delete: 'channels.change' },
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: [],
+  filters: ['company_cuid', 'source', 'status'],
+  sorts: ['source', 'status'],
+  defaultSort: { field: 'source', order: 'ASC' },
+  selectExpressions: { source: 't.source::text', status: 't.status::text' },
+};
