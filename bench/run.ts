@@ -1,4 +1,5 @@
 import { type BenchContext, type FigureResult } from './lib';
+import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
 import { sessionFigure } from './figures/session';
 
 /**
@@ -8,6 +9,9 @@ import { sessionFigure } from './figures/session';
  */
 const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   session: sessionFigure,
+  login_js: loginJsFigure,
+  shell_js: shellJsFigure,
+  login_tti: loginTtiFigure,
 };
 
 async function main(): Promise<void> {

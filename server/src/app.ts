@@ -52,7 +52,7 @@ export async function createApp(config: AppConfig, db: Database, ownsDatabase = 
   await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, maxAge: '1d' });
   const html = app.get(HtmlService);
   const branding = app.get(BrandingService);
-  html.setRoot(root);
+  html.setRoot(root, !config.isProduction);
   // Browser routes get index.html with the host's brand in the head; unknown /api paths stay 404 JSON.
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url === '/api' || req.url.startsWith('/api/')) {

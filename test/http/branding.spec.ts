@@ -35,9 +35,9 @@ describe('per-domain branding in the HTML head (spec §2)', () => {
     expect(page.body).toContain('<title>Demo Solar Portal</title>');
     expect(page.body).toContain('<link rel="icon" href="/brand/favicon.svg" />');
     expect(metaOf(page.body, 'og:title')).toBe('Demo Solar Portal');
-    expect(metaOf(page.body, 'og:url')).toBe('http://localhost/systems/42');
+    expect(metaOf(page.body, 'og:url')).toBe('http://localhost:3000/systems/42');
     expect(metaOf(page.body, 'og:description')).toMatch(/Demo Solar/);
-    expect(metaOf(page.body, 'og:image')).toBe('http://localhost/brand/og-default.png');
+    expect(metaOf(page.body, 'og:image')).toBe('http://localhost:3000/brand/og-default.png');
     expect(metaOf(page.body, 'og:image:width')).toBe('1200');
     expect(metaOf(page.body, 'og:image:height')).toBe('630');
     expect(metaOf(page.body, 'og:image:type')).toBe('image/png');

@@ -14,6 +14,14 @@ export function hostOf(hostHeader: string | undefined): string {
   return /^[a-z0-9.\-[\]:]{1,253}$/.test(host) ? host : '';
 }
 
+/** The Host header as the browser sent it (with its port), if it is a plausible host[:port]. */
+function authorityOf(hostHeader: string | undefined): string {
+  const raw = (hostHeader ?? '').trim().toLowerCase();
+  const port = /:(\d{1,5})$/.exec(raw)?.[1];
+  const host = hostOf(raw);
+  return host ? (port && !raw.endsWith(']') ? `${host}:${port}` : host) : '';
+}
+
 /**
  * Per-domain branding (spec §2): a Domain row matched on the full host name, else a RootDomain
  * matched on the host or its parent domains, else the default brand from the settings. A domain's
@@ -43,12 +51,13 @@ export class BrandingService {
   }
 
   async forHost(hostHeader: string | undefined, protocol = 'http'): Promise<TBrand> {
-    const host = hostOf(hostHeader);
-    const hit = this.cache.get(host);
+    const authority = authorityOf(hostHeader);
+    const key = `${protocol}://${authority}`;
+    const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.brand;
-    const brand = await this.resolve(host, protocol);
+    const brand = await this.resolve(hostOf(hostHeader), authority, protocol);
     if (this.cache.size > 1000) this.cache.clear();
-    this.cache.set(host, { at: Date.now(), brand });
+    this.cache.set(key, { at: Date.now(), brand });
     return brand;
   }
 
@@ -57,7 +66,7 @@ export class BrandingService {
     this.cache.clear();
   }
 
-  private async resolve(host: string, protocol: string): Promise<TBrand> {
+  private async resolve(host: string, authority: string, protocol: string): Promise<TBrand> {
     let data: TBrandData = {};
     if (host) {
       const [domain] = (await this.ds.query(
@@ -84,7 +93,7 @@ export class BrandingService {
       owner_name: owner,
       title: data.title ?? `${owner} Portal`,
       description: data.description ?? 'Power system monitoring and control for Africa',
-      url: host ? `${protocol}://${host}/` : '/',
+      url: authority ? `${protocol}://${authority}/` : '/',
       favicon_url: data.favicon_url ?? '/brand/favicon.svg',
       logo_url: data.logo_url ?? data.favicon_url ?? '/brand/favicon.svg',
       og_image: data.og_image ?? { url: '/brand/og-default.png', ...OG_IMAGE_DEFAULT },

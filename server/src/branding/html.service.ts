@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TBrand } from './branding.schema';
 
@@ -22,17 +22,30 @@ const absolute = (base: string, url: string): string => (url.startsWith('https:/
 export class HtmlService {
   private readonly logger = new Logger(HtmlService.name);
   private template?: string;
+  private templateMtime = 0;
   private root = '';
+  /** Outside production the template is re-read when a new build replaces it. */
+  private watchBuild = true;
 
-  setRoot(root: string): void {
+  setRoot(root: string, watchBuild: boolean): void {
     this.root = root;
+    this.watchBuild = watchBuild;
     this.template = undefined;
   }
 
   private load(): string {
+    if (this.template !== undefined && this.watchBuild) {
+      try {
+        if (statSync(join(this.root, 'index.html')).mtimeMs !== this.templateMtime) this.template = undefined;
+      } catch {
+        /* keep what we have */
+      }
+    }
     if (this.template === undefined) {
       try {
-        this.template = readFileSync(join(this.root, 'index.html'), 'utf8');
+        const file = join(this.root, 'index.html');
+        this.templateMtime = statSync(file).mtimeMs;
+        this.template = readFileSync(file, 'utf8');
       } catch {
         this.logger.warn(`No index.html in ${this.root}: run npm run build`);
         this.template = `<!doctype html><html><head>${MARKER}</head><body><p>The browser app is not built.</p></body></html>`;

@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BenchContext, type FigureResult, median, scratchDatabase, startServer } from '../lib';
+
+/**
+ * Figures of the browser app, measured in headless Chromium against the built server:
+ * - `login_js`: gzip size (zlib level 6, KB) of the JavaScript /auth/login loads (goal ≤ 150 KB);
+ * - `shell_js`: the same for the first shell page after signing in (goal ≤ 350 KB);
+ * - `login_tti`: navigation start → the email field is enabled and a keystroke lands in it (ms,
+ *   median of 5 cold loads).
+ * Needs `npm run build` (the client in dist/client) and Debian's chromium (CHROMIUM_PATH).
+ */
+const LOGIN_BUDGET_KB = 150;
+const SHELL_BUDGET_KB = 350;
+const TTI_RUNS = 5;
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Portal {
+  baseUrl: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+async function withPortal<T>(ctx: BenchContext, label: string, work: (portal: Portal) => Promise<T>): Promise<T> {
+  if (!existsSync(resolve(process.cwd(), 'dist', 'client', 'index.html'))) {
+    throw new Error('dist/client is missing: run npm run build (the browser app) before these figures');
+  }
+  const db = await scratchDatabase(ctx.serverUrl, label);
+  const server = await startServer({
+    DATABASE_URL: db.url,
+    SEED_DEMO: 'true',
+    SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  // The demo brand lives on "localhost".
+  const baseUrl = server.baseUrl.replace('127.0.0.1', 'localhost');
+  try {
+    return await work({ baseUrl, browser, close: async () => undefined });
+  } finally {
+    await browser.close().catch(() => undefined);
+    await server.stop();
+    await db.drop();
+  }
+}
+
+/** Collects every JavaScript response of a page and sums their gzip -6 sizes. */
+function collectScripts(page: Page): () => Promise<{ kb: number; files: number; rawKb: number }> {
+  const pending: Promise<{ gz: number; raw: number } | null>[] = [];
+  const seen = new Set<string>();
+  page.on('response', (response) => {
+    const url = response.url();
+    const type = response.headers()['content-type'] ?? '';
+    const isScript = response.request().resourceType() === 'script' || /javascript/.test(type) || /\.m?js(\?|$)/.test(new URL(url).pathname);
+    if (!isScript || seen.has(url) || response.status() !== 200) return;
+    seen.add(url);
+    pending.push(
+      response
+        .body()
+        .then((body) => ({ gz: gzipSync(body, { level: 6 }).length, raw: body.length }))
+        .catch(() => null),
+    );
+  });
+  return async () => {
+    const sizes = (await Promise.all(pending)).filter((s): s is { gz: number; raw: number } => s !== null);
+    const sum = (k: 'gz' | 'raw') => sizes.reduce((total, s) => total + s[k], 0) / 1024;
+    return { kb: Number(sum('gz').toFixed(1)), rawKb: Number(sum('raw').toFixed(1)), files: sizes.length };
+  };
+}
+
+async function freshPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  return { context, page: await context.newPage() };
+}
+
+export async function loginJsFigure(ctx: BenchContext): Promise<FigureResult> {
+  return withPortal(ctx, 'login_js', async ({ baseUrl, browser }) => {
+    const { context, page } = await freshPage(browser);
+    try {
+      const total = collectScripts(page);
+      await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'networkidle' });
+      await page.locator('[data-testid=login-email]').waitFor();
+      const { kb, rawKb, files } = await total();
+      ctx.log(`login_js: ${kb} KB gzip (${rawKb} KB raw) in ${files} scripts`);
+      return {
+        figure: 'login_js',
+        value: kb,
+        unit: 'KB',
+        baseline: LOGIN_BUDGET_KB,
+        ratio: Number((kb / LOGIN_BUDGET_KB).toFixed(3)),
+        notes: `gzip -6 of the ${files} scripts /auth/login loads; baseline = budget ${LOGIN_BUDGET_KB} KB`,
+      };
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+export async function shellJsFigure(ctx: BenchContext): Promise<FigureResult> {
+  return withPortal(ctx, 'shell_js', async ({ baseUrl, browser }) => {
+    const { context, page } = await freshPage(browser);
+    try {
+      // Signed in (cookie in this context), then a cold load of the first shell page.
+      const login = await context.request.post(`${baseUrl}/api/auth/login`, {
+        data: { email: 'basic@demo.local', password: 'demo-password' },
+      });
+      if (login.status() !== 200) throw new Error(`bench login failed: ${login.status()}`);
+      const total = collectScripts(page);
+      await page.goto(`${baseUrl}/`);
+      await page.locator('[data-testid=greeting]').waitFor({ timeout: 30_000 });
+      // Roles arrive about a second after start; anything lazy would have loaded by then.
+      await page.locator('[data-testid=roles]').waitFor({ timeout: 10_000 });
+      await page.waitForTimeout(500);
+      const { kb, rawKb, files } = await total();
+      ctx.log(`shell_js: ${kb} KB gzip (${rawKb} KB raw) in ${files} scripts`);
+      return {
+        figure: 'shell_js',
+        value: kb,
+        unit: 'KB',
+        baseline: SHELL_BUDGET_KB,
+        ratio: Number((kb / SHELL_BUDGET_KB).toFixed(3)),
+        notes: `gzip -6 of the ${files} scripts of the first shell page (home) after sign-in; baseline = budget ${SHELL_BUDGET_KB} KB`,
+      };
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+export async function loginTtiFigure(ctx: BenchContext): Promise<FigureResult> {
+  return withPortal(ctx, 'login_tti', async ({ baseUrl, browser }) => {
+    // One warm-up load (server caches, Chromium's first-run costs) that is not counted.
+    const runs: number[] = [];
+    for (let run = 0; run <= TTI_RUNS; run++) {
+      const { context, page } = await freshPage(browser);
+      try {
+        await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'commit' });
+        const email = page.locator('[data-testid=login-email]');
+        await email.waitFor({ state: 'visible' });
+        if (!(await email.isEnabled())) await page.waitForFunction(() => !(document.querySelector('#login-email') as HTMLInputElement | null)?.disabled);
+        await email.press('a');
+        // performance.now() counts from the navigation start of this page.
+        const ms = await page.evaluate(() => ((document.querySelector('#login-email') as HTMLInputElement).value === 'a' ? performance.now() : -1));
+        if (ms < 0) throw new Error('the keystroke did not land in the email field');
+        if (run > 0) runs.push(ms);
+      } finally {
+        await context.close();
+      }
+    }
+    const value = Math.round(median(runs));
+    ctx.log(`login_tti runs: ${runs.map((r) => Math.round(r)).join(', ')} ms`);
+    return {
+      figure: 'login_tti',
+      value,
+      unit: 'ms',
+      notes: `navigation start → email field enabled and a keystroke landed, median of ${TTI_RUNS} cold loads`,
+    };
+  });
+}

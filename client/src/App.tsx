@@ -1,0 +1,88 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Admin, CustomRoutes, localStorageStore } from 'react-admin';
+import { Route, useLocation, useNavigate } from 'react-router';
+import { LOGIN_PATH } from '../../server/src/common/spec-constants';
+import { createAuthProvider } from './authProvider';
+import { createDataProvider } from './dataProvider';
+import Home from './home/Home';
+import { createI18nProvider } from './i18n/i18nProvider';
+import { readLocale } from './i18n/locale';
+import { useBrand } from './layout/brand';
+import { PortalLayout, TopCenterNotification } from './layout/Layout';
+import { RESOURCES } from './resources';
+import { checkSession, logout } from './session/auth-api';
+import type { LoginLocationState } from './session/next-path';
+import { clearPrimedSession, readPrimedSession } from './session/primed';
+import { SessionManager } from './session/session-manager';
+import { SessionProvider } from './session/SessionProvider';
+import PreferencesPage from './preferences/PreferencesPage';
+import { brandTheme } from './theme/theme';
+import { trpc } from './trpc';
+
+/**
+ * The app shell (every page but /auth/login): the session loop, react-admin with the portal's
+ * providers, layout, theme and languages. Loaded lazily, so the login page stays small.
+ */
+export default function App() {
+  const brand = useBrand();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const here = useRef(location);
+  here.current = location;
+
+  const [manager] = useState(
+    () =>
+      new SessionManager({
+        checkSession,
+        fetchRoles: () => trpc.role.all.query(),
+        logout,
+        onSignedOut: (reason) => {
+          const state: LoginLocationState = { reason, nextPathname: here.current.pathname, nextSearch: here.current.search };
+          navigate(LOGIN_PATH, { replace: true, state });
+        },
+      }),
+  );
+  useEffect(() => {
+    manager.start(readPrimedSession());
+    clearPrimedSession();
+    return () => manager.stop();
+  }, [manager]);
+
+  const [authProvider] = useState(() => createAuthProvider(manager));
+  const [dataProvider] = useState(() => createDataProvider());
+  const [i18nProvider] = useState(() => createI18nProvider(readLocale()));
+  const [store] = useState(() => {
+    const s = localStorageStore(undefined, 'Portal');
+    // The language lives under the portal's own key (the login page shares it).
+    s.setItem('locale', readLocale());
+    return s;
+  });
+  const theme = useMemo(() => brandTheme(brand), [brand]);
+
+  return (
+    <SessionProvider manager={manager}>
+      <Admin
+        // The brand is in the app bar already; pages put their own title next to it.
+        title=""
+        authProvider={authProvider}
+        dataProvider={dataProvider}
+        i18nProvider={i18nProvider}
+        store={store}
+        theme={theme}
+        darkTheme={null}
+        layout={PortalLayout}
+        dashboard={Home}
+        notification={TopCenterNotification}
+        loginPage={false}
+        authCallbackPage={false}
+        requireAuth
+        disableTelemetry
+      >
+        <CustomRoutes>
+          <Route path="/preferences" element={<PreferencesPage />} />
+        </CustomRoutes>
+        {RESOURCES}
+      </Admin>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,23 @@
+import { en } from './en';
+import { fr } from './fr';
+import { makeTranslate } from './translate';
+
+const keys = (node: unknown, prefix = ''): string[] =>
+  Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
+    typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`),
+  );
+
+describe('the portal messages', () => {
+  it('has the same keys in English and French, and no empty string', () => {
+    expect(keys(fr).sort()).toEqual(keys(en).sort());
+    for (const key of keys(fr)) expect(makeTranslate('fr')(key)).not.toBe('');
+  });
+
+  it('interpolates like Polyglot and picks plural forms per language', () => {
+    expect(makeTranslate('en')('portal.home.greeting', { name: 'Ama' })).toBe('Hello, Ama');
+    expect(makeTranslate('en')('portal.toasts.waiting', { smart_count: 1 })).toBe('1 more waiting');
+    expect(makeTranslate('fr')('portal.toasts.waiting', { smart_count: 1 })).toBe('1 autre en attente');
+    expect(makeTranslate('fr')('portal.toasts.waiting', { smart_count: 3 })).toBe('3 autres en attente');
+    expect(makeTranslate('en')('portal.nope', { _: 'fallback' })).toBe('fallback');
+  });
+});

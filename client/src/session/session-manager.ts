@@ -1,0 +1,243 @@
+import {
+  ROLES_FETCH_DELAY_MS,
+  SESSION_MAX_FAILURES,
+  SESSION_RECHECK_MS,
+} from '../../../server/src/common/spec-constants';
+import type { SessionCheck, TSessionContext } from './auth-api';
+
+/** A role as role.all answers it. */
+export interface TRole {
+  role_cuid: string;
+  name: string;
+  level: number;
+  description: string | null;
+}
+
+export type SessionStatus = 'loading' | 'loaded' | 'signedOut';
+
+/** Why the manager signed the user out: a 401 code from the server, INACTIVE, or FAILURES. */
+export type SignOutReason = string;
+
+export interface SessionError {
+  at: number;
+  kind: 'network' | 'unauthorized' | 'inactive' | 'incomplete' | 'roles';
+  message: string;
+  status?: number;
+  code?: string;
+}
+
+/** Spec §4 Session: what the context holds. */
+export interface SessionState {
+  status: SessionStatus;
+  context: TSessionContext | null;
+  /** All roles (role.all), empty until loaded (spec §4 Roles loading). */
+  roles: TRole[];
+  /** Consecutive failed checks; a success resets it. */
+  failures: number;
+  /** Recent errors, newest last (kept in the context, spec §8). */
+  errors: SessionError[];
+  signOutReason?: SignOutReason;
+}
+
+export interface SessionDeps {
+  checkSession(signal: AbortSignal): Promise<SessionCheck>;
+  fetchRoles(): Promise<TRole[]>;
+  /** POST /api/auth/logout; the server already deleted a failing cookie, this makes sure. */
+  logout(): Promise<unknown>;
+  /** Called once when the manager signs the user out by itself (the shell navigates to /auth/login). */
+  onSignedOut(reason: SignOutReason): void;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+/** A check that has not answered after this long counts as failed (not in the spec). */
+export const SESSION_CHECK_TIMEOUT_MS = 5 * SESSION_RECHECK_MS;
+const MAX_ERRORS_KEPT = 20;
+
+/** Spec §4: loaded once user, memberships, both blacklists and the superuser flag are known. */
+export function isCompleteContext(ctx: unknown): ctx is TSessionContext {
+  const c = ctx as Partial<TSessionContext> | null;
+  return (
+    !!c &&
+    !!c.user &&
+    typeof c.user.user_cuid === 'string' &&
+    Array.isArray(c.memberships) &&
+    Array.isArray(c.notificationBlacklist) &&
+    Array.isArray(c.portalNotificationBlacklist) &&
+    typeof c.isSuperUser === 'boolean'
+  );
+}
+
+type Listener = (state: SessionState) => void;
+
+/**
+ * The browser's session loop (spec §4 Session and Roles loading, §9 constants), free of React:
+ * GET /api/auth/session every SESSION_RECHECK_MS (never two at once); a failed check (network
+ * error, time-out, 5xx) increments a counter and a success resets it; more than
+ * SESSION_MAX_FAILURES failures, a 401 or an inactive user clears the state, calls logout and
+ * onSignedOut. ROLES_FETCH_DELAY_MS after start, if no roles are held, role.all is asked once.
+ */
+export class SessionManager {
+  private state: SessionState = { status: 'loading', context: null, roles: [], failures: 0, errors: [] };
+  private readonly listeners = new Set<Listener>();
+  private checkTimer: unknown;
+  private rolesTimer: unknown;
+  private running = false;
+  private inFlight = false;
+  private rolesRequested = false;
+  /** Bumped by replaceContext: a check sent before it answers with an older context. */
+  private generation = 0;
+  private readonly waiters: ((state: SessionState) => void)[] = [];
+  private readonly now: () => number;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.now = deps.now ?? Date.now;
+    this.setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = deps.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  }
+
+  getState = (): SessionState => this.state;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Starts the loop; a context just received from the login answer makes the state loaded at once. */
+  start(initial?: TSessionContext | null): void {
+    if (this.running || this.state.status === 'signedOut') return;
+    this.running = true;
+    if (initial && isCompleteContext(initial) && !initial.user.inactive) {
+      this.set({ status: 'loaded', context: initial });
+      this.schedule(SESSION_RECHECK_MS);
+    } else {
+      this.schedule(0);
+    }
+    this.rolesTimer = this.setTimer(() => void this.loadRolesOnce(), ROLES_FETCH_DELAY_MS);
+  }
+
+  /** Stops the timers (the shell unmounts); the state stays as it is. */
+  stop(): void {
+    this.running = false;
+    this.clearTimer(this.checkTimer);
+    this.clearTimer(this.rolesTimer);
+  }
+
+  /** Resolves once the state is loaded or signed out (react-admin's checkAuth waits on it). */
+  whenSettled(): Promise<SessionState> {
+    if (this.state.status !== 'loading') return Promise.resolve(this.state);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** A fresh context from the server (after a preference change or a mute). */
+  replaceContext(context: TSessionContext): void {
+    if (this.state.status === 'signedOut' || !isCompleteContext(context)) return;
+    this.generation++;
+    this.set({ status: 'loaded', context });
+  }
+
+  /** Signs out on the user's request (react-admin's logout): no onSignedOut callback. */
+  async signOut(): Promise<void> {
+    const already = this.state.status === 'signedOut';
+    this.clear('SIGNED_OUT');
+    if (!already) await this.deps.logout();
+  }
+
+  /** Re-reads the status (it may change while a request is out). */
+  private isSignedOut(): boolean {
+    return this.state.status === 'signedOut';
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch };
+    if (this.state.status !== 'loading') this.waiters.splice(0).forEach((w) => w(this.state));
+    this.listeners.forEach((l) => l(this.state));
+  }
+
+  private recordError(error: Omit<SessionError, 'at'>): SessionError[] {
+    return [...this.state.errors, { at: this.now(), ...error }].slice(-MAX_ERRORS_KEPT);
+  }
+
+  private schedule(ms: number): void {
+    this.clearTimer(this.checkTimer);
+    if (!this.running) return;
+    this.checkTimer = this.setTimer(() => void this.tick(), ms);
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.inFlight) return;
+    const started = this.now();
+    await this.checkOnce();
+    // Every SESSION_RECHECK_MS from the start of the previous check, never overlapping.
+    this.schedule(Math.max(0, SESSION_RECHECK_MS - (this.now() - started)));
+  }
+
+  /** One session check; public for tests and for a check on demand. */
+  async checkOnce(): Promise<void> {
+    if (this.inFlight || this.state.status === 'signedOut') return;
+    this.inFlight = true;
+    const generation = this.generation;
+    const controller = new AbortController();
+    const timeout = this.setTimer(() => controller.abort(), SESSION_CHECK_TIMEOUT_MS);
+    let result: SessionCheck;
+    try {
+      result = await this.deps.checkSession(controller.signal);
+    } catch (error) {
+      result = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.clearTimer(timeout);
+      this.inFlight = false;
+    }
+    if (this.isSignedOut()) return;
+    if (result.kind === 'ok') {
+      if (!isCompleteContext(result.context)) {
+        this.failed({ kind: 'incomplete', message: 'The session answer is incomplete' });
+      } else if (result.context.user.inactive) {
+        this.set({ errors: this.recordError({ kind: 'inactive', message: 'The account is inactive', code: 'INACTIVE' }) });
+        this.forceSignOut('INACTIVE');
+      } else if (generation !== this.generation) {
+        // Sent before a fresher context arrived (e.g. saved preferences): keep the fresher one.
+        this.set({ failures: 0 });
+      } else {
+        this.set({ status: 'loaded', context: result.context, failures: 0 });
+      }
+    } else if (result.kind === 'unauthorized') {
+      this.set({ errors: this.recordError({ kind: 'unauthorized', message: result.message, code: result.code, status: 401 }) });
+      this.forceSignOut(result.code);
+    } else {
+      this.failed({ kind: 'network', message: result.message, status: result.status });
+    }
+  }
+
+  private failed(error: Omit<SessionError, 'at'>): void {
+    const failures = this.state.failures + 1;
+    this.set({ failures, errors: this.recordError(error) });
+    if (failures > SESSION_MAX_FAILURES) this.forceSignOut('FAILURES');
+  }
+
+  private clear(reason: SignOutReason): void {
+    this.stop();
+    this.set({ status: 'signedOut', context: null, roles: [], signOutReason: reason });
+  }
+
+  private forceSignOut(reason: SignOutReason): void {
+    if (this.state.status === 'signedOut') return;
+    this.clear(reason);
+    void this.deps.logout().catch(() => undefined);
+    this.deps.onSignedOut(reason);
+  }
+
+  private async loadRolesOnce(): Promise<void> {
+    if (this.rolesRequested || this.state.roles.length > 0 || this.state.status === 'signedOut') return;
+    this.rolesRequested = true;
+    try {
+      const roles = await this.deps.fetchRoles();
+      if (!this.isSignedOut()) this.set({ roles: [...roles].sort((a, b) => a.level - b.level) });
+    } catch (error) {
+      this.set({ errors: this.recordError({ kind: 'roles', message: error instanceof Error ? error.message : String(error) }) });
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useNavigate } from 'react-router';
+import type { TLiveEvent } from '../../../server/src/notifications/notifications.schema';
+import { formatLocale } from '../i18n/locale';
+import { useSession, useSessionManager } from '../session/SessionProvider';
+import { messageOf, trpc } from '../trpc';
+import { ToastStore, type ToastEntry, type TToast } from './toast-store';
+import { ToastViewport } from './ToastViewport';
+
+/** Is this notification's source on the user's portal-notification blacklist (muted)? */
+function isMuted(toast: TToast, blacklist: readonly { system_cuid: string | null; notification_type: string }[]): boolean {
+  const source = toast.source;
+  if (toast.type !== 'NOTIFICATION' || !source) return false;
+  return blacklist.some((b) => b.notification_type === source.notification_type && b.system_cuid === source.system_cuid);
+}
+
+/** Tracked events arrive as { id, data }; plain ones as the event itself. */
+function unwrap(value: unknown): TLiveEvent | undefined {
+  const v = value as { id?: unknown; data?: unknown; kind?: unknown } | null;
+  if (v && typeof v === 'object' && 'data' in v && 'id' in v && !('kind' in v)) return v.data as TLiveEvent;
+  return v && typeof v === 'object' && v.kind === 'toast' ? (v as TLiveEvent) : undefined;
+}
+
+/** The live connection as the viewport shows it (data-live): off, connecting or open. */
+export type LiveState = 'off' | 'connecting' | 'open';
+
+const ToastContext = createContext<ToastStore | null>(null);
+
+/** The toast store, for parts of the app that show their own toasts (e.g. ACTION_RESPONSE). */
+export function useToasts(): ToastStore {
+  const store = useContext(ToastContext);
+  if (!store) throw new Error('useToasts needs a <ToastProvider>');
+  return store;
+}
+
+/**
+ * Toasts of the signed-in user: the live SSE subscription (portalNotification.onEvent) feeds the
+ * store, the user's preferences and blacklist filter it, and the viewport shows it.
+ */
+export function ToastProvider({ children, store: given }: { children?: ReactNode; store?: ToastStore }) {
+  const [store] = useState(() => given ?? new ToastStore());
+  const session = useSession();
+  const manager = useSessionManager();
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const latest = useRef(session);
+  latest.current = session;
+
+  const prefs = session.context?.user.meta.preferences?.toast_notifications;
+  useEffect(() => {
+    store.setPreferences({ disabled: prefs?.toast_notifications_disabled === true, timeout: prefs?.toast_notification_timeout });
+  }, [store, prefs?.toast_notifications_disabled, prefs?.toast_notification_timeout]);
+
+  useEffect(() => () => store.dispose(), [store]);
+
+  const userCuid = session.status === 'loaded' ? session.context?.user.user_cuid : undefined;
+  const [live, setLive] = useState<LiveState>('off');
+  useEffect(() => {
+    if (!userCuid) return;
+    setLive('connecting');
+    const subscription = trpc.portalNotification.onEvent.subscribe(undefined, {
+      onStarted: () => setLive('open'),
+      onConnectionStateChange: (state) => setLive(state.state === 'pending' ? 'open' : state.state === 'connecting' ? 'connecting' : 'off'),
+      onData: (value: unknown) => {
+        const event = unwrap(value);
+        if (!event || event.kind !== 'toast') return;
+        if (isMuted(event.toast, latest.current.context?.portalNotificationBlacklist ?? [])) return;
+        store.push(event.toast);
+      },
+      onError: (error: unknown) => {
+        setLive('off');
+        console.warn('Live events:', messageOf(error));
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      setLive('off');
+    };
+  }, [store, userCuid]);
+
+  const acknowledge = (toast: ToastEntry) => {
+    if (!toast.source) return;
+    return trpc.portalNotification.acknowledge.mutate({ notification_cuid: toast.source.notification_cuid });
+  };
+
+  const onAcknowledge = (toast: ToastEntry) => {
+    store.close(toast.id, 'acknowledge');
+    acknowledge(toast)?.catch((error: unknown) =>
+      notify('portal.toasts.acknowledge_failed', { type: 'error', messageArgs: { message: messageOf(error) } }),
+    );
+  };
+
+  const onClickThrough = (toast: ToastEntry) => {
+    store.close(toast.id, 'click-through');
+    // Opening it is reading it (PortalNotificationUserHistory).
+    acknowledge(toast)?.catch(() => undefined);
+    if (toast.onClickTarget.startsWith('/') && !toast.onClickTarget.startsWith('//')) navigate(toast.onClickTarget);
+  };
+
+  const onMute = (toast: ToastEntry) => {
+    const source = toast.source;
+    if (!source?.system_cuid) return;
+    const system_cuid = source.system_cuid;
+    // This toast and every other one from the same source go away.
+    store.closeWhere((t) => t.source?.system_cuid === system_cuid && t.source?.notification_type === source.notification_type, 'mute');
+    trpc.portalNotification.mute
+      .mutate({ system_cuid, notification_type: source.notification_type })
+      .then((context) => {
+        manager.replaceContext(context);
+        notify('portal.toasts.muted', { type: 'info' });
+      })
+      .catch((error: unknown) => notify('portal.toasts.mute_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
+  };
+
+  return (
+    <ToastContext.Provider value={store}>
+      {children}
+      <ToastViewport
+        store={store}
+        live={live}
+        locale={formatLocale(locale ?? 'en')}
+        translate={translate}
+        onClickThrough={onClickThrough}
+        onAcknowledge={onAcknowledge}
+        onMute={onMute}
+      />
+    </ToastContext.Provider>
+  );
+}

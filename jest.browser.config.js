@@ -1,0 +1,16 @@
+/**
+ * `npm run test:browser`: what a person does, in Chromium (test/browser/, playwright-core driving
+ * Debian's chromium; CHROMIUM_PATH overrides /usr/bin/chromium) and the browser app's own unit
+ * tests (*.spec.ts under client/src). Needs `npm run build` first: the server serves dist/client.
+ */
+const base = require('./jest.config.js');
+
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/browser', '<rootDir>/client/src'],
+  testMatch: ['**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testTimeout: 120000,
+  // One Chromium and one server at a time on a 2-core machine.
+  maxWorkers: 1,
+};
