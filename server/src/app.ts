@@ -38,6 +38,8 @@ export async function createApp(config: AppConfig, db: Database, ownsDatabase = 
     trustProxy: config.TRUST_PROXY,
     // Fastify reads bodies before tRPC sees them, so this is the limit that answers 413.
     bodyLimit: TRPC_MAX_BODY_BYTES,
+    // Live-event streams never end by themselves: a shutdown closes them instead of waiting forever.
+    forceCloseConnections: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, db, ownsDatabase), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
