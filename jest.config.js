@@ -16,7 +16,9 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/server', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/browser/'],
+  // The kill -9 test runs the built server as a child process on the same database, so it needs
+  // PostgreSQL (TEST_DATABASE_URL): an in-memory PGlite cannot be shared between processes.
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/browser/', ...(process.env.TEST_DATABASE_URL ? [] : ['/test/mqtt/kill9'])],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [
     '/node_modules/(?!(?:.*/node_modules/)?(superjson|copy-anything|is-what|@paralleldrive/cuid2|@noble/hashes|bignumber\.js|error-causes|content-disposition)/)',

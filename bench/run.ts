@@ -1,5 +1,7 @@
 import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
+import { ingestFigure } from './figures/ingest';
+import { seriesFigure } from './figures/series';
 import { sessionFigure } from './figures/session';
 
 /**
@@ -12,6 +14,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   login_js: loginJsFigure,
   shell_js: shellJsFigure,
   login_tti: loginTtiFigure,
+  ingest: ingestFigure,
+  series: seriesFigure,
 };
 
 async function main(): Promise<void> {

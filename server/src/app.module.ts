@@ -9,6 +9,7 @@ import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { SystemsModule } from './systems/systems.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { TrpcModule } from './trpc/trpc.module';
 import { UsersModule } from './users/users.module';
 
@@ -27,6 +28,7 @@ export class AppModule {
         CrudModule,
         UsersModule,
         CompaniesModule,
+        TelemetryModule,
         TrpcModule,
       ],
     };

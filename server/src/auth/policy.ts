@@ -113,6 +113,7 @@ export const POLICY = {
   'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
   'systemStatus.muteStates': rule(1, 'System status: mute states needs 1', { target: 'systemRead' }),
   'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
+  'telemetry.view': rule(3, 'Telemetry (charts, current values, energy) of a visible system: everyone watches charts (not in §6)', { target: 'systemRead' }),
 
   // Dashboards
   'dashboards.view': rule(3, 'Everyone watches dashboards'),

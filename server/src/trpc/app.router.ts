@@ -4,6 +4,7 @@ import type { CompanyMembershipRouter } from '../companies/company-membership.ro
 import type { RoleRouter } from '../users/role.router';
 import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
 import type { SystemChangelogRouter } from '../systems/system-changelog.router';
+import type { TelemetryRouter } from '../telemetry/telemetry.router';
 import type { UserRouter } from '../users/user.router';
 import { router } from './trpc';
 
@@ -15,6 +16,7 @@ export interface RouterProviders {
   portalNotification: PortalNotificationRouter;
   systemChangelog: SystemChangelogRouter;
   resources: ResourceRouters;
+  telemetry: TelemetryRouter;
 }
 
 /** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
@@ -26,6 +28,7 @@ export function buildAppRouter(r: RouterProviders) {
     authToken: r.authToken.router,
     portalNotification: r.portalNotification.router,
     systemChangelog: r.systemChangelog.router,
+    telemetry: r.telemetry.router,
     ...r.resources.routers,
   });
 }

@@ -7,6 +7,7 @@ import { PortalNotificationRouter } from '../notifications/portal-notification.r
 import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
 import { ResourceRouters } from '../crud/resource-routers';
+import { TelemetryRouter } from '../telemetry/telemetry.router';
 
 /** Every procedure of the app router with the permission it declares. */
 export function procedurePermissions(): Record<string, string> {
@@ -19,6 +20,7 @@ export function procedurePermissions(): Record<string, string> {
     portalNotification: new PortalNotificationRouter(none, none, none),
     systemChangelog: new SystemChangelogRouter(none),
     resources: new ResourceRouters(none),
+    telemetry: new TelemetryRouter(none),
   };
   const appRouter = buildAppRouter(providers);
   type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;

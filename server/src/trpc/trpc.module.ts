@@ -12,6 +12,8 @@ import { CompanyMembershipRouter } from '../companies/company-membership.router'
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PortalNotificationRouter } from '../notifications/portal-notification.router';
 import { SystemChangelogRouter } from '../systems/system-changelog.router';
+import { TelemetryModule } from '../telemetry/telemetry.module';
+import { TelemetryRouter } from '../telemetry/telemetry.router';
 import { RoleRouter } from '../users/role.router';
 import { UserRouter } from '../users/user.router';
 import { UsersModule } from '../users/users.module';
@@ -36,8 +38,9 @@ export class TrpcService implements OnModuleInit {
     portalNotification: PortalNotificationRouter,
     systemChangelog: SystemChangelogRouter,
     resources: ResourceRouters,
+    telemetry: TelemetryRouter,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, telemetry });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -72,7 +75,7 @@ export class TrpcService implements OnModuleInit {
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule],
+  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule, TelemetryModule],
   providers: [TrpcService],
   exports: [TrpcService],
 })

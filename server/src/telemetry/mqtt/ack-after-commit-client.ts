@@ -1,0 +1,289 @@
+import { EventEmitter } from 'node:events';
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import * as mqttPacket from 'mqtt-packet';
+
+/**
+ * A small MQTT 5 client for the ingest side of an external broker: QoS 1 subscriptions on a
+ * persistent session, and a PUBACK for each delivery sent only when its handler says so (after
+ * the database commit).
+ *
+ * Why not MQTT.js: with `customHandleAcks` it reads the next packet only after the previous one
+ * was acknowledged, i.e. one message per database commit. Here deliveries are handled
+ * concurrently (up to the Receive Maximum we announce, the broker's flow control), and the acks
+ * are released in the order the publishes arrived, as MQTT 5 §4.6 asks.
+ *
+ * A delivery whose handler fails is never acknowledged: the broker keeps it in the session and
+ * sends it again after a reconnect (the writes are idempotent, so that is safe). The client
+ * reconnects on its own (1 s doubling to 30 s).
+ */
+export interface AckAfterCommitOptions {
+  url: string;
+  clientId: string;
+  username?: string;
+  password?: string;
+  keepaliveSeconds?: number;
+  /** How long the broker keeps the session (and our queued messages) while we are away. */
+  sessionExpirySeconds?: number;
+  receiveMaximum: number;
+  /** Topic filters subscribed with QoS 1 on every connect. */
+  subscriptions: string[];
+}
+
+/** Handles one delivery; resolves with the PUBACK reason code (0 = stored, 0x80+ = refused for good). */
+export type DeliveryHandler = (topic: string, payload: Buffer, packet: mqttPacket.IPublishPacket) => Promise<number>;
+
+interface Inbound {
+  messageId: number;
+  code?: number;
+}
+
+export class AckAfterCommitClient extends EventEmitter {
+  private socket?: Socket;
+  private parser?: mqttPacket.Parser;
+  private stopped = false;
+  private connected = false;
+  private backoff = 1000;
+  private reconnectTimer?: NodeJS.Timeout;
+  private pingTimer?: NodeJS.Timeout;
+  private lastSend = 0;
+  private awaitingPong = false;
+  /** Deliveries of the current connection in arrival order, until acknowledged. */
+  private inbound: Inbound[] = [];
+  private nextId = 1;
+  private readonly outbound = new Set<number>();
+  private connectionSerial = 0;
+  private readonly opts: Required<Omit<AckAfterCommitOptions, 'username' | 'password'>> & Pick<AckAfterCommitOptions, 'username' | 'password'>;
+
+  constructor(
+    options: AckAfterCommitOptions,
+    private readonly handler: DeliveryHandler,
+  ) {
+    super();
+    this.opts = { keepaliveSeconds: 30, sessionExpirySeconds: 7 * 86_400, ...options };
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Connects (and keeps reconnecting); resolves on the first successful CONNACK + SUBACK, or rejects on timeout. */
+  start(timeoutMs = 15_000): Promise<void> {
+    this.stopped = false;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('ready', ok);
+        reject(new Error(`no connection to the MQTT broker at ${redact(this.opts.url)} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const ok = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.once('ready', ok);
+      this.open();
+    });
+  }
+
+  /** Publishes with QoS 1 (best effort: not resent after a reconnect). Returns false when offline. */
+  publish(topic: string, payload: string | Buffer): boolean {
+    if (!this.connected) return false;
+    let id = 0;
+    for (let tries = 0; tries < 65535 && !id; tries++) {
+      const candidate = this.nextId;
+      this.nextId = candidate >= 65535 ? 2 : candidate + 1;
+      if (!this.outbound.has(candidate)) id = candidate;
+    }
+    if (!id) return false;
+    this.outbound.add(id);
+    this.send({ cmd: 'publish', topic, payload, qos: 1, dup: false, retain: false, messageId: id });
+    return true;
+  }
+
+  /** Disconnects cleanly; the broker keeps the session (and anything unacknowledged) for the expiry interval. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const socket = this.socket;
+    if (!socket) return;
+    if (this.connected) this.send({ cmd: 'disconnect', reasonCode: 0 });
+    await new Promise<void>((done) => {
+      const t = setTimeout(() => {
+        socket.destroy();
+        done();
+      }, 1000);
+      socket.once('close', () => {
+        clearTimeout(t);
+        done();
+      });
+      socket.end();
+    });
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    const url = new URL(this.opts.url);
+    const secure = url.protocol === 'mqtts:' || url.protocol === 'ssl:';
+    const port = Number(url.port || (secure ? 8883 : 1883));
+    const host = url.hostname;
+    const serial = ++this.connectionSerial;
+    const socket = secure ? tlsConnect({ host, port, servername: host }) : netConnect({ host, port });
+    socket.setNoDelay(true);
+    this.socket = socket;
+    this.inbound = [];
+    this.outbound.clear();
+    const parser = mqttPacket.parser({ protocolVersion: 5 });
+    this.parser = parser;
+    parser.on('packet', (packet) => this.onPacket(packet, serial));
+    parser.on('error', (error) => {
+      this.emit('warning', `MQTT protocol error: ${error.message}`);
+      socket.destroy();
+    });
+    socket.on(secure ? 'secureConnect' : 'connect', () => {
+      const connect: mqttPacket.IConnectPacket = {
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 5,
+        clientId: this.opts.clientId,
+        clean: false,
+        keepalive: this.opts.keepaliveSeconds,
+        properties: { sessionExpiryInterval: this.opts.sessionExpirySeconds, receiveMaximum: this.opts.receiveMaximum },
+      };
+      if (this.opts.username !== undefined) connect.username = this.opts.username;
+      if (this.opts.password !== undefined) connect.password = Buffer.from(this.opts.password);
+      this.send(connect);
+    });
+    socket.on('data', (chunk) => parser.parse(chunk));
+    socket.on('error', (error) => this.emit('warning', `MQTT connection error: ${error.message}`));
+    socket.on('close', () => {
+      if (serial !== this.connectionSerial) return;
+      const was = this.connected;
+      this.connected = false;
+      this.inbound = [];
+      if (this.pingTimer) clearInterval(this.pingTimer);
+      if (was) this.emit('offline');
+      if (!this.stopped) {
+        this.reconnectTimer = setTimeout(() => this.open(), this.backoff);
+        this.reconnectTimer.unref();
+        this.backoff = Math.min(this.backoff * 2, 30_000);
+      }
+    });
+  }
+
+  private send(packet: mqttPacket.Packet): void {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return;
+    this.lastSend = Date.now();
+    socket.write(mqttPacket.generate(packet, { protocolVersion: 5 }));
+  }
+
+  private onPacket(packet: mqttPacket.Packet, serial: number): void {
+    if (serial !== this.connectionSerial) return;
+    switch (packet.cmd) {
+      case 'connack': {
+        const code = packet.reasonCode ?? packet.returnCode ?? 0;
+        if (code !== 0) {
+          this.emit('warning', `the MQTT broker refused the connection (reason 0x${code.toString(16)})`);
+          this.socket?.destroy();
+          return;
+        }
+        this.connected = true;
+        this.backoff = 1000;
+        this.startKeepalive();
+        this.send({
+          cmd: 'subscribe',
+          messageId: 1,
+          subscriptions: this.opts.subscriptions.map((topic) => ({ topic, qos: 1 as const })),
+        });
+        this.nextId = 2;
+        return;
+      }
+      case 'suback': {
+        const refused = (packet.granted as number[]).filter((g) => g >= 0x80);
+        if (refused.length) {
+          this.emit('warning', `the MQTT broker refused ${refused.length} subscription(s) (reason 0x${refused[0].toString(16)})`);
+        }
+        this.emit('ready');
+        return;
+      }
+      case 'publish':
+        this.onPublish(packet, serial);
+        return;
+      case 'puback':
+        if (packet.messageId !== undefined) this.outbound.delete(packet.messageId);
+        return;
+      case 'pingresp':
+        this.awaitingPong = false;
+        return;
+      case 'disconnect':
+        this.emit('warning', `the MQTT broker closed the session (reason 0x${(packet.reasonCode ?? 0).toString(16)})`);
+        this.socket?.destroy();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onPublish(packet: mqttPacket.IPublishPacket, serial: number): void {
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (packet.qos === 0) {
+      void this.handler(packet.topic, payload, packet).catch(() => undefined);
+      return;
+    }
+    if (packet.qos === 2) {
+      // We subscribe with QoS 1 only, so the broker never sends QoS 2; refuse rather than half-implement it.
+      this.send({ cmd: 'pubrec', messageId: packet.messageId, reasonCode: 0x9b } as mqttPacket.Packet);
+      return;
+    }
+    const entry: Inbound = { messageId: packet.messageId! };
+    this.inbound.push(entry);
+    this.handler(packet.topic, payload, packet).then(
+      (code) => {
+        if (serial !== this.connectionSerial) return; // connection gone: the broker will resend
+        entry.code = code;
+        this.releaseAcks();
+      },
+      (error: unknown) => {
+        // Not stored: no PUBACK. Drop the connection so the broker delivers it again.
+        this.emit('warning', `delivery not stored, reconnecting for redelivery: ${(error as Error).message}`);
+        if (serial === this.connectionSerial) this.socket?.destroy();
+      },
+    );
+  }
+
+  /** PUBACKs go out in arrival order: a finished delivery waits for the earlier ones. */
+  private releaseAcks(): void {
+    while (this.inbound.length && this.inbound[0].code !== undefined) {
+      const { messageId, code } = this.inbound.shift()!;
+      this.send({ cmd: 'puback', messageId, reasonCode: code });
+    }
+  }
+
+  private startKeepalive(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    const ms = this.opts.keepaliveSeconds * 1000;
+    this.awaitingPong = false;
+    this.pingTimer = setInterval(() => {
+      if (this.awaitingPong) {
+        this.emit('warning', 'the MQTT broker stopped answering; reconnecting');
+        this.socket?.destroy();
+        return;
+      }
+      if (Date.now() - this.lastSend >= ms / 2) {
+        this.awaitingPong = true;
+        this.send({ cmd: 'pingreq' });
+      }
+    }, ms / 2);
+    this.pingTimer.unref();
+  }
+}
+
+/** The URL without its password, for logs. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}

@@ -1,0 +1,249 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { createServer, type Server } from 'node:net';
+import type Aedes from 'aedes';
+import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
+import type { DirectoryController } from '../controller-directory.service';
+import { IngestError } from '../ingest-validator';
+import { IngestService, parseJsonPayload } from '../ingest.service';
+import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry.config';
+import type { TIngestAnswer } from '../telemetry.schema';
+import { AckAfterCommitClient, redact } from './ack-after-commit-client';
+import { ControllerTopics, type PublishKind } from './topics';
+
+/** What the broker side of a controller connection remembers (embedded broker). */
+interface ControllerSession {
+  controller_id: string;
+  token: string;
+  checkedAt: number;
+}
+
+/** MQTT 5 PUBACK reason codes we use toward the external broker. */
+const PUBACK = { success: 0, notAuthorized: 0x87, payloadInvalid: 0x99, quotaExceeded: 0x97 } as const;
+
+/**
+ * MQTT side of ingest, in one of two modes:
+ *
+ * - MQTT_URL set: this instance joins the external broker (Mosquitto) as a privileged client with
+ *   a persistent session and shared subscriptions `$share/<group>/<prefix>/+/{telemetry,heartbeat,
+ *   state}` (several instances split the deliveries), and acknowledges each delivery after its
+ *   batch committed. The broker authenticates the controllers (see docs/controller-protocol.md).
+ * - otherwise: an in-process broker (aedes) on MQTT_PORT (0 = none). Its authenticate hook checks
+ *   username = controller_id and password = an API token of the controller's company; the publish
+ *   and subscribe hooks keep each controller to its own topics; a publish is acknowledged only
+ *   after its batch committed (the hook calls back after the commit).
+ *
+ * Both answer each telemetry/state batch on `<prefix>/<controller_id>/reply`.
+ */
+@Injectable()
+export class MqttIngestService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MQTT');
+  private readonly topics: ControllerTopics;
+  private external?: AckAfterCommitClient;
+  private broker?: Aedes;
+  private server?: Server;
+  private readonly sessions = new WeakMap<AedesClient, ControllerSession>();
+  /** Port the in-process broker listens on (0 when none). */
+  listeningPort = 0;
+
+  constructor(
+    private readonly ingest: IngestService,
+    @Inject(TELEMETRY_SETTINGS) private readonly settings: TelemetrySettings,
+  ) {
+    this.topics = new ControllerTopics(settings.mqtt.topicPrefix);
+  }
+
+  get mode(): 'external' | 'embedded' | 'off' {
+    if (this.settings.mqtt.url) return 'external';
+    return this.broker ? 'embedded' : 'off';
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.settings.mqtt.url) await this.startExternal();
+    else if (this.settings.mqtt.port > 0) await this.startEmbedded();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.external?.stop();
+    if (this.server) await new Promise<void>((done) => this.server!.close(() => done()));
+    if (this.broker) await new Promise<void>((done) => this.broker!.close(() => done()));
+  }
+
+  // ---- external broker -------------------------------------------------------------------------
+
+  private async startExternal(): Promise<void> {
+    const m = this.settings.mqtt;
+    this.external = new AckAfterCommitClient(
+      {
+        url: m.url!,
+        clientId: m.clientId,
+        username: m.username,
+        password: m.password,
+        receiveMaximum: m.receiveMaximum,
+        subscriptions: this.topics.sharedFilters(m.shareGroup),
+      },
+      (topic, payload) => this.onExternalDelivery(topic, payload),
+    );
+    this.external.on('warning', (message: string) => this.logger.warn(message));
+    this.external.on('offline', () => this.logger.warn('lost the MQTT broker; reconnecting'));
+    this.external.on('ready', () => this.logger.log(`subscribed at ${redact(m.url!)} as ${m.clientId} (group ${m.shareGroup})`));
+    try {
+      await this.external.start();
+    } catch (error) {
+      // Keep serving HTTP; the client goes on trying in the background.
+      this.logger.error(`${(error as Error).message}; still trying`);
+    }
+  }
+
+  /** One delivery from the external broker → PUBACK reason code (after the commit). */
+  private async onExternalDelivery(topic: string, payload: Buffer): Promise<number> {
+    const parsed = this.topics.parse(topic);
+    if (!parsed) return PUBACK.success; // not ours: nothing to store, do not have it resent
+    let controller: DirectoryController;
+    try {
+      controller = await this.ingest.known(parsed.controller_id);
+    } catch (error) {
+      if (error instanceof IngestError && error.status !== 503) {
+        this.reply(parsed.controller_id, { code: error.code, message: error.message });
+        return PUBACK.notAuthorized;
+      }
+      throw error;
+    }
+    try {
+      const answer = await this.process(controller, parsed.kind, payload);
+      if (answer) this.reply(parsed.controller_id, answer);
+      return PUBACK.success;
+    } catch (error) {
+      if (error instanceof IngestError && error.status !== 503) {
+        this.reply(parsed.controller_id, { code: error.code, message: error.message });
+        return error.status === 413 ? PUBACK.quotaExceeded : PUBACK.payloadInvalid;
+      }
+      throw error; // not stored: no PUBACK, the broker delivers it again
+    }
+  }
+
+  private async process(controller: DirectoryController, kind: PublishKind, payload: Buffer): Promise<TIngestAnswer | undefined> {
+    const body = parseJsonPayload(payload);
+    switch (kind) {
+      case 'telemetry':
+        return this.ingest.telemetry(controller, body, 'mqtt');
+      case 'state':
+        return this.ingest.states(controller, body, 'mqtt');
+      case 'heartbeat':
+        this.ingest.heartbeat(controller, body, 'mqtt');
+        return undefined;
+    }
+  }
+
+  private reply(controller_id: string, body: unknown): void {
+    const topic = this.topics.reply(controller_id);
+    const payload = JSON.stringify(body);
+    if (this.external) {
+      this.external.publish(topic, payload);
+    } else if (this.broker) {
+      this.broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, () => undefined);
+    }
+  }
+
+  // ---- in-process broker -----------------------------------------------------------------------
+
+  private async startEmbedded(): Promise<void> {
+    const { default: createAedes } = (await import('aedes')) as unknown as { default: (opts?: object) => Aedes };
+    const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000 });
+    broker.authenticate = (client, username, password, done) => {
+      const controller_id = username ?? '';
+      const token = password?.toString('utf8') ?? '';
+      this.ingest.authorize(controller_id, token).then(
+        (controller) => {
+          this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now() });
+          done(null, true);
+        },
+        (error: unknown) => {
+          const refused = new Error(error instanceof IngestError ? error.message : 'authentication failed') as AuthenticateError;
+          // 4: bad user name or password; 5: not authorized; 3: server unavailable.
+          refused.returnCode = error instanceof IngestError ? (error.status === 401 ? 4 : error.status === 503 ? 3 : 5) : 3;
+          done(refused, false);
+        },
+      );
+    };
+    broker.authorizePublish = (client, packet, done) => {
+      if (!client) return done(null); // the portal's own publishes (replies)
+      void this.onEmbeddedPublish(client, packet).then(
+        () => done(null),
+        (error: Error) => done(error),
+      );
+    };
+    broker.authorizeSubscribe = (client, sub: Subscription, done) => {
+      const session = client ? this.sessions.get(client) : undefined;
+      // Only the own reply topic; anything else gets a failed SUBACK (0x80), the connection stays.
+      if (session && sub.topic === this.topics.reply(session.controller_id)) return done(null, sub);
+      done(null, null);
+    };
+    // Replies and other portal publishes are delivered only to their own controller.
+    broker.authorizeForward = (client, packet) => {
+      const session = this.sessions.get(client);
+      return session && packet.topic === this.topics.reply(session.controller_id) ? packet : null;
+    };
+    broker.on('client', (client) => {
+      const session = this.sessions.get(client);
+      if (session) this.ingest.contact(session.controller_id, 'mqtt');
+    });
+    broker.on('ping', (_packet, client) => {
+      const session = this.sessions.get(client);
+      if (session) this.ingest.contact(session.controller_id, 'mqtt');
+    });
+
+    const server = createServer(broker.handle);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(this.settings.mqtt.port, this.settings.mqtt.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      this.logger.error(
+        `the in-process MQTT broker could not listen on ${this.settings.mqtt.host}:${this.settings.mqtt.port} (${(error as Error).message}); ` +
+          'MQTT ingest is off. Set MQTT_PORT to a free port, MQTT_PORT=0, or MQTT_URL for an external broker.',
+      );
+      await new Promise<void>((done) => broker.close(() => done()));
+      return;
+    }
+    this.broker = broker;
+    this.server = server;
+    this.listeningPort = (server.address() as { port: number }).port;
+    this.logger.log(`in-process MQTT broker on ${this.settings.mqtt.host}:${this.listeningPort}`);
+  }
+
+  /**
+   * A controller's publish on the in-process broker: its own topics only; telemetry and states
+   * are stored before this resolves (so aedes sends the PUBACK after the commit). A payload that
+   * can never be stored is acknowledged (so it is not resent forever) and explained on the reply
+   * topic; a storage failure rejects, aedes drops the connection, the controller sends it again.
+   */
+  private async onEmbeddedPublish(client: AedesClient, packet: PublishPacket): Promise<void> {
+    const session = this.sessions.get(client);
+    const parsed = this.topics.parse(packet.topic);
+    if (!session || !parsed || parsed.controller_id !== session.controller_id) {
+      throw new Error(`controllers may publish only to ${this.topics.topic('<own controller_id>', 'telemetry')}, …/heartbeat and …/state`);
+    }
+    let controller: DirectoryController;
+    if (Date.now() - session.checkedAt > Math.max(this.settings.ingest.cacheTtlMs, 1000)) {
+      controller = await this.ingest.authorize(session.controller_id, session.token); // token revoked meanwhile → refused
+      session.checkedAt = Date.now();
+    } else {
+      controller = await this.ingest.known(session.controller_id);
+    }
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    try {
+      const answer = await this.process(controller, parsed.kind, payload);
+      if (answer) this.reply(session.controller_id, answer);
+    } catch (error) {
+      if (error instanceof IngestError && error.status !== 503) {
+        this.reply(session.controller_id, { code: error.code, message: error.message });
+        return;
+      }
+      throw error;
+    }
+  }
+}

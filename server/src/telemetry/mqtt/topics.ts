@@ -1,0 +1,38 @@
+/** MQTT topics of the controller protocol (docs/controller-protocol.md). */
+export const CONTROLLER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export const PUBLISH_KINDS = ['telemetry', 'heartbeat', 'state'] as const;
+export type PublishKind = (typeof PUBLISH_KINDS)[number];
+
+export class ControllerTopics {
+  private readonly depth: number;
+
+  constructor(readonly prefix: string) {
+    this.depth = prefix.split('/').length;
+  }
+
+  /** `<prefix>/<controller_id>/<kind>` → its parts, or null for any other topic. */
+  parse(topic: string): { controller_id: string; kind: PublishKind } | null {
+    if (!topic.startsWith(`${this.prefix}/`)) return null;
+    const parts = topic.split('/');
+    if (parts.length !== this.depth + 2) return null;
+    const controller_id = parts[this.depth];
+    const kind = parts[this.depth + 1] as PublishKind;
+    if (!CONTROLLER_ID_PATTERN.test(controller_id) || !PUBLISH_KINDS.includes(kind)) return null;
+    return { controller_id, kind };
+  }
+
+  topic(controller_id: string, kind: PublishKind): string {
+    return `${this.prefix}/${controller_id}/${kind}`;
+  }
+
+  /** Where the portal answers a controller (batch results, errors). */
+  reply(controller_id: string): string {
+    return `${this.prefix}/${controller_id}/reply`;
+  }
+
+  /** Shared-subscription filters: the instances of the portal split the deliveries between them. */
+  sharedFilters(group: string): string[] {
+    return PUBLISH_KINDS.map((kind) => `$share/${group}/${this.prefix}/+/${kind}`);
+  }
+}

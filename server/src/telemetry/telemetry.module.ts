@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { AppConfig } from '../config/config';
+import { ControllerOnlineStateService } from '../controllers/controller-online-state.service';
+import { ControllerDirectoryService } from './controller-directory.service';
+import { IngestHttpService } from './ingest-http.service';
+import { IngestService } from './ingest.service';
+import { MqttIngestService } from './mqtt/mqtt-ingest.service';
+import { SimulatorService } from './simulator.service';
+import { loadTelemetrySettings, systemClock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from './telemetry.config';
+import { TelemetryQueryService } from './telemetry-query.service';
+import { TelemetryRetentionService } from './telemetry-retention.service';
+import { TelemetryRouter } from './telemetry.router';
+import { TelemetryWriter } from './telemetry-writer.service';
+
+/**
+ * Telemetry: HTTP and MQTT ingest, rollups and their retention, chart queries, controller online
+ * state and the built-in simulator. Needs the global ConfigModule, DatabaseModule and
+ * SystemsModule. Settings come from `TELEMETRY_SETTINGS` (read from the environment by
+ * loadTelemetrySettings); tests override it and `TELEMETRY_CLOCK`.
+ */
+@Module({
+  imports: [AuthModule],
+  providers: [
+    {
+      provide: TELEMETRY_SETTINGS,
+      useFactory: (config: AppConfig) => loadTelemetrySettings(process.env, config.embedded),
+      inject: [AppConfig],
+    },
+    { provide: TELEMETRY_CLOCK, useValue: systemClock },
+    ControllerDirectoryService,
+    TelemetryWriter,
+    ControllerOnlineStateService,
+    IngestService,
+    IngestHttpService,
+    MqttIngestService,
+    TelemetryQueryService,
+    TelemetryRetentionService,
+    TelemetryRouter,
+    SimulatorService,
+  ],
+  exports: [TelemetryRouter, IngestService, TelemetryWriter, TelemetryQueryService, ControllerOnlineStateService, MqttIngestService, TELEMETRY_SETTINGS, TELEMETRY_CLOCK],
+})
+export class TelemetryModule {}

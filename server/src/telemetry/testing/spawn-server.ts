@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from './mosquitto';
+
+/** The built portal in its own process (bench, kill -9 test); TELEMETRY_SERVER_ENTRY overrides it. */
+export function telemetryServerEntry(): string {
+  return process.env.TELEMETRY_SERVER_ENTRY ?? resolve(__dirname, '..', '..', 'main.js');
+}
+
+export interface SpawnedServer {
+  baseUrl: string;
+  port: number;
+  proc: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function spawnTelemetryServer(env: Record<string, string>, port?: number): Promise<SpawnedServer> {
+  const p = port ?? (await freePort());
+  let out = '';
+  const proc = spawn(process.execPath, [telemetryServerEntry()], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      SESSION_SECRET: 'telemetry-bench-session-secret-of-32-chars',
+      SIMULATOR: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.on('data', (d) => (out += d));
+  proc.stderr?.on('data', (d) => (out += d));
+  const baseUrl = `http://127.0.0.1:${p}`;
+  const started = Date.now();
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health/ready`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    if (Date.now() - started > 90_000) {
+      proc.kill('SIGKILL');
+      throw new Error(`server did not start: ${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    port: p,
+    proc,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (proc.exitCode !== null) return done();
+        const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        proc.once('exit', () => {
+          clearTimeout(t);
+          done();
+        });
+        proc.kill('SIGTERM');
+      }),
+  };
+}
