@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../test/factories/chromium';
 import { type BenchContext, type FigureResult, median, scratchDatabase, startServer } from '../lib';
 
 /**
@@ -15,17 +16,6 @@ import { type BenchContext, type FigureResult, median, scratchDatabase, startSer
 const LOGIN_BUDGET_KB = 150;
 const SHELL_BUDGET_KB = 350;
 const TTI_RUNS = 5;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Portal {
   baseUrl: string;
@@ -43,7 +33,7 @@ async function withPortal<T>(ctx: BenchContext, label: string, work: (portal: Po
     SEED_DEMO: 'true',
     SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   // The demo brand lives on "localhost".
   const baseUrl = server.baseUrl.replace('127.0.0.1', 'localhost');
   try {

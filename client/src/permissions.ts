@@ -1,4 +1,4 @@
-import type { Actor, Permission } from '../../server/src/auth/policy';
+import { type Actor, actorFromContext, type Permission } from '../../server/src/auth/policy';
 import type { TSessionContext } from './session/auth-api';
 
 /**
@@ -26,6 +26,7 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
     status: 'systemStatus.view',
     muteStates: 'systemStatus.muteStates',
     configuration: 'systemConfiguration.view',
+    telemetry: 'telemetry.view',
   },
   systemChangelog: { list: 'changelog.view', show: 'changelog.view', create: 'changelog.create', edit: 'changelog.edit', delete: 'changelog.delete' },
   systemMetadata: { list: 'metadata.view', show: 'metadata.view', create: 'metadata.change', edit: 'metadata.change', delete: 'metadata.change' },
@@ -67,13 +68,4 @@ export function permissionFor(resource: string, action: string): Permission | un
 }
 
 /** The policy's view of the signed-in user. */
-export function actorOf(context: TSessionContext): Actor {
-  return {
-    user_cuid: context.user.user_cuid,
-    memberships: context.memberships.map((m) => ({
-      company_cuid: m.company_cuid,
-      level: m.role.level,
-      is_company_admin: m.is_company_admin,
-    })),
-  };
-}
+export const actorOf = (context: TSessionContext): Actor => actorFromContext(context);

@@ -28,22 +28,23 @@ export function clientRoot(): string {
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1];
 }
 
-/**
- * Builds the whole application on an opened database (used by main.ts, tests and the bench).
- * NestJS on Fastify: on this 2-core machine Express 5 alone tops out near 8,500 trivial requests
- * per second where Fastify does over 60,000, and the session check runs every second per tab.
- */
-export async function createApp(config: AppConfig, db: Database, ownsDatabase = true): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+/** Fastify under Nest, with the limits and shutdown behaviour the portal needs. */
+export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
     trustProxy: config.TRUST_PROXY,
     // Fastify reads bodies before tRPC sees them, so this is the limit that answers 413.
     bodyLimit: TRPC_MAX_BODY_BYTES,
     // Live-event streams never end by themselves: a shutdown closes them instead of waiting forever.
     forceCloseConnections: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, db, ownsDatabase), adapter, {
-    logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
-  });
+}
+
+/**
+ * The HTTP plumbing around the Nest modules: cookies, security headers, the foreign-origin
+ * guard, static files, branded pages; then init. Shared by createApp and tests that build the
+ * module themselves (with provider overrides).
+ */
+export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<NestFastifyApplication> {
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', securityHeadersHook);
@@ -70,4 +71,16 @@ export async function createApp(config: AppConfig, db: Database, ownsDatabase = 
   await app.init();
   Logger.log(`Serving the browser app from ${root}`, 'App');
   return app;
+}
+
+/**
+ * Builds the whole application on an opened database (used by main.ts, tests and the bench).
+ * NestJS on Fastify: on this 2-core machine Express 5 alone tops out near 8,500 trivial requests
+ * per second where Fastify does over 60,000, and the session check runs every second per tab.
+ */
+export async function createApp(config: AppConfig, db: Database, ownsDatabase = true): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, db, ownsDatabase), createFastifyAdapter(config), {
+    logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
+  });
+  return configureApp(app, config);
 }

@@ -195,6 +195,17 @@ export const PERMISSIONS = Object.keys(POLICY) as Permission[];
 export const isPermission = (name: string): name is Permission =>
   Object.prototype.hasOwnProperty.call(POLICY, name);
 
+/** The policy's view of a session context (spec §3.1): who, and their memberships' levels. */
+export function actorFromContext(ctx: {
+  user: { user_cuid: string };
+  memberships: readonly { company_cuid: string; is_company_admin: boolean; role: { level: number } }[];
+}): Actor {
+  return {
+    user_cuid: ctx.user.user_cuid,
+    memberships: ctx.memberships.map((m) => ({ company_cuid: m.company_cuid, level: m.role.level, is_company_admin: m.is_company_admin })),
+  };
+}
+
 export function isSuperUser(actor: Actor): boolean {
   return actor.memberships.some((m) => m.level === ROLE_LEVEL.Superuser);
 }

@@ -5,7 +5,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
-import type { Actor } from './policy';
+import { type Actor, actorFromContext } from './policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
@@ -24,18 +24,6 @@ interface UserRow {
   inactive: boolean;
   meta: TUserMeta | null;
   session_epoch: number;
-}
-
-/** Turns a verified session context into the policy's actor. */
-export function actorFromContext(ctx: TSessionContext): Actor {
-  return {
-    user_cuid: ctx.user.user_cuid,
-    memberships: ctx.memberships.map((m) => ({
-      company_cuid: m.company_cuid,
-      level: m.role.level,
-      is_company_admin: m.is_company_admin,
-    })),
-  };
 }
 
 /**

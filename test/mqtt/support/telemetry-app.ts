@@ -6,7 +6,8 @@ import { loadConfig } from '../../../server/src/config/config';
 import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../../server/src/database/seed/demo-seed';
 import { issueSimulatorToken } from '../../../server/src/simulator/fleet';
 import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from '../../../server/src/telemetry/telemetry.config';
-import { prepareApp, TelemetryAppModule, telemetryFastifyAdapter } from '../../../server/src/telemetry/testing/telemetry-app';
+import { configureApp, createFastifyAdapter } from '../../../server/src/app';
+import { AppModule } from '../../../server/src/app.module';
 import { createTestDataSource, type TestDatabase } from '../../factories/database';
 
 /** A clock the test moves by hand. */
@@ -93,7 +94,7 @@ export async function demoFixture(db: TestDatabase): Promise<DemoFixture> {
 }
 
 /**
- * The telemetry part of the portal over real HTTP on a random port, on a fresh seeded database
+ * The whole portal (telemetry settings and clock under the test's control) over real HTTP on a random port, on a fresh seeded database
  * (PostgreSQL when TEST_DATABASE_URL is set). `env` adds telemetry settings (MQTT_URL, …).
  */
 export async function startTelemetryTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TelemetryTestApp> {
@@ -103,14 +104,14 @@ export async function startTelemetryTestApp(options: { env?: Record<string, stri
   await seedDemo(db.dataSource);
   const settings = testSettings(options.env);
   const clock = options.clock ?? { now: () => new Date() };
-  const moduleRef = await Test.createTestingModule({ imports: [TelemetryAppModule.register(config, db, false)] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, db, false)] })
     .overrideProvider(TELEMETRY_SETTINGS)
     .useValue(settings)
     .overrideProvider(TELEMETRY_CLOCK)
     .useValue(clock)
     .compile();
   moduleRef.useLogger(['error']);
-  const app = await prepareApp(moduleRef.createNestApplication<NestFastifyApplication>(telemetryFastifyAdapter(), { logger: ['error'] }), config);
+  const app = await configureApp(moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(config), { logger: ['error'] }), config);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
