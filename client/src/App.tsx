@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Admin, CustomRoutes, localStorageStore } from 'react-admin';
-import { Route, useLocation, useNavigate } from 'react-router';
+import { Navigate, Route, useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH } from '../../server/src/common/spec-constants';
 import { createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
@@ -16,6 +16,7 @@ import { clearPrimedSession, readPrimedSession } from './session/primed';
 import { SessionManager } from './session/session-manager';
 import { SessionProvider } from './session/SessionProvider';
 import PreferencesPage from './preferences/PreferencesPage';
+import { SystemPageRoute } from './systems';
 import { brandTheme } from './theme/theme';
 import { trpc } from './trpc';
 
@@ -80,6 +81,9 @@ export default function App() {
       >
         <CustomRoutes>
           <Route path="/preferences" element={<PreferencesPage />} />
+          <Route path="/systems" element={<Navigate to="/system" replace />} />
+          <Route path="/systems/:id" element={<SystemPageRoute />} />
+          <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />
         </CustomRoutes>
         {RESOURCES}
       </Admin>

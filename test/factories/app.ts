@@ -24,6 +24,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     NODE_ENV: 'test',
     SESSION_SECRET: 'test-session-secret-with-more-than-32-chars',
     LOG_LEVEL: 'error',
+    // Tests write their own telemetry: no simulator, and no MQTT broker unless a test asks for one.
+    SIMULATOR: 'false',
+    MQTT_PORT: '0',
     ...env,
   });
   const db = await createTestDataSource();

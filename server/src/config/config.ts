@@ -129,6 +129,9 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** The environment these settings were read from (module-specific settings read it too). */
+  declare readonly env: Readonly<Record<string, string | undefined>>;
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -166,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('INITIAL_SUPERUSER_EMAIL and INITIAL_SUPERUSER_PASSWORD must be set together');
   }
   if (problems.length) throw new ConfigError(`Invalid settings:\n - ${problems.join('\n - ')}`);
+  Object.defineProperty(config, 'env', { value: { ...env }, enumerable: false });
   return config;
 }

@@ -24,7 +24,7 @@ import { TelemetryWriter } from './telemetry-writer.service';
   providers: [
     {
       provide: TELEMETRY_SETTINGS,
-      useFactory: (config: AppConfig) => loadTelemetrySettings(process.env, config.embedded),
+      useFactory: (config: AppConfig) => loadTelemetrySettings(config.env, config.embedded),
       inject: [AppConfig],
     },
     { provide: TELEMETRY_CLOCK, useValue: systemClock },

@@ -1,0 +1,373 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Chip,
+  CircularProgress,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Tab,
+  Tabs,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { Title, useLocaleState, useTranslate } from 'react-admin';
+import { usePageTitle } from '../layout/brand';
+import { httpStatusOf, messageOf, trpc } from '../trpc';
+import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
+import type { ChartParameter } from './SystemChart';
+
+// uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
+const SystemChart = lazy(() => import('./SystemChart'));
+
+type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
+type Device = Latest['devices'][number];
+type OnlineState = Latest['controllers'][number]['online_state'];
+
+const STATE_COLOURS: Record<OnlineState, string> = { ONLINE: '#2e7d32', OFFLINE: '#757575', UNSTABLE: '#ed6c02' };
+const REFRESH_MS = 10_000;
+
+/** /systems/:id (and /systems/:id/changelog): header, latest values per device, charts. */
+export default function SystemPage() {
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const translate = useTranslate();
+  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : 'overview';
+
+  const latest = useQuery({
+    queryKey: ['telemetry.latest', id],
+    queryFn: ({ signal }) => trpc.telemetry.latest.query({ system_cuid: id }, { signal }),
+    refetchInterval: REFRESH_MS,
+    retry: (count, error) => httpStatusOf(error) >= 500 && count < 2,
+  });
+  usePageTitle(latest.data?.name ?? translate('portal.system.list_title'));
+
+  if (latest.isPending) {
+    return (
+      <Box sx={{ p: 3 }} role="status">
+        <CircularProgress size={24} aria-label={translate('portal.app.loading')} />
+      </Box>
+    );
+  }
+  if (latest.isError) {
+    const status = httpStatusOf(latest.error);
+    const notFound = status === 404 || status === 403;
+    return (
+      <Box sx={{ p: 3 }} data-testid={notFound ? 'system-not-found' : 'system-error'}>
+        <Title title="portal.system.list_title" />
+        <Alert severity={notFound ? 'warning' : 'error'} sx={{ mb: 2 }}>
+          {notFound ? translate('portal.system.not_found') : translate('portal.system.load_failed', { message: messageOf(latest.error) })}
+        </Alert>
+        <Button component={RouterLink} to="/system" variant="outlined">
+          {translate('portal.system.back')}
+        </Button>
+      </Box>
+    );
+  }
+  const data = latest.data;
+  return (
+    <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="system-page" data-system={data.system_cuid}>
+      <Title title={data.name} />
+      <Header data={data} />
+      <Tabs value={tab} sx={{ mb: 2 }} aria-label={data.name}>
+        <Tab value="overview" label={translate('portal.system.tab_overview')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}`} />
+        <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
+      </Tabs>
+      {tab === 'changelog' ? (
+        <Alert severity="info" data-testid="system-changelog">
+          {translate('portal.system.changelog_empty')}
+        </Alert>
+      ) : (
+        <>
+          <LatestValues data={data} />
+          <ChartPanel data={data} />
+        </>
+      )}
+    </Box>
+  );
+}
+
+function Header({ data }: { data: Latest }) {
+  const translate = useTranslate();
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { sm: 'center' } }}>
+      <Box sx={{ flex: 1 }}>
+        <Typography variant="h5" component="h1" data-testid="system-name">
+          {data.name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" data-testid="system-timezone">
+          {translate('portal.system.timezone_caption', { tz: data.timezone })}
+        </Typography>
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.system.controllers')}>
+        {data.controllers.length === 0 && <Chip label={translate('portal.system.no_controllers')} variant="outlined" />}
+        {data.controllers.map((c) => (
+          <Chip
+            key={c.controller_id}
+            data-testid="controller-state"
+            data-state={c.online_state}
+            label={`${c.name}: ${translate(`portal.system.online_state.${c.online_state}`)}`}
+            sx={{ bgcolor: STATE_COLOURS[c.online_state], color: '#fff', fontWeight: 500 }}
+          />
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
+/** Re-renders every 10 s so ages move between refetches. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function LatestValues({ data }: { data: Latest }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const now = useNow(REFRESH_MS);
+  return (
+    <Box component="section" aria-labelledby="latest-heading" sx={{ mb: 3 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', mb: 1 }}>
+        <Typography id="latest-heading" variant="h6" component="h2">
+          {translate('portal.system.latest')}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {translate('portal.system.latest_refresh')}
+        </Typography>
+      </Stack>
+      {data.devices.length === 0 && <Typography color="text.secondary">{translate('portal.system.no_devices')}</Typography>}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
+        {data.devices.map((d) => (
+          <Card key={d.entity_cuid} variant="outlined" data-testid="device-card" data-device={d.entity_cuid}>
+            <CardHeader title={d.name} subheader={d.entitytype_id} slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }} sx={{ pb: 0 }} />
+            <CardContent sx={{ pt: 1 }}>
+              {d.parameters.length === 0 && (
+                <Typography variant="body2" color="text.secondary">
+                  {translate('portal.system.no_parameters')}
+                </Typography>
+              )}
+              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.5 }}>
+                {d.parameters.map((p) => {
+                  const ts = p.timestamp ? new Date(p.timestamp).getTime() : null;
+                  return (
+                    <Box key={p.parameter_id} sx={{ display: 'contents' }} data-testid="latest-value" data-parameter={p.parameter_id} data-value={p.value ?? ''}>
+                      <Typography component="dt" variant="body2" color="text.secondary" title={p.parameter_id}>
+                        {p.description ?? p.parameter_id}
+                      </Typography>
+                      <Box component="dd" sx={{ m: 0, textAlign: 'right' }}>
+                        <Typography component="span" variant="body1" sx={{ fontWeight: 600 }} data-testid="latest-value-text">
+                          {formatValue(p.value, locale)}
+                          {p.value !== null && p.unit ? ` ${p.unit}` : ''}
+                        </Typography>
+                        <Typography
+                          component="span"
+                          variant="caption"
+                          color="text.secondary"
+                          sx={{ display: 'block' }}
+                          title={ts === null ? undefined : fullLabel(ts, locale, data.timezone)}
+                        >
+                          {ageLabel(ts, now, locale) ?? translate('portal.system.no_value')}
+                        </Typography>
+                      </Box>
+                    </Box>
+                  );
+                })}
+              </Box>
+            </CardContent>
+          </Card>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+function defaultParameters(device: Device | undefined): string[] {
+  if (!device || device.parameters.length === 0) return [];
+  return [(device.parameters.find((p) => p.value !== null) ?? device.parameters[0]).parameter_id];
+}
+
+function ChartPanel({ data }: { data: Latest }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const devices = data.devices.filter((d) => d.parameters.length > 0);
+  const [deviceId, setDeviceId] = useState(() => (devices.find((d) => d.parameters.some((p) => p.value !== null)) ?? devices[0])?.entity_cuid ?? '');
+  const device = devices.find((d) => d.entity_cuid === deviceId);
+  const [parameterIds, setParameterIds] = useState<string[]>(() => defaultParameters(device));
+  const [preset, setPreset] = useState<RangePreset>('24h');
+  const [range, setRange] = useState<TimeRange>(() => presetRange('24h', Date.now()));
+  const [zoom, setZoom] = useState<TimeRange | null>(null);
+  const [width, setWidth] = useState(0);
+  const shown = zoom ?? range;
+  const points = pointsForWidth(width);
+
+  const series = useQuery({
+    queryKey: ['telemetry.series', deviceId, parameterIds, shown.from, shown.to, points],
+    queryFn: ({ signal }) =>
+      trpc.telemetry.series.query(
+        { entity_cuid: deviceId, parameter_ids: parameterIds, from: new Date(shown.from), to: new Date(shown.to), points, timezone: data.timezone },
+        { signal },
+      ),
+    enabled: deviceId !== '' && parameterIds.length > 0 && width > 0,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+  const chartParameters: ChartParameter[] = useMemo(
+    () =>
+      parameterIds.flatMap((pid) => {
+        const p = device?.parameters.find((x) => x.parameter_id === pid);
+        return p ? [{ parameter_id: pid, label: p.description ?? pid, unit: p.unit }] : [];
+      }),
+    [device, parameterIds],
+  );
+  const labels = useMemo(
+    () => ({ avg: translate('portal.system.avg'), min: 'min', max: 'max', time: translate('portal.system.time') }),
+    [translate],
+  );
+  const onZoom = useCallback((from: number, to: number) => setZoom({ from, to }), []);
+  const onWidth = useCallback((w: number) => setWidth(Math.round(w / 10) * 10), []);
+
+  // While a new range loads, the previous answer stays drawn (keepPreviousData).
+  const answer = series.data;
+  const chartSeries = useMemo(
+    () => (answer ? answer.series.filter((s) => parameterIds.includes(s.parameter_id)) : []),
+    [answer, parameterIds],
+  );
+  const pointCount = chartSeries.reduce((n, s) => n + s.points.length, 0);
+
+  const choosePreset = (p: RangePreset) => {
+    setPreset(p);
+    setRange(presetRange(p, Date.now()));
+    setZoom(null);
+  };
+
+  return (
+    <Card component="section" variant="outlined" aria-labelledby="chart-heading" data-testid="chart-panel">
+      <CardContent>
+        <Typography id="chart-heading" variant="h6" component="h2" sx={{ mb: 2 }}>
+          {translate('portal.system.chart')}
+        </Typography>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { md: 'center' }, flexWrap: 'wrap' }} useFlexGap>
+          <FormControl size="small" sx={{ minWidth: 220 }}>
+            <InputLabel id="chart-device-label">{translate('portal.system.device')}</InputLabel>
+            <Select
+              labelId="chart-device-label"
+              label={translate('portal.system.device')}
+              value={deviceId}
+              data-testid="chart-device"
+              onChange={(e) => {
+                const next = String(e.target.value);
+                setDeviceId(next);
+                setParameterIds(defaultParameters(devices.find((d) => d.entity_cuid === next)));
+                setZoom(null);
+              }}
+            >
+              {devices.map((d) => (
+                <MenuItem key={d.entity_cuid} value={d.entity_cuid}>
+                  {d.name}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+          <ToggleButtonGroup
+            size="small"
+            value={preset}
+            exclusive
+            aria-label={translate('portal.system.range')}
+            onChange={(_e, v: RangePreset | null) => v && choosePreset(v)}
+          >
+            {RANGE_PRESETS.map((p) => (
+              <ToggleButton key={p} value={p} data-testid={`range-${p}`} aria-pressed={preset === p && !zoom}>
+                {translate(`portal.system.presets.${p}`)}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+          <Button size="small" variant="outlined" disabled={!zoom} onClick={() => setZoom(null)} data-testid="reset-zoom">
+            {translate('portal.system.reset_zoom')}
+          </Button>
+        </Stack>
+        {device && (
+          <ToggleButtonGroup
+            size="small"
+            value={parameterIds}
+            aria-label={translate('portal.system.parameters')}
+            onChange={(_e, v: string[]) => {
+              setParameterIds(v.slice(0, 12));
+            }}
+            sx={{ flexWrap: 'wrap', mb: 2 }}
+          >
+            {device.parameters.map((p) => (
+              <ToggleButton key={p.parameter_id} value={p.parameter_id} data-testid={`chart-parameter-${p.parameter_id}`} sx={{ textTransform: 'none' }}>
+                {p.description ?? p.parameter_id}
+                {p.unit ? ` (${p.unit})` : ''}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+        )}
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="chart-caption">
+          {zoom
+            ? translate('portal.system.zoomed', { from: fullLabel(zoom.from, locale, data.timezone), to: fullLabel(zoom.to, locale, data.timezone) })
+            : `${fullLabel(range.from, locale, data.timezone)} – ${fullLabel(range.to, locale, data.timezone)}`}
+          {' · '}
+          {translate('portal.system.timezone_caption', { tz: data.timezone })}
+          {' · '}
+          {translate('portal.system.zoom_hint')}
+        </Typography>
+        {parameterIds.length === 0 ? (
+          <Alert severity="info">{translate('portal.system.pick_parameter')}</Alert>
+        ) : (
+          <Box
+            data-testid="system-chart"
+            data-points={pointCount}
+            data-series={chartSeries.length}
+            data-requested-points={points}
+            data-from={shown.from}
+            data-to={shown.to}
+            data-zoomed={zoom ? 'true' : 'false'}
+            data-loading={series.isFetching ? 'true' : 'false'}
+            data-resolution={answer?.resolution ?? ''}
+            sx={{ position: 'relative', minHeight: 360 }}
+          >
+            {series.isError && <Alert severity="error">{translate('portal.system.chart_failed', { message: messageOf(series.error) })}</Alert>}
+            <Suspense fallback={<Typography color="text.secondary">{translate('portal.system.chart_loading')}</Typography>}>
+              <SystemChart
+                parameters={chartParameters}
+                series={chartSeries}
+                from={shown.from}
+                to={shown.to}
+                timeZone={data.timezone}
+                locale={locale}
+                labels={labels}
+                onZoom={onZoom}
+                onWidth={onWidth}
+              />
+            </Suspense>
+            {answer && pointCount === 0 && !series.isFetching && (
+              <Typography color="text.secondary" data-testid="chart-empty" sx={{ position: 'absolute', top: 140, width: '100%', textAlign: 'center' }}>
+                {translate('portal.system.chart_empty')}
+              </Typography>
+            )}
+            <Typography variant="caption" color="text.secondary">
+              {translate('portal.system.points', { smart_count: pointCount })}
+              {answer ? ` · ${answer.resolution}` : ''}
+            </Typography>
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
