@@ -1,6 +1,7 @@
 import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
 import { ingestFigure } from './figures/ingest';
+import { listFigure } from './figures/list';
 import { seriesFigure } from './figures/series';
 import { sessionFigure } from './figures/session';
 
@@ -16,6 +17,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   login_tti: loginTtiFigure,
   ingest: ingestFigure,
   series: seriesFigure,
+  list: listFigure,
 };
 
 async function main(): Promise<void> {

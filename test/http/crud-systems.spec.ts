@@ -80,6 +80,15 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
     expect(extra.status).toBe(400);
   });
 
+  it('list totals follow writes at once (cached counts are dropped on write)', async () => {
+    const before = (await as.installer.query('system.getList', list())).data.total;
+    expect((await as.installer.query('system.getList', list())).data.total).toBe(before); // served from the cache
+    const created = await as.installer.mutate('system.create', { data: { company_cuid: company[DEMO_COMPANY_NAME], name: 'Counted plant' } });
+    expect((await as.installer.query('system.getList', list())).data.total).toBe(before + 1);
+    await as.installer.mutate('system.delete', { id: created.data.data.id });
+    expect((await as.installer.query('system.getList', list())).data.total).toBe(before);
+  });
+
   it('a system cannot point at a site of another company', async () => {
     const [foreignSite] = await t.db.dataSource.query(`SELECT site_cuid FROM site WHERE company_cuid = $1 LIMIT 1`, [company[OTHER_COMPANY_NAME]]);
     expect(foreignSite).toBeDefined();

@@ -97,23 +97,59 @@ export class CrudService {
       throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     }
     const { page, perPage } = params.pagination;
-    const rows = (await this.ds.query(
-      `SELECT ${this.select(def)}, count(*) OVER () AS "__total"
-         FROM ${quote(def.table)} t
-        WHERE ${where.join(' AND ')}
-        ORDER BY t.${quote(sortField)} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, t.${quote(def.key)} ASC
-        LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
-      p.values,
-    )) as (Row & { __total: string })[];
-    let total = rows.length ? Number(rows[0].__total) : 0;
-    if (!rows.length && page > 1) {
-      // Past the last page: still tell react-admin how many rows there are.
-      const q = new Params();
-      const w = [this.scopeSql(def, scopeOf(actor), q), ...this.filterSql(def, params.filter, q)];
-      if (extra) w.push(`t.${quote(extra.target)}::text = ${q.add(extra.id)}`);
-      total = Number((await this.ds.query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${w.join(' AND ')}`, q.values))[0].n);
+    const [rows, total] = await Promise.all([
+      this.ds.query(
+        `SELECT ${this.select(def)}
+           FROM ${quote(def.table)} t
+          WHERE ${where.join(' AND ')}
+          ORDER BY t.${quote(sortField)} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, t.${quote(def.key)} ASC
+          LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
+        p.values,
+      ) as Promise<Row[]>,
+      this.count(def, actor, params.filter, extra),
+    ]);
+    return { data: rows.map((r) => this.withId(def, r)), total };
+  }
+
+  /**
+   * How many rows a list has. Counting a large scoped table costs far more than reading one page,
+   * so a count is kept for COUNT_CACHE_MS per (resource, caller's companies, filter) and dropped
+   * when this service writes to the resource; another instance's writes show within that time.
+   */
+  private readonly counts = new Map<string, { at: number; total: Promise<number> }>();
+
+  private async count(def: ResourceDefinition, actor: Actor, filter: Record<string, unknown>, extra?: { target: string; id: string }): Promise<number> {
+    const scope = scopeOf(actor);
+    const key = JSON.stringify([def.table, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null]);
+    const hit = this.counts.get(key);
+    if (hit && Date.now() - hit.at < CrudService.COUNT_CACHE_MS) return hit.total;
+    const q = new Params();
+    const where = [this.scopeSql(def, scope, q), ...this.filterSql(def, filter, q)];
+    if (extra) where.push(`t.${quote(extra.target)}::text = ${q.add(extra.id)}`);
+    const total = this.ds
+      .query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${where.join(' AND ')}`, q.values)
+      .then((r: { n: string }[]) => Number(r[0].n));
+    if (this.counts.size > 10_000) this.counts.clear();
+    this.counts.set(key, { at: Date.now(), total });
+    total.catch(() => this.counts.delete(key));
+    return total;
+  }
+
+  private static readonly COUNT_CACHE_MS = 5_000;
+
+  /** Runs a write and drops the table's cached counts once it is committed (or failed). */
+  private async afterWrite<T>(def: ResourceDefinition, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.forgetCounts(def);
     }
-    return { data: rows.map(({ __total: _t, ...r }) => this.withId(def, r)), total };
+  }
+
+  /** A write to a table makes its cached counts stale. */
+  private forgetCounts(def: ResourceDefinition): void {
+    const prefix = `[${JSON.stringify(def.table)},`;
+    for (const key of this.counts.keys()) if (key.startsWith(prefix)) this.counts.delete(key);
   }
 
   /** Rows by key within the caller's scope (`actor` null: unscoped, for a row just created). */
@@ -214,7 +250,7 @@ export class CrudService {
   }
 
   async create(actor: Actor, def: ResourceDefinition, input: Row) {
-    return this.ds.transaction(async (tx) => {
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
       await this.assertReferenceVisible(actor, def, input, tx);
       const row: Row = { ...input };
       if (def.generatedKey === true) row[def.key] = newCuid();
@@ -234,7 +270,7 @@ export class CrudService {
       const [created] = await this.loadMany(null, def, [String(inserted.key)], tx);
       if (!created) throw notFound(def.label);
       return { data: this.withId(def, created) };
-    });
+    }));
   }
 
   private async updateOne(actor: Actor, def: ResourceDefinition, id: string, changes: Row, tx: EntityManager): Promise<Row> {
@@ -258,15 +294,15 @@ export class CrudService {
   }
 
   async update(actor: Actor, def: ResourceDefinition, id: string, changes: Row) {
-    return this.ds.transaction(async (tx) => ({ data: await this.updateOne(actor, def, id, changes, tx) }));
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => ({ data: await this.updateOne(actor, def, id, changes, tx) })));
   }
 
   /** All or nothing: one id the caller may not change refuses the whole call. */
   async updateMany(actor: Actor, def: ResourceDefinition, ids: string[], changes: Row) {
-    return this.ds.transaction(async (tx) => {
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
       for (const id of [...new Set(ids)]) await this.updateOne(actor, def, id, changes, tx);
       return { data: [...new Set(ids)] };
-    });
+    }));
   }
 
   private async deleteOne(actor: Actor, def: ResourceDefinition, id: string, tx: EntityManager): Promise<Row> {
@@ -278,13 +314,13 @@ export class CrudService {
   }
 
   async delete(actor: Actor, def: ResourceDefinition, id: string) {
-    return this.ds.transaction(async (tx) => ({ data: await this.deleteOne(actor, def, id, tx) }));
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => ({ data: await this.deleteOne(actor, def, id, tx) })));
   }
 
   async deleteMany(actor: Actor, def: ResourceDefinition, ids: string[]) {
-    return this.ds.transaction(async (tx) => {
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
       for (const id of [...new Set(ids)]) await this.deleteOne(actor, def, id, tx);
       return { data: [...new Set(ids)] };
-    });
+    }));
   }
 }
