@@ -138,3 +138,49 @@ export async function load(opts: {
     errors: result.errors + result.timeouts,
   };
 }
+
+/** Signs in through the API and returns the `liuc=…` cookie pair. */
+export async function loginCookie(baseUrl: string, email: string, password = 'demo-password'): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
+  if (login.status !== 200 || !cookie) throw new Error(`login of ${email} failed: ${login.status}`);
+  return cookie;
+}
+
+/**
+ * The throughput figures' common shape: a warm-up, then per round the measured load and the same
+ * server's floor (GET /api/health, same clients, same length); medians of the rounds.
+ */
+export async function requestsAgainstHealth(
+  ctx: BenchContext,
+  spec: { figure: string; unit: string; baseUrl: string; connections: number; notes: string; run: (seconds: number) => Promise<LoadResult> },
+): Promise<FigureResult> {
+  await spec.run(3); // warm-up
+  const rates: number[] = [];
+  const p99s: number[] = [];
+  const floors: number[] = [];
+  for (let round = 1; round <= ctx.rounds; round++) {
+    const r = await spec.run(ctx.durationSeconds);
+    if (r.non2xx || r.errors) throw new Error(`${spec.figure} failed: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    const b = await load({ url: `${spec.baseUrl}/api/health`, connections: spec.connections, durationSeconds: ctx.durationSeconds });
+    rates.push(r.requestsPerSecond);
+    p99s.push(r.p99Ms);
+    floors.push(b.requestsPerSecond);
+    ctx.log(`${spec.figure} round ${round}: ${r.requestsPerSecond.toFixed(0)} ${spec.unit}, p99 ${r.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`);
+  }
+  const value = Math.round(median(rates));
+  const baseline = Math.round(median(floors));
+  return {
+    figure: spec.figure,
+    value,
+    unit: spec.unit,
+    p99_ms: median(p99s),
+    baseline,
+    ratio: Number((value / baseline).toFixed(3)),
+    notes: `${spec.notes}, ${ctx.durationSeconds} s x ${ctx.rounds} rounds, baseline = GET /api/health`,
+  };
+}

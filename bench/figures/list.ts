@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import superjson from 'superjson';
-import { type BenchContext, type FigureResult, load, median, scratchDatabase, startServer } from '../lib';
+import { type BenchContext, type FigureResult, load, loginCookie, requestsAgainstHealth, scratchDatabase, startServer } from '../lib';
 
 const CLIENTS = 100;
 const SYSTEMS = 100_000;
@@ -30,13 +30,7 @@ export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
     );
     await pg.query('ANALYZE system');
     await pg.end();
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'installer@demo.local', password: 'demo-password' }),
-    });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
-    if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
+    const cookie = await loginCookie(server.baseUrl, 'installer@demo.local');
     const input = encodeURIComponent(
       JSON.stringify(superjson.serialize({ pagination: { page: 1, perPage: 25 }, sort: { field: 'name', order: 'ASC' }, filter: {} })),
     );
@@ -44,30 +38,14 @@ export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
     const check = await (await fetch(url, { headers: { cookie } })).json();
     const total = check?.result?.data?.json?.total;
     if (!(total >= SYSTEMS)) throw new Error(`unexpected total ${total}`); // plus the demo systems
-    await load({ url, connections: CLIENTS, durationSeconds: 3, headers: { cookie } }); // warm-up
-    const rates: number[] = [];
-    const p99s: number[] = [];
-    const floors: number[] = [];
-    for (let round = 1; round <= ctx.rounds; round++) {
-      const r = await load({ url, connections: CLIENTS, durationSeconds: ctx.durationSeconds, headers: { cookie } });
-      if (r.non2xx || r.errors) throw new Error(`getList failed: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      const b = await load({ url: `${server.baseUrl}/api/health`, connections: CLIENTS, durationSeconds: ctx.durationSeconds });
-      rates.push(r.requestsPerSecond);
-      p99s.push(r.p99Ms);
-      floors.push(b.requestsPerSecond);
-      ctx.log(`list round ${round}: ${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`);
-    }
-    const value = Math.round(median(rates));
-    const baseline = Math.round(median(floors));
-    return {
+    return await requestsAgainstHealth(ctx, {
       figure: 'list',
-      value,
       unit: 'req/s',
-      p99_ms: median(p99s),
-      baseline,
-      ratio: Number((value / baseline).toFixed(3)),
-      notes: `system.getList page 1/25 by name over ${SYSTEMS} systems, ${CLIENTS} clients, ${ctx.durationSeconds} s x ${ctx.rounds}; baseline = GET /api/health`,
-    };
+      baseUrl: server.baseUrl,
+      connections: CLIENTS,
+      notes: `system.getList page 1/25 by name over ${SYSTEMS} systems, ${CLIENTS} clients`,
+      run: (seconds) => load({ url, connections: CLIENTS, durationSeconds: seconds, headers: { cookie } }),
+    });
   } finally {
     await server.stop();
     await db.drop();

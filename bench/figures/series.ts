@@ -9,7 +9,7 @@ import { spawnTelemetryServer } from '../../server/src/telemetry/testing/spawn-s
 import { TelemetryQueryService } from '../../server/src/telemetry/telemetry-query.service';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
 import type { TSeriesInput } from '../../server/src/telemetry/telemetry.schema';
-import { type BenchContext, type FigureResult, median, scratchDatabase } from '../lib';
+import { type BenchContext, type FigureResult, loginCookie, median, scratchDatabase } from '../lib';
 
 /**
  * Figure `series`: p99 latency of telemetry.series for 1,000 points out of a year of one-minute
@@ -63,13 +63,7 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
 
       const input: TSeriesInput = { entity_cuid: battery.entity_cuid, parameter_ids: ['battery_soc'], from: new Date(start), to: new Date(end), points: POINTS };
       // Ours, over HTTP with a Basic user's session.
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }),
-      });
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
-      if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
+      const cookie = await loginCookie(server.baseUrl, 'basic@demo.local');
       const url = `${server.baseUrl}/api/trpc/telemetry.series?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`;
       const viaHttp = async () => {
         const t = process.hrtime.bigint();

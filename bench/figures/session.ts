@@ -1,4 +1,4 @@
-import { type BenchContext, type FigureResult, load, median, scratchDatabase, startServer } from '../lib';
+import { type BenchContext, type FigureResult, load, loginCookie, requestsAgainstHealth, scratchDatabase, startServer } from '../lib';
 
 /**
  * Figure `session`: GET /api/auth/session with a valid cookie, 50 concurrent clients, on
@@ -17,42 +17,17 @@ export async function sessionFigure(ctx: BenchContext): Promise<FigureResult> {
   try {
     // One session per client, as 50 open tabs of the demo users would have.
     const emails = ['superuser', 'installer', 'expert', 'basic', 'other'].map((u) => `${u}@demo.local`);
-    const cookies: string[] = [];
-    for (let i = 0; i < CLIENTS; i++) {
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: emails[i % emails.length], password: 'demo-password' }),
-      });
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
-      if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
-      cookies.push(cookie);
-    }
+    const headers: { cookie: string }[] = [];
+    for (let i = 0; i < CLIENTS; i++) headers.push({ cookie: await loginCookie(server.baseUrl, emails[i % emails.length]) });
     const url = `${server.baseUrl}/api/auth/session`;
-    await load({ url, connections: CLIENTS, durationSeconds: 3, perConnectionHeaders: cookies.map((cookie) => ({ cookie })) }); // warm-up
-    const checks: number[] = [];
-    const p99s: number[] = [];
-    const floors: number[] = [];
-    for (let round = 1; round <= ctx.rounds; round++) {
-      const s = await load({ url, connections: CLIENTS, durationSeconds: ctx.durationSeconds, perConnectionHeaders: cookies.map((cookie) => ({ cookie })) });
-      if (s.non2xx || s.errors) throw new Error(`session checks failed: ${s.non2xx} non-2xx, ${s.errors} errors`);
-      const b = await load({ url: `${server.baseUrl}/api/health`, connections: CLIENTS, durationSeconds: ctx.durationSeconds });
-      checks.push(s.requestsPerSecond);
-      p99s.push(s.p99Ms);
-      floors.push(b.requestsPerSecond);
-      ctx.log(`session round ${round}: ${s.requestsPerSecond.toFixed(0)} checks/s, p99 ${s.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`);
-    }
-    const value = Math.round(median(checks));
-    const baseline = Math.round(median(floors));
-    return {
+    return await requestsAgainstHealth(ctx, {
       figure: 'session',
-      value,
       unit: 'checks/s',
-      p99_ms: median(p99s),
-      baseline,
-      ratio: Number((value / baseline).toFixed(3)),
-      notes: `${CLIENTS} clients with their own sessions, ${ctx.durationSeconds} s x ${ctx.rounds} rounds, baseline = GET /api/health`,
-    };
+      baseUrl: server.baseUrl,
+      connections: CLIENTS,
+      notes: `${CLIENTS} clients with their own sessions`,
+      run: (seconds) => load({ url, connections: CLIENTS, durationSeconds: seconds, perConnectionHeaders: headers }),
+    });
   } finally {
     await server.stop();
     await db.drop();
