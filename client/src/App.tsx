@@ -9,7 +9,7 @@ import { createI18nProvider } from './i18n/i18nProvider';
 import { readLocale } from './i18n/locale';
 import { useBrand } from './layout/brand';
 import { PortalLayout, TopCenterNotification } from './layout/Layout';
-import { RESOURCES } from './resources';
+import { GROUP_ROUTES, RESOURCES } from './resources';
 import { checkSession, logout } from './session/auth-api';
 import type { LoginLocationState } from './session/next-path';
 import { clearPrimedSession, readPrimedSession } from './session/primed';
@@ -84,6 +84,7 @@ export default function App() {
           <Route path="/systems" element={<Navigate to="/system" replace />} />
           <Route path="/systems/:id" element={<SystemPageRoute />} />
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />
+          {GROUP_ROUTES}
         </CustomRoutes>
         {RESOURCES}
       </Admin>

@@ -1,9 +1,18 @@
 import { Resource } from 'react-admin';
-import systems from './systems';
+import { admin } from './admin';
+import { catalogue } from './catalogue';
+import { events } from './events';
+import { fleet } from './fleet';
+import type { ResourceGroup } from './kit/group';
+import { organisation } from './organisation';
 
 /**
- * The back-office resources, one folder each (client/src/<resource>/index.tsx exporting
- * { list, edit, create, show, icon, recordRepresentation }), spread into <Resource> here.
- * The resource name is the tRPC router name (the dataProvider calls `system.getList` …).
+ * The back office, grouped in the menu by who uses it: Organisation, Fleet, Catalogue, Events,
+ * Admin. Each group folder (client/src/<group>/index.tsx) lists its resources; a resource name is
+ * the tRPC router name (the dataProvider calls `system.getList` …).
  */
-export const RESOURCES = [<Resource key="system" name="system" {...systems} />];
+export const GROUPS: ResourceGroup[] = [organisation, fleet, catalogue, events, admin];
+
+export const RESOURCES = GROUPS.flatMap((g) => g.resources.map((r) => <Resource key={r.name} {...r} />));
+
+export const GROUP_ROUTES = GROUPS.flatMap((g) => g.routes ?? []);

@@ -3,8 +3,12 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Database, openDatabase } from '../../server/src/database/data-source';
 
-/** Name of the migrated template database the test databases are copied from (PostgreSQL only). */
-export const TEMPLATE_DB = 'portal_test_template';
+/**
+ * Name of the migrated template database the test databases are copied from (PostgreSQL only).
+ * One per test run (globalSetup sets PORTAL_TEST_TEMPLATE; workers inherit it), so two runs on the
+ * same server do not drop each other's template.
+ */
+export const templateDb = (): string => process.env.PORTAL_TEST_TEMPLATE ?? 'portal_test_template';
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -24,6 +28,8 @@ async function admin<T>(serverUrl: string, work: (c: Client) => Promise<T>): Pro
 
 /** Creates the migrated template once per test run (Jest globalSetup). */
 export async function createTemplate(serverUrl: string): Promise<void> {
+  process.env.PORTAL_TEST_TEMPLATE = `portal_test_template_${process.pid}`;
+  const TEMPLATE_DB = templateDb();
   await admin(serverUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${TEMPLATE_DB}`);
@@ -33,7 +39,7 @@ export async function createTemplate(serverUrl: string): Promise<void> {
 }
 
 export async function dropTemplate(serverUrl: string): Promise<void> {
-  await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`));
+  await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${templateDb()} WITH (FORCE)`));
 }
 
 export interface TestDatabase extends Database {
@@ -50,7 +56,7 @@ export async function createTestDataSource(): Promise<TestDatabase> {
     return openDatabase({ dataDir: 'memory://' });
   }
   const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
+  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateDb()}`));
   const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5 }, false);
   return {
     ...db,

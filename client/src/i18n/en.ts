@@ -43,6 +43,13 @@ export const en = {
       preferences: 'Preferences',
       sign_out: 'Sign out',
       account: 'Account',
+      groups: {
+        organisation: 'Organisation',
+        fleet: 'Fleet',
+        catalogue: 'Catalogue',
+        events: 'Events',
+        admin: 'Admin',
+      },
     },
     home: {
       greeting: 'Hello, %{name}',

@@ -44,6 +44,13 @@ export const fr: PortalMessages = {
       preferences: 'Préférences',
       sign_out: 'Se déconnecter',
       account: 'Compte',
+      groups: {
+        organisation: 'Organisation',
+        fleet: 'Parc',
+        catalogue: 'Catalogue',
+        events: 'Événements',
+        admin: 'Administration',
+      },
     },
     home: {
       greeting: 'Bonjour, %{name}',

@@ -1,16 +1,18 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import frenchMessages from 'ra-language-french';
+import { mergeMessages } from '../kit/group';
+import { GROUP_MESSAGES } from './group-messages';
 import { en } from './en';
 import { fr } from './fr';
 import { isLocale, type Locale } from './locale';
 
 const MESSAGES = {
-  en: { ...englishMessages, ...en },
-  fr: { ...frenchMessages, ...fr },
+  en: mergeMessages({ ...englishMessages, ...en }, ...GROUP_MESSAGES.map((m) => m.en)),
+  fr: mergeMessages({ ...frenchMessages, ...fr }, ...GROUP_MESSAGES.map((m) => m.fr)),
 };
 
-/** react-admin's strings (ra.*) and the portal's (portal.*), English and French, switchable at runtime. */
+/** react-admin's strings (ra.*), the portal's (portal.*) and the groups' screens, English and French. */
 export function createI18nProvider(initial: Locale) {
   return polyglotI18nProvider((locale) => MESSAGES[isLocale(locale) ? locale : 'en'], initial, [
     { locale: 'en', name: en.portal.language.en },

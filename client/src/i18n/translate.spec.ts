@@ -1,6 +1,7 @@
 import { en } from './en';
 import { fr } from './fr';
 import { makeTranslate } from './translate';
+import { GROUP_MESSAGES } from './group-messages';
 
 const keys = (node: unknown, prefix = ''): string[] =>
   Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
@@ -11,6 +12,14 @@ describe('the portal messages', () => {
   it('has the same keys in English and French, and no empty string', () => {
     expect(keys(fr).sort()).toEqual(keys(en).sort());
     for (const key of keys(fr)) expect(makeTranslate('fr')(key)).not.toBe('');
+  });
+
+  it('has the same keys in English and French in every back-office group', () => {
+    for (const group of GROUP_MESSAGES) {
+      expect(keys(group.fr).sort()).toEqual(keys(group.en).sort());
+      const empty = keys(group.fr).filter((key) => !key.split('.').reduce<any>((node, k) => node?.[k], group.fr));
+      expect(empty).toEqual([]);
+    }
   });
 
   it('interpolates like Polyglot and picks plural forms per language', () => {
