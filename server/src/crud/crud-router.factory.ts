@@ -86,5 +86,15 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
       .input(ZDeleteManyParams)
       .output(ZIdList)
       .mutation(({ ctx, input }) => crud.deleteMany(ctx.actor, base, input.ids)),
+    /**
+     * What the caller may do with each visible record (the §6 target rules: owner company level,
+     * shares with `change` …), so screens hide or disable what the server would refuse.
+     * Invisible or unknown ids are left out.
+     */
+    access: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZGetManyParams)
+      .output(z.object({ data: z.record(z.string(), z.object({ edit: z.boolean(), delete: z.boolean() })) }))
+      .query(({ ctx, input }) => crud.access(ctx.actor, base, input.ids)),
   });
 }

@@ -174,6 +174,17 @@ export class CrudService {
     return { data: rows.map((r) => this.withId(def, r)) };
   }
 
+  /** Per visible record: may the caller edit it, delete it (the same checks update/delete make)? */
+  async access(actor: Actor, def: ResourceDefinition, ids: string[]) {
+    const rows = await this.loadMany(actor, def, [...new Set(ids)]);
+    const data: Record<string, { edit: boolean; delete: boolean }> = {};
+    for (const row of rows) {
+      const target = await this.target(def, row, this.ds.manager);
+      data[String(row[def.key])] = { edit: can(actor, def.perms.edit, target), delete: can(actor, def.perms.delete, target) };
+    }
+    return { data };
+  }
+
   /** What the policy's target rule looks at, for a row (or an input) of this resource. */
   private async target(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<PolicyTarget> {
     switch (def.scope.kind) {
