@@ -20,6 +20,7 @@ const catalogue = (
 
 export const manufacturerResource: Def = {
   name: 'manufacturer',
+  importable: true,
   label: 'Manufacturer',
   table: 'manufacturer',
   key: 'manufacturer_cuid',
@@ -37,6 +38,7 @@ export const manufacturerResource: Def = {
 
 export const controllerTypeResource: Def = {
   name: 'controllerType',
+  importable: true,
   label: 'Controller type',
   table: 'controller_type',
   key: 'controllertype_cuid',
@@ -61,6 +63,7 @@ export const controllerTypeResource: Def = {
 
 export const interfaceTypeResource: Def = {
   name: 'interfaceType',
+  importable: true,
   label: 'Interface type',
   table: 'interface_type',
   key: 'interfacetype_id',
@@ -106,6 +109,7 @@ export const interfaceAssignmentResource: Def = {
 
 export const entityTypeResource: Def = {
   name: 'entityType',
+  importable: true,
   label: 'Device type',
   table: 'entity_type',
   key: 'entitytype_id',
@@ -160,6 +164,7 @@ export const entityTypeMetaResource: Def = {
 
 export const entityCategoryResource: Def = {
   name: 'entityCategory',
+  importable: true,
   label: 'Device category',
   table: 'entity_category',
   key: 'entitycategory_cuid',
@@ -177,6 +182,7 @@ export const entityCategoryResource: Def = {
 
 export const unitResource: Def = {
   name: 'unit',
+  importable: true,
   label: 'Unit',
   table: 'unit',
   key: 'unit_cuid',
@@ -194,6 +200,7 @@ export const unitResource: Def = {
 
 export const logParameterResource: Def = {
   name: 'logParameter',
+  importable: true,
   label: 'Log parameter',
   table: 'log_parameter',
   key: 'parameter_id',
@@ -212,6 +219,7 @@ export const logParameterResource: Def = {
 
 export const entityTypeParameterResource: Def = {
   name: 'entityTypeLogParameterAssignment',
+  importable: true,
   label: 'Log parameter assignment',
   table: 'entity_type_log_parameter_assignment',
   key: 'entitylogparam_cuid',
@@ -229,6 +237,7 @@ export const entityTypeParameterResource: Def = {
 
 export const entityCategoryParameterResource: Def = {
   name: 'entityCategoryLogParameterAssignment',
+  importable: true,
   label: 'Category parameter assignment',
   table: 'entity_category_log_parameter_assignment',
   key: 'entitycatparam_cuid',

@@ -13,6 +13,7 @@ const ZControllerId = z.string().trim().regex(CONTROLLER_ID_PATTERN, 'Letters, d
  */
 export const controllerResource: Def = {
   name: 'controller',
+  importable: true,
   label: 'Controller',
   table: 'controller',
   key: 'controller_id',
@@ -62,6 +63,7 @@ export const controllerResource: Def = {
 /** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */
 export const deviceResource: Def = {
   name: 'entity',
+  importable: true,
   label: 'Device',
   table: 'entity',
   key: 'entity_cuid',

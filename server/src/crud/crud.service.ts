@@ -1,15 +1,58 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { type Actor, can, type Permission, type PolicyTarget } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../common/scope';
 import { DATA_SOURCE } from '../database/database.module';
+import { toTrpcError } from '../trpc/errors';
+import { coerceRow } from './csv-coerce';
 import type { TGetListParams } from './crud.schema';
 import type { ResourceDefinition } from './resource';
 
 type Row = Record<string, unknown>;
+
+export type ImportMode = 'validate' | 'all' | 'validOnly';
+export interface ImportError {
+  /** 0-based index of the row in the input. */
+  row: number;
+  field?: string;
+  message: string;
+}
+export interface ImportResult {
+  created: number;
+  ids: string[];
+  errors: ImportError[];
+}
+
+/** Marks errors thrown by `check` as being about `field` (an import reports them on that column). */
+async function withField<T>(field: string | undefined, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (field && error instanceof TRPCError && !(error as { field?: string }).field) Object.assign(error, { field });
+    throw error;
+  }
+}
+
+/** What one refused import row tells the user: never SQL, never a stack. */
+function rowError(error: unknown): { field?: string; message: string } {
+  if (error instanceof TRPCError) {
+    const field = (error as { field?: string }).field;
+    return { ...(field ? { field } : {}), message: error.message };
+  }
+  if (error instanceof QueryFailedError) {
+    const driver = (error as QueryFailedError & { driverError?: { code?: string; detail?: string; column?: string } }).driverError ?? {};
+    // PostgreSQL names the columns in the detail: Key (name)=(x) already exists.
+    const columns = /^Key \(([^)]*)\)=/.exec(driver.detail ?? '')?.[1]?.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+    const field = driver.column ?? columns?.[columns.length - 1];
+    const message =
+      driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : toTrpcError(error).message;
+    return { ...(field ? { field } : {}), message };
+  }
+  return { message: 'This row could not be saved' };
+}
 
 const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
@@ -234,9 +277,9 @@ export class CrudService {
 
   private async assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<void> {
     let company = row.company_cuid as string | undefined;
-    for (const ref of def.sameCompanyReferences ?? []) {
+    for (const ref of def.sameCompanyReferences ?? []) await withField(ref.column, async () => {
       const value = row[ref.column];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) return;
       if (company === undefined && def.scope.kind === 'system') {
         // Rows that belong to a system take the system's owner company.
         const [s] = (await manager.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [row[def.scope.column]])) as {
@@ -249,7 +292,7 @@ export class CrudService {
         [String(value)],
       )) as { company_cuid: string }[];
       if (!found || found.company_cuid !== company) throw notFound(ref.label);
-    }
+    });
   }
 
   private async authorize(actor: Actor, def: ResourceDefinition, perm: Permission, row: Row, manager: EntityManager): Promise<void> {
@@ -261,27 +304,87 @@ export class CrudService {
   }
 
   async create(actor: Actor, def: ResourceDefinition, input: Row) {
-    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
-      await this.assertReferenceVisible(actor, def, input, tx);
-      const row: Row = { ...input };
-      if (def.generatedKey === true) row[def.key] = newCuid();
-      await this.authorize(actor, def, def.perms.create, row, tx);
-      await this.assertSameCompanyReferences(def, row, tx);
-      const cols = Object.keys(row).filter((c) => row[c] !== undefined);
-      const p = new Params();
-      const values = cols.map((c) => p.add(this.serialize(row[c])));
-      const [inserted] = (await tx.query(
-        cols.length
-          ? `INSERT INTO ${quote(def.table)} (${cols.map(quote).join(', ')}) VALUES (${values.join(', ')}) RETURNING ${quote(def.key)} AS key`
-          : `INSERT INTO ${quote(def.table)} DEFAULT VALUES RETURNING ${quote(def.key)} AS key`,
-        p.values,
-      )) as { key: unknown }[];
-      await def.afterCreate?.(tx, actor, { ...row, [def.key]: inserted.key });
-      // The caller was authorized above; their cookie may not list a company created just now.
-      const [created] = await this.loadMany(null, def, [String(inserted.key)], tx);
-      if (!created) throw notFound(def.label);
-      return { data: this.withId(def, created) };
-    }));
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => ({ data: await this.insertOne(actor, def, input, tx) })));
+  }
+
+  /** One create inside the caller's transaction: scope, permission and reference checks, insert. */
+  private async insertOne(actor: Actor, def: ResourceDefinition, input: Row, tx: EntityManager): Promise<Row> {
+    const scopeColumn = def.scope.kind === 'systemSelf' ? 'company_cuid' : def.scope.kind === 'global' ? undefined : def.scope.column;
+    await withField(scopeColumn, () => this.assertReferenceVisible(actor, def, input, tx));
+    const row: Row = { ...input };
+    if (def.generatedKey === true) row[def.key] = newCuid();
+    await this.authorize(actor, def, def.perms.create, row, tx);
+    await this.assertSameCompanyReferences(def, row, tx);
+    const cols = Object.keys(row).filter((c) => row[c] !== undefined);
+    const p = new Params();
+    const values = cols.map((c) => p.add(this.serialize(row[c])));
+    const [inserted] = (await tx.query(
+      cols.length
+        ? `INSERT INTO ${quote(def.table)} (${cols.map(quote).join(', ')}) VALUES (${values.join(', ')}) RETURNING ${quote(def.key)} AS key`
+        : `INSERT INTO ${quote(def.table)} DEFAULT VALUES RETURNING ${quote(def.key)} AS key`,
+      p.values,
+    )) as { key: unknown }[];
+    await def.afterCreate?.(tx, actor, { ...row, [def.key]: inserted.key });
+    // The caller was authorized above; their cookie may not list a company created just now.
+    const [created] = await this.loadMany(null, def, [String(inserted.key)], tx);
+    if (!created) throw notFound(def.label);
+    return this.withId(def, created);
+  }
+
+  /**
+   * Rows of a CSV file, each coerced and validated like `create` and written in its own SAVEPOINT
+   * so a database refusal (a duplicate name …) is reported on its row. `validate` writes nothing,
+   * `all` writes every row or none, `validOnly` writes the rows without errors.
+   */
+  async importMany(actor: Actor, def: ResourceDefinition, rows: Row[], mode: ImportMode): Promise<ImportResult> {
+    const errors: ImportError[] = [];
+    const ignore = new Set(['id', ...(def.generatedKey === false ? [] : [def.key])]);
+    const strict = def.create.strict();
+    const parsed: { index: number; value: Row }[] = [];
+    rows.forEach((raw, index) => {
+      const coerced = coerceRow(def.create, raw, ignore);
+      for (const e of coerced.errors) errors.push({ row: index, ...e });
+      const bad = new Set(coerced.errors.map((e) => e.field));
+      const result = strict.safeParse(coerced.value);
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          const field = issue.path.length ? String(issue.path[0]) : undefined;
+          if (field && bad.has(field)) continue;
+          errors.push({ row: index, ...(field ? { field } : {}), message: issue.message });
+        }
+      } else if (!coerced.errors.length) parsed.push({ index, value: result.data as Row });
+    });
+
+    const runner = this.ds.createQueryRunner();
+    await runner.connect();
+    const ids: string[] = [];
+    try {
+      await runner.startTransaction();
+      const tx = runner.manager;
+      for (const { index, value } of parsed) {
+        await tx.query('SAVEPOINT import_row');
+        try {
+          const created = await this.insertOne(actor, def, value, tx);
+          await tx.query('RELEASE SAVEPOINT import_row');
+          ids.push(String(created.id));
+        } catch (error) {
+          await tx.query('ROLLBACK TO SAVEPOINT import_row');
+          errors.push({ row: index, ...rowError(error) });
+        }
+      }
+      const write = mode === 'validOnly' || (mode === 'all' && errors.length === 0);
+      if (write && ids.length) {
+        await runner.commitTransaction();
+        this.forgetCounts(def);
+      } else await runner.rollbackTransaction();
+      errors.sort((a, b) => a.row - b.row);
+      return write ? { created: ids.length, ids, errors } : { created: 0, ids: [], errors };
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async updateOne(actor: Actor, def: ResourceDefinition, id: string, changes: Row, tx: EntityManager): Promise<Row> {

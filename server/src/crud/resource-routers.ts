@@ -18,8 +18,11 @@ import { documentationResource, exportTemplateResource } from '../documentation/
 import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemResource } from '../systems/system.resource';
-import { crudRouter } from './crud-router.factory';
+import { crudRouter, importableCrudRouter } from './crud-router.factory';
 import { CrudService } from './crud.service';
+
+/** Sites are created from CSV files too (the definition lives with the sites module). */
+const importableSite = { ...siteResource, importable: true };
 
 /** Every back-office resource's generated router (react-admin's nine calls each). */
 export const RESOURCES = [
@@ -48,21 +51,21 @@ export const RESOURCES = [
 
 function buildResourceRouters(crud: CrudService) {
   return {
-    site: crudRouter(siteResource, crud),
-    system: crudRouter(systemResource, crud),
-    manufacturer: crudRouter(manufacturerResource, crud),
-    controllerType: crudRouter(controllerTypeResource, crud),
-    interfaceType: crudRouter(interfaceTypeResource, crud),
+    site: importableCrudRouter(importableSite, crud),
+    system: importableCrudRouter(systemResource, crud),
+    manufacturer: importableCrudRouter(manufacturerResource, crud),
+    controllerType: importableCrudRouter(controllerTypeResource, crud),
+    interfaceType: importableCrudRouter(interfaceTypeResource, crud),
     interfaceTypeControllerTypeAssignment: crudRouter(interfaceAssignmentResource, crud),
-    entityType: crudRouter(entityTypeResource, crud),
+    entityType: importableCrudRouter(entityTypeResource, crud),
     entityTypeMeta: crudRouter(entityTypeMetaResource, crud),
-    entityCategory: crudRouter(entityCategoryResource, crud),
-    unit: crudRouter(unitResource, crud),
-    logParameter: crudRouter(logParameterResource, crud),
-    entityTypeLogParameterAssignment: crudRouter(entityTypeParameterResource, crud),
-    entityCategoryLogParameterAssignment: crudRouter(entityCategoryParameterResource, crud),
-    controller: crudRouter(controllerResource, crud),
-    entity: crudRouter(deviceResource, crud),
+    entityCategory: importableCrudRouter(entityCategoryResource, crud),
+    unit: importableCrudRouter(unitResource, crud),
+    logParameter: importableCrudRouter(logParameterResource, crud),
+    entityTypeLogParameterAssignment: importableCrudRouter(entityTypeParameterResource, crud),
+    entityCategoryLogParameterAssignment: importableCrudRouter(entityCategoryParameterResource, crud),
+    controller: importableCrudRouter(controllerResource, crud),
+    entity: importableCrudRouter(deviceResource, crud),
     company: crudRouter(companyResource, crud),
     notificationTemplateAssignment: crudRouter(templateAssignmentResource, crud),
     notificationTrigger: crudRouter(triggerResource, crud),

@@ -52,6 +52,11 @@ export interface ResourceDefinition<
   sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
   /** Runs in the create transaction after the insert (e.g. make the creator a member). */
   afterCreate?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
+  /**
+   * Rows can be created from a CSV file: the router gets `<resource>.importMany` (create
+   * permission). Build such routers with `importableCrudRouter`.
+   */
+  importable?: boolean;
   /** SQL casts for columns that need one when read (e.g. enums → text). */
   selectExpressions?: Record<string, string>;
 }

@@ -14,6 +14,7 @@ export const ZSystem = z.object({
 
 export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.ZodObject> = {
   name: 'system',
+  importable: true,
   label: 'System',
   table: 'system',
   key: 'system_cuid',
