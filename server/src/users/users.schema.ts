@@ -34,3 +34,68 @@ export const ZUserStatusOutput = z.object({
   inactivated_by_user_cuid: z.string().nullable(),
 });
 export type TUserStatusOutput = z.infer<typeof ZUserStatusOutput>;
+
+// ---- react-admin resource `user` ----------------------------------------------------------------
+
+const ZEmail = z.string().trim().toLowerCase().min(1, 'Required').max(254).email('An email address such as name@example.com');
+const ZPassword = z.string().min(8, 'String must contain at least 8 character(s)').max(200);
+const ZPhone = z.string().trim().max(50).nullable().optional();
+const ZPersonName = z.string().trim().min(1, 'Required').max(200);
+const ZRaId = z.union([z.string().trim().min(1).max(64), z.number().int()]).transform(String);
+
+/** A user as the back office shows it: never the password hash. */
+export const ZUserRecord = z.object({
+  id: z.string(),
+  user_cuid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  meta: z.record(z.string(), z.unknown()),
+  inactive: z.boolean(),
+  inactivated_at: z.date().nullable(),
+  inactivated_by_user_cuid: z.string().nullable(),
+  created_at: z.date(),
+});
+export type TUserRecord = z.infer<typeof ZUserRecord>;
+
+export const USER_SORTS = ['id', 'user_cuid', 'email', 'name', 'phone', 'inactive', 'inactivated_at', 'created_at'] as const;
+
+/** A new user with their first membership, in a company the caller administers. */
+export const ZUserCreateData = z
+  .object({
+    email: ZEmail,
+    name: ZPersonName,
+    phone: ZPhone,
+    password: ZPassword,
+    company_cuid: ZCuid,
+    role_cuid: ZCuid,
+    is_company_admin: z.boolean().optional(),
+  })
+  .strict();
+export const ZUserCreateParams = z.object({ data: ZUserCreateData, meta: z.unknown().optional() });
+export type TUserCreateData = z.infer<typeof ZUserCreateData>;
+
+/** What a single edit may change; `inactive` deactivates or reactivates. */
+export const ZUserUpdateData = z
+  .object({ email: ZEmail, name: ZPersonName, phone: ZPhone, password: ZPassword, inactive: z.boolean() })
+  .partial()
+  .strict();
+export type TUserUpdateData = z.infer<typeof ZUserUpdateData>;
+const USER_EDITABLE = new Set(Object.keys(ZUserUpdateData.shape));
+
+/**
+ * react-admin sends the whole record on update; read-only fields are dropped first, and an
+ * empty password (a form's untouched password field) means "unchanged".
+ */
+export const ZUserUpdateParams = z.preprocess(
+  (raw) => {
+    if (!raw || typeof raw !== 'object') return raw;
+    const data = (raw as { data?: unknown }).data;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return raw;
+    const kept = Object.fromEntries(
+      Object.entries(data as Record<string, unknown>).filter(([k, v]) => USER_EDITABLE.has(k) && !(k === 'password' && (v === '' || v === null))),
+    );
+    return { ...raw, data: kept };
+  },
+  z.object({ id: ZRaId, data: ZUserUpdateData, previousData: z.unknown().optional(), meta: z.unknown().optional() }),
+);

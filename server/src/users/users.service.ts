@@ -1,10 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { type Actor, can } from '../auth/policy';
+import type { DataSource, EntityManager } from 'typeorm';
+import { hashPassword } from '../auth/password';
+import { type Actor, bestLevel, can, isSuperUser, levelIn } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
+import { newCuid } from '../common/ids';
 import { scopeOf } from '../common/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import type { TRole, TUserFindOneOutput, TUserStatusOutput } from './users.schema';
+import { fieldError, likeNeedle, pageSql, SqlParams } from './list-query';
+import type { TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
+
+const USER_COLUMNS = `u.user_cuid, u.user_cuid AS id, u.email, u.name, u.phone, COALESCE(u.meta, '{}'::jsonb) AS meta,
+  u.inactive, u.inactivated_at, u.inactivated_by_user_cuid, u.created_at`;
+
+const USER_SORT_COLUMNS: Record<string, string> = {
+  id: 'u.user_cuid',
+  user_cuid: 'u.user_cuid',
+  email: 'u.email',
+  name: 'u.name',
+  phone: 'u.phone',
+  inactive: 'u.inactive',
+  inactivated_at: 'u.inactivated_at',
+  created_at: 'u.created_at',
+};
+
+export interface UserListParams {
+  pagination: { page: number; perPage: number };
+  sort?: { field: string; order: 'ASC' | 'DESC' };
+  filter: { q?: string; id?: string[]; company_cuid?: string; inactive?: boolean };
+}
 
 /** SQL condition: the user `u` is visible to the caller ($2 superuser, $3 self, $4 admin companies). */
 const VISIBLE_USER = `($2::boolean OR u.user_cuid = $3 OR EXISTS (
@@ -77,5 +100,184 @@ export class UsersService {
       [user_cuid, inactive, actor.user_cuid],
     )) as [TUserStatusOutput[], number];
     return rows[0];
+  }
+
+  // ---- react-admin resource `user` (spec §6 Users) ----------------------------------------------
+
+  /**
+   * Rows of "user" u the caller may read with users.view: users holding a membership in a company
+   * the caller belongs to (a superuser reads all).
+   */
+  private visibleSql(actor: Actor, p: SqlParams): string {
+    const scope = scopeOf(actor);
+    if (scope.superuser) return 'TRUE';
+    return `(u.user_cuid = ${p.add(scope.user_cuid)} OR EXISTS (SELECT 1 FROM company_membership vm
+              WHERE vm.user_cuid = u.user_cuid AND vm.company_cuid = ANY(${p.add(scope.companies)}::varchar[])))`;
+  }
+
+  async list(actor: Actor, params: UserListParams, reference?: { target: 'company_cuid'; id: string }) {
+    const p = new SqlParams();
+    const where = [this.visibleSql(actor, p)];
+    const f = params.filter;
+    if (f.q) where.push(`(u.email ILIKE ${p.add(likeNeedle(f.q))} OR u.name ILIKE ${p.add(likeNeedle(f.q))})`);
+    if (f.id) where.push(`u.user_cuid = ANY(${p.add(f.id)}::varchar[])`);
+    if (f.inactive !== undefined) where.push(`u.inactive = ${p.add(f.inactive)}`);
+    const scope = scopeOf(actor);
+    for (const company of [f.company_cuid, reference?.id].filter((c): c is string => c !== undefined)) {
+      // Only the caller's own companies: membership elsewhere is not theirs to learn.
+      where.push(`EXISTS (SELECT 1 FROM company_membership fm WHERE fm.user_cuid = u.user_cuid AND fm.company_cuid = ${p.add(company)}
+                  ${scope.superuser ? '' : `AND fm.company_cuid = ANY(${p.add(scope.companies)}::varchar[])`})`);
+    }
+    const countParams = [...p.values];
+    const page = pageSql(p, params, USER_SORT_COLUMNS, { field: 'email', order: 'ASC' }, 'u.user_cuid');
+    const [rows, [{ n }]] = await Promise.all([
+      this.ds.query(`SELECT ${USER_COLUMNS} FROM "user" u WHERE ${where.join(' AND ')} ${page}`, p.values) as Promise<TUserRecord[]>,
+      this.ds.query(`SELECT count(*)::int AS n FROM "user" u WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
+    ]);
+    return { data: rows, total: Number(n) };
+  }
+
+  async getMany(actor: Actor, ids: string[]): Promise<{ data: TUserRecord[] }> {
+    const p = new SqlParams();
+    const rows = (await this.ds.query(
+      `SELECT ${USER_COLUMNS} FROM "user" u WHERE u.user_cuid = ANY(${p.add([...new Set(ids)])}::varchar[]) AND ${this.visibleSql(actor, p)}
+        ORDER BY u.email`,
+      p.values,
+    )) as TUserRecord[];
+    return { data: rows };
+  }
+
+  async getOne(actor: Actor, id: string): Promise<{ data: TUserRecord }> {
+    const [row] = (await this.getMany(actor, [id])).data;
+    if (!row) throw notFound('User');
+    return { data: row };
+  }
+
+  private async loadRecord(tx: EntityManager, user_cuid: string): Promise<TUserRecord> {
+    const [row] = (await tx.query(`SELECT ${USER_COLUMNS} FROM "user" u WHERE u.user_cuid = $1`, [user_cuid])) as TUserRecord[];
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  /** A visible user, locked, with the companies and the most powerful level they hold. */
+  private async lockTarget(actor: Actor, tx: EntityManager, id: string) {
+    const p = new SqlParams();
+    const [row] = (await tx.query(
+      `SELECT u.user_cuid, u.email,
+              ARRAY(SELECT m.company_cuid FROM company_membership m WHERE m.user_cuid = u.user_cuid) AS companies,
+              (SELECT min(r.level) FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid WHERE m.user_cuid = u.user_cuid) AS best_level
+         FROM "user" u WHERE u.user_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)} FOR UPDATE OF u`,
+      p.values,
+    )) as { user_cuid: string; email: string; companies: string[]; best_level: number | null }[];
+    if (!row) throw notFound('User');
+    return { ...row, best_level: row.best_level === null ? Number.POSITIVE_INFINITY : Number(row.best_level) };
+  }
+
+  private async assertEmailFree(tx: EntityManager, email: string, except?: string): Promise<void> {
+    const [taken] = await tx.query(`SELECT 1 FROM "user" WHERE email = $1 AND user_cuid IS DISTINCT FROM $2`, [email, except ?? null]);
+    if (taken) throw fieldError('CONFLICT', 'email', 'A user with this email already exists');
+  }
+
+  private async uniqueEmail<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (e) {
+      const pg = (e as { driverError?: { code?: string; constraint?: string } }).driverError;
+      if (pg?.code === '23505' && pg.constraint === 'uq_user_email') throw fieldError('CONFLICT', 'email', 'A user with this email already exists');
+      throw e;
+    }
+  }
+
+  /**
+   * Spec §6: a company admin creates a user with a password and their first membership, in a
+   * company they administer; nobody grants a role above their own level in that company.
+   */
+  async create(actor: Actor, input: TUserCreateData): Promise<{ data: TUserRecord }> {
+    const scope = scopeOf(actor);
+    if (!scope.superuser && !scope.companies.includes(input.company_cuid)) throw notFound('Company');
+    const [company] = await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [input.company_cuid]);
+    if (!company) throw notFound('Company');
+    if (!can(actor, 'users.create', { company_cuid: input.company_cuid })) throw forbidden('Only an admin of this company can add users to it');
+    const [role] = (await this.ds.query(`SELECT role_cuid, level FROM role WHERE role_cuid = $1`, [input.role_cuid])) as { level: number }[];
+    if (!role) throw notFound('Role');
+    if (!isSuperUser(actor) && Number(role.level) < levelIn(actor, input.company_cuid)) throw forbidden('You cannot grant a role above your own');
+    await this.assertEmailFree(this.ds.manager, input.email);
+    const hash = await hashPassword(input.password);
+    return this.uniqueEmail(() =>
+      this.ds.transaction(async (tx) => {
+        const user_cuid = newCuid();
+        await tx.query(`INSERT INTO "user" (user_cuid, email, password, name, phone) VALUES ($1, $2, $3, $4, $5)`, [
+          user_cuid,
+          input.email,
+          hash,
+          input.name,
+          input.phone ?? null,
+        ]);
+        await tx.query(
+          `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
+          [newCuid(), input.role_cuid, user_cuid, input.company_cuid, input.is_company_admin ?? false],
+        );
+        return { data: await this.loadRecord(tx, user_cuid) };
+      }),
+    );
+  }
+
+  /**
+   * Spec §6 edit single: a superuser, the user themselves, or an admin of a shared company.
+   * Changing someone's email or password (their sign-in) also needs a level at least as powerful
+   * as theirs, so an admin cannot take over a more powerful account. A password, email or
+   * inactive change revokes the user's sessions (database trigger on "user").
+   */
+  async update(actor: Actor, id: string, data: TUserUpdateData): Promise<{ data: TUserRecord }> {
+    const hash = data.password !== undefined ? await hashPassword(data.password) : undefined;
+    return this.uniqueEmail(() =>
+      this.ds.transaction(async (tx) => {
+        const target = await this.lockTarget(actor, tx, id);
+        const policyTarget = { user_cuid: target.user_cuid, user_company_cuids: target.companies };
+        if (!can(actor, 'users.edit', policyTarget)) throw forbidden('Only the user, a superuser or an admin of their company can change this user');
+        if (data.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
+        const signIn = data.password !== undefined || (data.email !== undefined && data.email !== target.email);
+        if (signIn && !isSuperUser(actor) && target.user_cuid !== actor.user_cuid && target.best_level < bestLevel(actor)) {
+          throw forbidden('You cannot change the sign-in of a user more powerful than you');
+        }
+        if (data.email !== undefined) await this.assertEmailFree(tx, data.email, target.user_cuid);
+        const p = new SqlParams();
+        const sets: string[] = [];
+        if (data.email !== undefined) sets.push(`email = ${p.add(data.email)}`);
+        if (data.name !== undefined) sets.push(`name = ${p.add(data.name)}`);
+        if (data.phone !== undefined) sets.push(`phone = ${p.add(data.phone)}`);
+        if (hash !== undefined) sets.push(`password = ${p.add(hash)}`);
+        if (data.inactive !== undefined) {
+          const inactive = p.add(data.inactive);
+          sets.push(
+            `inactive = ${inactive}`,
+            `inactivated_at = CASE WHEN ${inactive} THEN COALESCE(inactivated_at, now()) ELSE NULL END`,
+            `inactivated_by_user_cuid = CASE WHEN ${inactive} THEN (CASE WHEN inactive THEN inactivated_by_user_cuid ELSE ${p.add(actor.user_cuid)} END) ELSE NULL END`,
+          );
+        }
+        if (sets.length) await tx.query(`UPDATE "user" SET ${sets.join(', ')} WHERE user_cuid = ${p.add(target.user_cuid)}`, p.values);
+        return { data: await this.loadRecord(tx, target.user_cuid) };
+      }),
+    );
+  }
+
+  /**
+   * Spec §6 delete: a single user by a superuser, never oneself (`users.delete`); several at once
+   * need level 0 (`users.deleteAny`) and never include oneself. All or nothing.
+   */
+  async remove(actor: Actor, ids: string[], permission: 'users.delete' | 'users.deleteAny'): Promise<TUserRecord[]> {
+    return this.ds.transaction(async (tx) => {
+      const removed: TUserRecord[] = [];
+      for (const id of [...new Set(ids)]) {
+        const target = await this.lockTarget(actor, tx, id);
+        if (target.user_cuid === actor.user_cuid) throw forbidden('You cannot delete yourself');
+        if (!can(actor, 'users.delete', { user_cuid: target.user_cuid }) || !can(actor, permission, { user_cuid: target.user_cuid })) {
+          throw forbidden();
+        }
+        removed.push(await this.loadRecord(tx, target.user_cuid));
+        await tx.query(`DELETE FROM "user" WHERE user_cuid = $1`, [target.user_cuid]);
+      }
+      return removed;
+    });
   }
 }

@@ -1,0 +1,297 @@
+import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { startTestApp, type TestApp } from '../factories/app';
+import { HttpClient } from '../factories/http-client';
+import { addMember } from '../factories/users';
+
+const list = (filter: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  pagination: { page: 1, perPage: 100 },
+  sort: { field: 'email', order: 'ASC' },
+  filter,
+  ...extra,
+});
+const emails = (answer: { data?: { data: { email: string }[] } }) => answer.data!.data.map((u) => u.email);
+
+describe('user resource (spec §6 Users)', () => {
+  let t: TestApp;
+  const as: Record<string, HttpClient> = {};
+  const cuid: Record<string, string> = {};
+  let demo: string;
+  let other: string;
+  const role: Record<number, string> = {};
+
+  const userCount = async () => Number((await t.db.dataSource.query(`SELECT count(*) AS n FROM "user"`))[0].n);
+  const signIn = async (who: string) => {
+    as[who] = new HttpClient(t.baseUrl);
+    expect((await as[who].login(`${who}@demo.local`)).status).toBe(200);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const ds = t.db.dataSource;
+    await addMember(ds, 'otheradmin@demo.local', OTHER_COMPANY_NAME, 2, true);
+    for (const r of await ds.query(`SELECT role_cuid, level FROM role`)) role[Number(r.level)] = r.role_cuid;
+    for (const u of await ds.query(`SELECT user_cuid, email FROM "user"`)) cuid[u.email.split('@')[0]] = u.user_cuid;
+    [{ company_cuid: demo }] = await ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [DEMO_COMPANY_NAME]);
+    [{ company_cuid: other }] = await ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [OTHER_COMPANY_NAME]);
+    for (const who of ['superuser', 'installer', 'expert', 'basic', 'other', 'otheradmin']) await signIn(who);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('reading', () => {
+    it('view needs company admin; an admin sees the users of their companies only, a superuser all', async () => {
+      expect((await as.expert.query('user.getList', list())).status).toBe(403);
+      expect((await as.other.query('user.getList', list())).status).toBe(403);
+      const mine = await as.installer.query('user.getList', list());
+      expect(mine.status).toBe(200);
+      expect(emails(mine)).toEqual(['basic@demo.local', 'expert@demo.local', 'installer@demo.local', 'superuser@demo.local']);
+      expect(mine.data.total).toBe(4);
+      expect(emails(await as.otheradmin.query('user.getList', list()))).toEqual(['other@demo.local', 'otheradmin@demo.local']);
+      const all = await as.superuser.query('user.getList', list());
+      expect(all.data.total).toBe(6);
+    });
+
+    it('records carry user_cuid and id, never the password hash', async () => {
+      const one = await as.installer.query('user.getOne', { id: cuid.expert });
+      expect(one.status).toBe(200);
+      expect(one.data.data).toMatchObject({ id: cuid.expert, user_cuid: cuid.expert, email: 'expert@demo.local', inactive: false });
+      expect(one.text).not.toMatch(/password|argon2/);
+      const page = await as.superuser.query('user.getList', list());
+      expect(page.text).not.toMatch(/argon2/);
+    });
+
+    it('a user of another company is as missing as an unknown id (getOne, getMany)', async () => {
+      const foreign = await as.installer.query('user.getOne', { id: cuid.other });
+      const unknown = await as.installer.query('user.getOne', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' });
+      expect(foreign.status).toBe(404);
+      expect(foreign.error).toEqual(unknown.error);
+      expect((await as.otheradmin.query('user.getOne', { id: cuid.basic })).status).toBe(404);
+      const many = await as.installer.query('user.getMany', { ids: [cuid.other, cuid.basic, cuid.otheradmin] });
+      expect(emails(many)).toEqual(['basic@demo.local']);
+    });
+
+    it('search q over email and name, filters company_cuid and inactive, paging and sort', async () => {
+      expect(emails(await as.superuser.query('user.getList', list({ q: 'Demo Exp' })))).toEqual(['expert@demo.local']);
+      expect(emails(await as.superuser.query('user.getList', list({ q: 'OTHERADMIN@' })))).toEqual(['otheradmin@demo.local']);
+      // LIKE wildcards are text, not patterns
+      expect((await as.superuser.query('user.getList', list({ q: '%' }))).data.total).toBe(0);
+      expect(emails(await as.superuser.query('user.getList', list({ company_cuid: other })))).toEqual(['other@demo.local', 'otheradmin@demo.local']);
+      // an admin filtering on a foreign company learns nothing
+      expect((await as.installer.query('user.getList', list({ company_cuid: other }))).data.total).toBe(0);
+      expect((await as.installer.query('user.getList', list({ inactive: true }))).data.total).toBe(0);
+      expect((await as.installer.query('user.getList', list({ inactive: 'false' }))).data.total).toBe(4);
+      const page2 = await as.installer.query('user.getList', {
+        pagination: { page: 2, perPage: 3 },
+        sort: { field: 'email', order: 'DESC' },
+        filter: {},
+      });
+      expect(emails(page2)).toEqual(['basic@demo.local']);
+      expect(page2.data.total).toBe(4);
+      expect(emails(await as.installer.query('user.getList', list({ id: [cuid.expert, cuid.other] })))).toEqual(['expert@demo.local']);
+    });
+
+    it('getManyReference by company_cuid: the company members, within scope', async () => {
+      const ref = await as.superuser.query('user.getManyReference', list({}, { target: 'company_cuid', id: other }));
+      expect(emails(ref)).toEqual(['other@demo.local', 'otheradmin@demo.local']);
+      expect((await as.installer.query('user.getManyReference', list({}, { target: 'company_cuid', id: other }))).data.total).toBe(0);
+      expect((await as.installer.query('user.getManyReference', list({}, { target: 'company_cuid', id: demo }))).data.total).toBe(4);
+    });
+
+    it('bad list input answers 400 with field errors', async () => {
+      for (const bad of [
+        list({ nope: 1 }),
+        list({ inactive: 'maybe' }),
+        { ...list(), sort: { field: 'password', order: 'ASC' } },
+        { ...list(), pagination: { page: 0, perPage: 10 } },
+      ]) {
+        const answer = await as.superuser.query('user.getList', bad);
+        expect(answer.status).toBe(400);
+        expect(answer.error?.data.fieldErrors?.length).toBeGreaterThan(0);
+      }
+      const badRef = await as.superuser.query('user.getManyReference', list({}, { target: 'role_cuid', id: role[3] }));
+      expect(badRef.status).toBe(400);
+      expect(badRef.error?.data.fieldErrors?.[0].path).toBe('target');
+    });
+  });
+
+  describe('create', () => {
+    const newUser = (over: Record<string, unknown> = {}) => ({
+      data: { email: 'New.Person@Demo.local', name: 'New Person', phone: '+254 700 000000', password: 'long-enough-pw', company_cuid: demo, role_cuid: role[2], ...over },
+    });
+
+    it('a company admin creates a user with a first membership; the user signs in with the password', async () => {
+      const created = await as.installer.mutate('user.create', newUser());
+      expect(created.status).toBe(200);
+      expect(created.data.data).toMatchObject({ email: 'new.person@demo.local', name: 'New Person', inactive: false });
+      expect(created.data.data.id).toBe(created.data.data.user_cuid);
+      expect(created.text).not.toMatch(/argon2|long-enough-pw/);
+      const [m] = await t.db.dataSource.query(
+        `SELECT m.company_cuid, r.level, m.is_company_admin FROM company_membership m JOIN role r USING (role_cuid) WHERE m.user_cuid = $1`,
+        [created.data.data.user_cuid],
+      );
+      expect(m).toEqual({ company_cuid: demo, level: 2, is_company_admin: false });
+      const [{ password }] = await t.db.dataSource.query(`SELECT password FROM "user" WHERE user_cuid = $1`, [created.data.data.user_cuid]);
+      expect(password).toMatch(/^\$argon2id\$/);
+      const person = new HttpClient(t.baseUrl);
+      expect((await person.login('new.person@demo.local', 'long-enough-pw')).status).toBe(200);
+    });
+
+    it('a duplicate email answers CONFLICT with a field error on email; nothing written', async () => {
+      const before = await userCount();
+      const dup = await as.installer.mutate('user.create', newUser({ email: 'EXPERT@demo.local' }));
+      expect(dup.status).toBe(409);
+      expect(dup.error?.data.fieldErrors).toEqual([{ path: 'email', message: expect.any(String) }]);
+      expect(await userCount()).toBe(before);
+    });
+
+    it('refusals: not admin (403), foreign company (404), role above one\'s own (403); nothing written', async () => {
+      const before = await userCount();
+      expect((await as.expert.mutate('user.create', newUser({ email: 'a1@demo.local' }))).status).toBe(403);
+      expect((await as.installer.mutate('user.create', newUser({ email: 'a2@demo.local', company_cuid: other }))).status).toBe(404);
+      expect((await as.otheradmin.mutate('user.create', newUser({ email: 'a3@demo.local' }))).status).toBe(404);
+      const escalate = await as.installer.mutate('user.create', newUser({ email: 'a4@demo.local', role_cuid: role[0] }));
+      expect(escalate.status).toBe(403);
+      expect(escalate.error?.message).toMatch(/above your own/);
+      // otheradmin is level 2 in Other: may not hand out level 1
+      expect((await as.otheradmin.mutate('user.create', newUser({ email: 'a5@demo.local', company_cuid: other, role_cuid: role[1] }))).status).toBe(403);
+      expect((await as.installer.mutate('user.create', newUser({ email: 'a6@demo.local', role_cuid: 'zzzzzzzzzzzzzzzzzzzzzzzz' }))).status).toBe(404);
+      expect(await userCount()).toBe(before);
+      // the same level as one's own is allowed
+      expect((await as.otheradmin.mutate('user.create', newUser({ email: 'a7@demo.local', company_cuid: other, role_cuid: role[2] }))).status).toBe(200);
+      // a superuser may grant any role anywhere
+      expect((await as.superuser.mutate('user.create', newUser({ email: 'a8@demo.local', company_cuid: other, role_cuid: role[0] }))).status).toBe(200);
+    });
+
+    it('bad input answers 400 with field errors and writes nothing', async () => {
+      const before = await userCount();
+      const cases: [Record<string, unknown>, string][] = [
+        [{ password: 'short' }, 'data.password'],
+        [{ email: 'not-an-email' }, 'data.email'],
+        [{ name: '' }, 'data.name'],
+        [{ company_cuid: '' }, 'data.company_cuid'],
+        [{ extra: 'x' }, 'data'],
+      ];
+      for (const [over, path] of cases) {
+        const answer = await as.installer.mutate('user.create', newUser({ email: 'bad@demo.local', ...over }));
+        expect(answer.status).toBe(400);
+        expect(answer.error?.data.fieldErrors?.map((f) => f.path)).toContain(path);
+      }
+      expect(await userCount()).toBe(before);
+    });
+  });
+
+  describe('edit and deactivate', () => {
+    it('oneself: a plain member edits their own name; a password change ends their sessions', async () => {
+      const basic = new HttpClient(t.baseUrl);
+      await basic.login('basic@demo.local');
+      const renamed = await basic.mutate('user.update', {
+        id: cuid.basic,
+        data: { name: 'Basic Renamed', email: 'basic@demo.local', user_cuid: cuid.basic, inactive: false, password: '' },
+        previousData: {},
+      });
+      expect(renamed.status).toBe(200);
+      expect(renamed.data.data.name).toBe('Basic Renamed');
+      // name change alone keeps the session
+      expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
+      expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password' } })).status).toBe(200);
+      expect((await basic.request('GET', '/api/auth/session')).status).toBe(401);
+      expect((await new HttpClient(t.baseUrl).login('basic@demo.local', 'another-password')).status).toBe(200);
+      await t.db.dataSource.query(`UPDATE "user" SET password = (SELECT password FROM "user" WHERE email = 'expert@demo.local') WHERE user_cuid = $1`, [
+        cuid.basic,
+      ]);
+    });
+
+    it('a plain member cannot edit a colleague; an admin of another company sees nothing (404); nothing written', async () => {
+      await signIn('basic');
+      expect((await as.basic.mutate('user.update', { id: cuid.expert, data: { name: 'X' } })).status).toBe(403);
+      const foreign = await as.installer.mutate('user.update', { id: cuid.other, data: { name: 'X' } });
+      expect(foreign.status).toBe(404);
+      expect((await as.otheradmin.mutate('user.update', { id: cuid.expert, data: { name: 'X' } })).status).toBe(404);
+      const [{ n }] = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM "user" WHERE name = 'X'`);
+      expect(n).toBe(0);
+    });
+
+    it('an admin edits a user of a shared company; changing an email ends that user\'s sessions', async () => {
+      await signIn('expert');
+      const edited = await as.installer.mutate('user.update', { id: cuid.expert, data: { email: 'expert2@demo.local', phone: '+1 555' } });
+      expect(edited.status).toBe(200);
+      expect(edited.data.data).toMatchObject({ email: 'expert2@demo.local', phone: '+1 555' });
+      expect((await as.expert.request('GET', '/api/auth/session')).status).toBe(401);
+      expect((await as.installer.mutate('user.update', { id: cuid.expert, data: { email: 'expert@demo.local' } })).status).toBe(200);
+      await signIn('expert');
+    });
+
+    it('an admin cannot take over a more powerful account (password or email of a superuser)', async () => {
+      const pw = await as.installer.mutate('user.update', { id: cuid.superuser, data: { password: 'takeover-password' } });
+      expect(pw.status).toBe(403);
+      expect((await as.installer.mutate('user.update', { id: cuid.superuser, data: { email: 'mine@demo.local' } })).status).toBe(403);
+      expect((await new HttpClient(t.baseUrl).login('superuser@demo.local', 'takeover-password')).status).toBe(401);
+    });
+
+    it('duplicate email on edit: CONFLICT on email; bad input: 400 with field errors; nothing written', async () => {
+      const dup = await as.installer.mutate('user.update', { id: cuid.expert, data: { email: 'basic@demo.local' } });
+      expect(dup.status).toBe(409);
+      expect(dup.error?.data.fieldErrors?.[0].path).toBe('email');
+      const short = await as.installer.mutate('user.update', { id: cuid.expert, data: { password: 'short' } });
+      expect(short.status).toBe(400);
+      expect(short.error?.data.fieldErrors?.[0].path).toBe('data.password');
+      const badName = await as.installer.mutate('user.update', { id: cuid.expert, data: { name: '   ' } });
+      expect(badName.status).toBe(400);
+      const [u] = await t.db.dataSource.query(`SELECT email, name FROM "user" WHERE user_cuid = $1`, [cuid.expert]);
+      expect(u).toEqual({ email: 'expert@demo.local', name: 'Demo Expert' });
+    });
+
+    it('deactivation stamps who and when and signs the user out; reactivation clears it', async () => {
+      await signIn('expert');
+      const off = await as.installer.mutate('user.update', { id: cuid.expert, data: { inactive: true } });
+      expect(off.status).toBe(200);
+      expect(off.data.data).toMatchObject({ inactive: true, inactivated_by_user_cuid: cuid.installer });
+      expect(off.data.data.inactivated_at).toBeInstanceOf(Date);
+      expect((await as.expert.request('GET', '/api/auth/session')).status).toBe(401);
+      expect((await new HttpClient(t.baseUrl).login('expert@demo.local')).status).toBe(403);
+      expect((await as.installer.query('user.getList', list({ inactive: true }))).data.total).toBe(1);
+      const on = await as.installer.mutate('user.update', { id: cuid.expert, data: { inactive: false } });
+      expect(on.data.data).toMatchObject({ inactive: false, inactivated_at: null, inactivated_by_user_cuid: null });
+      await signIn('expert');
+    });
+  });
+
+  describe('delete', () => {
+    it('delete single: superuser only, never oneself; foreign or unknown → 404; nothing written on refusal', async () => {
+      const victim = await addMember(t.db.dataSource, 'victim@demo.local', DEMO_COMPANY_NAME, 3);
+      const before = await userCount();
+      expect((await as.installer.mutate('user.delete', { id: victim })).status).toBe(403);
+      expect((await as.superuser.mutate('user.delete', { id: cuid.superuser })).status).toBe(403);
+      expect((await as.superuser.mutate('user.delete', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' })).status).toBe(404);
+      expect(await userCount()).toBe(before);
+      const gone = await as.superuser.mutate('user.delete', { id: victim, previousData: { id: victim } });
+      expect(gone.status).toBe(200);
+      expect(gone.data.data).toMatchObject({ id: victim, email: 'victim@demo.local' });
+      expect(await userCount()).toBe(before - 1);
+      expect((await as.superuser.mutate('user.delete', { id: victim })).status).toBe(404);
+    });
+
+    it('deleteMany: level 0, never oneself, all or nothing', async () => {
+      const a = await addMember(t.db.dataSource, 'bulk-a@demo.local', DEMO_COMPANY_NAME, 3);
+      const b = await addMember(t.db.dataSource, 'bulk-b@demo.local', OTHER_COMPANY_NAME, 3);
+      const before = await userCount();
+      expect((await as.installer.mutate('user.deleteMany', { ids: [a] })).status).toBe(403);
+      expect((await as.superuser.mutate('user.deleteMany', { ids: [a, b, cuid.superuser] })).status).toBe(403);
+      expect((await as.superuser.mutate('user.deleteMany', { ids: [a, 'zzzzzzzzzzzzzzzzzzzzzzzz'] })).status).toBe(404);
+      expect((await as.superuser.mutate('user.deleteMany', { ids: [] })).status).toBe(400);
+      expect(await userCount()).toBe(before);
+      const done = await as.superuser.mutate('user.deleteMany', { ids: [a, b] });
+      expect(done.status).toBe(200);
+      expect(done.data.data.sort()).toEqual([a, b].sort());
+      expect(await userCount()).toBe(before - 2);
+    });
+
+    it('the existing procedures still work (findOne, deactivate, reactivate)', async () => {
+      expect((await as.installer.query('user.findOne', { email: 'expert@demo.local' })).status).toBe(200);
+      const off = await as.installer.mutate('user.deactivate', { user_cuid: cuid.basic });
+      expect(off.data).toMatchObject({ inactive: true, inactivated_by_user_cuid: cuid.installer });
+      expect((await as.installer.mutate('user.reactivate', { user_cuid: cuid.basic })).data.inactive).toBe(false);
+    });
+  });
+});
