@@ -28,6 +28,7 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
     configuration: 'systemConfiguration.view',
     telemetry: 'telemetry.view',
   },
+  systemSharing: { list: 'systems.view', show: 'systems.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
   systemChangelog: { list: 'changelog.view', show: 'changelog.view', create: 'changelog.create', edit: 'changelog.edit', delete: 'changelog.delete' },
   systemMetadata: { list: 'metadata.view', show: 'metadata.view', create: 'metadata.change', edit: 'metadata.change', delete: 'metadata.change' },
   site: { list: 'sites.view', show: 'sites.view', create: 'sites.create', edit: 'sites.edit', delete: 'sites.delete' },
