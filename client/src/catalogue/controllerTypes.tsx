@@ -1,0 +1,97 @@
+import {
+  AutocompleteInput,
+  Create,
+  DataTable,
+  Edit,
+  ImageField,
+  List,
+  ReferenceInput,
+  SearchInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  UrlField,
+  required,
+} from 'react-admin';
+import { InterfaceAssignments } from './assignments';
+import { CatalogueListActions, EditOrShow, ManufacturerField, RecordTabs } from './common';
+
+const ManufacturerInput = ({ validate }: { validate?: ReturnType<typeof required> }) => (
+  <ReferenceInput source="manufacturer_cuid" reference="manufacturer" sort={{ field: 'name', order: 'ASC' }}>
+    <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} validate={validate} />
+  </ReferenceInput>
+);
+
+const filters = [<SearchInput key="q" source="q" alwaysOn />, <ManufacturerInput key="manufacturer_cuid" />];
+
+export function ControllerTypeList() {
+  return (
+    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }}>
+      <DataTable rowClick="show">
+        <DataTable.Col source="model" />
+        <DataTable.Col source="manufacturer_cuid" disableSort>
+          <ManufacturerField />
+        </DataTable.Col>
+        <DataTable.Col source="description" disableSort />
+      </DataTable>
+    </List>
+  );
+}
+
+const details = (
+  <SimpleShowLayout>
+    <TextField source="model" />
+    <ManufacturerField />
+    <TextField source="description" emptyText="—" />
+    <UrlField source="url" emptyText="—" />
+    <ImageField source="image" emptyText="—" />
+  </SimpleShowLayout>
+);
+
+export function ControllerTypeShow() {
+  return (
+    <Show>
+      <RecordTabs
+        tabs={[
+          { key: 'details', label: 'portal.catalogue.tab_details', content: details },
+          { key: 'interfaces', label: 'portal.catalogue.tab_interfaces', content: <InterfaceAssignments /> },
+        ]}
+      />
+    </Show>
+  );
+}
+
+const inputs = (
+  <>
+    <TextInput source="model" validate={required()} />
+    <ManufacturerInput validate={required()} />
+    <TextInput source="description" multiline />
+    <TextInput source="url" type="url" />
+    <TextInput source="image" type="url" helperText="portal.catalogue.image_help" />
+  </>
+);
+
+export function ControllerTypeEdit() {
+  return (
+    <EditOrShow show={ControllerTypeShow}>
+      <Edit mutationMode="pessimistic" redirect={false}>
+        <RecordTabs
+          tabs={[
+            { key: 'details', label: 'portal.catalogue.tab_details', content: <SimpleForm>{inputs}</SimpleForm> },
+            { key: 'interfaces', label: 'portal.catalogue.tab_interfaces', content: <InterfaceAssignments /> },
+          ]}
+        />
+      </Edit>
+    </EditOrShow>
+  );
+}
+
+export function ControllerTypeCreate() {
+  return (
+    <Create redirect="edit">
+      <SimpleForm>{inputs}</SimpleForm>
+    </Create>
+  );
+}

@@ -1,0 +1,61 @@
+import { Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
+import { ParameterAssignments } from './assignments';
+import { CatalogueListActions, EditOrShow, RecordTabs } from './common';
+
+const filters = [<SearchInput key="q" source="q" alwaysOn />];
+
+export function EntityCategoryList() {
+  return (
+    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
+      <DataTable rowClick="show">
+        <DataTable.Col source="name" />
+        <DataTable.Col source="description" disableSort />
+      </DataTable>
+    </List>
+  );
+}
+
+const tabs = (first: React.ReactNode) => [
+  { key: 'details', label: 'portal.catalogue.tab_details', content: first },
+  { key: 'parameters', label: 'portal.catalogue.tab_parameters', content: <ParameterAssignments resource="entityCategoryLogParameterAssignment" target="entitycategory_cuid" /> },
+];
+
+export function EntityCategoryShow() {
+  return (
+    <Show>
+      <RecordTabs
+        tabs={tabs(
+          <SimpleShowLayout>
+            <TextField source="name" />
+            <TextField source="description" emptyText="—" />
+          </SimpleShowLayout>,
+        )}
+      />
+    </Show>
+  );
+}
+
+const inputs = (
+  <>
+    <TextInput source="name" validate={required()} />
+    <TextInput source="description" multiline />
+  </>
+);
+
+export function EntityCategoryEdit() {
+  return (
+    <EditOrShow show={EntityCategoryShow}>
+      <Edit mutationMode="pessimistic" redirect={false}>
+        <RecordTabs tabs={tabs(<SimpleForm>{inputs}</SimpleForm>)} />
+      </Edit>
+    </EditOrShow>
+  );
+}
+
+export function EntityCategoryCreate() {
+  return (
+    <Create redirect="edit">
+      <SimpleForm>{inputs}</SimpleForm>
+    </Create>
+  );
+}
