@@ -1,8 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
-import { ZManyForUserInput, ZMembership, ZMembershipUpdateInput } from './companies.schema';
+import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
+import { listParams, referenceParams, ZBoolFilter } from '../users/list-query';
+import { ZCuid } from '../users/users.schema';
+import {
+  MEMBERSHIP_SORTS,
+  ZManyForUserInput,
+  ZMembership,
+  ZMembershipCreateParams,
+  ZMembershipRecord,
+  ZMembershipUpdateAny,
+} from './companies.schema';
 import { MembershipsService } from './memberships.service';
+
+const membershipFilters = {
+  company_cuid: ZCuid.optional(),
+  user_cuid: ZCuid.optional(),
+  role_cuid: ZCuid.optional(),
+  is_company_admin: ZBoolFilter.optional(),
+};
+const ZMembershipListParams = listParams(membershipFilters, MEMBERSHIP_SORTS);
+const ZMembershipReferenceParams = referenceParams(membershipFilters, MEMBERSHIP_SORTS, ['company_cuid', 'user_cuid', 'role_cuid']);
+const ZMembershipList = z.object({ data: z.array(ZMembershipRecord), total: z.number() });
 
 @Injectable()
 export class CompanyMembershipRouter {
@@ -16,10 +36,62 @@ export class CompanyMembershipRouter {
       .output(z.array(ZMembership))
       .query(({ ctx, input }) => this.memberships.manyForUser(ctx.actor, input.user_cuid)),
 
+    /**
+     * Role or admin flag of one membership (spec §6 membership edit). Takes the original
+     * `{membership_cuid, role_cuid?, is_company_admin?}` (answers the nested membership) or
+     * react-admin's `{id, data}` (answers `{data: record}`).
+     */
     update: procedure
       .meta({ perm: 'memberships.edit' })
-      .input(ZMembershipUpdateInput)
-      .output(ZMembership)
-      .mutation(({ ctx, input }) => this.memberships.update(ctx.actor, input)),
+      .input(ZMembershipUpdateAny)
+      .output(z.union([ZMembership, z.object({ data: ZMembershipRecord })]))
+      .mutation(({ ctx, input }) =>
+        input.kind === 'legacy'
+          ? this.memberships.update(ctx.actor, input.input)
+          : this.memberships.updateRecord(ctx.actor, input.id, input.data),
+      ),
+
+    // react-admin's calls; reads are for those who may view users (company admins).
+    getList: procedure
+      .meta({ perm: 'users.view' })
+      .input(ZMembershipListParams)
+      .output(ZMembershipList)
+      .query(({ ctx, input }) => this.memberships.list(ctx.actor, input)),
+
+    getOne: procedure
+      .meta({ perm: 'users.view' })
+      .input(ZGetOneParams)
+      .output(z.object({ data: ZMembershipRecord }))
+      .query(({ ctx, input }) => this.memberships.getOne(ctx.actor, input.id)),
+
+    getMany: procedure
+      .meta({ perm: 'users.view' })
+      .input(ZGetManyParams)
+      .output(z.object({ data: z.array(ZMembershipRecord) }))
+      .query(({ ctx, input }) => this.memberships.getMany(ctx.actor, input.ids)),
+
+    getManyReference: procedure
+      .meta({ perm: 'users.view' })
+      .input(ZMembershipReferenceParams)
+      .output(ZMembershipList)
+      .query(({ ctx, input }) => this.memberships.list(ctx.actor, input, { target: input.target, id: input.id })),
+
+    create: procedure
+      .meta({ perm: 'memberships.edit' })
+      .input(ZMembershipCreateParams)
+      .output(z.object({ data: ZMembershipRecord }))
+      .mutation(({ ctx, input }) => this.memberships.create(ctx.actor, input.data)),
+
+    delete: procedure
+      .meta({ perm: 'memberships.edit' })
+      .input(ZDeleteParams)
+      .output(z.object({ data: ZMembershipRecord }))
+      .mutation(async ({ ctx, input }) => ({ data: (await this.memberships.remove(ctx.actor, [input.id]))[0] })),
+
+    deleteMany: procedure
+      .meta({ perm: 'memberships.edit' })
+      .input(ZDeleteManyParams)
+      .output(z.object({ data: z.array(z.string()) }))
+      .mutation(async ({ ctx, input }) => ({ data: (await this.memberships.remove(ctx.actor, input.ids)).map((m) => m.membership_cuid) })),
   });
 }
