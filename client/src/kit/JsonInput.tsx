@@ -16,6 +16,12 @@ export const validJson: Validator = (value) =>
     ? { message: 'portal.kit.json.invalid_at', args: { line: value.line, column: value.column, message: value.message, _: `Invalid JSON (line ${value.line}, column ${value.column}): ${value.message}` } }
     : undefined;
 
+/** The value must be a JSON object (not an array, not empty): for `meta`, `args`, `config` … */
+export const jsonObject: Validator = (value) =>
+  value instanceof InvalidJson || (value !== null && typeof value === 'object' && !Array.isArray(value))
+    ? undefined
+    : { message: 'portal.kit.json.not_object', args: { _: 'Must be a JSON object ({ … })' } };
+
 export interface JsonInputProps extends Omit<InputProps, 'format' | 'parse'> {
   helperText?: React.ReactNode;
   /** Visible text rows (default 6, grows to 24). */

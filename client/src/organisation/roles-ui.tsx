@@ -1,0 +1,75 @@
+import { Chip, MenuItem, TextField as MuiTextField } from '@mui/material';
+import { FieldTitle, InputHelperText, type InputProps, useInput, useRecordContext, useTranslate } from 'react-admin';
+import type { TRole } from '../../../server/src/users/users.schema';
+import { useSession } from '../session/SessionProvider';
+
+/** Spec §6 role level colours: 0 red, 1 orange, 2 blue, 3 green (text contrast ≥ 4.5:1). */
+export const ROLE_LEVEL_COLOURS: Record<number, { bg: string; fg: string; name: string }> = {
+  0: { bg: '#c62828', fg: '#ffffff', name: 'red' },
+  1: { bg: '#ef6c00', fg: '#000000', name: 'orange' },
+  2: { bg: '#1565c0', fg: '#ffffff', name: 'blue' },
+  3: { bg: '#2e7d32', fg: '#ffffff', name: 'green' },
+};
+
+export function RoleLevelChip({ level, name, size = 'small' }: { level: number; name?: string; size?: 'small' | 'medium' }) {
+  const translate = useTranslate();
+  const colour = ROLE_LEVEL_COLOURS[level] ?? { bg: '#757575', fg: '#ffffff', name: 'grey' };
+  return (
+    <Chip
+      size={size}
+      label={name ? `${name} (${level})` : translate('portal.organisation.level', { level, _: `Level ${level}` })}
+      data-level={level}
+      data-colour={colour.name}
+      sx={{ bgcolor: colour.bg, color: colour.fg, fontWeight: 600 }}
+    />
+  );
+}
+
+/** The role of the record in context: role_name/role_level (memberships) or name/level (roles). */
+export function RoleChipField(_props: { source?: string; label?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  const { roles } = useSession();
+  if (!record) return null;
+  const level = (record.role_level ?? record.level) as number | undefined;
+  const name = (record.role_name ?? record.name) as string | undefined;
+  if (level === undefined || level === null) {
+    const role = roles.find((r) => r.role_cuid === record.role_cuid);
+    return role ? <RoleLevelChip level={role.level} name={role.name} /> : null;
+  }
+  return <RoleLevelChip level={level} name={name} />;
+}
+
+/** The roles (role.all, loaded by the session), most powerful first. */
+export function useRoles(): TRole[] {
+  const { roles } = useSession();
+  return [...roles].sort((a, b) => a.level - b.level);
+}
+
+/** A select of the roles showing each level's colour: `<RoleSelectInput source="role_cuid" />`. */
+export function RoleSelectInput(props: InputProps & { helperText?: string }) {
+  const roles = useRoles();
+  const { id, field, fieldState, isRequired } = useInput(props);
+  const error = fieldState.error?.message;
+  return (
+    <MuiTextField
+      select
+      id={id}
+      {...field}
+      value={field.value ?? ''}
+      label={<FieldTitle label={props.label} source={props.source} resource={props.resource} isRequired={isRequired} />}
+      error={!!error}
+      helperText={<InputHelperText error={error} helperText={props.helperText} />}
+      disabled={props.disabled}
+      sx={{ minWidth: 260 }}
+      size="small"
+      margin="dense"
+      slotProps={{ select: { MenuProps: { slotProps: { paper: { 'aria-label': 'roles' } as object } } } }}
+    >
+      {roles.map((r) => (
+        <MenuItem key={r.role_cuid} value={r.role_cuid}>
+          <RoleLevelChip level={r.level} name={r.name} />
+        </MenuItem>
+      ))}
+    </MuiTextField>
+  );
+}

@@ -1,0 +1,19 @@
+import { DataTable, List, TextField } from 'react-admin';
+import { RoleChipField } from './roles-ui';
+
+/** The four roles of spec §6, read-only, with their level colours. */
+export function RoleList() {
+  return (
+    <List sort={{ field: 'level', order: 'ASC' }} actions={false} pagination={false} data-testid="role-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="level">
+          <RoleChipField />
+        </DataTable.Col>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="description" disableSort>
+          <TextField source="description" emptyText="—" />
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}

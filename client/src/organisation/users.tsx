@@ -1,0 +1,278 @@
+import BlockIcon from '@mui/icons-material/Block';
+import RestoreIcon from '@mui/icons-material/Restore';
+import { Box, Chip, Typography } from '@mui/material';
+import { useState } from 'react';
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Button,
+  Confirm,
+  Create,
+  DataTable,
+  DateField,
+  DeleteWithConfirmButton,
+  Edit,
+  email,
+  List,
+  minLength,
+  PasswordInput,
+  ReferenceField,
+  ReferenceInput,
+  ReferenceManyField,
+  required,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  Toolbar,
+  useCanAccess,
+  useGetIdentity,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  EditButton,
+} from 'react-admin';
+import { ListActions } from '../kit/ListActions';
+import { trpc } from '../trpc';
+import { RoleChipField, RoleSelectInput } from './roles-ui';
+import { MembershipEditButton } from './memberships';
+
+const MIN_PASSWORD = 8;
+
+function useUserFilters() {
+  const { canAccess: canListCompanies } = useCanAccess({ resource: 'company', action: 'list' });
+  return [
+    <SearchInput key="q" source="q" alwaysOn />,
+    ...(canListCompanies
+      ? [
+          <ReferenceInput key="company_cuid" source="company_cuid" reference="company" alwaysOn>
+            <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+          </ReferenceInput>,
+        ]
+      : []),
+    <SelectInput
+      key="inactive"
+      source="inactive"
+      choices={[
+        { id: 'false', name: 'portal.organisation.user.active' },
+        { id: 'true', name: 'portal.organisation.user.inactive' },
+      ]}
+      parse={(v: string) => (v === '' ? undefined : v === 'true')}
+      format={(v: unknown) => (v === undefined || v === null ? '' : String(v))}
+    />,
+  ];
+}
+
+/** Active / Inactive, with when and by whom when inactive. */
+export function UserStatusField(_props: { label?: string; source?: string }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record) return null;
+  return record.inactive ? (
+    <Chip size="small" color="default" variant="outlined" icon={<BlockIcon />} label={translate('portal.organisation.user.inactive')} data-testid="user-inactive" />
+  ) : (
+    <Chip size="small" color="success" variant="outlined" label={translate('portal.organisation.user.active')} data-testid="user-active" />
+  );
+}
+
+/** Deactivate (with confirmation) or Reactivate (showing when and by whom it was deactivated). */
+export function UserStatusButton() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { identity } = useGetIdentity();
+  const { canAccess } = useCanAccess({ resource: 'user', action: 'deactivate' });
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // Deactivating oneself would sign one out at once: not offered here.
+  if (!record || !canAccess || (identity && String(identity.id) === String(record.user_cuid))) return null;
+  const deactivating = !record.inactive;
+  const run = async () => {
+    setBusy(true);
+    try {
+      if (deactivating) await trpc.user.deactivate.mutate({ user_cuid: String(record.user_cuid) });
+      else await trpc.user.reactivate.mutate({ user_cuid: String(record.user_cuid) });
+      notify(deactivating ? 'portal.organisation.user.deactivated' : 'portal.organisation.user.reactivated', { type: 'success', messageArgs: { name: record.name } });
+      refresh();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    } finally {
+      setBusy(false);
+      setOpen(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        label={deactivating ? 'portal.organisation.user.deactivate' : 'portal.organisation.user.reactivate'}
+        onClick={(e) => {
+          e.stopPropagation();
+          setOpen(true);
+        }}
+        color={deactivating ? 'warning' : 'primary'}
+        data-testid={deactivating ? 'user-deactivate' : 'user-reactivate'}
+      >
+        {deactivating ? <BlockIcon /> : <RestoreIcon />}
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={busy}
+        title={deactivating ? 'portal.organisation.user.deactivate_title' : 'portal.organisation.user.reactivate_title'}
+        titleTranslateOptions={{ name: record.name }}
+        content={
+          deactivating ? (
+            translate('portal.organisation.user.deactivate_content', { name: record.name, email: record.email })
+          ) : (
+            <Box onClick={(e) => e.stopPropagation()}>
+              <Typography component="p" sx={{ mb: 1 }}>
+                {translate('portal.organisation.user.reactivate_content', { name: record.name })}
+              </Typography>
+              <Typography component="p" variant="body2" data-testid="user-inactivated-info">
+                {translate('portal.organisation.user.inactivated_at')}: <DateField record={record} source="inactivated_at" showTime emptyText="—" />
+                {' · '}
+                {translate('portal.organisation.user.inactivated_by')}:{' '}
+                {record.inactivated_by_user_cuid ? (
+                  <ReferenceField record={record} source="inactivated_by_user_cuid" reference="user" link={false} emptyText="—">
+                    <TextField source="name" />
+                  </ReferenceField>
+                ) : (
+                  '—'
+                )}
+              </Typography>
+            </Box>
+          )
+        }
+        confirm={deactivating ? 'portal.organisation.user.deactivate' : 'portal.organisation.user.reactivate'}
+        confirmColor={deactivating ? 'warning' : 'primary'}
+        onConfirm={run}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
+/** Delete (spec §6): a superuser only, never oneself. */
+export function UserDeleteButton() {
+  const record = useRecordContext();
+  const { identity } = useGetIdentity();
+  const { canAccess } = useCanAccess({ resource: 'user', action: 'delete' });
+  if (!record || !canAccess || !identity || String(identity.id) === String(record.user_cuid)) return null;
+  return <DeleteWithConfirmButton mutationMode="pessimistic" translateOptions={{ name: record.name }} />;
+}
+
+function UserEditLink() {
+  const { canAccess } = useCanAccess({ resource: 'user', action: 'edit' });
+  return canAccess ? <EditButton /> : null;
+}
+
+export function UserList() {
+  const filters = useUserFilters();
+  return (
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="user-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="email" />
+        <DataTable.Col source="phone" disableSort />
+        <DataTable.Col source="inactive" label="portal.organisation.user.status">
+          <UserStatusField />
+        </DataTable.Col>
+        <DataTable.Col label="" disableSort>
+          <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+            <UserEditLink />
+            <UserStatusButton />
+            <UserDeleteButton />
+          </Box>
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}
+
+const passwordRules = [required(), minLength(MIN_PASSWORD)];
+
+export function UserCreate() {
+  return (
+    <Create redirect="list">
+      <SimpleForm defaultValues={{ is_company_admin: false }}>
+        <TextInput source="email" type="email" validate={[required(), email()]} autoComplete="off" />
+        <TextInput source="name" validate={required()} autoComplete="off" />
+        <TextInput source="phone" autoComplete="off" />
+        <PasswordInput source="password" validate={passwordRules} autoComplete="new-password" helperText="portal.organisation.user.password_hint" />
+        <ReferenceInput source="company_cuid" reference="company">
+          <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} validate={required()} sx={{ minWidth: 280 }} />
+        </ReferenceInput>
+        <RoleSelectInput source="role_cuid" validate={required()} />
+        <BooleanInput source="is_company_admin" />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+function UserEditToolbar() {
+  return (
+    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
+      <SaveButton />
+      <Box sx={{ display: 'flex', gap: 1 }}>
+        <UserStatusButton />
+        <UserDeleteButton />
+      </Box>
+    </Toolbar>
+  );
+}
+
+function UserInactiveNotice() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record?.inactive) return null;
+  return (
+    <Typography variant="body2" color="warning.main" sx={{ mb: 1 }} data-testid="user-inactive-notice">
+      {translate('portal.organisation.user.inactive')} — {translate('portal.organisation.user.inactivated_at')}:{' '}
+      <DateField source="inactivated_at" showTime emptyText="—" />
+      {' · '}
+      {translate('portal.organisation.user.inactivated_by')}:{' '}
+      <ReferenceField source="inactivated_by_user_cuid" reference="user" link={false} emptyText="—">
+        <TextField source="name" />
+      </ReferenceField>
+    </Typography>
+  );
+}
+
+export function UserEdit() {
+  const translate = useTranslate();
+  return (
+    <Edit mutationMode="pessimistic" redirect="list">
+      <SimpleForm toolbar={<UserEditToolbar />}>
+        <UserInactiveNotice />
+        <TextInput source="email" type="email" validate={[required(), email()]} autoComplete="off" />
+        <TextInput source="name" validate={required()} autoComplete="off" />
+        <TextInput source="phone" autoComplete="off" />
+        <PasswordInput
+          source="password"
+          validate={(v: string | null | undefined) => (v && v.length < MIN_PASSWORD ? { message: 'ra.validation.minLength', args: { min: MIN_PASSWORD } } : undefined)}
+          autoComplete="new-password"
+          helperText="portal.organisation.user.password_keep"
+        />
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          {translate('resources.companyMembership.name', { smart_count: 2 })}
+        </Typography>
+        <ReferenceManyField reference="companyMembership" target="user_cuid" source="user_cuid" sort={{ field: 'company_name', order: 'ASC' }}>
+          <DataTable bulkActionButtons={false} rowClick={false}>
+            <DataTable.Col source="company_name" />
+            <DataTable.Col source="role_level" label="resources.companyMembership.fields.role_cuid">
+              <RoleChipField />
+            </DataTable.Col>
+            <DataTable.Col source="is_company_admin" field={BooleanField} />
+            <DataTable.Col label="" disableSort>
+              <MembershipEditButton />
+            </DataTable.Col>
+          </DataTable>
+        </ReferenceManyField>
+      </SimpleForm>
+    </Edit>
+  );
+}
