@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module';
 import { CrudModule } from './crud/crud.module';
 import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
+import { FilesModule } from './files/files.module';
 import { HealthController } from './health/health.controller';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
@@ -24,6 +25,7 @@ export class AppModule {
         DatabaseModule.forDatabase(db, ownsDatabase),
         AuthModule,
         BrandingModule,
+        FilesModule,
         SystemsModule,
         CrudModule,
         UsersModule,

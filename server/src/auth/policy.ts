@@ -110,6 +110,7 @@ export const POLICY = {
   'systems.create': rule(1, 'Systems: create needs level 1 in the owner company', { target: 'companyLevel' }),
   'systems.edit': rule(1, 'Systems: edit needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
   'systems.delete': rule(1, 'Systems: delete needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
+  'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', { target: 'companyLevel' }),
   'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
   'systemStatus.muteStates': rule(1, 'System status: mute states needs 1', { target: 'systemRead' }),
   'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
@@ -183,6 +184,11 @@ export const POLICY = {
   'channels.change': rule(3, 'Channels: open to all', { target: 'companyMember' }),
   'notifications.view': rule(3, 'Notifications: open to all'),
   'notifications.change': rule(3, 'Notifications: open to all'),
+
+  // Hosted files (not in §6: documents and images of a company or system; brand assets need admin actions)
+  'files.view': rule(3, 'Hosted files: members of the owner company, or of a company the system of the file is shared with', { target: 'systemRead' }),
+  'files.upload': rule(2, 'Hosted files: upload needs level 2 in the owner company; brand assets need admin actions (0)', { target: 'companyLevel' }),
+  'files.delete': rule(1, 'Hosted files: delete needs level 1 in the owner company; brand assets need admin actions (0)', { target: 'companyLevel' }),
 
   // API tokens (machine access for a company; not in §6: installers configure controllers)
   'authTokens.view': rule(1, 'API tokens: level 1 in the token company', { target: 'companyLevel' }),

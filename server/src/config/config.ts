@@ -126,6 +126,39 @@ export class AppConfig {
   @Min(1)
   LOGIN_WINDOW_SECONDS = 900;
 
+  /** Hosted files: largest upload in bytes (larger ones answer 413). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  FILES_MAX_BYTES = 10 * 1024 * 1024;
+
+  /** Hosted files: content types accepted on upload, comma-separated (checked against the file's bytes). */
+  @IsString()
+  FILES_ALLOWED_TYPES = 'image/png,image/jpeg,image/webp,image/svg+xml,application/pdf,text/csv,text/plain,application/json';
+
+  /** Hosted files on local disk (when FILES_S3_BUCKET is empty): the folder objects are written to. */
+  @IsString()
+  @MinLength(1)
+  FILES_DIR = './data/files';
+
+  /** Hosted files in an S3-compatible store instead of the disk when set. */
+  @IsString()
+  FILES_S3_BUCKET = '';
+
+  /** Endpoint of an S3-compatible store (MinIO, R2 …); empty → AWS. Path-style addressing when set. */
+  @IsString()
+  FILES_S3_ENDPOINT = '';
+
+  @IsString()
+  FILES_S3_REGION = 'us-east-1';
+
+  /** Credentials of the store; empty → the usual AWS environment / profile chain. */
+  @IsString()
+  FILES_S3_ACCESS_KEY_ID = '';
+
+  @IsString()
+  FILES_S3_SECRET_ACCESS_KEY = '';
+
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 

@@ -1,6 +1,7 @@
 import type { AuthTokenRouter } from '../auth/auth-token.router';
 import type { ResourceRouters } from '../crud/resource-routers';
 import type { CompanyMembershipRouter } from '../companies/company-membership.router';
+import type { HostedFileRouter } from '../files/hosted-file.router';
 import type { RoleRouter } from '../users/role.router';
 import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
 import type { SystemChangelogRouter } from '../systems/system-changelog.router';
@@ -17,6 +18,7 @@ export interface RouterProviders {
   systemChangelog: SystemChangelogRouter;
   resources: ResourceRouters;
   telemetry: TelemetryRouter;
+  hostedFile: HostedFileRouter;
 }
 
 /** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
@@ -29,6 +31,7 @@ export function buildAppRouter(r: RouterProviders) {
     portalNotification: r.portalNotification.router,
     systemChangelog: r.systemChangelog.router,
     telemetry: r.telemetry.router,
+    hostedFile: r.hostedFile.router,
     ...r.resources.routers,
   });
 }

@@ -8,6 +8,7 @@ import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
 import { ResourceRouters } from '../crud/resource-routers';
 import { TelemetryRouter } from '../telemetry/telemetry.router';
+import { HostedFileRouter } from '../files/hosted-file.router';
 
 /** Every procedure of the app router with the permission it declares. */
 export function procedurePermissions(): Record<string, string> {
@@ -21,6 +22,7 @@ export function procedurePermissions(): Record<string, string> {
     systemChangelog: new SystemChangelogRouter(none),
     resources: new ResourceRouters(none),
     telemetry: new TelemetryRouter(none),
+    hostedFile: new HostedFileRouter(none),
   };
   const appRouter = buildAppRouter(providers);
   type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;

@@ -9,6 +9,8 @@ import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
 import { ResourceRouters } from '../crud/resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
+import { FilesModule } from '../files/files.module';
+import { HostedFileRouter } from '../files/hosted-file.router';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PortalNotificationRouter } from '../notifications/portal-notification.router';
 import { SystemChangelogRouter } from '../systems/system-changelog.router';
@@ -39,8 +41,9 @@ export class TrpcService implements OnModuleInit {
     systemChangelog: SystemChangelogRouter,
     resources: ResourceRouters,
     telemetry: TelemetryRouter,
+    hostedFile: HostedFileRouter,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, telemetry });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, telemetry, hostedFile });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -75,7 +78,7 @@ export class TrpcService implements OnModuleInit {
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule, TelemetryModule],
+  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule, TelemetryModule, FilesModule],
   providers: [TrpcService],
   exports: [TrpcService],
 })
