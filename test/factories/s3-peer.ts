@@ -39,11 +39,8 @@ const xmlError = (res: ServerResponse, status: number, code: string, message: st
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
-/** RFC 3986 encoding as SigV4 wants it (S3 paths are encoded once, '/' kept). */
-const encode = (s: string, keepSlash = false) =>
-  encodeURIComponent(s)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(keepSlash ? /%2F/g : /$^/, '/');
+/** RFC 3986 encoding as SigV4 wants it (S3 path segments are encoded once). */
+const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * Checks an AWS Signature Version 4 `Authorization` header the way S3 does: same access key,
