@@ -27,3 +27,9 @@ export const ZAuthTokenListInput = z
   .optional();
 
 export const ZAuthTokenRevokeInput = z.object({ token_cuid: ZCuid });
+
+// ---- react-admin resource `authToken` (never the secret or its hash) ---------------------------
+
+export const ZAuthTokenRecord = ZAuthToken.extend({ id: z.string() });
+export type TAuthTokenRecord = z.infer<typeof ZAuthTokenRecord>;
+export const AUTH_TOKEN_SORTS = ['id', 'token_cuid', 'description', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'] as const;

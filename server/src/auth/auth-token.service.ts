@@ -7,7 +7,8 @@ import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../common/scope';
 import { DATA_SOURCE } from '../database/database.module';
 import { type Actor, can, levelIn, POLICY } from './policy';
-import type { TAuthToken } from './auth-token.schema';
+import { likeNeedle, pageSql, SqlParams } from '../users/list-query';
+import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';
 
 /** Tokens look like `ppt_<token_cuid>_<43 base64url chars>`: the id finds the row, the rest proves it. */
 const TOKEN_PATTERN = /^ppt_([a-z0-9]{8,32})_([A-Za-z0-9_-]{43})$/;
@@ -103,5 +104,84 @@ export class AuthTokenService {
     if ((this.lastTouched.get(token_cuid) ?? 0) > now - 60_000) return;
     this.lastTouched.set(token_cuid, now);
     this.ds.query(`UPDATE auth_token SET last_used_at = now() WHERE token_cuid = $1`, [token_cuid]).catch(() => undefined);
+  }
+
+  // ---- react-admin resource `authToken` ---------------------------------------------------------
+
+  private visibleSql(actor: Actor, p: SqlParams): string {
+    return scopeOf(actor).superuser ? 'TRUE' : `t.company_cuid = ANY(${p.add(this.manageableCompanies(actor))}::varchar[])`;
+  }
+
+  private static readonly RECORD = `t.token_cuid AS id, t.token_cuid, t.description, t.company_cuid, t.created_by_user_cuid,
+    t.created_at, t.last_used_at, t.expires_at, t.revoked_at`;
+
+  async getList(
+    actor: Actor,
+    params: {
+      pagination: { page: number; perPage: number };
+      sort?: { field: string; order: 'ASC' | 'DESC' };
+      filter: { q?: string; id?: string[]; company_cuid?: string; revoked?: boolean };
+    },
+    reference?: { target: 'company_cuid'; id: string },
+  ): Promise<{ data: TAuthTokenRecord[]; total: number }> {
+    const p = new SqlParams();
+    const where = [this.visibleSql(actor, p)];
+    const f = params.filter;
+    if (f.q) where.push(`t.description ILIKE ${p.add(likeNeedle(f.q))}`);
+    if (f.id) where.push(`t.token_cuid = ANY(${p.add(f.id)}::varchar[])`);
+    if (f.company_cuid !== undefined) where.push(`t.company_cuid = ${p.add(f.company_cuid)}`);
+    if (reference) where.push(`t.company_cuid = ${p.add(reference.id)}`);
+    if (f.revoked !== undefined) where.push(f.revoked ? 't.revoked_at IS NOT NULL' : 't.revoked_at IS NULL');
+    const countParams = [...p.values];
+    const sorts: Record<string, string> = {
+      id: 't.token_cuid',
+      token_cuid: 't.token_cuid',
+      description: 't.description',
+      created_at: 't.created_at',
+      last_used_at: 't.last_used_at',
+      expires_at: 't.expires_at',
+      revoked_at: 't.revoked_at',
+    };
+    const page = pageSql(p, params, sorts, { field: 'created_at', order: 'DESC' }, 't.token_cuid');
+    const [rows, [{ n }]] = await Promise.all([
+      this.ds.query(`SELECT ${AuthTokenService.RECORD} FROM auth_token t WHERE ${where.join(' AND ')} ${page}`, p.values) as Promise<TAuthTokenRecord[]>,
+      this.ds.query(`SELECT count(*)::int AS n FROM auth_token t WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
+    ]);
+    return { data: rows, total: Number(n) };
+  }
+
+  async getMany(actor: Actor, ids: string[]): Promise<{ data: TAuthTokenRecord[] }> {
+    const p = new SqlParams();
+    const rows = (await this.ds.query(
+      `SELECT ${AuthTokenService.RECORD} FROM auth_token t WHERE t.token_cuid = ANY(${p.add([...new Set(ids)])}::varchar[]) AND ${this.visibleSql(actor, p)}
+        ORDER BY t.created_at DESC`,
+      p.values,
+    )) as TAuthTokenRecord[];
+    return { data: rows };
+  }
+
+  async getOne(actor: Actor, id: string): Promise<{ data: TAuthTokenRecord }> {
+    const [row] = (await this.getMany(actor, [id])).data;
+    if (!row) throw notFound('API token');
+    return { data: row };
+  }
+
+  /** react-admin delete = revoke (the row stays for the record); all or nothing. */
+  async revokeMany(actor: Actor, ids: string[]): Promise<TAuthTokenRecord[]> {
+    return this.ds.transaction(async (tx) => {
+      const out: TAuthTokenRecord[] = [];
+      for (const id of [...new Set(ids)]) {
+        const p = new SqlParams();
+        const [rows] = (await tx.query(
+          `UPDATE auth_token t SET revoked_at = COALESCE(t.revoked_at, now())
+            WHERE t.token_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)}
+            RETURNING ${AuthTokenService.RECORD}`,
+          p.values,
+        )) as [TAuthTokenRecord[], number];
+        if (!rows[0]) throw notFound('API token');
+        out.push(rows[0]);
+      }
+      return out;
+    });
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
-import { ZRole } from './users.schema';
+import { ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
+import { listParams } from './list-query';
+import { ROLE_SORTS, ZRole, ZRoleRecord } from './users.schema';
 import { UsersService } from './users.service';
 
 @Injectable()
@@ -15,5 +17,24 @@ export class RoleRouter {
       .input(z.union([z.void(), z.null()]))
       .output(z.array(ZRole))
       .query(() => this.users.allRoles()),
+
+    // react-admin's reads (roles are fixed: no writes).
+    getList: procedure
+      .meta({ perm: 'roles.view' })
+      .input(listParams({ level: z.coerce.number().int().min(0).max(3).optional() }, ROLE_SORTS))
+      .output(z.object({ data: z.array(ZRoleRecord), total: z.number() }))
+      .query(({ input }) => this.users.roleList(input)),
+
+    getOne: procedure
+      .meta({ perm: 'roles.view' })
+      .input(ZGetOneParams)
+      .output(z.object({ data: ZRoleRecord }))
+      .query(({ input }) => this.users.roleOne(input.id)),
+
+    getMany: procedure
+      .meta({ perm: 'roles.view' })
+      .input(ZGetManyParams)
+      .output(z.object({ data: z.array(ZRoleRecord) }))
+      .query(({ input }) => this.users.roleMany(input.ids)),
   });
 }

@@ -99,3 +99,8 @@ export const ZUserUpdateParams = z.preprocess(
   },
   z.object({ id: ZRaId, data: ZUserUpdateData, previousData: z.unknown().optional(), meta: z.unknown().optional() }),
 );
+
+// ---- react-admin resource `role` (read-only) --------------------------------------------------
+
+export const ZRoleRecord = ZRole.extend({ id: z.string() });
+export const ROLE_SORTS = ['id', 'role_cuid', 'name', 'level'] as const;

@@ -280,4 +280,42 @@ export class UsersService {
       return removed;
     });
   }
+
+  // ---- react-admin resource `role` (read-only; the same four roles for everybody) ---------------
+
+  async roleList(params: {
+    pagination: { page: number; perPage: number };
+    sort?: { field: string; order: 'ASC' | 'DESC' };
+    filter: { q?: string; id?: string[]; level?: number };
+  }) {
+    const p = new SqlParams();
+    const where = ['TRUE'];
+    const f = params.filter;
+    if (f.q) where.push(`(r.name ILIKE ${p.add(likeNeedle(f.q))} OR r.description ILIKE ${p.add(likeNeedle(f.q))})`);
+    if (f.id) where.push(`r.role_cuid = ANY(${p.add(f.id)}::varchar[])`);
+    if (f.level !== undefined) where.push(`r.level = ${p.add(f.level)}`);
+    const countParams = [...p.values];
+    const page = pageSql(p, params, { id: 'r.role_cuid', role_cuid: 'r.role_cuid', name: 'r.name', level: 'r.level' }, { field: 'level', order: 'ASC' }, 'r.role_cuid');
+    const [rows, [{ n }]] = await Promise.all([
+      this.ds.query(`SELECT r.role_cuid AS id, r.role_cuid, r.name, r.level::int AS level, r.description FROM role r WHERE ${where.join(' AND ')} ${page}`, p.values) as Promise<
+        (TRole & { id: string })[]
+      >,
+      this.ds.query(`SELECT count(*)::int AS n FROM role r WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
+    ]);
+    return { data: rows, total: Number(n) };
+  }
+
+  async roleMany(ids: string[]) {
+    const rows = (await this.ds.query(
+      `SELECT r.role_cuid AS id, r.role_cuid, r.name, r.level::int AS level, r.description FROM role r WHERE r.role_cuid = ANY($1::varchar[]) ORDER BY r.level`,
+      [[...new Set(ids)]],
+    )) as (TRole & { id: string })[];
+    return { data: rows };
+  }
+
+  async roleOne(id: string) {
+    const [row] = (await this.roleMany([id])).data;
+    if (!row) throw notFound('Role');
+    return { data: row };
+  }
 }
