@@ -48,7 +48,7 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   entityTypeLogParameterAssignment: { list: 'entityTypes.view', show: 'entityTypes.view', create: 'entityTypes.change', edit: 'entityTypes.change', delete: 'entityTypes.change' },
   entityCategoryLogParameterAssignment: { list: 'entityCategories.view', show: 'entityCategories.view', create: 'entityCategories.change', edit: 'entityCategories.change', delete: 'entityCategories.change' },
   dashboard: { list: 'dashboards.view', show: 'dashboards.view', create: 'dashboards.create', edit: 'dashboards.edit', save: 'dashboards.save', delete: 'dashboards.edit' },
-  notificationTemplateAssignment: { list: 'eventAssignments.view', show: 'eventAssignments.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  notificationTemplateAssignment: { list: 'eventTemplates.view', show: 'eventTemplates.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
   notificationTemplate: { list: 'eventTemplates.view', show: 'eventTemplates.view' },
   notificationTrigger: { list: 'eventTriggers.view', show: 'eventTriggers.view', create: 'eventTriggers.change', edit: 'eventTriggers.change', delete: 'eventTriggers.change' },
   notificationChannel: { list: 'channels.view', show: 'channels.view', create: 'channels.change', edit: 'channels.change', delete: 'channels.change' },
@@ -57,6 +57,11 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   authToken: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', edit: 'authTokens.manage', delete: 'authTokens.manage' },
   admin: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' },
   identifiers: { list: 'identifiers.view', show: 'identifiers.view' },
+  documentation: { list: 'admin.view', show: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  systemDataExportTemplate: { list: 'systemConfiguration.view', show: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
+  hostedFile: { list: 'files.view', show: 'files.view', create: 'files.upload', delete: 'files.delete' },
+  rootDomain: { list: 'admin.actions', show: 'admin.actions', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  domain: { list: 'admin.actions', show: 'admin.actions', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
 };
 
 /** Actions that mean the same permission as another. */

@@ -1,0 +1,115 @@
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Create,
+  DataTable,
+  Edit,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  required,
+  SaveButton,
+  SearchInput,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  DeleteWithConfirmButton,
+} from 'react-admin';
+import { JsonField } from '../kit/JsonField';
+import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { ListActions } from '../kit/ListActions';
+import { useCurrentRecordAccess } from '../kit/useRecordAccess';
+import { RowButtons } from './common';
+import { SeverityField, SeverityInput } from './severity';
+
+const EntityTypeInput = (props: { disabled?: boolean }) => (
+  <ReferenceInput source="entitytype_id" reference="entityType">
+    <AutocompleteInput
+      optionText={(t: { entitytype_id?: string; model?: string }) => (t ? `${t.model ?? ''} (${t.entitytype_id ?? ''})` : '')}
+      filterToQuery={(q: string) => ({ q })}
+      validate={required()}
+      disabled={props.disabled}
+      sx={{ minWidth: 280 }}
+    />
+  </ReferenceInput>
+);
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <SeverityInput key="severity_level" source="severity_level" />,
+  <ReferenceInput key="entitytype_id" source="entitytype_id" reference="entityType">
+    <AutocompleteInput optionText="model" filterToQuery={(q: string) => ({ q })} />
+  </ReferenceInput>,
+];
+
+export function TemplateList() {
+  return (
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="template-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="severity_level">
+          <SeverityField />
+        </DataTable.Col>
+        <DataTable.Col source="entitytype_id">
+          <ReferenceField source="entitytype_id" reference="entityType" link={false} />
+        </DataTable.Col>
+        <DataTable.Col source="message" disableSort />
+        <DataTable.Col source="args" disableSort>
+          <JsonField source="args" compact />
+        </DataTable.Col>
+        <DataTable.Col source="autocreate_triggers" field={BooleanField} disableSort />
+        <DataTable.Col label="" disableSort>
+          <RowButtons />
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}
+
+function TemplateInputs({ creating }: { creating?: boolean }) {
+  return (
+    <>
+      <TextInput source="name" validate={required()} />
+      <SeverityInput source="severity_level" validate={required()} />
+      {creating ? <EntityTypeInput /> : <EntityTypeInput disabled />}
+      <TextInput source="message" validate={required()} multiline fullWidth />
+      <TextInput source="release_message" multiline fullWidth />
+      <TextInput source="description" multiline fullWidth />
+      <JsonInput source="args" validate={jsonObject} />
+      <BooleanInput source="autocreate_triggers" />
+    </>
+  );
+}
+
+export function TemplateCreate() {
+  return (
+    <Create redirect="list">
+      <SimpleForm defaultValues={{ severity_level: 'INFO', args: {}, autocreate_triggers: false }}>
+        <TemplateInputs creating />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+function EditToolbar() {
+  const access = useCurrentRecordAccess();
+  return (
+    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
+      <SaveButton disabled={!access.edit} />
+      {access.delete ? <DeleteWithConfirmButton mutationMode="pessimistic" /> : null}
+    </Toolbar>
+  );
+}
+
+export function TemplateEdit() {
+  return (
+    <Edit mutationMode="pessimistic" redirect="list">
+      <SimpleForm toolbar={<EditToolbar />}>
+        <TemplateInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export { EditToolbar as EventEditToolbar };

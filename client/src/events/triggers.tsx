@@ -1,0 +1,79 @@
+import { BooleanField, BooleanInput, Create, DataTable, DateField, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { JsonField } from '../kit/JsonField';
+import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { ListActions } from '../kit/ListActions';
+import { RowButtons, SystemInput } from './common';
+import { SeverityField, SeverityInput } from './severity';
+import { EventEditToolbar } from './templates';
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <SystemInput key="system_cuid" source="system_cuid" alwaysOn />,
+  <SeverityInput key="severity_level" source="severity_level" />,
+  <BooleanInput key="is_active" source="is_active" />,
+];
+
+export function TriggerList() {
+  return (
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="trigger-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="system_cuid" disableSort>
+          <ReferenceField source="system_cuid" reference="system" link={false} />
+        </DataTable.Col>
+        <DataTable.Col source="severity_level">
+          <SeverityField />
+        </DataTable.Col>
+        <DataTable.Col source="is_active" field={BooleanField} />
+        <DataTable.Col source="args" disableSort>
+          <JsonField source="args" compact />
+        </DataTable.Col>
+        <DataTable.Col source="created_at">
+          <DateField source="created_at" showTime />
+        </DataTable.Col>
+        <DataTable.Col label="" disableSort>
+          <RowButtons />
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}
+
+function TriggerInputs({ creating }: { creating?: boolean }) {
+  return (
+    <>
+      <TextInput source="name" validate={required()} />
+      <SystemInput source="system_cuid" required disabled={!creating} />
+      {creating ? (
+        <ReferenceInput source="assignment_cuid" reference="notificationTemplateAssignment">
+          <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 280 }} />
+        </ReferenceInput>
+      ) : null}
+      <BooleanInput source="is_active" />
+      <SeverityInput source="severity_level" validate={required()} />
+      <TextInput source="message" validate={required()} multiline fullWidth />
+      <TextInput source="release_message" multiline fullWidth />
+      <JsonInput source="args" validate={jsonObject} />
+    </>
+  );
+}
+
+export function TriggerCreate() {
+  return (
+    <Create redirect="list">
+      <SimpleForm defaultValues={{ is_active: true, severity_level: 'INFO', args: {} }}>
+        <TriggerInputs creating />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function TriggerEdit() {
+  return (
+    <Edit mutationMode="pessimistic" redirect="list">
+      <SimpleForm toolbar={<EventEditToolbar />}>
+        <TriggerInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
