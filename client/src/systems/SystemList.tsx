@@ -1,23 +1,55 @@
-import { DataTable, List, SearchInput, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, useTranslate } from 'react-admin';
+import { BulkActions } from '../kit/BulkActions';
+import { ListActions } from '../kit/ListActions';
+import { AccessDeleteButton, AccessEditButton } from '../kit/RecordButtons';
 import { usePageTitle } from '../layout/brand';
+import { SYSTEM_IMPORT_FIELDS, TIMEZONE_CHOICES } from './fields';
 
-/** /system: the systems the user may see (system.getList), searchable by name and asset number. */
+/**
+ * /system: the systems the user may see (system.getList), searchable by name and asset number,
+ * filtered by site and time zone; a row opens the system page, the pencil its back-office edit.
+ */
 export default function SystemList() {
   const translate = useTranslate();
   usePageTitle(translate('portal.system.list_title'));
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('portal.system.search')} />,
+    <ReferenceInput key="site" source="site_cuid" reference="site">
+      <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} label="resources.system.fields.site_cuid" />
+    </ReferenceInput>,
+    <SelectInput key="tz" source="timezone" choices={TIMEZONE_CHOICES} label="portal.system.timezone" />,
+  ];
   return (
     <List
       title="portal.system.list_title"
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate('portal.system.search')} />]}
+      filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
+      actions={<ListActions importable={{ fields: SYSTEM_IMPORT_FIELDS, ignore: ['id', 'system_cuid'] }} />}
       exporter={false}
       data-testid="system-list"
     >
-      <DataTable rowClick={(id) => `/systems/${encodeURIComponent(String(id))}`} bulkActionButtons={false}>
+      <DataTable
+        rowClick={(id) => `/systems/${encodeURIComponent(String(id))}`}
+        bulkActionButtons={
+          <BulkActions
+            edit={[
+              { source: 'site_cuid', label: 'resources.system.fields.site_cuid', reference: { resource: 'site', optionText: 'name' }, nullable: true },
+              { source: 'timezone', label: 'portal.system.timezone', choices: TIMEZONE_CHOICES },
+            ]}
+          />
+        }
+      >
         <DataTable.Col source="name" label="portal.system.name" />
+        <DataTable.Col source="site_cuid" label="resources.system.fields.site_cuid" disableSort>
+          <ReferenceField source="site_cuid" reference="site" link={false} />
+        </DataTable.Col>
         <DataTable.Col source="timezone" label="portal.system.timezone" />
         <DataTable.Col source="asset_number" label="portal.system.asset_number" />
         <DataTable.Col source="deployment_date" label="portal.system.deployment_date" />
+        <DataTable.Col label="" disableSort>
+          <AccessEditButton />
+          <AccessDeleteButton />
+        </DataTable.Col>
       </DataTable>
     </List>
   );
