@@ -18,14 +18,19 @@ export interface UploadAnswer {
 export async function upload(
   client: HttpClient,
   fields: Record<string, string>,
-  file?: { bytes: Buffer | string; type?: string; name?: string },
+  file?: { bytes: Buffer | string; type?: string; name?: string; field?: string; copies?: number },
+  options: { fileFirst?: boolean } = {},
 ): Promise<UploadAnswer> {
   const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const addFields = () => {
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  };
+  if (!options.fileFirst) addFields();
   if (file) {
     const blob = new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)], file.type !== undefined ? { type: file.type } : {});
-    form.append('file', blob, file.name ?? 'upload.bin');
+    for (let i = 0; i < (file.copies ?? 1); i++) form.append(file.field ?? 'file', blob, file.name ?? 'upload.bin');
   }
+  if (options.fileFirst) addFields();
   const res = await fetch(`${client.baseUrl}/api/files`, {
     method: 'POST',
     body: form,

@@ -315,6 +315,49 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
     expect((await rawGet(t.baseUrl, file.url, { host: 'localhost:3000' })).status).toBe(401);
   });
 
+  it('multipart details: fields after the file are read; two files, another file field or a repeated field are 400; HEAD answers headers only', async () => {
+    const png = { bytes: PNG_BYTES, type: 'image/png', name: 'late.png' };
+    const late = await upload(as.expert, { company_cuid: demo }, png, { fileFirst: true });
+    expect(late.status).toBe(201);
+    expect(late.body.data.company_cuid).toBe(demo);
+    await expectNothingStored(async () => {
+      const two = await upload(as.expert, { company_cuid: demo }, { ...png, copies: 2 });
+      expect(two.status).toBe(400);
+      const field = await upload(as.expert, { company_cuid: demo }, { ...png, field: 'image' });
+      expect(field.status).toBe(400);
+      expect(field.body.fieldErrors).toEqual([{ path: 'image', message: 'Unknown file field' }]);
+      const form = new FormData();
+      form.append('company_cuid', demo);
+      form.append('company_cuid', other);
+      form.append('file', new Blob([new Uint8Array(PNG_BYTES)], { type: 'image/png' }), 'x.png');
+      const twice = await fetch(`${t.baseUrl}/api/files`, { method: 'POST', body: form, headers: { cookie: as.expert.cookieHeader() } });
+      expect(twice.status).toBe(400);
+      const broken = await fetch(`${t.baseUrl}/api/files`, {
+        method: 'POST',
+        body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nunterminated',
+        headers: { cookie: as.expert.cookieHeader(), 'content-type': 'multipart/form-data; boundary=xyz' },
+      });
+      expect(broken.status).toBe(400);
+    });
+    const head = await fetch(`${t.baseUrl}${late.body.data.url}`, { method: 'HEAD', headers: { cookie: as.expert.cookieHeader() } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('a brand asset of a Domain is public on that host only', async () => {
+    await t.db.dataSource.query(`INSERT INTO domain (name, sub_domain_name, root_domain_name) VALUES ('shop.localhost', 'shop', 'localhost')`);
+    const up = await upload(as.superuser, { domainName: 'shop.localhost' }, { bytes: SVG_TEXT, type: 'image/svg+xml', name: 'logo.svg' });
+    expect(up.status).toBe(201);
+    expect(up.body.data).toMatchObject({ domainName: 'shop.localhost', rootDomainName: null, company_cuid: null });
+    const onShop = await rawGet(t.baseUrl, up.body.data.url, { host: 'shop.localhost' });
+    expect(onShop.status).toBe(200);
+    expect(onShop.headers['content-security-policy']).toMatch(/sandbox/);
+    expect((await rawGet(t.baseUrl, up.body.data.url, { host: 'localhost' })).status).toBe(401);
+    expect((await rawGet(t.baseUrl, up.body.data.url, { host: 'x.shop.localhost' })).status).toBe(401);
+    const wrongRoot = await upload(as.superuser, { domainName: 'shop.localhost', rootDomainName: '127.0.0.1' }, { bytes: PNG_BYTES, type: 'image/png' });
+    expect(wrongRoot.status).toBe(400);
+  });
+
   it('list filters, sorts and search are checked: unknown ones are 400, never 500', async () => {
     const sorted = await as.superuser.query('hostedFile.getList', { pagination: { page: 1, perPage: 5 }, sort: { field: 'size', order: 'ASC' }, filter: { q: 'passwd' } });
     expect(sorted.data.data.map((f: { fileName: string }) => f.fileName)).toEqual(['passwd']);

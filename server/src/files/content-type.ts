@@ -49,7 +49,7 @@ function looksLikeSvg(text: string): boolean {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, '')
     .trimStart();
-  return /^<svg[\s>]/i.test(head);
+  return /^<svg[\s/>]/i.test(head);
 }
 
 export type ContentCheck =
