@@ -1,6 +1,7 @@
 import type { AuthTokenRouter } from '../auth/auth-token.router';
 import type { ResourceRouters } from '../crud/resource-routers';
 import type { CompanyMembershipRouter } from '../companies/company-membership.router';
+import type { DomainRouter } from '../branding/domain.router';
 import type { HostedFileRouter } from '../files/hosted-file.router';
 import type { RoleRouter } from '../users/role.router';
 import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
@@ -17,6 +18,7 @@ export interface RouterProviders {
   portalNotification: PortalNotificationRouter;
   systemChangelog: SystemChangelogRouter;
   resources: ResourceRouters;
+  domains: DomainRouter;
   telemetry: TelemetryRouter;
   hostedFile: HostedFileRouter;
 }
@@ -32,6 +34,8 @@ export function buildAppRouter(r: RouterProviders) {
     systemChangelog: r.systemChangelog.router,
     telemetry: r.telemetry.router,
     hostedFile: r.hostedFile.router,
+    rootDomain: r.domains.rootDomain,
+    domain: r.domains.domain,
     ...r.resources.routers,
   });
 }

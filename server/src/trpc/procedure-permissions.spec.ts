@@ -7,6 +7,7 @@ import { PortalNotificationRouter } from '../notifications/portal-notification.r
 import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
 import { ResourceRouters } from '../crud/resource-routers';
+import { DomainRouter } from '../branding/domain.router';
 import { TelemetryRouter } from '../telemetry/telemetry.router';
 import { HostedFileRouter } from '../files/hosted-file.router';
 
@@ -21,6 +22,7 @@ export function procedurePermissions(): Record<string, string> {
     portalNotification: new PortalNotificationRouter(none, none, none),
     systemChangelog: new SystemChangelogRouter(none),
     resources: new ResourceRouters(none),
+    domains: new DomainRouter(none, none),
     telemetry: new TelemetryRouter(none),
     hostedFile: new HostedFileRouter(none),
   };

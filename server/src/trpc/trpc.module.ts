@@ -4,6 +4,8 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
 import { AuthTokenRouter } from '../auth/auth-token.router';
+import { BrandingModule } from '../branding/branding.module';
+import { DomainRouter } from '../branding/domain.router';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
@@ -40,10 +42,11 @@ export class TrpcService implements OnModuleInit {
     portalNotification: PortalNotificationRouter,
     systemChangelog: SystemChangelogRouter,
     resources: ResourceRouters,
+    domains: DomainRouter,
     telemetry: TelemetryRouter,
     hostedFile: HostedFileRouter,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, telemetry, hostedFile });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, domains, telemetry, hostedFile });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -78,7 +81,7 @@ export class TrpcService implements OnModuleInit {
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule, NotificationsModule, TelemetryModule, FilesModule],
+  imports: [AuthModule, UsersModule, CompaniesModule, BrandingModule, NotificationsModule, TelemetryModule, FilesModule],
   providers: [TrpcService],
   exports: [TrpcService],
 })

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { notFound } from '../common/errors';
+import type { ResourceDefinition } from '../crud/resource';
+import { fieldError } from '../users/list-query';
+import { ZBrandData } from './branding.schema';
+
+/** One or more DNS labels, lower-case (the tables keep host names lower-case). */
+const LABELS = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const ZHost = z.string().trim().toLowerCase().regex(LABELS, 'A host name such as portal.example.africa');
+const ZSubDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === '' || LABELS.test(v), 'Letters, digits and hyphens, e.g. acme (empty for the root domain itself)');
+/** Branding data: the fields the portal understands, nothing else (so a typo is refused, not ignored). */
+const ZBrandJson = ZBrandData.strict();
+const ZOwner = z.string().trim().min(1).max(32).nullable();
+
+/** Domains answer to company scope; only level 0 changes them (spec §6: admin view 3, admin actions 0). */
+const brandingPerms = { view: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' } as const;
+
+async function assertCompany(tx: { query: (sql: string, p: unknown[]) => Promise<unknown[]> }, company: unknown): Promise<void> {
+  if (company === undefined || company === null) return;
+  const [found] = await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company]);
+  if (!found) throw notFound('Company');
+}
+
+/** A registrable domain the portal is served under, with its default branding. */
+export const rootDomainResource: ResourceDefinition = {
+  name: 'rootDomain',
+  label: 'Root domain',
+  table: 'root_domain',
+  key: 'name',
+  generatedKey: false,
+  record: z.object({
+    name: z.string(),
+    root_domain_data: z.record(z.string(), z.unknown()),
+    company_cuid: z.string().nullable(),
+  }),
+  create: z.object({ name: ZHost, root_domain_data: ZBrandJson.default({}), company_cuid: ZOwner.optional() }),
+  update: z.object({ root_domain_data: ZBrandJson, company_cuid: ZOwner }).partial(),
+  perms: brandingPerms,
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: ['name'],
+  filters: ['company_cuid'],
+  sorts: ['name', 'company_cuid'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  beforeWrite: async (tx, _actor, row, current) => {
+    if (!current) {
+      const [taken] = await tx.query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.name]);
+      if (taken) throw fieldError('CONFLICT', 'name', 'This root domain already exists');
+    }
+    await assertCompany(tx, row.company_cuid);
+  },
+};
+
+/** A full host name = sub_domain_name + '.' + root_domain_name; its branding overrides the root's. */
+export const domainResource: ResourceDefinition = {
+  name: 'domain',
+  label: 'Domain',
+  table: 'domain',
+  key: 'name',
+  generatedKey: false,
+  record: z.object({
+    name: z.string(),
+    sub_domain_name: z.string(),
+    domain_data: z.record(z.string(), z.unknown()),
+    company_cuid: z.string().nullable(),
+    root_domain_name: z.string(),
+  }),
+  create: z.object({
+    name: ZHost,
+    sub_domain_name: ZSubDomain,
+    root_domain_name: ZHost,
+    domain_data: ZBrandJson.default({}),
+    company_cuid: ZOwner.optional(),
+  }),
+  update: z.object({ domain_data: ZBrandJson, company_cuid: ZOwner }).partial(),
+  perms: brandingPerms,
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: ['name', 'sub_domain_name', 'root_domain_name'],
+  filters: ['company_cuid', 'root_domain_name', 'sub_domain_name'],
+  sorts: ['name', 'sub_domain_name', 'root_domain_name', 'company_cuid'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  beforeWrite: async (tx, _actor, row, current) => {
+    if (!current) {
+      const sub = String(row.sub_domain_name ?? '');
+      const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
+      if (row.name !== expected) throw fieldError('BAD_REQUEST', 'name', `The name must be ${expected} (sub-domain name, then the root domain)`);
+      const [root] = await tx.query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.root_domain_name]);
+      if (!root) throw notFound('Root domain');
+      const [taken] = await tx.query(`SELECT 1 FROM domain WHERE name = $1`, [row.name]);
+      if (taken) throw fieldError('CONFLICT', 'name', 'This domain already exists');
+    }
+    await assertCompany(tx, row.company_cuid);
+  },
+};

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { notFound } from '../common/errors';
+import { ZName, ZRefCuid } from '../common/zod-fields';
+import type { ResourceDefinition } from '../crud/resource';
+
+/** Largest dashboard layout, as JSON text. */
+export const DASHBOARD_META_MAX_CHARS = 100_000;
+
+const ZMeta = z
+  .record(z.string(), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= DASHBOARD_META_MAX_CHARS, `At most ${DASHBOARD_META_MAX_CHARS / 1000} kB of JSON`);
+
+/**
+ * Dashboards of a company (`entityowner_cuid` = the owning company): everyone of the company sees
+ * them; create and edit need level 0 (spec §6 "Dashboard create, edit and save need level 0").
+ */
+export const dashboardResource: ResourceDefinition = {
+  name: 'dashboard',
+  label: 'Dashboard',
+  table: 'dashboard',
+  key: 'dashboard_cuid',
+  generatedKey: true,
+  record: z.object({
+    dashboard_cuid: z.string(),
+    entityowner_cuid: z.string(),
+    name: z.string(),
+    meta: z.record(z.string(), z.unknown()),
+    role_cuid: z.string().nullable(),
+  }),
+  create: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZMeta.default({}), role_cuid: ZRefCuid.nullable().optional() }),
+  update: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZMeta, role_cuid: ZRefCuid.nullable() }).partial(),
+  perms: { view: 'dashboards.view', create: 'dashboards.create', edit: 'dashboards.edit', delete: 'dashboards.edit' },
+  scope: { kind: 'company', column: 'entityowner_cuid' },
+  search: ['name'],
+  filters: ['entityowner_cuid', 'role_cuid'],
+  sorts: ['name', 'entityowner_cuid', 'role_cuid'],
+  defaultSort: { field: 'name', order: 'ASC' },
+  beforeWrite: async (tx, _actor, row) => {
+    const [company] = await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [row.entityowner_cuid]);
+    if (!company) throw notFound('Company');
+    if (row.role_cuid !== undefined && row.role_cuid !== null) {
+      const [role] = await tx.query(`SELECT 1 FROM role WHERE role_cuid = $1`, [row.role_cuid]);
+      if (!role) throw notFound('Role');
+    }
+  },
+};
