@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { FilesService } from '../../server/src/files/files.service';
 import { startTestApp, type TestApp } from '../factories/app';
 import { PDF_BYTES, PNG_BYTES, rawGet, SVG_TEXT, upload } from '../factories/files';
 import { HttpClient } from '../factories/http-client';
@@ -35,7 +36,8 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-files-'));
-    t = await startTestApp({ FILES_DIR: dir, FILES_MAX_BYTES: String(MAX) });
+    // No timed sweep: the test sweeps when it wants to.
+    t = await startTestApp({ FILES_DIR: dir, FILES_MAX_BYTES: String(MAX), FILES_SWEEP_SECONDS: '0' });
     const ds = t.db.dataSource;
     const company = async (name: string) => (await ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [name]))[0].company_cuid as string;
     const system = async (name: string) => (await ds.query(`SELECT system_cuid FROM system WHERE name = $1`, [name]))[0].system_cuid as string;
@@ -273,6 +275,8 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
     expect((await rawGet(t.baseUrl, a.url, { cookie: as.installer.cookieHeader() })).status).toBe(404);
     expect((await as.installer.mutate('hostedFile.deleteMany', { ids: [b.id] })).data).toEqual({ data: [b.id] });
     await expect(readFile(join(dir, b.objectKey))).rejects.toMatchObject({ code: 'ENOENT' });
+    // Removed at once, so nothing is left queued for the sweep.
+    expect(await t.db.dataSource.query(`SELECT * FROM hosted_file_orphan WHERE "objectKey" = ANY($1)`, [[a.objectKey, b.objectKey]])).toEqual([]);
 
     for (const call of ['hostedFile.create', 'hostedFile.update', 'hostedFile.updateMany']) {
       const res = await as.superuser.mutate(call, { data: { objectKey: 'x' } });
@@ -356,6 +360,23 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
     expect((await rawGet(t.baseUrl, up.body.data.url, { host: 'x.shop.localhost' })).status).toBe(401);
     const wrongRoot = await upload(as.superuser, { domainName: 'shop.localhost', rootDomainName: '127.0.0.1' }, { bytes: PNG_BYTES, type: 'image/png' });
     expect(wrongRoot.status).toBe(400);
+  });
+
+  it('files of a deleted company go with it: the cascade queues their objects and the sweep removes them', async () => {
+    await t.db.dataSource.query(`INSERT INTO company (company_cuid, name) VALUES ('sweepcompany000000000001', 'Sweep Co')`);
+    const up = await upload(as.superuser, { company_cuid: 'sweepcompany000000000001' }, { bytes: PDF_BYTES, type: 'application/pdf' });
+    expect(up.status).toBe(201);
+    const key = up.body.data.objectKey;
+    await t.db.dataSource.query(`DELETE FROM company WHERE company_cuid = 'sweepcompany000000000001'`);
+    expect(await rows()).toBeGreaterThan(0);
+    expect(await t.db.dataSource.query(`SELECT 1 FROM hosted_file WHERE id = $1`, [up.body.data.id])).toEqual([]);
+    expect(await readFile(join(dir, key))).toEqual(PDF_BYTES);
+    expect(await t.db.dataSource.query(`SELECT "objectKey" FROM hosted_file_orphan`)).toEqual([{ objectKey: key }]);
+
+    expect(await t.app.get(FilesService).sweepOrphans()).toBe(1);
+    await expect(readFile(join(dir, key))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await t.db.dataSource.query(`SELECT * FROM hosted_file_orphan`)).toEqual([]);
+    expect(await t.app.get(FilesService).sweepOrphans()).toBe(0);
   });
 
   it('list filters, sorts and search are checked: unknown ones are 400, never 500', async () => {

@@ -141,6 +141,12 @@ export class AppConfig {
   @MinLength(1)
   FILES_DIR = './data/files';
 
+  /** Seconds between sweeps that remove the objects of files deleted with their company, system or domain; 0 → never. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  FILES_SWEEP_SECONDS = 600;
+
   /** Hosted files in an S3-compatible store instead of the disk when set. */
   @IsString()
   FILES_S3_BUCKET = '';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource } from 'typeorm';
 import { type Actor, can, isMemberOf, isSuperUser } from '../auth/policy';
@@ -9,7 +9,7 @@ import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
 import { checkContent, cleanFileName } from './content-type';
-import { FileStorage, objectKeyFor, type StoredObject } from './file-storage';
+import { FileStorage, isObjectKey, objectKeyFor, type StoredObject } from './file-storage';
 import { HOSTED_FILE_FILTERS, HOSTED_FILE_SORTS, type THostedFile, type TUploadFields } from './files.schema';
 
 type Row = Omit<THostedFile, 'url'>;
@@ -89,20 +89,69 @@ const isBrandAsset = (f: Pick<Row, 'rootDomainName' | 'domainName'>) => Boolean(
  * set) are uploaded and deleted with admin actions only, and are public on their own domain.
  */
 @Injectable()
-export class FilesService {
+export class FilesService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(FilesService.name);
   readonly allowedTypes: ReadonlySet<string>;
+  private readonly sweepMs: number;
+  private sweeper?: NodeJS.Timeout;
+  private firstSweep?: NodeJS.Timeout;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly storage: FileStorage,
     config: AppConfig,
   ) {
+    this.sweepMs = config.FILES_SWEEP_SECONDS * 1000;
     this.allowedTypes = new Set(
       config.FILES_ALLOWED_TYPES.split(',')
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean),
     );
+  }
+
+  onModuleInit(): void {
+    if (!this.sweepMs) return;
+    this.firstSweep = setTimeout(() => void this.sweepOrphans(), Math.min(30_000, this.sweepMs));
+    this.sweeper = setInterval(() => void this.sweepOrphans(), this.sweepMs);
+    this.firstSweep.unref();
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearTimeout(this.firstSweep);
+    clearInterval(this.sweeper);
+  }
+
+  /**
+   * Removes from storage the objects whose rows are gone (the database queues their keys in
+   * hosted_file_orphan on every delete, cascades included). A failed removal stays queued for the
+   * next sweep. Returns how many keys left the queue.
+   */
+  async sweepOrphans(limit = 500): Promise<number> {
+    try {
+      const keys = (
+        (await this.ds.query(`SELECT "objectKey" FROM hosted_file_orphan ORDER BY deleted_at LIMIT $1`, [limit])) as { objectKey: string }[]
+      ).map((r) => r.objectKey);
+      const done: string[] = [];
+      for (const key of keys) {
+        if (!isObjectKey(key)) {
+          this.logger.warn(`Dropping a queued object key the server did not make: ${JSON.stringify(key)}`);
+          done.push(key);
+          continue;
+        }
+        try {
+          await this.storage.delete(key);
+          done.push(key);
+        } catch (e) {
+          this.logger.warn(`Object ${key} could not be removed (will retry): ${(e as Error).message}`);
+        }
+      }
+      if (done.length) await this.ds.query(`DELETE FROM hosted_file_orphan WHERE "objectKey" = ANY($1::varchar[])`, [done]);
+      return done.length;
+    } catch (e) {
+      this.logger.warn(`Sweeping deleted files failed: ${(e as Error).message}`);
+      return 0;
+    }
   }
 
   private toRecord(row: Row): THostedFile {
@@ -203,7 +252,7 @@ export class FilesService {
     return { data: removed.map((r) => r.id) };
   }
 
-  /** Deletes the rows (all or none), then their objects; an object that cannot be removed is logged. */
+  /** Deletes the rows (all or none), then their objects; an object that cannot be removed now stays queued for the sweep. */
   private async deleteRows(actor: Actor, ids: string[]): Promise<Row[]> {
     const removed = await this.ds.transaction(async (tx) => {
       const rows = await this.loadVisible(actor, ids, tx);
@@ -218,13 +267,16 @@ export class FilesService {
       await tx.query(`DELETE FROM hosted_file WHERE id = ANY($1::varchar[])`, [ids]);
       return ordered;
     });
+    const gone: string[] = [];
     for (const row of removed) {
       try {
         await this.storage.delete(row.objectKey);
+        gone.push(row.objectKey);
       } catch (e) {
-        this.logger.warn(`File ${row.id} deleted but its object ${row.objectKey} could not be removed: ${(e as Error).message}`);
+        this.logger.warn(`File ${row.id} deleted; its object ${row.objectKey} will be removed by the next sweep: ${(e as Error).message}`);
       }
     }
+    if (gone.length) await this.ds.query(`DELETE FROM hosted_file_orphan WHERE "objectKey" = ANY($1::varchar[])`, [gone]);
     return removed;
   }
 
