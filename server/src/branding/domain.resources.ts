@@ -19,10 +19,35 @@ const ZOwner = z.string().trim().min(1).max(32).nullable();
 /** Domains answer to company scope; only level 0 changes them (spec §6: admin view 3, admin actions 0). */
 const brandingPerms = { view: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' } as const;
 
-async function assertCompany(tx: { query: (sql: string, p: unknown[]) => Promise<unknown[]> }, company: unknown): Promise<void> {
+type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
+
+async function assertCompany(query: Query, company: unknown): Promise<void> {
   if (company === undefined || company === null) return;
-  const [found] = await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company]);
+  const [found] = await query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company]);
   if (!found) throw notFound('Company');
+}
+
+/** Before a root domain is written: a new name is free; the owner company exists. */
+export async function checkRootDomain(query: Query, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
+  if (kind === 'create') {
+    const [taken] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.name]);
+    if (taken) throw fieldError('CONFLICT', 'name', 'This root domain already exists');
+  }
+  await assertCompany(query, row.company_cuid);
+}
+
+/** Before a domain is written: its name is its parts, its root domain exists, the name is free. */
+export async function checkDomain(query: Query, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
+  if (kind === 'create') {
+    const sub = String(row.sub_domain_name ?? '');
+    const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
+    if (row.name !== expected) throw fieldError('BAD_REQUEST', 'name', `The name must be ${expected} (sub-domain name, then the root domain)`);
+    const [root] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.root_domain_name]);
+    if (!root) throw notFound('Root domain');
+    const [taken] = await query(`SELECT 1 FROM domain WHERE name = $1`, [row.name]);
+    if (taken) throw fieldError('CONFLICT', 'name', 'This domain already exists');
+  }
+  await assertCompany(query, row.company_cuid);
 }
 
 /** A registrable domain the portal is served under, with its default branding. */
@@ -45,13 +70,6 @@ export const rootDomainResource: ResourceDefinition = {
   filters: ['company_cuid'],
   sorts: ['name', 'company_cuid'],
   defaultSort: { field: 'name', order: 'ASC' },
-  beforeWrite: async (tx, _actor, row, current) => {
-    if (!current) {
-      const [taken] = await tx.query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.name]);
-      if (taken) throw fieldError('CONFLICT', 'name', 'This root domain already exists');
-    }
-    await assertCompany(tx, row.company_cuid);
-  },
 };
 
 /** A full host name = sub_domain_name + '.' + root_domain_name; its branding overrides the root's. */
@@ -82,16 +100,4 @@ export const domainResource: ResourceDefinition = {
   filters: ['company_cuid', 'root_domain_name', 'sub_domain_name'],
   sorts: ['name', 'sub_domain_name', 'root_domain_name', 'company_cuid'],
   defaultSort: { field: 'name', order: 'ASC' },
-  beforeWrite: async (tx, _actor, row, current) => {
-    if (!current) {
-      const sub = String(row.sub_domain_name ?? '');
-      const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
-      if (row.name !== expected) throw fieldError('BAD_REQUEST', 'name', `The name must be ${expected} (sub-domain name, then the root domain)`);
-      const [root] = await tx.query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.root_domain_name]);
-      if (!root) throw notFound('Root domain');
-      const [taken] = await tx.query(`SELECT 1 FROM domain WHERE name = $1`, [row.name]);
-      if (taken) throw fieldError('CONFLICT', 'name', 'This domain already exists');
-    }
-    await assertCompany(tx, row.company_cuid);
-  },
 };

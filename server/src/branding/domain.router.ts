@@ -1,19 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { z } from 'zod';
-import type { Permission } from '../auth/policy';
-import { crudRouter } from '../crud/crud-router.factory';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
 import { CrudService } from '../crud/crud.service';
-import type { ResourceDefinition } from '../crud/resource';
-import { createCallerFactory, procedure, router } from '../trpc/trpc';
+import { DATA_SOURCE } from '../database/database.module';
 import { BrandingService } from './branding.service';
-import { domainResource, rootDomainResource } from './domain.resources';
-
-const WRITES = ['create', 'update', 'updateMany', 'delete', 'deleteMany'] as const;
+import { checkedCrudRouter } from './checked-crud-router';
+import { checkDomain, checkRootDomain, domainResource, rootDomainResource } from './domain.resources';
 
 /**
- * `rootDomain` and `domain`: the generated CRUD routers, with every write followed (after its
- * commit) by dropping the cached brands, so the next page load shows the new branding.
- * Inputs and outputs are the generated procedures' own: a write is passed to them unchanged.
+ * `rootDomain` and `domain`: the generated CRUD routers, with their reference checks before a
+ * write and the cached brands dropped after every write, so the next page load shows the change.
  */
 @Injectable()
 export class DomainRouter {
@@ -22,40 +17,12 @@ export class DomainRouter {
 
   constructor(
     crud: CrudService,
-    private readonly branding: BrandingService,
+    branding: BrandingService,
+    @Inject(DATA_SOURCE) ds: DataSource,
   ) {
-    this.rootDomain = this.withCacheDrop(rootDomainResource, crud);
-    this.domain = this.withCacheDrop(domainResource, crud);
-  }
-
-  private withCacheDrop(def: ResourceDefinition, crud: CrudService) {
-    const generated = crudRouter(def, crud);
-    const caller = createCallerFactory(generated);
-    const perms: Record<(typeof WRITES)[number], Permission> = {
-      create: def.perms.create,
-      update: def.perms.edit,
-      updateMany: def.perms.edit,
-      delete: def.perms.delete,
-      deleteMany: def.perms.delete,
-    };
-    const write = (name: (typeof WRITES)[number]) =>
-      procedure
-        .meta({ perm: perms[name] })
-        .input(z.unknown())
-        .mutation(async ({ ctx, input }) => {
-          try {
-            return (await (caller(ctx as never)[name] as (input: unknown) => Promise<unknown>)(input)) as Record<string, unknown>;
-          } finally {
-            this.branding.invalidate();
-          }
-        });
-    return router({
-      ...generated._def.record,
-      create: write('create'),
-      update: write('update'),
-      updateMany: write('updateMany'),
-      delete: write('delete'),
-      deleteMany: write('deleteMany'),
-    });
+    const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
+    const afterWrite = () => branding.invalidate();
+    this.rootDomain = checkedCrudRouter(rootDomainResource, crud, { check: (kind, row) => checkRootDomain(query, kind, row), afterWrite });
+    this.domain = checkedCrudRouter(domainResource, crud, { check: (kind, row) => checkDomain(query, kind, row), afterWrite });
   }
 }

@@ -13,7 +13,6 @@ import {
   unitResource,
 } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
-import { dashboardResource } from '../dashboards/dashboard.resource';
 import { controllerResource, deviceResource } from '../controllers/fleet.resources';
 import { documentationResource, exportTemplateResource } from '../documentation/documentation.resources';
 import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
@@ -68,7 +67,6 @@ function buildResourceRouters(crud: CrudService) {
     controller: importableCrudRouter(controllerResource, crud),
     entity: importableCrudRouter(deviceResource, crud),
     company: crudRouter(companyResource, crud),
-    dashboard: crudRouter(dashboardResource, crud),
     notificationTemplateAssignment: crudRouter(templateAssignmentResource, crud),
     notificationTrigger: crudRouter(triggerResource, crud),
     notificationChannel: crudRouter(channelResource, crud),

@@ -35,12 +35,16 @@ export const dashboardResource: ResourceDefinition = {
   filters: ['entityowner_cuid', 'role_cuid'],
   sorts: ['name', 'entityowner_cuid', 'role_cuid'],
   defaultSort: { field: 'name', order: 'ASC' },
-  beforeWrite: async (tx, _actor, row) => {
-    const [company] = await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [row.entityowner_cuid]);
-    if (!company) throw notFound('Company');
-    if (row.role_cuid !== undefined && row.role_cuid !== null) {
-      const [role] = await tx.query(`SELECT 1 FROM role WHERE role_cuid = $1`, [row.role_cuid]);
-      if (!role) throw notFound('Role');
-    }
-  },
 };
+
+/** Before a dashboard is written: its owner company and its role exist. */
+export async function checkDashboard(query: (sql: string, params: unknown[]) => Promise<unknown[]>, row: Record<string, unknown>): Promise<void> {
+  if (row.entityowner_cuid !== undefined) {
+    const [company] = await query(`SELECT 1 FROM company WHERE company_cuid = $1`, [row.entityowner_cuid]);
+    if (!company) throw notFound('Company');
+  }
+  if (row.role_cuid !== undefined && row.role_cuid !== null) {
+    const [role] = await query(`SELECT 1 FROM role WHERE role_cuid = $1`, [row.role_cuid]);
+    if (!role) throw notFound('Role');
+  }
+}

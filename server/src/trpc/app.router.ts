@@ -2,6 +2,7 @@ import type { AuthTokenRouter } from '../auth/auth-token.router';
 import type { ResourceRouters } from '../crud/resource-routers';
 import type { CompanyMembershipRouter } from '../companies/company-membership.router';
 import type { DomainRouter } from '../branding/domain.router';
+import type { DashboardRouter } from '../dashboards/dashboard.router';
 import type { HostedFileRouter } from '../files/hosted-file.router';
 import type { RoleRouter } from '../users/role.router';
 import type { PortalNotificationRouter } from '../notifications/portal-notification.router';
@@ -19,6 +20,7 @@ export interface RouterProviders {
   systemChangelog: SystemChangelogRouter;
   resources: ResourceRouters;
   domains: DomainRouter;
+  dashboards: DashboardRouter;
   telemetry: TelemetryRouter;
   hostedFile: HostedFileRouter;
 }
@@ -36,6 +38,7 @@ export function buildAppRouter(r: RouterProviders) {
     hostedFile: r.hostedFile.router,
     rootDomain: r.domains.rootDomain,
     domain: r.domains.domain,
+    dashboard: r.dashboards.router,
     ...r.resources.routers,
   });
 }

@@ -8,6 +8,7 @@ import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { UserRouter } from '../users/user.router';
 import { ResourceRouters } from '../crud/resource-routers';
 import { DomainRouter } from '../branding/domain.router';
+import { DashboardRouter } from '../dashboards/dashboard.router';
 import { TelemetryRouter } from '../telemetry/telemetry.router';
 import { HostedFileRouter } from '../files/hosted-file.router';
 
@@ -22,7 +23,8 @@ export function procedurePermissions(): Record<string, string> {
     portalNotification: new PortalNotificationRouter(none, none, none),
     systemChangelog: new SystemChangelogRouter(none),
     resources: new ResourceRouters(none),
-    domains: new DomainRouter(none, none),
+    domains: new DomainRouter(none, none, none),
+    dashboards: new DashboardRouter(none, none),
     telemetry: new TelemetryRouter(none),
     hostedFile: new HostedFileRouter(none),
   };

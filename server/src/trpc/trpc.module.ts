@@ -6,6 +6,8 @@ import { AuthModule } from '../auth/auth.module';
 import { AuthTokenRouter } from '../auth/auth-token.router';
 import { BrandingModule } from '../branding/branding.module';
 import { DomainRouter } from '../branding/domain.router';
+import { DashboardRouter } from '../dashboards/dashboard.router';
+import { DashboardsModule } from '../dashboards/dashboards.module';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
@@ -43,10 +45,11 @@ export class TrpcService implements OnModuleInit {
     systemChangelog: SystemChangelogRouter,
     resources: ResourceRouters,
     domains: DomainRouter,
+    dashboards: DashboardRouter,
     telemetry: TelemetryRouter,
     hostedFile: HostedFileRouter,
   ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, domains, telemetry, hostedFile });
+    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, domains, dashboards, telemetry, hostedFile });
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -81,7 +84,7 @@ export class TrpcService implements OnModuleInit {
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule, BrandingModule, NotificationsModule, TelemetryModule, FilesModule],
+  imports: [AuthModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule],
   providers: [TrpcService],
   exports: [TrpcService],
 })
