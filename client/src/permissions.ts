@@ -60,8 +60,8 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   documentation: { list: 'admin.view', show: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
   systemDataExportTemplate: { list: 'systemConfiguration.view', show: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
   hostedFile: { list: 'files.view', show: 'files.view', create: 'files.upload', delete: 'files.delete' },
-  rootDomain: { list: 'admin.actions', show: 'admin.actions', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
-  domain: { list: 'admin.actions', show: 'admin.actions', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  rootDomain: { list: 'admin.view', show: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  domain: { list: 'admin.view', show: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
 };
 
 /** Actions that mean the same permission as another. */

@@ -132,7 +132,7 @@ export function JsonInput(props: JsonInputProps) {
         }}
       />
       <FormHelperText id={errorId} error={!!shownError} role={shownError ? 'alert' : undefined}>
-        {shownError ?? helperText ?? translate('portal.kit.json.hint', { _: 'JSON; empty means none. Ctrl+Shift+F formats.' })}
+        {shownError ?? (typeof helperText === 'string' ? translate(helperText, { _: helperText }) : helperText) ?? translate('portal.kit.json.hint', { _: 'JSON; empty means none. Ctrl+Shift+F formats.' })}
       </FormHelperText>
     </Box>
   );

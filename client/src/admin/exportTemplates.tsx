@@ -1,0 +1,51 @@
+import { Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
+import { JsonField } from '../kit/JsonField';
+import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { ListActions } from '../kit/ListActions';
+import { RowButtons, SystemInput } from '../events/common';
+import { EventEditToolbar } from '../events/templates';
+
+const filters = [<SearchInput key="q" source="q" alwaysOn />, <SystemInput key="system_cuid" source="system_cuid" alwaysOn />];
+
+export function ExportTemplateList() {
+  return (
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="export-template-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="system_cuid" disableSort>
+          <ReferenceField source="system_cuid" reference="system" link={false} />
+        </DataTable.Col>
+        <DataTable.Col source="config" disableSort>
+          <JsonField source="config" compact />
+        </DataTable.Col>
+        <DataTable.Col label="" disableSort>
+          <RowButtons />
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}
+
+export function ExportTemplateCreate() {
+  return (
+    <Create redirect="list">
+      <SimpleForm defaultValues={{ config: {} }}>
+        <TextInput source="name" validate={required()} />
+        <SystemInput source="system_cuid" required />
+        <JsonInput source="config" validate={jsonObject} />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function ExportTemplateEdit() {
+  return (
+    <Edit mutationMode="pessimistic" redirect="list">
+      <SimpleForm toolbar={<EventEditToolbar />}>
+        <TextInput source="name" validate={required()} />
+        <SystemInput source="system_cuid" disabled />
+        <JsonInput source="config" validate={jsonObject} />
+      </SimpleForm>
+    </Edit>
+  );
+}

@@ -1,0 +1,282 @@
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Alert,
+  Box,
+  Button as MuiButton,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  MenuItem,
+  TextField as MuiTextField,
+  Typography,
+} from '@mui/material';
+import { useRef, useState } from 'react';
+import {
+  AutocompleteInput,
+  DataTable,
+  DateField,
+  DeleteWithConfirmButton,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  TextInput,
+  TopToolbar,
+  useCanAccess,
+  useGetList,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
+import { ExportCsvButton } from '../kit/ExportCsvButton';
+import { useCurrentRecordAccess } from '../kit/useRecordAccess';
+
+/** 1234567 → "1.2 MB" (decimal units, as file managers show). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value >= 10 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+function SizeField(_props: { source?: string; label?: string }) {
+  const record = useRecordContext();
+  return record ? <span>{formatBytes(Number(record.size))}</span> : null;
+}
+
+/** Download over GET /api/files/:id (the server checks access and sets the headers). */
+function DownloadLink(_props: { label?: string }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record) return null;
+  const href = `/api/files/${encodeURIComponent(String(record.id))}`;
+  return (
+    <MuiButton size="small" href={href} download={record.fileName ?? undefined} startIcon={<DownloadIcon />} onClick={(e) => e.stopPropagation()} data-testid="file-download">
+      {translate('portal.admin.file.download')}
+    </MuiButton>
+  );
+}
+
+function FileDeleteButton() {
+  const access = useCurrentRecordAccess();
+  return access.delete ? <DeleteWithConfirmButton mutationMode="pessimistic" /> : null;
+}
+
+interface UploadError {
+  message: string;
+  fieldErrors?: { path: string; message: string }[];
+}
+
+/** POST /api/files as multipart with upload progress (fetch has none), the server's errors kept. */
+function uploadWithProgress(form: FormData, onProgress: (fraction: number) => void): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/files');
+    xhr.withCredentials = true;
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => resolve({ status: xhr.status, body: xhr.response });
+    xhr.onerror = () => reject(new Error('network'));
+    xhr.send(form);
+  });
+}
+
+/** Upload dialog: the file, its company (required) and optionally a system. */
+function UploadButton() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { canAccess } = useCanAccess({ resource: 'hostedFile', action: 'create' });
+  const [open, setOpen] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [company, setCompany] = useState('');
+  const [system, setSystem] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<UploadError | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const companies = useGetList('company', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } }, { enabled: open });
+  const systems = useGetList('system', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: company ? { company_cuid: company } : {} }, { enabled: open && !!company });
+
+  if (!canAccess) return null;
+
+  const close = () => {
+    if (progress !== null) return;
+    setOpen(false);
+    setFile(null);
+    setError(null);
+    setSystem('');
+  };
+
+  const send = async () => {
+    if (!file) return;
+    setError(null);
+    const form = new FormData();
+    // Text fields first: the server reads them before the file part.
+    if (company) form.append('company_cuid', company);
+    if (system) form.append('system_cuid', system);
+    form.append('file', file, file.name);
+    setProgress(0);
+    try {
+      const { status, body } = await uploadWithProgress(form, setProgress);
+      if (status >= 200 && status < 300) {
+        notify('portal.admin.file.uploaded', { type: 'success', messageArgs: { name: file.name } });
+        setProgress(null);
+        setOpen(false);
+        setFile(null);
+        refresh();
+        return;
+      }
+      const answer = (body ?? {}) as { message?: string; fieldErrors?: { path: string; message: string }[] };
+      setError({ message: answer.message ?? translate('portal.admin.file.failed_status', { status }), fieldErrors: answer.fieldErrors });
+    } catch {
+      setError({ message: translate('portal.admin.file.failed_network') });
+    }
+    setProgress(null);
+  };
+
+  const fieldError = (path: string) => error?.fieldErrors?.find((f) => f.path === path)?.message;
+
+  return (
+    <>
+      <MuiButton size="small" startIcon={<CloudUploadIcon />} onClick={() => setOpen(true)} data-testid="file-upload-open">
+        {translate('portal.admin.file.upload')}
+      </MuiButton>
+      <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="upload-title">
+        <DialogTitle id="upload-title">{translate('portal.admin.file.upload_title')}</DialogTitle>
+        <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
+          <Box>
+            <input
+              ref={input}
+              id="file-upload-input"
+              type="file"
+              data-testid="file-upload-input"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setError(null);
+              }}
+              style={{ position: 'absolute', width: 1, height: 1, opacity: 0 }}
+              aria-describedby="file-upload-chosen"
+            />
+            <MuiButton variant="outlined" onClick={() => input.current?.click()} disabled={progress !== null}>
+              {translate('portal.admin.file.choose')}
+            </MuiButton>
+            <Typography id="file-upload-chosen" variant="body2" sx={{ mt: 1 }}>
+              {file ? `${file.name} — ${formatBytes(file.size)}` : translate('portal.admin.file.none_chosen')}
+            </Typography>
+            {fieldError('file') ? <Typography color="error" variant="body2">{fieldError('file')}</Typography> : null}
+          </Box>
+          <MuiTextField
+            select
+            label={translate('resources.hostedFile.fields.company_cuid')}
+            value={company}
+            onChange={(e) => {
+              setCompany(e.target.value);
+              setSystem('');
+            }}
+            required
+            error={!!fieldError('company_cuid')}
+            helperText={fieldError('company_cuid') ?? ' '}
+            disabled={progress !== null}
+          >
+            {(companies.data ?? []).map((c) => (
+              <MenuItem key={String(c.id)} value={String(c.company_cuid ?? c.id)}>
+                {String(c.name)}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          <MuiTextField
+            select
+            label={translate('resources.hostedFile.fields.system_cuid')}
+            value={system}
+            onChange={(e) => setSystem(e.target.value)}
+            error={!!fieldError('system_cuid')}
+            helperText={fieldError('system_cuid') ?? translate('portal.admin.file.system_hint')}
+            disabled={progress !== null || !company}
+          >
+            <MenuItem value="">—</MenuItem>
+            {(systems.data ?? []).map((s) => (
+              <MenuItem key={String(s.id)} value={String(s.system_cuid ?? s.id)}>
+                {String(s.name)}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          {progress !== null ? (
+            <Box>
+              <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label={translate('portal.admin.file.progress')} data-testid="file-upload-progress" />
+              <Typography variant="caption">{Math.round(progress * 100)} %</Typography>
+            </Box>
+          ) : null}
+          {error ? (
+            <Alert severity="error" data-testid="file-upload-error">
+              {error.message}
+            </Alert>
+          ) : null}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={close} disabled={progress !== null}>
+            {translate('ra.action.cancel')}
+          </MuiButton>
+          <MuiButton variant="contained" onClick={send} disabled={!file || !company || progress !== null} data-testid="file-upload-send">
+            {translate('portal.admin.file.send')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+function FileListActions() {
+  return (
+    <TopToolbar>
+      <UploadButton />
+      <ExportCsvButton />
+    </TopToolbar>
+  );
+}
+
+const filters = [
+  <ReferenceInput key="company_cuid" source="company_cuid" reference="company" alwaysOn>
+    <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 220 }} />
+  </ReferenceInput>,
+  <TextInput key="contentType" source="contentType" />,
+];
+
+export function HostedFileList() {
+  return (
+    <List actions={<FileListActions />} filters={filters} sort={{ field: 'created_at', order: 'DESC' }} data-testid="file-list">
+      <DataTable rowClick={false} bulkActionButtons={false}>
+        <DataTable.Col source="fileName" />
+        <DataTable.Col source="contentType" />
+        <DataTable.Col source="size">
+          <SizeField />
+        </DataTable.Col>
+        <DataTable.Col source="company_cuid">
+          <ReferenceField source="company_cuid" reference="company" link={false} emptyText="—" />
+        </DataTable.Col>
+        <DataTable.Col source="system_cuid">
+          <ReferenceField source="system_cuid" reference="system" link={false} emptyText="—" />
+        </DataTable.Col>
+        <DataTable.Col source="created_at">
+          <DateField source="created_at" showTime />
+        </DataTable.Col>
+        <DataTable.Col label="" disableSort>
+          <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+            <DownloadLink />
+            <FileDeleteButton />
+          </Box>
+        </DataTable.Col>
+      </DataTable>
+    </List>
+  );
+}
