@@ -379,6 +379,15 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
     expect(await t.app.get(FilesService).sweepOrphans()).toBe(0);
   });
 
+  it('hostedFile.limits tells a form the size limit and the accepted types', async () => {
+    const limits = await as.basic.query('hostedFile.limits');
+    expect(limits.data).toEqual({
+      maxBytes: MAX,
+      allowedTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'application/pdf', 'text/csv', 'text/plain', 'application/json'],
+    });
+    expect((await as.anonymous.query('hostedFile.limits')).error?.data.code).toBe('UNAUTHORIZED');
+  });
+
   it('list filters, sorts and search are checked: unknown ones are 400, never 500', async () => {
     const sorted = await as.superuser.query('hostedFile.getList', { pagination: { page: 1, perPage: 5 }, sort: { field: 'size', order: 'ASC' }, filter: { q: 'passwd' } });
     expect(sorted.data.data.map((f: { fileName: string }) => f.fileName)).toEqual(['passwd']);

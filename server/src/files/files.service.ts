@@ -92,6 +92,7 @@ const isBrandAsset = (f: Pick<Row, 'rootDomainName' | 'domainName'>) => Boolean(
 export class FilesService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(FilesService.name);
   readonly allowedTypes: ReadonlySet<string>;
+  private readonly maxBytes: number;
   private readonly sweepMs: number;
   private sweeper?: NodeJS.Timeout;
   private firstSweep?: NodeJS.Timeout;
@@ -102,6 +103,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     config: AppConfig,
   ) {
     this.sweepMs = config.FILES_SWEEP_SECONDS * 1000;
+    this.maxBytes = config.FILES_MAX_BYTES;
     this.allowedTypes = new Set(
       config.FILES_ALLOWED_TYPES.split(',')
         .map((t) => t.trim().toLowerCase())
@@ -152,6 +154,10 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`Sweeping deleted files failed: ${(e as Error).message}`);
       return 0;
     }
+  }
+
+  limits(): { maxBytes: number; allowedTypes: string[] } {
+    return { maxBytes: this.maxBytes, allowedTypes: [...this.allowedTypes] };
   }
 
   private toRecord(row: Row): THostedFile {

@@ -51,6 +51,12 @@ export class HostedFileRouter {
       .input(ZDeleteManyParams)
       .output(z.object({ data: z.array(z.string()) }))
       .mutation(({ ctx, input }) => this.files.deleteMany(ctx.actor, input.ids)),
+    /** What an upload may be (FILES_MAX_BYTES, FILES_ALLOWED_TYPES), so a form can say so before sending. */
+    limits: procedure
+      .meta({ perm: 'files.view' })
+      .input(z.void())
+      .output(z.object({ maxBytes: z.number().int(), allowedTypes: z.array(z.string()) }))
+      .query(() => this.files.limits()),
     /** Per visible file: may the caller delete it (edit is always false: files are replaced, not edited). */
     access: procedure
       .meta({ perm: 'files.view' })
