@@ -194,6 +194,16 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
       expect(noFile.body.fieldErrors).toEqual([{ path: 'file', message: 'Required' }]);
       // Brand assets are for superusers (admin actions).
       expect((await upload(as.installer, { company_cuid: demo, rootDomainName: 'localhost' }, png)).status).toBe(403);
+      // A form posted from another site carries the cookie but is refused (multipart posts need no CORS preflight).
+      const form = new FormData();
+      form.append('company_cuid', demo);
+      form.append('file', new Blob([new Uint8Array(PNG_BYTES)], { type: 'image/png' }), 'x.png');
+      const crossSite = await fetch(`${t.baseUrl}/api/files`, {
+        method: 'POST',
+        body: form,
+        headers: { cookie: as.expert.cookieHeader(), origin: 'https://evil.example' },
+      });
+      expect(crossSite.status).toBe(403);
     });
     // The other company's Expert uploads into their own company (with the shared workshop system too).
     const own = await upload(as.otherExpert, { company_cuid: other, system_cuid: workshop }, png);
