@@ -76,6 +76,16 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
       expect((await as.superuser.query('companyMembership.getList', list())).data.total).toBe(7);
     });
 
+    it('every read needs company admin (403 for plain members)', async () => {
+      for (const who of ['expert', 'basic', 'other']) {
+        expect((await as[who].query('companyMembership.getOne', { id: ms['basic@demo'] })).status).toBe(403);
+        expect((await as[who].query('companyMembership.getMany', { ids: [ms['basic@demo']] })).status).toBe(403);
+        expect((await as[who].query('companyMembership.getManyReference', list({}, { target: 'company_cuid', id: demo }))).status).toBe(403);
+      }
+      // manyForUser (the session's own call) stays open to oneself
+      expect((await as.basic.query('companyMembership.manyForUser', { user_cuid: user.basic })).status).toBe(200);
+    });
+
     it('another company\'s membership is as missing as an unknown one', async () => {
       const foreign = await as.installer.query('companyMembership.getOne', { id: ms['other@other'] });
       const unknown = await as.installer.query('companyMembership.getOne', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' });

@@ -52,6 +52,15 @@ describe('user resource (spec §6 Users)', () => {
       expect(all.data.total).toBe(6);
     });
 
+    it('every read needs company admin (403 for plain members, whatever the id)', async () => {
+      for (const who of ['expert', 'basic', 'other']) {
+        expect((await as[who].query('user.getOne', { id: cuid[who] })).status).toBe(403);
+        expect((await as[who].query('user.getMany', { ids: [cuid[who]] })).status).toBe(403);
+        expect((await as[who].query('user.getManyReference', list({}, { target: 'company_cuid', id: demo }))).status).toBe(403);
+      }
+      expect((await new HttpClient(t.baseUrl).query('user.getList', list())).status).toBe(401);
+    });
+
     it('records carry user_cuid and id, never the password hash', async () => {
       const one = await as.installer.query('user.getOne', { id: cuid.expert });
       expect(one.status).toBe(200);
@@ -220,6 +229,12 @@ describe('user resource (spec §6 Users)', () => {
       expect((await as.expert.request('GET', '/api/auth/session')).status).toBe(401);
       expect((await as.installer.mutate('user.update', { id: cuid.expert, data: { email: 'expert@demo.local' } })).status).toBe(200);
       await signIn('expert');
+    });
+
+    it('a superuser edits anyone, in any company', async () => {
+      const edited = await as.superuser.mutate('user.update', { id: cuid.other, data: { name: 'Other Renamed', phone: null } });
+      expect(edited.status).toBe(200);
+      expect(edited.data.data).toMatchObject({ name: 'Other Renamed', phone: null });
     });
 
     it('an admin cannot take over a more powerful account (password or email of a superuser)', async () => {
