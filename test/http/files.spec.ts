@@ -205,10 +205,22 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
       });
       expect(crossSite.status).toBe(403);
     });
-    // The other company's Expert uploads into their own company (with the shared workshop system too).
+    // A system shared read-only takes no files from the company it is shared with.
+    const clinic = (await t.db.dataSource.query(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.clinic]))[0].system_cuid;
+    await expectNothingStored(async () => {
+      expect((await upload(as.expert, { system_cuid: clinic }, png)).status).toBe(403);
+      const readOnly = await upload(as.expert, { company_cuid: demo, system_cuid: clinic }, png);
+      expect(readOnly.status).toBe(400);
+      expect(readOnly.body.fieldErrors).toEqual([{ path: 'system_cuid', message: 'This system is not shared with that company for changes' }]);
+    });
+    // The other company's Expert uploads into their own company, also for the workshop system shared with them for changes
+    // (without a company the file goes to theirs, not to the owner's).
     const own = await upload(as.otherExpert, { company_cuid: other, system_cuid: workshop }, png);
     expect(own.status).toBe(201);
     expect(own.body.data).toMatchObject({ company_cuid: other, system_cuid: workshop });
+    const implied = await upload(as.otherExpert, { system_cuid: workshop }, png);
+    expect(implied.status).toBe(201);
+    expect(implied.body.data).toMatchObject({ company_cuid: other, system_cuid: workshop });
   });
 
   it('too large → 413 with the limit in the message; nothing stored', async () => {

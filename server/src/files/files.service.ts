@@ -315,18 +315,25 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
     const system_cuid = fields.system_cuid ?? null;
     if (system_cuid) {
-      const [system] = (await this.ds.query(`SELECT system_cuid, company_cuid FROM system WHERE system_cuid = $1`, [system_cuid])) as {
-        company_cuid: string;
-      }[];
-      if (!system) throw notFound('System');
-      company_cuid ??= system.company_cuid;
-      if (company_cuid !== system.company_cuid) {
-        // A system shared with the company with the change flag takes that company's files too.
-        const [share] = await this.ds.query(`SELECT 1 FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2 AND change`, [
-          system_cuid,
-          company_cuid,
-        ]);
-        if (!share) throw notFound('System');
+      const [system] = (await this.ds.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system_cuid])) as { company_cuid: string }[];
+      const shares = system
+        ? ((await this.ds.query(`SELECT company_cuid, change FROM system_sharing WHERE system_cuid = $1`, [system_cuid])) as {
+            company_cuid: string;
+            change: boolean;
+          }[])
+        : [];
+      const visible =
+        !!system && (superuser || isMemberOf(actor, system.company_cuid) || shares.some((sh) => isMemberOf(actor, sh.company_cuid)));
+      if (!visible) throw notFound('System');
+      // Without a company: the owner's, or else the caller's company that may change the system.
+      company_cuid ??=
+        superuser || isMemberOf(actor, system.company_cuid)
+          ? system.company_cuid
+          : (shares.find((sh) => sh.change && isMemberOf(actor, sh.company_cuid))?.company_cuid ?? null);
+      if (!company_cuid) throw forbidden('This system is shared with your company read-only');
+      // Files of a system belong to its owner company or to a company it is shared with for changes.
+      if (company_cuid !== system.company_cuid && !shares.some((sh) => sh.company_cuid === company_cuid && sh.change)) {
+        throw fieldError('system_cuid', 'This system is not shared with that company for changes');
       }
     }
 
