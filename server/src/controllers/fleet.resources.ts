@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { CONTROLLER_ID_PATTERN, SLUG_PATTERN } from '../common/enums';
 import { ZName, ZRefCuid } from '../common/zod-fields';
+import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
+import type { EntityManager } from 'typeorm';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 const ZJsonObject = z.record(z.string(), z.unknown());
@@ -60,6 +62,19 @@ export const controllerResource: Def = {
   sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
 };
 
+/** Entity rows whose type is (`device` true) or is not (false) of kind Device. */
+const kindWhere = (device: boolean) =>
+  `EXISTS (SELECT 1 FROM entity_type et WHERE et.entitytype_id = t.entitytype_id AND et.entity_type ${device ? '=' : '<>'} 'Device')`;
+
+/** The entity type of a new or changed row must exist and be of the resource's side (device or processor). */
+const checkKind = (device: boolean) => async (tx: EntityManager, _actor: unknown, row: Record<string, unknown>) => {
+  const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
+  if (!type) throw fieldError(['entitytype_id'], device ? 'Device type not found' : 'Data processor type not found');
+  if ((type.kind === 'Device') !== device) {
+    throw fieldError(['entitytype_id'], device ? 'This type is a data processor type, not a device type' : 'This type is a device type, not a data processor type');
+  }
+};
+
 /** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */
 export const deviceResource: Def = {
   name: 'entity',
@@ -100,6 +115,8 @@ export const deviceResource: Def = {
     .partial(),
   perms: { view: 'devices.view', create: 'devices.configure', edit: 'devices.configure', delete: 'devices.configure' },
   scope: { kind: 'system', column: 'system_cuid' },
+  baseWhere: kindWhere(true),
+  beforeWrite: checkKind(true),
   // A device may only hang on a controller of its system's owner company (ingest trusts this link).
   sameCompanyReferences: [{ column: 'controller_id', table: 'controller', key: 'controller_id', label: 'Controller' }],
   search: ['name', 'entitytype_id'],
@@ -107,3 +124,28 @@ export const deviceResource: Def = {
   sorts: ['name', 'entitytype_id', 'controller_id'],
   defaultSort: { field: 'name', order: 'ASC' },
 };
+
+/**
+ * Data processors (spec Entity whose type kind is StateMachine, CalculatedValue, DataSource or
+ * ExternalInterface): the same table as devices. Spec §6: create, edit and delete need 0;
+ * configuring (`dataProcessor.configure`, the config JSON) needs 0 for calculated values and 1
+ * otherwise, and like any device write the owner company or a share with change.
+ */
+export const dataProcessorResource: Def = {
+  ...deviceResource,
+  name: 'dataProcessor',
+  label: 'Data processor',
+  importable: false,
+  perms: { view: 'devices.view', create: 'dataProcessors.create', edit: 'dataProcessors.edit', delete: 'dataProcessors.delete' },
+  baseWhere: kindWhere(false),
+  beforeWrite: checkKind(false),
+  targetExtra: async (tx, row) => {
+    const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
+    return { entity_type_kind: type?.kind };
+  },
+};
+
+export const ZProcessorConfigure = z.object({
+  id: z.union([z.string().trim().min(1).max(64), z.number()]).transform(String),
+  config: ZJsonObject,
+});

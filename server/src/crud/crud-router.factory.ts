@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Permission } from '../auth/policy';
 import { procedure, router } from '../trpc/trpc';
 import {
   ZDeleteManyParams,
@@ -56,7 +57,28 @@ export function importableCrudRouter<TRecord extends z.ZodObject, TCreate extend
   });
 }
 
-function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
+/**
+ * One-column update guarded by other permissions than the resource's edit permission (each must
+ * hold against the record), e.g. `dataProcessor.configure` for its config JSON.
+ */
+export function guardedUpdateProcedure<TInput extends z.ZodType<{ id: string }>>(
+  def: ResourceDefinition,
+  crud: CrudService,
+  opts: { perm: Permission; also?: readonly Permission[]; input: TInput },
+) {
+  const Rec = def.record.extend({ id: z.string() });
+  return procedure
+    .meta({ perm: opts.perm })
+    .input(opts.input)
+    .output(z.object({ data: Rec }))
+    .mutation(({ ctx, input }) => {
+      const { id, ...changes } = input as { id: string } & Record<string, unknown>;
+      return crud.updateWith(ctx.actor, def, id, changes, [opts.perm, ...(opts.also ?? [])]) as never;
+    });
+}
+
+/** The nine procedures as a plain object, for routers that keep some and add their own. */
+export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
 ) {

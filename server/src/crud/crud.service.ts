@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { ZodError } from 'zod';
 import { type Actor, can, type Permission, type PolicyTarget } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
@@ -38,6 +39,10 @@ async function withField<T>(field: string | undefined, check: () => Promise<T>):
 
 /** What one refused import row tells the user: never SQL, never a stack. */
 function rowError(error: unknown): { field?: string; message: string } {
+  if (error instanceof TRPCError && error.cause instanceof ZodError && error.cause.issues.length) {
+    const [issue] = error.cause.issues;
+    return { ...(issue.path.length ? { field: String(issue.path[0]) } : {}), message: issue.message };
+  }
   if (error instanceof TRPCError) {
     const field = (error as { field?: string }).field;
     return { ...(field ? { field } : {}), message: error.message };
@@ -85,6 +90,7 @@ export class CrudService {
 
   /** SQL condition limiting rows of `t` to what the caller may see. */
   private scopeSql(def: ResourceDefinition, scope: Scope, p: Params): string {
+    if (def.baseWhere) return `(${def.baseWhere}) AND ${this.scopeSql({ ...def, baseWhere: undefined }, scope, p)}`;
     if (scope.superuser || def.scope.kind === 'global') return 'TRUE';
     const companies = p.add(scope.companies);
     switch (def.scope.kind) {
@@ -163,7 +169,7 @@ export class CrudService {
 
   private async count(def: ResourceDefinition, actor: Actor, filter: Record<string, unknown>, extra?: { target: string; id: string }): Promise<number> {
     const scope = scopeOf(actor);
-    const key = JSON.stringify([def.table, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null]);
+    const key = JSON.stringify([def.table, def.name, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null]);
     const hit = this.counts.get(key);
     if (hit && Date.now() - hit.at < CrudService.COUNT_CACHE_MS) return hit.total;
     const q = new Params();
@@ -315,6 +321,7 @@ export class CrudService {
     if (def.generatedKey === true) row[def.key] = newCuid();
     await this.authorize(actor, def, def.perms.create, row, tx);
     await this.assertSameCompanyReferences(def, row, tx);
+    await def.beforeWrite?.(tx, actor, row);
     const cols = Object.keys(row).filter((c) => row[c] !== undefined);
     const p = new Params();
     const values = cols.map((c) => p.add(this.serialize(row[c])));
@@ -398,6 +405,7 @@ export class CrudService {
     }
     await this.assertSameCompanyReferences(def, { ...next, ...Object.fromEntries(Object.keys(changes).map((c) => [c, next[c]])) }, tx);
     const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
+    if (cols.length) await def.beforeWrite?.(tx, actor, next, current);
     if (cols.length) {
       const p = new Params();
       const sets = cols.map((c) => `${quote(c)} = ${p.add(this.serialize(changes[c]))}`);
@@ -405,6 +413,28 @@ export class CrudService {
     }
     const [updated] = await this.loadMany(actor, def, [id], tx);
     return this.withId(def, updated ?? next);
+  }
+
+  /**
+   * An update guarded by other permissions than `perms.edit` (e.g. configuring a data processor):
+   * every one of `perms` must hold against the row, with `def.targetExtra` added to the target.
+   */
+  async updateWith(actor: Actor, def: ResourceDefinition, id: string, changes: Row, perms: readonly Permission[]) {
+    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
+      const [current] = await this.loadMany(actor, def, [id], tx, true);
+      if (!current) throw notFound(def.label);
+      const target = { ...(await this.target(def, current, tx)), ...(await def.targetExtra?.(tx, current)) };
+      for (const perm of perms) if (!can(actor, perm, target)) throw forbidden();
+      await def.beforeWrite?.(tx, actor, { ...current, ...changes }, current);
+      const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
+      if (cols.length) {
+        const p = new Params();
+        const sets = cols.map((c) => `${quote(c)} = ${p.add(this.serialize(changes[c]))}`);
+        await tx.query(`UPDATE ${quote(def.table)} SET ${sets.join(', ')} WHERE ${quote(def.key)}::text = ${p.add(id)}`, p.values);
+      }
+      const [updated] = await this.loadMany(actor, def, [id], tx);
+      return { data: this.withId(def, updated ?? { ...current, ...changes }) };
+    }));
   }
 
   async update(actor: Actor, def: ResourceDefinition, id: string, changes: Row) {

@@ -13,12 +13,18 @@ import {
   unitResource,
 } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
-import { controllerResource, deviceResource } from '../controllers/fleet.resources';
+import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
 import { documentationResource, exportTemplateResource } from '../documentation/documentation.resources';
 import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
 import { siteResource } from '../sites/site.resource';
+import { systemMetadataRouter } from '../systems/system-metadata.router';
+import { systemMetadataTemplateFieldsetResource, systemMetadataTemplateSectionResource } from '../systems/system-metadata.resources';
+import { SystemMetadataService } from '../systems/system-metadata.service';
+import { systemSharingRouter } from '../systems/system-sharing.router';
+import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
-import { crudRouter, importableCrudRouter } from './crud-router.factory';
+import { crudProcedures, crudRouter, guardedUpdateProcedure, importableCrudRouter } from './crud-router.factory';
+import { router } from '../trpc/trpc';
 import { CrudService } from './crud.service';
 
 /** Sites are created from CSV files too (the definition lives with the sites module). */
@@ -41,6 +47,9 @@ export const RESOURCES = [
   entityCategoryParameterResource,
   controllerResource,
   deviceResource,
+  dataProcessorResource,
+  systemMetadataTemplateSectionResource,
+  systemMetadataTemplateFieldsetResource,
   companyResource,
   templateAssignmentResource,
   triggerResource,
@@ -49,7 +58,7 @@ export const RESOURCES = [
   exportTemplateResource,
 ] as const;
 
-function buildResourceRouters(crud: CrudService) {
+function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService) {
   return {
     site: importableCrudRouter(importableSite, crud),
     system: importableCrudRouter(systemResource, crud),
@@ -66,6 +75,15 @@ function buildResourceRouters(crud: CrudService) {
     entityCategoryLogParameterAssignment: importableCrudRouter(entityCategoryParameterResource, crud),
     controller: importableCrudRouter(controllerResource, crud),
     entity: importableCrudRouter(deviceResource, crud),
+    systemSharing: systemSharingRouter(sharing),
+    systemMetadata: systemMetadataRouter(crud, metadata),
+    systemMetadataTemplateSection: crudRouter(systemMetadataTemplateSectionResource, crud),
+    systemMetadataTemplateFieldset: crudRouter(systemMetadataTemplateFieldsetResource, crud),
+    dataProcessor: router({
+      ...crudProcedures(dataProcessorResource, crud),
+      // Configuring also writes to the processor's system: owner company or a share with change.
+      configure: guardedUpdateProcedure(dataProcessorResource, crud, { perm: 'dataProcessors.configure', also: ['devices.configure'], input: ZProcessorConfigure }),
+    }),
     company: crudRouter(companyResource, crud),
     notificationTemplateAssignment: crudRouter(templateAssignmentResource, crud),
     notificationTrigger: crudRouter(triggerResource, crud),
@@ -79,7 +97,8 @@ function buildResourceRouters(crud: CrudService) {
 export class ResourceRouters {
   readonly routers: ReturnType<typeof buildResourceRouters>;
 
-  constructor(crud: CrudService) {
-    this.routers = buildResourceRouters(crud);
+  // The system services are optional only for the procedure-permission snapshot (built without services).
+  constructor(crud: CrudService, sharing?: SystemSharingService, metadata?: SystemMetadataService) {
+    this.routers = buildResourceRouters(crud, sharing as SystemSharingService, metadata as SystemMetadataService);
   }
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Permission } from '../auth/policy';
+import type { Actor, Permission, PolicyTarget } from '../auth/policy';
 
 /** How a resource's rows are limited to the caller's companies. */
 export type ResourceScope =
@@ -50,6 +50,19 @@ export interface ResourceDefinition<
    * site): a foreign or missing reference answers NOT_FOUND.
    */
   sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
+  /**
+   * SQL condition (on alias `t`) every row of this resource meets, on top of the caller's scope,
+   * e.g. devices vs data processors in the one `entity` table. Identifiers only, no input.
+   */
+  baseWhere?: string;
+  /**
+   * Runs in the write transaction before an insert (`current` undefined) or an update, after the
+   * permission checks, with the row as it will be: checks that need the database (a template, a
+   * type's kind). Throws a TRPCError (NOT_FOUND, BAD_REQUEST with a ZodError cause …).
+   */
+  beforeWrite?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>, current?: Record<string, unknown>) => Promise<void>;
+  /** More of the policy target for a row (e.g. a data processor's entity type kind). */
+  targetExtra?: (tx: EntityManager, row: Record<string, unknown>) => Promise<Partial<PolicyTarget>>;
   /** Runs in the create transaction after the insert (e.g. make the creator a member). */
   afterCreate?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /**

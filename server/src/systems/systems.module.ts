@@ -1,6 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { SystemAccessService } from './system-access.service';
+import { SystemMetadataService } from './system-metadata.service';
+import { SystemSharingService } from './system-sharing.service';
 
 @Global()
-@Module({ providers: [SystemAccessService], exports: [SystemAccessService] })
+@Module({
+  providers: [SystemAccessService, SystemSharingService, SystemMetadataService],
+  exports: [SystemAccessService, SystemSharingService, SystemMetadataService],
+})
 export class SystemsModule {}

@@ -26,6 +26,7 @@ import { SystemSharingEntity } from '../../systems/system-sharing.entity';
 import { SystemEntity } from '../../systems/system.entity';
 import { RoleEntity } from '../../users/role.entity';
 import { UserEntity } from '../../users/user.entity';
+import { seedMetadataTemplate } from './metadata-template-seed';
 
 // ---- what the demo contains (tests and the start-up banner read these) -------------------------
 
@@ -105,6 +106,7 @@ export async function seedDemo(ds: DataSource): Promise<boolean> {
     // Checked again inside the transaction in case two starts raced.
     if (await m.getRepository(CompanyEntity).exists({ where: { name: DEMO_COMPANY_NAME } })) return false;
     await createDemo(m, passwordHash);
+    await seedMetadataTemplate(m);
     return true;
   });
 }

@@ -1,0 +1,96 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { ZName } from '../common/zod-fields';
+import { fieldError } from '../crud/field-error';
+import type { ResourceDefinition } from '../crud/resource';
+import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
+import { SystemMetadataService } from './system-metadata.service';
+
+type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
+const ZText = z.string().trim().max(10_000).nullable().optional();
+const templatePerms = { view: 'metadata.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' } as const;
+
+/** Sections of the metadata form (a global catalogue: seen with metadata.view, changed by level 0). */
+export const systemMetadataTemplateSectionResource: Def = {
+  name: 'systemMetadataTemplateSection',
+  label: 'Template section',
+  table: 'system_metadata_template_section',
+  key: 'section_id',
+  generatedKey: 'database',
+  record: z.object({ section_id: z.number(), title: z.string(), description: z.string().nullable(), isPhaseSection: z.boolean(), index: z.number() }),
+  create: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean().default(false), index: z.number().int().min(0).max(10_000).default(0) }),
+  update: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000) }).partial(),
+  perms: templatePerms,
+  scope: { kind: 'global' },
+  search: ['title', 'description'],
+  filters: ['isPhaseSection'],
+  sorts: ['index', 'title'],
+  defaultSort: { field: 'index', order: 'ASC' },
+};
+
+/** Fieldsets of a section; `data` holds the field definitions (docs/system-metadata.md). */
+export const systemMetadataTemplateFieldsetResource: Def = {
+  name: 'systemMetadataTemplateFieldset',
+  label: 'Template fieldset',
+  table: 'system_metadata_template_fieldset',
+  key: 'fieldset_id',
+  generatedKey: 'database',
+  record: z.object({
+    fieldset_id: z.number(),
+    title: z.string(),
+    description: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    active: z.boolean(),
+    section_index: z.number(),
+    section_id: z.number(),
+  }),
+  create: z.object({
+    title: ZName,
+    description: ZText,
+    data: ZFieldsetData,
+    active: z.boolean().default(true),
+    section_index: z.number().int().min(0).max(10_000).default(0),
+    section_id: z.number().int().positive(),
+  }),
+  update: z
+    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive() })
+    .partial(),
+  perms: templatePerms,
+  scope: { kind: 'global' },
+  search: ['title', 'description'],
+  filters: ['section_id', 'active'],
+  sorts: ['section_index', 'title', 'section_id'],
+  defaultSort: { field: 'section_index', order: 'ASC' },
+  beforeWrite: async (tx, _actor, row) => {
+    const [section] = (await tx.query(`SELECT 1 FROM system_metadata_template_section WHERE section_id = $1`, [row.section_id])) as unknown[];
+    if (!section) throw Object.assign(new TRPCError({ code: 'NOT_FOUND', message: 'Template section not found' }), { field: 'section_id' });
+  },
+};
+
+/**
+ * A system's filled-in metadata form (one row per system), checked against the active template
+ * on every write. Spec §6: view 3, change 2 (owner company, or a share with change).
+ */
+export function systemMetadataResource(metadata: SystemMetadataService): Def {
+  return {
+    name: 'systemMetadata',
+    label: 'System metadata',
+    table: 'system_metadata',
+    key: 'metadata_cuid',
+    generatedKey: true,
+    record: z.object({ metadata_cuid: z.string(), system_cuid: z.string(), system_name: z.string().nullable(), data: z.record(z.string(), z.unknown()) }),
+    create: z.object({ system_cuid: z.string().trim().min(1, 'Required').max(32), data: ZMetadataData.default({}) }),
+    update: z.object({ data: ZMetadataData }).partial(),
+    perms: { view: 'metadata.view', create: 'metadata.change', edit: 'metadata.change', delete: 'metadata.change' },
+    scope: { kind: 'system', column: 'system_cuid' },
+    search: [],
+    filters: ['system_cuid'],
+    sorts: ['system_cuid'],
+    defaultSort: { field: 'system_cuid', order: 'ASC' },
+    selectExpressions: { system_name: '(SELECT s.name FROM system s WHERE s.system_cuid = t.system_cuid)' },
+    beforeWrite: async (tx, _actor, row, current) => {
+      if (current && row.system_cuid !== current.system_cuid) throw fieldError(['data', 'system_cuid'], 'Metadata stays with its system');
+      await metadata.assertValid(row.data ?? {}, tx);
+    },
+  };
+}
