@@ -16,11 +16,54 @@ export interface ProcedureMeta {
   public?: true;
 }
 
+/**
+ * True when superjson would send `value` unchanged (plain JSON data, no object met twice), so
+ * answers can skip its walk, which costs more than the rest of a list call's serialisation.
+ * Anything else (Date, undefined, Map, NaN, shared or deep objects …) goes through superjson.
+ */
+function isPlainJson(value: unknown, seen: Set<object>, depth: number): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (depth > 32 || seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isPlainJson(item, seen, depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) {
+    // superjson refuses these keys; let it.
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') return false;
+    if (!isPlainJson((value as Record<string, unknown>)[key], seen, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** superjson both ways; answers that are plain JSON are wrapped as superjson would, without its walk. */
+export const transformer = {
+  input: superjson,
+  output: {
+    serialize: (value: unknown) => (isPlainJson(value, new Set(), 0) ? { json: value } : superjson.serialize(value)),
+    deserialize: (value: Parameters<typeof superjson.deserialize>[0]) => superjson.deserialize(value),
+  },
+};
+
 const t = initTRPC
   .context<TrpcContext>()
   .meta<ProcedureMeta>()
   .create({
-    transformer: superjson,
+    transformer,
     isDev: false,
     // Live events over SSE: a ping keeps proxies from closing quiet streams.
     sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 20_000 } },
