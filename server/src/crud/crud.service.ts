@@ -99,8 +99,12 @@ export class CrudService {
       case 'companyOrGlobal':
         return `(t.${quote(def.scope.column)} IS NULL OR t.${quote(def.scope.column)} = ANY(${companies}::varchar[]))`;
       case 'systemSelf':
-        return `(t.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
-          SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = t.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[])))`;
+        // Owned, or shared with one of the caller's companies. The shared ids are read once (an
+        // init plan) rather than probed per row: both sides of the OR can then use an index
+        // (a BitmapOr for a small company), and the planner does not cost a subplan per row,
+        // which made it JIT-compile every count of a large table (~300 ms instead of ~30 ms).
+        return `(t.company_cuid = ANY(${companies}::varchar[]) OR t.system_cuid = ANY(ARRAY(
+          SELECT sh.system_cuid FROM system_sharing sh WHERE sh.company_cuid = ANY(${companies}::varchar[]))))`;
       case 'system':
         return `EXISTS (SELECT 1 FROM system s WHERE s.system_cuid = t.${quote(def.scope.column)} AND (
           s.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
@@ -145,13 +149,17 @@ export class CrudService {
     if (sortField !== def.key && !def.sorts.includes(sortField)) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     }
+    // Nulls come last either way. ASC puts them there already; DESC says so only for a column that
+    // can be null, since an index (read backwards) serves `DESC` but not `DESC NULLS LAST`.
+    const sortColumn = this.ds.entityMetadatas.find((m) => m.tableName === def.table)?.findColumnWithDatabaseName(sortField);
+    const direction = sort.order !== 'DESC' ? 'ASC' : sortColumn && !sortColumn.isNullable ? 'DESC' : 'DESC NULLS LAST';
     const { page, perPage } = params.pagination;
     const [rows, total] = await Promise.all([
       this.ds.query(
         `SELECT ${this.select(def)}
            FROM ${quote(def.table)} t
           WHERE ${where.join(' AND ')}
-          ORDER BY t.${quote(sortField)} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, t.${quote(def.key)} ASC
+          ORDER BY t.${quote(sortField)} ${direction}, t.${quote(def.key)} ASC
           LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
         p.values,
       ) as Promise<Row[]>,
