@@ -101,6 +101,7 @@ describe('systemSharing: shares of systems with other companies', () => {
     expect(bad.error?.data.fieldErrors?.map((e) => e.path).sort()).toEqual(['data', 'data.change'].sort());
     expect(await shares()).toEqual(before);
 
+    const visibleBefore = (await as.other.query('system.getList', list())).data.total;
     const ok = await as.installer.mutate('systemSharing.create', { data: input });
     expect(ok.status).toBe(200);
     expect(ok.data.data).toMatchObject({ id: id(DEMO_SYSTEMS.farm, OTHER_COMPANY_NAME), change: false, company_name: OTHER_COMPANY_NAME, system_name: DEMO_SYSTEMS.farm });
@@ -112,6 +113,8 @@ describe('systemSharing: shares of systems with other companies', () => {
     expect(again.status).toBe(409);
     // The receiving company now sees the farm
     expect((await as.other.query('system.getOne', { id: system[DEMO_SYSTEMS.farm] })).status).toBe(200);
+    // … and counts it at once (cached list totals are dropped by a share write)
+    expect((await as.other.query('system.getList', list())).data.total).toBe(visibleBefore + 1);
   });
 
   it('update: only the owner side changes the change flag', async () => {

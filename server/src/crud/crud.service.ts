@@ -37,6 +37,9 @@ async function withField<T>(field: string | undefined, check: () => Promise<T>):
   }
 }
 
+/** A database refusal we have no words for is still the row's problem, not the server's. */
+const rowMessage = (e: TRPCError) => (e.code === 'INTERNAL_SERVER_ERROR' ? 'This row could not be saved' : e.message);
+
 /** What one refused import row tells the user: never SQL, never a stack. */
 function rowError(error: unknown): { field?: string; message: string } {
   if (error instanceof TRPCError && error.cause instanceof ZodError && error.cause.issues.length) {
@@ -53,7 +56,7 @@ function rowError(error: unknown): { field?: string; message: string } {
     const columns = /^Key \(([^)]*)\)=/.exec(driver.detail ?? '')?.[1]?.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
     const field = driver.column ?? columns?.[columns.length - 1];
     const message =
-      driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : toTrpcError(error).message;
+      driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : rowMessage(toTrpcError(error));
     return { ...(field ? { field } : {}), message };
   }
   return { message: 'This row could not be saved' };
@@ -201,6 +204,14 @@ export class CrudService {
     } finally {
       this.forgetCounts(def);
     }
+  }
+
+  /**
+   * Writes made outside this service that change what callers see (a new share makes a whole
+   * system visible to another company) drop every cached count.
+   */
+  forgetAllCounts(): void {
+    this.counts.clear();
   }
 
   /** A write to a table makes its cached counts stale. */

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../auth/policy';
 import { newCuid } from '../common/ids';
+import { CrudService } from '../crud/crud.service';
 import { fieldErrors } from '../crud/field-error';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService } from './system-access.service';
@@ -13,6 +14,7 @@ export class SystemMetadataService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly systems: SystemAccessService,
+    private readonly crud: CrudService,
   ) {}
 
   /** Sections in `index` order, each with its active fieldsets in `section_index` order. */
@@ -58,7 +60,7 @@ export class SystemMetadataService {
 
   /** Writes a system's whole metadata form (creates the row on first save). */
   async save(actor: Actor, system_cuid: string, data: Record<string, unknown>) {
-    return this.ds.transaction(async (tx) => {
+    const saved = await this.ds.transaction(async (tx) => {
       await this.systems.authorize(actor, 'metadata.change', system_cuid, tx);
       await this.assertValid(data, tx);
       const [row] = (await tx.query(
@@ -69,5 +71,7 @@ export class SystemMetadataService {
       )) as { metadata_cuid: string; system_cuid: string; data: Record<string, unknown> }[];
       return row;
     });
+    this.crud.forgetAllCounts(); // a first save adds a systemMetadata row
+    return saved;
   }
 }

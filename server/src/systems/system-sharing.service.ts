@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../common/scope';
+import { CrudService } from '../crud/crud.service';
 import { fieldError } from '../crud/field-error';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
@@ -54,6 +55,7 @@ export class SystemSharingService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly systems: SystemAccessService,
+    private readonly crud: CrudService,
   ) {}
 
   /** Condition: the caller sees share `sh` of system `s`. */
@@ -145,8 +147,17 @@ export class SystemSharingService {
     if (!can(actor, 'systems.share', { company_cuid: owner_company_cuid })) throw forbidden();
   }
 
+  /** Runs a share write; lists of everything system-scoped may now count differently. */
+  private async write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.ds.transaction(work);
+    } finally {
+      this.crud.forgetAllCounts();
+    }
+  }
+
   async create(actor: Actor, input: { system_cuid: string; company_cuid: string; change: boolean }) {
-    return this.ds.transaction(async (tx) => {
+    return this.write(async (tx) => {
       const system = await this.systems.visible(actor, input.system_cuid, tx);
       this.assertOwnerSide(actor, system.company_cuid);
       if (input.company_cuid === system.company_cuid) throw fieldError(['data', 'company_cuid'], 'A system is not shared with its owner company');
@@ -177,7 +188,7 @@ export class SystemSharingService {
   }
 
   async update(actor: Actor, id: string, changes: { change?: boolean }) {
-    return this.ds.transaction(async (tx) => {
+    return this.write(async (tx) => {
       const row = await this.loadForChange(actor, id, tx);
       if (changes.change !== undefined) {
         await tx.query(`UPDATE system_sharing SET change = $3 WHERE system_cuid = $1 AND company_cuid = $2`, [row.system_cuid, row.company_cuid, changes.change]);
@@ -189,7 +200,7 @@ export class SystemSharingService {
 
   /** All or nothing: one share the caller may not change refuses the whole call. */
   async delete(actor: Actor, ids: string[]) {
-    return this.ds.transaction(async (tx) => {
+    return this.write(async (tx) => {
       const removed: SystemShare[] = [];
       for (const id of [...new Set(ids)]) {
         const row = await this.loadForChange(actor, id, tx);
