@@ -61,6 +61,8 @@ describe('systemSharing: shares of systems with other companies', () => {
     expect(sorted.data.data.map((s: { system_name: string }) => s.system_name)).toEqual([DEMO_SYSTEMS.workshop, DEMO_SYSTEMS.clinic, DEMO_SYSTEMS.farm].sort().reverse());
     expect((await as.basic.query('systemSharing.getList', list({ membership_cuid: 'x' }))).status).toBe(400);
     expect((await as.basic.query('systemSharing.getList', { ...list(), sort: { field: 'pg_sleep', order: 'ASC' } })).status).toBe(400);
+    expect((await as.basic.query('systemSharing.getList', { ...list(), sort: { field: 'toString', order: 'ASC' } })).status).toBe(400);
+    expect((await as.basic.query('systemSharing.getList', list({ hasOwnProperty: 'x', toString: 'y' }))).status).toBe(400);
   });
 
   it('getOne / getMany: a share of another company is NOT_FOUND, like a malformed id', async () => {

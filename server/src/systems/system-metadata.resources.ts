@@ -50,10 +50,10 @@ export const systemMetadataTemplateFieldsetResource: Def = {
     data: ZFieldsetData,
     active: z.boolean().default(true),
     section_index: z.number().int().min(0).max(10_000).default(0),
-    section_id: z.number().int().positive(),
+    section_id: z.number().int().positive().max(2_147_483_647),
   }),
   update: z
-    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive() })
+    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive().max(2_147_483_647) })
     .partial(),
   perms: templatePerms,
   scope: { kind: 'global' },

@@ -87,14 +87,14 @@ export class SystemSharingService {
       } else if (field === 'id') {
         const ids = (Array.isArray(value) ? value : [value]).map(String);
         where.push(`(sh.system_cuid || ':' || sh.company_cuid) = ANY(${add(ids)}::text[])`);
-      } else if (FILTERS[field]) {
+      } else if (Object.hasOwn(FILTERS, field)) {
         if (value === null) where.push(`${FILTERS[field]} IS NULL`);
         else if (Array.isArray(value)) where.push(`${FILTERS[field]}::text = ANY(${add(value.map(String))}::text[])`);
         else where.push(`${FILTERS[field]}::text = ${add(String(value))}`);
       } else throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown filter: ${field}` });
     }
     const sort = params.sort ?? { field: 'company_name', order: 'ASC' as const };
-    const sortSql = SORTS[sort.field];
+    const sortSql = Object.hasOwn(SORTS, sort.field) ? SORTS[sort.field] : undefined;
     if (!sortSql) throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     const order = sort.order === 'DESC' ? 'DESC' : 'ASC';
     const { page, perPage } = params.pagination;
