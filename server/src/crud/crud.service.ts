@@ -176,19 +176,37 @@ export class CrudService {
    * so a count is kept for COUNT_CACHE_MS per (resource, caller's companies, filter) and dropped
    * when this service writes to the resource; another instance's writes show within that time.
    */
-  private readonly counts = new Map<string, { at: number; total: Promise<number> }>();
+  private readonly counts = new Map<string, { at: number; total: Promise<number>; refreshing?: boolean }>();
 
   private async count(def: ResourceDefinition, actor: Actor, filter: Record<string, unknown>, extra?: { target: string; id: string }): Promise<number> {
     const scope = scopeOf(actor);
     const key = JSON.stringify([def.table, def.name, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null]);
+    const query = (): Promise<number> => {
+      const q = new Params();
+      const where = [this.scopeSql(def, scope, q), ...this.filterSql(def, filter, q)];
+      if (extra) where.push(`t.${quote(extra.target)}::text = ${q.add(extra.id)}`);
+      return this.ds
+        .query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${where.join(' AND ')}`, q.values)
+        .then((r: { n: string }[]) => Number(r[0].n));
+    };
     const hit = this.counts.get(key);
-    if (hit && Date.now() - hit.at < CrudService.COUNT_CACHE_MS) return hit.total;
-    const q = new Params();
-    const where = [this.scopeSql(def, scope, q), ...this.filterSql(def, filter, q)];
-    if (extra) where.push(`t.${quote(extra.target)}::text = ${q.add(extra.id)}`);
-    const total = this.ds
-      .query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${where.join(' AND ')}`, q.values)
-      .then((r: { n: string }[]) => Number(r[0].n));
+    const now = Date.now();
+    if (hit && now - hit.at < CrudService.COUNT_CACHE_MS) {
+      // In its last second a count is recounted by one caller while the others still get it, so a
+      // busy list never waits for a count. The new one replaces it only if no write dropped it
+      // meanwhile (the recount may have started before that write).
+      if (!hit.refreshing && now - hit.at >= CrudService.COUNT_CACHE_MS - 1_000) {
+        hit.refreshing = true;
+        query().then(
+          (n) => {
+            if (this.counts.get(key) === hit) this.counts.set(key, { at: now, total: Promise.resolve(n) });
+          },
+          () => (hit.refreshing = false),
+        );
+      }
+      return hit.total;
+    }
+    const total = query();
     if (this.counts.size > 10_000) this.counts.clear();
     this.counts.set(key, { at: Date.now(), total });
     total.catch(() => this.counts.delete(key));
