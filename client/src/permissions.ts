@@ -16,7 +16,8 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   user: { list: 'users.view', show: 'users.view', create: 'users.create', edit: 'users.edit', deactivate: 'users.deactivate', delete: 'users.delete', deleteMany: 'users.deleteAny' },
   company: { list: 'companies.view', show: 'companies.view', create: 'companies.create', edit: 'companies.editAny', delete: 'companies.delete', configure: 'companies.configure' },
   companyMembership: { list: 'users.view', show: 'users.view', create: 'memberships.edit', edit: 'memberships.edit', delete: 'memberships.edit' },
-  role: { list: 'roles.view', show: 'roles.view' },
+  // The roles screen belongs to user management (the role list itself is open to all: role.all).
+  role: { list: 'users.view', show: 'users.view' },
   system: {
     list: 'systems.view',
     show: 'systems.view',

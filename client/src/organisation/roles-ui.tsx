@@ -48,7 +48,7 @@ export function useRoles(): TRole[] {
 /** A select of the roles showing each level's colour: `<RoleSelectInput source="role_cuid" />`. */
 export function RoleSelectInput(props: InputProps & { helperText?: string }) {
   const roles = useRoles();
-  const { id, field, fieldState, isRequired } = useInput(props);
+  const { id, field, fieldState, isRequired } = useInput({ ...props, id: props.id ?? props.source });
   const error = fieldState.error?.message;
   return (
     <MuiTextField

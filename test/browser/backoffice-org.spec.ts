@@ -1,0 +1,137 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { DEMO_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { screenshot } from './support/chromium';
+import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+
+const NEW_EMAIL = 'new.operator@demo.local';
+const NEW_NAME = 'New Operator';
+const NEW_PASSWORD = 'a-long-secret-9';
+
+/**
+ * Issue 4, organisation screens: a company admin (not a superuser) creates a user with a
+ * password and a first membership; the new user signs in; the admin deactivates them and the
+ * new user's open page is signed out. A Basic user sees no Organisation section at all.
+ */
+describe('organisation screens in Chromium', () => {
+  let portal: BrowserPortal;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    portal = await startBrowserPortal();
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  const openAs = async (email: string, password?: string): Promise<Page> => {
+    const { context, page } = await portal.newPage();
+    contexts.push(context);
+    await signIn(page, portal.url('/auth/login'), email, password);
+    return page;
+  };
+  const db = <T>(sql: string, params: unknown[] = []) => portal.app.db.dataSource.query(sql, params) as Promise<T[]>;
+
+  it('a company admin creates a user who signs in, then deactivates them: the open page goes to /auth/login', async () => {
+    const admin = await openAs('installer@demo.local');
+
+    // Organisation → Users → Create.
+    await admin.getByRole('group', { name: 'Organisation' }).waitFor();
+    await admin.getByRole('menuitem', { name: 'Users' }).click();
+    await admin.locator('[data-testid=user-list]').waitFor();
+    await admin.getByRole('link', { name: 'Create' }).click();
+    await admin.waitForURL(/\/user\/create$/);
+
+    await admin.locator('input[name=email]').fill(NEW_EMAIL);
+    await admin.locator('input[name=name]').fill(NEW_NAME);
+    // Too short a password is refused in the form, before the server.
+    await admin.locator('input[name=password]').fill('short');
+    await admin.locator('input[name=company_cuid]').fill('Demo');
+    await admin.getByRole('option', { name: DEMO_COMPANY_NAME }).click();
+    // The role: a select showing the level colours, chosen with the keyboard.
+    await admin.locator('#role_cuid').focus();
+    await admin.keyboard.press('Enter');
+    const basic = admin.getByRole('option', { name: /Basic/ });
+    await basic.waitFor();
+    expect(await basic.locator('[data-level="3"]').getAttribute('data-colour')).toBe('green');
+    expect(await admin.getByRole('option', { name: /Superuser/ }).locator('[data-level="0"]').getAttribute('data-colour')).toBe('red');
+    await basic.click();
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.locator('input[name=password][aria-invalid=true]').waitFor();
+    await admin.getByText(/8 characters/).first().waitFor();
+    expect(await db('SELECT 1 FROM "user" WHERE email = $1', [NEW_EMAIL])).toHaveLength(0);
+
+    await admin.locator('input[name=password]').fill(NEW_PASSWORD);
+    await screenshot(admin, 'org-user-create');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.waitForURL(/\/user$/, { timeout: 15_000 });
+
+    const [created] = await db<{ user_cuid: string; name: string; inactive: boolean }>('SELECT user_cuid, name, inactive FROM "user" WHERE email = $1', [NEW_EMAIL]);
+    expect(created).toMatchObject({ name: NEW_NAME, inactive: false });
+    const memberships = await db<{ company: string; level: number; is_company_admin: boolean }>(
+      `SELECT c.name AS company, r.level, m.is_company_admin FROM company_membership m
+         JOIN company c ON c.company_cuid = m.company_cuid JOIN role r ON r.role_cuid = m.role_cuid
+        WHERE m.user_cuid = $1`,
+      [created.user_cuid],
+    );
+    expect(memberships).toEqual([{ company: DEMO_COMPANY_NAME, level: 3, is_company_admin: false }]);
+
+    // The new user signs in with the password the admin gave.
+    const newcomer = await openAs(NEW_EMAIL, NEW_PASSWORD);
+    expect(new URL(newcomer.url()).pathname).toBe('/');
+
+    // The admin finds them in the list and deactivates them, after a confirmation.
+    await admin.locator('input[name=q]').fill('new.operator');
+    const row = admin.locator('[data-testid=user-list] tbody tr', { hasText: NEW_EMAIL });
+    await row.waitFor();
+    await admin.waitForFunction(() => document.querySelectorAll('[data-testid=user-list] tbody tr').length === 1);
+    await row.locator('[data-testid=user-deactivate]').click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(NEW_EMAIL);
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await row.locator('[data-testid=user-inactive]').waitFor();
+    await screenshot(admin, 'org-user-deactivated');
+
+    // Within a few seconds the newcomer's open page is signed out.
+    await newcomer.waitForURL(/\/auth\/login$/, { timeout: 5000 });
+    const [after] = await db<{ inactive: boolean; inactivated_by_user_cuid: string }>('SELECT inactive, inactivated_by_user_cuid FROM "user" WHERE email = $1', [NEW_EMAIL]);
+    expect(after.inactive).toBe(true);
+    expect(after.inactivated_by_user_cuid).toBe(await portal.userCuid('installer@demo.local'));
+
+    // Reactivate: the confirmation says when and by whom they were deactivated.
+    await row.locator('[data-testid=user-reactivate]').click();
+    await dialog.waitFor();
+    await dialog.locator('[data-testid=user-inactivated-info]').getByText('Demo Installer').waitFor();
+    await dialog.getByRole('button', { name: 'Reactivate' }).click();
+    await row.locator('[data-testid=user-active]').waitFor();
+
+    // A company admin who is not a superuser is not offered Delete (level 0 only).
+    expect(await row.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+  });
+
+  it('a superuser may delete another user but is never offered to delete themselves', async () => {
+    const page = await openAs('superuser@demo.local');
+    await page.goto(portal.url('/user'));
+    await page.locator('[data-testid=user-list]').waitFor();
+    const self = page.locator('[data-testid=user-list] tbody tr', { hasText: 'superuser@demo.local' });
+    const other = page.locator('[data-testid=user-list] tbody tr', { hasText: 'basic@demo.local' });
+    await other.getByRole('button', { name: 'Delete' }).waitFor();
+    await self.waitFor();
+    expect(await self.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await self.locator('[data-testid=user-deactivate]').count()).toBe(0);
+  });
+
+  it('a Basic user sees no Organisation section and is not offered its pages', async () => {
+    const page = await openAs('basic@demo.local');
+    // The Events section (channels are open to all) shows once the access checks have answered.
+    await page.getByRole('group', { name: 'Events' }).waitFor();
+    expect(await page.getByRole('group', { name: 'Organisation' }).count()).toBe(0);
+    for (const name of ['Users', 'Companies', 'Memberships', 'Roles']) {
+      expect(await page.getByRole('menuitem', { name }).count()).toBe(0);
+    }
+    await screenshot(page, 'org-basic-menu');
+  });
+});
