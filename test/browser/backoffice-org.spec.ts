@@ -124,6 +124,65 @@ describe('organisation screens in Chromium', () => {
     expect(await self.locator('[data-testid=user-deactivate]').count()).toBe(0);
   });
 
+  it('JSON fields: a syntax error is shown with its line and column and blocks saving; Format pretty-prints', async () => {
+    const page = await openAs('installer@demo.local');
+    const [company] = await db<{ company_cuid: string; meta: unknown }>('SELECT company_cuid, meta FROM company WHERE name = $1', [DEMO_COMPANY_NAME]);
+    await page.goto(portal.url(`/company/${company.company_cuid}`));
+    const editor = page.locator('[data-testid=json-input-meta] textarea').first();
+    await editor.waitFor();
+    await editor.fill('{\n  "region": "north",\n  "sites" 3\n}');
+    const alert = page.locator('[data-testid=json-input-meta] [role=alert]');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/line 3, column 11/);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe(`/company/${company.company_cuid}`);
+    expect((await db<{ meta: unknown }>('SELECT meta FROM company WHERE company_cuid = $1', [company.company_cuid]))[0].meta).toEqual(company.meta);
+
+    // Fixed and compacted, then formatted with the button (keyboard: Tab from the text reaches the page, not a trap).
+    await editor.fill('{"region":"north","sites":3}');
+    expect(await alert.count()).toBe(0);
+    await page.locator('[data-testid=json-input-meta]').getByRole('button', { name: 'Format' }).click();
+    expect(await editor.inputValue()).toBe('{\n  "region": "north",\n  "sites": 3\n}');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/company$/);
+    expect((await db<{ meta: unknown }>('SELECT meta FROM company WHERE company_cuid = $1', [company.company_cuid]))[0].meta).toEqual({ region: 'north', sites: 3 });
+  });
+
+  it('an API token is created with its secret shown once, then revoked', async () => {
+    const page = await openAs('installer@demo.local');
+    await page.getByRole('menuitem', { name: 'API tokens' }).click();
+    await page.locator('[data-testid=token-list]').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.waitForURL(/\/authToken\/create$/);
+    await page.locator('input[name=company_cuid]').fill('Demo');
+    await page.getByRole('option', { name: DEMO_COMPANY_NAME }).click();
+    await page.locator('input[name=description]').fill('Gateway at site 4');
+    await page.getByRole('button', { name: 'Create the token' }).click();
+    const secret = page.locator('[data-testid=token-secret]');
+    await secret.waitFor();
+    const value = await secret.inputValue();
+    expect(value.length).toBeGreaterThanOrEqual(20);
+    await page.locator('[data-testid=token-secret-warning]').waitFor();
+    // The database keeps a hash, never the secret.
+    const rows = await db<{ token_cuid: string }>('SELECT token_cuid FROM auth_token WHERE description = $1', ['Gateway at site 4']);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(await db('SELECT * FROM auth_token WHERE token_cuid = $1', [rows[0].token_cuid]))).not.toContain(value);
+    await screenshot(page, 'org-token-secret');
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.waitForURL(/\/authToken$/);
+    const row = page.locator('[data-testid=token-list] tbody tr', { hasText: 'Gateway at site 4' });
+    await row.waitFor();
+    // The list never shows the secret again.
+    expect(await page.locator('[data-testid=token-list]').textContent()).not.toContain(value);
+    await row.locator('[data-testid=token-revoke]').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const [revoked] = await db<{ revoked_at: Date | null }>('SELECT revoked_at FROM auth_token WHERE token_cuid = $1', [rows[0].token_cuid]);
+    expect(revoked.revoked_at).not.toBeNull();
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.
