@@ -1,4 +1,6 @@
+import AddIcon from '@mui/icons-material/Add';
 import { Box, Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   AutocompleteInput,
@@ -24,11 +26,10 @@ import {
   useCreateSuggestionContext,
   useNotify,
   useRecordContext,
-  useRefresh,
   useTranslate,
 } from 'react-admin';
 import { JsonText, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
-import { JsonTextInput } from './JsonTextInput';
+import { JsonInput, jsonObject } from '../kit/JsonInput';
 
 /**
  * "Create <typed id>" from the log-parameter autocomplete: a small dialog (id, description, unit,
@@ -103,8 +104,14 @@ export function ParameterAssignments({ resource, target }: { resource: 'entityTy
   );
 }
 
+/** Reloads the lists of one resource only (not the whole page: fewer requests at once). */
+function useRefreshResource(resource: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [resource] });
+}
+
 function AddParameter({ resource, target, ownerId }: { resource: string; target: string; ownerId: Identifier }) {
-  const refresh = useRefresh();
+  const refresh = useRefreshResource(resource);
   const notify = useNotify();
   const [round, setRound] = useState(0);
   const { canAccess: canCreateParameter } = useCanAccess({ resource: 'logParameter', action: 'create' });
@@ -125,6 +132,7 @@ function AddParameter({ resource, target, ownerId }: { resource: string; target:
         <Stack direction="row" spacing={2} alignItems="flex-start" sx={{ mt: 2 }} data-testid="add-parameter">
           <ReferenceInput source="parameter_id" reference="logParameter" sort={{ field: 'parameter_id', order: 'ASC' }}>
             <AutocompleteInput
+              id="add-parameter-input"
               label="portal.catalogue.add_parameter"
               optionText="parameter_id"
               filterToQuery={(q: string) => ({ q })}
@@ -134,7 +142,7 @@ function AddParameter({ resource, target, ownerId }: { resource: string; target:
               sx={{ minWidth: 320 }}
             />
           </ReferenceInput>
-          <SaveButton label="portal.catalogue.add" sx={{ mt: 1 }} alwaysEnable={false} />
+          <SaveButton label="portal.catalogue.add" icon={<AddIcon />} sx={{ mt: 1 }} />
         </Stack>
       </Form>
     </CreateBase>
@@ -185,7 +193,7 @@ const interfaceInputs = (
 );
 
 function AddInterface({ ownerId }: { ownerId: Identifier }) {
-  const refresh = useRefresh();
+  const refresh = useRefreshResource('interfaceTypeControllerTypeAssignment');
   const [round, setRound] = useState(0);
   return (
     <CreateBase
@@ -202,7 +210,7 @@ function AddInterface({ ownerId }: { ownerId: Identifier }) {
       <Form defaultValues={{ controllertype_cuid: ownerId }}>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start" sx={{ mt: 2 }} data-testid="add-interface">
           {interfaceInputs}
-          <SaveButton label="portal.catalogue.add" sx={{ mt: 1 }} />
+          <SaveButton label="portal.catalogue.add" icon={<AddIcon />} sx={{ mt: 1 }} />
         </Stack>
       </Form>
     </CreateBase>
@@ -211,7 +219,7 @@ function AddInterface({ ownerId }: { ownerId: Identifier }) {
 
 function EditInterface({ record, onClose }: { record: RaRecord; onClose: () => void }) {
   const translate = useTranslate();
-  const refresh = useRefresh();
+  const refresh = useRefreshResource('interfaceTypeControllerTypeAssignment');
   const notify = useNotify();
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="edit-interface-title">
@@ -241,7 +249,7 @@ function EditInterface({ record, onClose }: { record: RaRecord; onClose: () => v
 export function MetaVersions() {
   const record = useRecordContext();
   const translate = useTranslate();
-  const refresh = useRefresh();
+  const refresh = useRefreshResource('entityTypeMeta');
   const [round, setRound] = useState(0);
   const { canAccess: canAdd } = useCanAccess({ resource: 'entityTypeMeta', action: 'create' });
   if (!record) return null;
@@ -274,7 +282,7 @@ export function MetaVersions() {
         >
           <Form defaultValues={{ entitytype_id: record.id, meta: {} }}>
             <Stack spacing={1} sx={{ mt: 2 }} data-testid="add-meta">
-              <JsonTextInput source="meta" label="portal.catalogue.new_meta" />
+              <JsonInput source="meta" label="portal.catalogue.new_meta" validate={jsonObject} minRows={4} />
               <Box>
                 <SaveButton label="portal.catalogue.add_meta" />
               </Box>

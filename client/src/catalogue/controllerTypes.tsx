@@ -28,7 +28,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />, <ManufacturerInput
 
 export function ControllerTypeList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }}>
+    <List actions={<CatalogueListActions catalogue="controllerType" />} filters={filters} sort={{ field: 'model', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="model" />
         <DataTable.Col source="manufacturer_cuid" disableSort>
@@ -43,7 +43,7 @@ export function ControllerTypeList() {
 const details = (
   <SimpleShowLayout>
     <TextField source="model" />
-    <ManufacturerField />
+    <ManufacturerField source="manufacturer_cuid" />
     <TextField source="description" emptyText="—" />
     <UrlField source="url" emptyText="—" />
     <ImageField source="image" emptyText="—" />

@@ -6,7 +6,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />];
 
 export function EntityCategoryList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
+    <List actions={<CatalogueListActions catalogue="entityCategory" />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="name" />
         <DataTable.Col source="description" disableSort />

@@ -35,7 +35,7 @@ const filters = [
 /** Device types and data-processor types (state machines, calculated values, data sources, external interfaces). */
 export function EntityTypeList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }} data-testid="entity-type-list">
+    <List actions={<CatalogueListActions catalogue="entityType" />} filters={filters} sort={{ field: 'model', order: 'ASC' }} data-testid="entity-type-list">
       <DataTable rowClick="show">
         <DataTable.Col source="entitytype_id" />
         <DataTable.Col source="model" />
@@ -55,7 +55,7 @@ const details = (
     <TextField source="entitytype_id" />
     <TextField source="model" />
     <SelectField source="entity_type" choices={ENTITY_TYPE_KIND_CHOICES} />
-    <ManufacturerField />
+    <ManufacturerField source="manufacturer_cuid" />
     <TextField source="description" emptyText="—" />
     <UrlField source="url" emptyText="—" />
     <ImageField source="image" emptyText="—" />

@@ -5,7 +5,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />, <NullableBooleanIn
 
 export function InterfaceTypeList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'interfacetype_id', order: 'ASC' }}>
+    <List actions={<CatalogueListActions catalogue="interfaceType" />} filters={filters} sort={{ field: 'interfacetype_id', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="interfacetype_id" />
         <DataTable.Col source="multidevice_support">

@@ -26,7 +26,7 @@ const filters = [
   <SelectInput key="type" source="type" choices={LOG_PARAMETER_TYPE_CHOICES} />,
 ];
 
-const UnitRef = () => (
+const UnitRef = (_props: { label?: string }) => (
   <ReferenceField source="unit_cuid" reference="unit" link="show" emptyText="—">
     <TextField source="unit" />
   </ReferenceField>
@@ -34,7 +34,7 @@ const UnitRef = () => (
 
 export function LogParameterList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'parameter_id', order: 'ASC' }}>
+    <List actions={<CatalogueListActions catalogue="logParameter" />} filters={filters} sort={{ field: 'parameter_id', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="parameter_id" />
         <DataTable.Col source="description" disableSort />
@@ -55,7 +55,7 @@ export function LogParameterShow() {
       <SimpleShowLayout>
         <TextField source="parameter_id" />
         <TextField source="description" emptyText="—" />
-        <UnitRef />
+        <UnitRef label="resources.logParameter.fields.unit_cuid" />
         <SelectField source="type" choices={LOG_PARAMETER_TYPE_CHOICES} />
       </SimpleShowLayout>
     </Show>

@@ -21,7 +21,7 @@ import {
 import { CatalogueListActions, EditOrShow } from './common';
 
 /** Global (no company) or the owning company; the company's name only for those who may list companies. */
-function ScopeField() {
+function ScopeField(_props: { label?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
   const { canAccess } = useCanAccess({ resource: 'company', action: 'show' });
@@ -48,7 +48,7 @@ function useFilters() {
 export function ManufacturerList() {
   const filters = useFilters();
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="manufacturer-list">
+    <List actions={<CatalogueListActions catalogue="manufacturer" />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="manufacturer-list">
       <DataTable rowClick="show">
         <DataTable.Col source="name" />
         <DataTable.Col source="url" disableSort>
@@ -68,7 +68,7 @@ export function ManufacturerShow() {
       <SimpleShowLayout>
         <TextField source="name" />
         <UrlField source="url" emptyText="—" />
-        <ScopeField />
+        <ScopeField label="resources.manufacturer.fields.company_cuid" />
       </SimpleShowLayout>
     </Show>
   );

@@ -12,7 +12,7 @@ function variantLabel(v: unknown): string {
 }
 
 /** The other spellings of a unit ("kW·h", "kwh" …) as chips. */
-function Variants() {
+function Variants(_props: { label?: string }) {
   const record = useRecordContext();
   const variants = (record?.unit_variants ?? []) as unknown[];
   if (!variants.length) return <span>—</span>;
@@ -30,7 +30,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />];
 
 export function UnitList() {
   return (
-    <List actions={<CatalogueListActions />} filters={filters} sort={{ field: 'unit', order: 'ASC' }}>
+    <List actions={<CatalogueListActions catalogue="unit" />} filters={filters} sort={{ field: 'unit', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="unit" />
         <DataTable.Col source="description" disableSort />
@@ -48,7 +48,7 @@ export function UnitShow() {
       <SimpleShowLayout>
         <TextField source="unit" />
         <TextField source="description" emptyText="—" />
-        <Variants />
+        <Variants label="resources.unit.fields.unit_variants" />
       </SimpleShowLayout>
     </Show>
   );
