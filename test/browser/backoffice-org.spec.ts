@@ -183,6 +183,51 @@ describe('organisation screens in Chromium', () => {
     expect(revoked.revoked_at).not.toBeNull();
   });
 
+  it('files: upload with progress, the server refusing a type shown, download and delete', async () => {
+    const page = await openAs('installer@demo.local');
+    await page.getByRole('menuitem', { name: 'Files' }).click();
+    await page.locator('[data-testid=file-list]').waitFor();
+    const choose = async (name: string, mimeType: string, buffer: Buffer) => {
+      await page.locator('[data-testid=file-upload-open]').click();
+      await page.getByRole('dialog').waitFor();
+      await page.locator('[data-testid=file-upload-limits]').waitFor();
+      await page.locator('[data-testid=file-upload-input]').setInputFiles({ name, mimeType, buffer });
+      await page.getByRole('combobox', { name: /Company/ }).click();
+      await page.getByRole('option', { name: DEMO_COMPANY_NAME }).click();
+      await page.locator('[data-testid=file-upload-send]').click();
+    };
+
+    // A type the server does not accept: its answer is shown in the dialog, nothing is stored.
+    await choose('anim.gif', 'image/gif', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'));
+    const error = page.locator('[data-testid=file-upload-error]');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/image\/gif are not accepted/);
+    expect(await db('SELECT 1 FROM hosted_file WHERE "fileName" = $1', ['anim.gif'])).toHaveLength(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    // A PNG: uploaded, listed with its type and size, downloadable.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2400, 7)]);
+    await choose('site-plan.png', 'image/png', png);
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const row = page.locator('[data-testid=file-list] tbody tr', { hasText: 'site-plan.png' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('image/png');
+    expect(await row.textContent()).toContain('2.4 kB');
+    const href = await row.locator('[data-testid=file-download]').getAttribute('href');
+    const bytes = await page.evaluate(async (url) => {
+      const res = await fetch(url!);
+      return { status: res.status, size: (await res.arrayBuffer()).byteLength, type: res.headers.get('content-type') };
+    }, href);
+    expect(bytes).toEqual({ status: 200, size: png.length, type: 'image/png' });
+
+    // Delete, after a confirmation.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await db('SELECT 1 FROM hosted_file WHERE "fileName" = $1', ['site-plan.png'])).toHaveLength(0);
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.

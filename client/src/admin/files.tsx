@@ -13,7 +13,8 @@ import {
   TextField as MuiTextField,
   Typography,
 } from '@mui/material';
-import { useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import {
   AutocompleteInput,
   DataTable,
@@ -33,6 +34,7 @@ import {
 } from 'react-admin';
 import { ExportCsvButton } from '../kit/ExportCsvButton';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
+import { trpc } from '../trpc';
 
 /** 1234567 → "1.2 MB" (decimal units, as file managers show). */
 export function formatBytes(bytes: number): string {
@@ -105,6 +107,13 @@ function UploadButton() {
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<UploadError | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  // The send button is disabled while sending, which drops the focus: give it to the error, in the dialog.
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+  // The server's limits (size, accepted types), so the form can say them before sending.
+  const limits = useQuery({ queryKey: ['hostedFile', 'limits'], queryFn: () => trpc.hostedFile.limits.query(), enabled: open, staleTime: 60_000 });
   const companies = useGetList('company', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } }, { enabled: open });
   const systems = useGetList('system', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: company ? { company_cuid: company } : {} }, { enabled: open && !!company });
 
@@ -121,6 +130,11 @@ function UploadButton() {
   const send = async () => {
     if (!file) return;
     setError(null);
+    const maxBytes = limits.data?.maxBytes;
+    if (maxBytes !== undefined && file.size > maxBytes) {
+      setError({ message: translate('portal.admin.file.too_large', { size: formatBytes(file.size), max: formatBytes(maxBytes) }) });
+      return;
+    }
     const form = new FormData();
     // Text fields first: the server reads them before the file part.
     if (company) form.append('company_cuid', company);
@@ -166,7 +180,8 @@ function UploadButton() {
                 setError(null);
               }}
               style={{ position: 'absolute', width: 1, height: 1, opacity: 0 }}
-              aria-describedby="file-upload-chosen"
+              aria-describedby="file-upload-chosen file-upload-limits"
+              accept={limits.data?.allowedTypes.join(',')}
             />
             <MuiButton variant="outlined" onClick={() => input.current?.click()} disabled={progress !== null}>
               {translate('portal.admin.file.choose')}
@@ -174,6 +189,11 @@ function UploadButton() {
             <Typography id="file-upload-chosen" variant="body2" sx={{ mt: 1 }}>
               {file ? `${file.name} — ${formatBytes(file.size)}` : translate('portal.admin.file.none_chosen')}
             </Typography>
+            {limits.data ? (
+              <Typography id="file-upload-limits" variant="caption" color="text.secondary" data-testid="file-upload-limits">
+                {translate('portal.admin.file.limits', { max: formatBytes(limits.data.maxBytes), types: limits.data.allowedTypes.join(', ') })}
+              </Typography>
+            ) : null}
             {fieldError('file') ? <Typography color="error" variant="body2">{fieldError('file')}</Typography> : null}
           </Box>
           <MuiTextField
@@ -218,7 +238,7 @@ function UploadButton() {
             </Box>
           ) : null}
           {error ? (
-            <Alert severity="error" data-testid="file-upload-error">
+            <Alert severity="error" data-testid="file-upload-error" ref={errorRef} tabIndex={-1}>
               {error.message}
             </Alert>
           ) : null}
@@ -254,7 +274,7 @@ const filters = [
 
 export function HostedFileList() {
   return (
-    <List actions={<FileListActions />} filters={filters} sort={{ field: 'created_at', order: 'DESC' }} data-testid="file-list">
+    <List actions={<FileListActions />} empty={false} filters={filters} sort={{ field: 'created_at', order: 'DESC' }} data-testid="file-list">
       <DataTable rowClick={false} bulkActionButtons={false}>
         <DataTable.Col source="fileName" />
         <DataTable.Col source="contentType" />

@@ -98,6 +98,8 @@ export const messages: GroupMessages = {
           failed_status: 'The upload failed (HTTP %{status})',
           failed_network: 'The upload failed: the connection was lost or the file is too large',
           download: 'Download',
+          limits: 'Up to %{max}; types: %{types}',
+          too_large: 'The file (%{size}) is larger than the limit of %{max}',
         },
         documentation: {
           type: { ENTITYTYPE: 'Device types', DATAPROCESSORTYPE: 'Data processor types', CONTROLPHILOSOPHY: 'Control philosophy' },
@@ -204,6 +206,8 @@ export const messages: GroupMessages = {
           failed_status: 'L’envoi a échoué (HTTP %{status})',
           failed_network: 'L’envoi a échoué : connexion perdue ou fichier trop volumineux',
           download: 'Télécharger',
+          limits: 'Jusqu’à %{max} ; types : %{types}',
+          too_large: 'Le fichier (%{size}) dépasse la limite de %{max}',
         },
         documentation: {
           type: { ENTITYTYPE: 'Types d’appareils', DATAPROCESSORTYPE: 'Types de processeurs de données', CONTROLPHILOSOPHY: 'Philosophie de contrôle' },
