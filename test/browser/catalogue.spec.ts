@@ -136,6 +136,54 @@ describe('catalogue screens in Chromium', () => {
     expect(parameter).toEqual({ description: 'Solar irradiance on the array plane', type: 'FloatLogParameter', unit: NEW_UNIT, unit_description: null });
   });
 
+  it('every catalogue list, record page, edit form and create form opens for a superuser without an API error', async () => {
+    const page = await openAs('superuser@demo.local');
+    const failures: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/trpc/') && r.status() >= 400) failures.push(`${r.status()} ${decodeURIComponent(r.url()).slice(0, 200)}`);
+    });
+    const lists = ['entityType', 'controllerType', 'manufacturer', 'entityCategory', 'logParameter', 'unit', 'interfaceType'];
+    for (const resource of lists) {
+      await page.goto(portal.url(`/${resource}`));
+      const rows = page.locator('tbody tr');
+      await rows.first().waitFor({ timeout: 10_000 });
+      // Every sortable column header sorts without the server refusing it.
+      const headers = page.locator('thead [data-field] .MuiTableSortLabel-root, thead .MuiTableSortLabel-root');
+      const sortable = await headers.count();
+      expect([resource, sortable > 0]).toEqual([resource, true]);
+      for (let i = 0; i < sortable; i++) {
+        await headers.nth(i).click();
+        await rows.first().waitFor();
+      }
+      await rows.first().click();
+      await page.waitForURL(new RegExp(`/${resource}/[^/]+/show$`));
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.waitForURL(new RegExp(`/${resource}/[^/]+$`));
+      await page.getByRole('button', { name: 'Save' }).waitFor({ timeout: 10_000 });
+      await page.goto(portal.url(`/${resource}/create`));
+      await page.getByRole('button', { name: 'Save' }).waitFor({ timeout: 10_000 });
+    }
+    await screenshot(page, 'catalogue-create-unit');
+    expect(failures).toEqual([]);
+  });
+
+  it('a superuser changes a unit with the keyboard; its { unit, factor } variants stay as they were', async () => {
+    const page = await openAs('superuser@demo.local');
+    const [kwh] = await db<{ unit_cuid: string; unit_variants: unknown }>(`SELECT unit_cuid, unit_variants FROM unit WHERE unit = 'kWh'`);
+    await page.goto(portal.url(`/unit/${kwh.unit_cuid}`));
+    const description = page.locator('textarea[name=description]');
+    await description.waitFor({ timeout: 10_000 });
+    await page.getByText('Wh ×1000').waitFor();
+    await description.fill('Kilowatt-hour (energy)');
+    // Tab past the variants to Save, Enter saves.
+    await page.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/unit/${kwh.unit_cuid}/show$`), { timeout: 10_000 });
+    await page.getByText('Kilowatt-hour (energy)').waitFor();
+    const [after] = await db<{ description: string; unit_variants: unknown }>('SELECT description, unit_variants FROM unit WHERE unit_cuid = $1', [kwh.unit_cuid]);
+    expect(after).toEqual({ description: 'Kilowatt-hour (energy)', unit_variants: kwh.unit_variants });
+  });
+
   it('an Expert sees the new type and its parameters but no button to change them, and the server refuses a forced update', async () => {
     const page = await openAs('expert@demo.local');
 
