@@ -228,6 +228,37 @@ describe('organisation screens in Chromium', () => {
     expect(await db('SELECT 1 FROM hosted_file WHERE "fileName" = $1', ['site-plan.png'])).toHaveLength(0);
   });
 
+  it('documentation: written in Markdown with a preview, one active version per type', async () => {
+    const api = await portal.api('superuser@demo.local');
+    const older = await api.mutate('documentation.create', { data: { documentation_type: 'DATAPROCESSORTYPE', content: '# Old version', is_active: true } });
+    expect(older.error).toBeUndefined();
+
+    const page = await openAs('superuser@demo.local');
+    await page.getByRole('menuitem', { name: 'Documentation' }).click();
+    await page.locator('[data-testid=documentation-list]').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.waitForURL(/\/documentation\/create$/);
+    await page.getByRole('combobox', { name: /Type/ }).click();
+    await page.getByRole('option', { name: 'Data processor types' }).click();
+    await page.locator('textarea[name=content]').fill('# New version\n\nSee [the manual](https://example.com/manual).');
+    // The Preview tab, reached with the keyboard (arrow keys move between tabs).
+    await page.getByRole('tab', { name: 'Write' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    const preview = page.locator('[data-testid=markdown-preview]');
+    await preview.locator('h1', { hasText: 'New version' }).waitFor();
+    expect(await preview.getByRole('link', { name: 'the manual' }).getAttribute('href')).toBe('https://example.com/manual');
+    await screenshot(page, 'org-documentation-preview');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/documentation$/);
+
+    const row = page.locator('[data-testid=documentation-list] tbody tr', { hasText: 'New version' });
+    await row.locator('[data-testid=documentation-make-active]').click();
+    await row.locator('[data-testid=documentation-active]').waitFor();
+    const active = await db<{ content: string }>(`SELECT content FROM documentation WHERE documentation_type = 'DATAPROCESSORTYPE' AND is_active`);
+    expect(active.map((d) => d.content)).toEqual(['# New version\n\nSee [the manual](https://example.com/manual).']);
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.
