@@ -259,6 +259,34 @@ describe('organisation screens in Chromium', () => {
     expect(active.map((d) => d.content)).toEqual(['# New version\n\nSee [the manual](https://example.com/manual).']);
   });
 
+  it('domains: a root domain and a sub-domain with branding JSON and its preview', async () => {
+    const page = await openAs('superuser@demo.local');
+    await page.getByRole('menuitem', { name: 'Root domains' }).click();
+    await page.locator('[data-testid=root-domain-list]').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.waitForURL(/\/rootDomain\/create$/);
+    await page.locator('input[name=name]').fill('power.example.africa');
+    await page.locator('[data-testid=json-input-root_domain_data] textarea').first().fill('{"title": "Power Africa", "colors": {"primary": "#114477", "secondary": "#ffaa00"}}');
+    await page.locator('[data-testid=branding-preview-title]', { hasText: 'Power Africa' }).waitFor();
+    await screenshot(page, 'org-root-domain-preview');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/rootDomain$/);
+
+    await page.getByRole('menuitem', { name: 'Domains', exact: true }).click();
+    await page.locator('[data-testid=domain-list]').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.waitForURL(/\/domain\/create$/);
+    await page.locator('input[name=sub_domain_name]').fill('acme');
+    await page.locator('input[name=root_domain_name]').fill('power');
+    await page.getByRole('option', { name: 'power.example.africa' }).click();
+    await page.locator('[data-testid=domain-name-preview]', { hasText: 'acme.power.example.africa' }).waitFor();
+    await page.locator('[data-testid=json-input-domain_data] textarea').first().fill('{"title": "Acme power"}');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/domain$/);
+    const rows = await db<{ name: string; root_domain_name: string; domain_data: unknown }>('SELECT name, root_domain_name, domain_data FROM domain WHERE sub_domain_name = $1', ['acme']);
+    expect(rows).toEqual([{ name: 'acme.power.example.africa', root_domain_name: 'power.example.africa', domain_data: { title: 'Acme power' } }]);
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.
