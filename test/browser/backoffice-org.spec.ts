@@ -287,6 +287,34 @@ describe('organisation screens in Chromium', () => {
     expect(rows).toEqual([{ name: 'acme.power.example.africa', root_domain_name: 'power.example.africa', domain_data: { title: 'Acme power' } }]);
   });
 
+  it('memberships: a company admin changes another member\'s role, never their own', async () => {
+    const page = await openAs('installer@demo.local');
+    await page.getByRole('menuitem', { name: 'Memberships' }).click();
+    await page.locator('[data-testid=membership-list]').waitFor();
+    const own = page.locator('[data-testid=membership-list] tbody tr', { hasText: 'installer@demo.local' });
+    const expert = page.locator('[data-testid=membership-list] tbody tr', { hasText: 'expert@demo.local' });
+    await expert.waitFor();
+    // Level colours on the list: Expert is blue.
+    expect(await expert.locator('[data-level]').getAttribute('data-colour')).toBe('blue');
+    expect(await own.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await expert.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(/\/companyMembership\/[^/]+$/);
+    await page.locator('#role_cuid').click();
+    await page.getByRole('option', { name: /Basic/ }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/companyMembership$/);
+    await expert.locator('[data-level="3"]').waitFor();
+    const [row] = await db<{ level: number }>(
+      `SELECT r.level FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'expert@demo.local'`,
+    );
+    expect(row.level).toBe(3);
+    // Back to Expert, through the API, for the other tests.
+    const api = await portal.api('superuser@demo.local');
+    const [m] = await db<{ membership_cuid: string }>(`SELECT membership_cuid FROM company_membership m JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'expert@demo.local'`);
+    const [role] = await db<{ role_cuid: string }>('SELECT role_cuid FROM role WHERE level = 2');
+    expect((await api.mutate('companyMembership.update', { membership_cuid: m.membership_cuid, role_cuid: role.role_cuid })).error).toBeUndefined();
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.
