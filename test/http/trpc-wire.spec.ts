@@ -101,6 +101,25 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
       expect((await su.query('authToken.revoke', { token_cuid: 'x' })).status).toBe(405);
     });
 
+    it('415 for bodies that are not JSON (multipart and URL-encoded forms), never a 500', async () => {
+      const boundary = '----portal-test';
+      const multipart = `--${boundary}\r\ncontent-disposition: form-data; name="0"\r\n\r\n{"json":{"company_cuid":"x","description":"y"}}\r\n--${boundary}--\r\n`;
+      const before = await t.db.dataSource.query('SELECT count(*)::int AS n FROM auth_token');
+      for (const [type, body] of [
+        [`multipart/form-data; boundary=${boundary}`, multipart],
+        ['application/x-www-form-urlencoded', 'a=1'],
+        ['text/plain', '{"json":{}}'],
+      ]) {
+        const res = await su.request('POST', '/api/trpc/authToken.create', { body, headers: { 'content-type': type } });
+        expect({ type, status: res.status }).toEqual({ type, status: 415 });
+        expect(res.text).not.toMatch(/stack|at \w+ \(/);
+      }
+      expect(await t.db.dataSource.query('SELECT count(*)::int AS n FROM auth_token')).toEqual(before);
+      // JSON with a charset parameter is still JSON.
+      const ok = await su.request('POST', '/api/trpc/authToken.create', { body: '{"json":{}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+      expect(ok.status).toBe(400);
+    });
+
     it('413 PAYLOAD_TOO_LARGE for a body over 1 MiB', async () => {
       const res = await su.mutate('authToken.create', { company_cuid: 'x', description: 'x'.repeat(1_100_000) });
       expect(res.status).toBe(413);

@@ -29,6 +29,22 @@ import type { TrpcContext } from './context';
 /** Largest tRPC request body; larger ones answer 413 PAYLOAD_TOO_LARGE. */
 export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * tRPC calls carry JSON (POST) or nothing (GET). Other bodies — multipart forms, which the files
+ * module teaches Fastify to parse, URL-encoded forms, XML — answer 415 before tRPC sees them.
+ */
+export function refuseNonJsonBodies(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const type = req.headers['content-type'];
+  if (req.url.startsWith('/api/trpc') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type) && req.method !== 'GET') {
+    void reply
+      .code(415)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send({ error: { json: { message: 'Send tRPC calls as application/json', code: -32600, data: { code: 'UNSUPPORTED_MEDIA_TYPE', httpStatus: 415 } } } });
+    return;
+  }
+  done();
+}
+
 @Injectable()
 export class TrpcService implements OnModuleInit {
   private readonly logger = new Logger('tRPC');
@@ -67,6 +83,7 @@ export class TrpcService implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', wholeJsonAnswer);
+    fastify.addHook('onRequest', refuseNonJsonBodies);
     await fastify.register(fastifyTRPCPlugin, {
       prefix: '/api/trpc',
       trpcOptions: {
