@@ -61,12 +61,22 @@ function CreateSystemFields() {
 }
 
 /**
+ * Only what the user changed goes to the server: a partner company editing a shared system
+ * cannot see the owner's site, so sending it back unchanged would only be refused.
+ */
+export function changedOnly(data: Record<string, unknown>, options?: { previousData?: Record<string, unknown> }) {
+  const before = options?.previousData;
+  if (!before) return data;
+  return Object.fromEntries(Object.entries(data).filter(([k, v]) => JSON.stringify(v ?? null) !== JSON.stringify(before[k] ?? null)));
+}
+
+/**
  * /system/:id: the system's details, its shares with partner companies and its metadata, as
  * tabs (arrow keys move between tabs). What the user may not change is read-only.
  */
 export function SystemEdit() {
   return (
-    <EditBase mutationMode="pessimistic" redirect={false}>
+    <EditBase mutationMode="pessimistic" redirect={false} transform={changedOnly}>
       <SystemEditView />
     </EditBase>
   );
