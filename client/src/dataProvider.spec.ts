@@ -68,7 +68,7 @@ describe('dataProvider over tRPC', () => {
         error: {
           code: -32600,
           message: 'Invalid input',
-          data: { code: 'BAD_REQUEST', httpStatus: 400, fieldErrors: [{ path: 'name', message: 'Required' }] },
+          data: { code: 'BAD_REQUEST', httpStatus: 400, fieldErrors: [{ path: 'name', message: 'Required' }, { path: 'data.email', message: 'Invalid email' }, { path: '', message: 'Bad' }] },
         },
       },
     } as never);
@@ -79,7 +79,7 @@ describe('dataProvider over tRPC', () => {
     await expect(sut.create('site', { data: {} })).rejects.toMatchObject({
       message: 'Invalid input',
       status: 400,
-      body: { code: 'BAD_REQUEST', errors: { name: 'Required' } },
+      body: { code: 'BAD_REQUEST', errors: { name: 'Required', email: 'Invalid email', 'root.serverError': 'Bad' } },
     });
   });
 });

@@ -18,8 +18,9 @@ export function toHttpError(error: unknown): unknown {
   if (!(error instanceof TRPCClientError)) return error;
   const data = (error.data ?? {}) as { httpStatus?: number; code?: string; fieldErrors?: { path: string; message: string }[] };
   const fieldErrors = data.fieldErrors ?? [];
-  // react-admin shows body.errors next to the form fields.
-  const errors = Object.fromEntries(fieldErrors.map((f) => [f.path || 'root.serverError', f.message]));
+  // react-admin shows body.errors next to the form fields. Inputs are react-admin's params, so a
+  // field of the record is reported as `data.<field>` (create, update): the form knows `<field>`.
+  const errors = Object.fromEntries(fieldErrors.map((f) => [f.path ? f.path.replace(/^data\./, '') : 'root.serverError', f.message]));
   return new HttpError(error.message, data.httpStatus ?? 0, {
     code: data.code,
     fieldErrors,
