@@ -315,6 +315,33 @@ describe('organisation screens in Chromium', () => {
     expect((await api.mutate('companyMembership.update', { membership_cuid: m.membership_cuid, role_cuid: role.role_cuid })).error).toBeUndefined();
   });
 
+  it('events: a superuser creates a template with a severity (spec colours), device type and args JSON', async () => {
+    const [type] = await db<{ entitytype_id: string; model: string }>('SELECT entitytype_id, model FROM entity_type ORDER BY entitytype_id LIMIT 1');
+    const page = await openAs('superuser@demo.local');
+    await page.getByRole('menuitem', { name: 'Event templates' }).click();
+    await page.locator('[data-testid=template-list]').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.waitForURL(/\/notificationTemplateAssignment\/create$/);
+    await page.locator('input[name=name]').fill('Battery low');
+    await page.getByRole('combobox', { name: /Severity/ }).click();
+    const critical = page.getByRole('option', { name: 'CRITICAL' });
+    expect(await critical.locator('[data-severity]').getAttribute('data-colour')).toBe('black');
+    expect(await page.getByRole('option', { name: 'WARNING' }).locator('[data-severity]').getAttribute('data-colour')).toBe('yellow');
+    await critical.click();
+    await page.locator('input[name=entitytype_id]').fill(type.model.slice(0, 4));
+    await page.getByRole('option', { name: new RegExp(type.entitytype_id) }).first().click();
+    await page.locator('textarea[name=message]').fill('Battery below {threshold} %');
+    await page.locator('[data-testid=json-input-args] textarea').first().fill('{"threshold": 20}');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/notificationTemplateAssignment$/);
+    const row = page.locator('[data-testid=template-list] tbody tr', { hasText: 'Battery low' });
+    expect(await row.locator('[data-severity=CRITICAL]').getAttribute('data-colour')).toBe('black');
+    const [saved] = await db<{ severity_level: string; args: unknown; entitytype_id: string }>(
+      `SELECT severity_level::text, args, entitytype_id FROM notification_template_assignment WHERE name = 'Battery low'`,
+    );
+    expect(saved).toEqual({ severity_level: 'CRITICAL', args: { threshold: 20 }, entitytype_id: type.entitytype_id });
+  });
+
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
     // The Events section (channels are open to all) shows once the access checks have answered.
