@@ -103,7 +103,7 @@ describe('catalogue screens in Chromium', () => {
     await assignmentRow(page, NEW_PARAMETER).waitFor({ timeout: 10_000 });
     await assignmentRow(page, NEW_PARAMETER).filter({ hasText: NEW_UNIT }).waitFor({ timeout: 10_000 });
 
-    // An existing parameter, with the keyboard only: type, ArrowDown, Enter picks, Enter adds.
+    // An existing parameter, with the keyboard only: type, ArrowDown and Enter pick, Tab and Enter add.
     await add.click();
     await add.pressSequentially(EXISTING_PARAMETER);
     // The server-side search is debounced: wait until the list is filtered down to the match.
@@ -111,7 +111,10 @@ describe('catalogue screens in Chromium', () => {
     await add.press('ArrowDown');
     await add.press('Enter');
     await until(() => add.inputValue(), EXISTING_PARAMETER);
-    await add.press('Enter');
+    // Tab leaves the autocomplete for the Add button; Enter presses it.
+    await add.press('Tab');
+    await until(() => page.evaluate(() => document.activeElement?.textContent ?? ''), 'Add');
+    await page.keyboard.press('Enter');
     await assignmentRow(page, EXISTING_PARAMETER).waitFor({ timeout: 10_000 });
     await assignmentRow(page, EXISTING_PARAMETER).filter({ hasText: '%' }).waitFor({ timeout: 10_000 });
     await screenshot(page, 'catalogue-entity-type-parameters');
@@ -155,7 +158,8 @@ describe('catalogue screens in Chromium', () => {
         await headers.nth(i).click();
         await rows.first().waitFor();
       }
-      await rows.first().click();
+      // The first data cell (after the selection box; other cells may hold links).
+      await rows.first().locator('td').nth(1).click();
       await page.waitForURL(new RegExp(`/${resource}/[^/]+/show$`));
       await page.getByRole('link', { name: 'Edit' }).click();
       await page.waitForURL(new RegExp(`/${resource}/[^/]+$`));
