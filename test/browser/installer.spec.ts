@@ -79,6 +79,16 @@ describe('installer of a partner company in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
     await screenshot(page, 'installer-partner-farm-read-only');
 
+    // Its sharing tab lists the shares but offers no way to change them; its metadata is read-only.
+    await page.locator('[data-testid=tab-sharing]').click();
+    await page.locator('[data-testid=sharing-panel]').waitFor();
+    await page.locator('[data-testid=sharing-table] tr[data-company]').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid=share-add]').count()).toBe(0);
+    expect(await page.locator('[data-testid=sharing-panel] button[aria-label="Stop sharing"]').count()).toBe(0);
+    await page.locator('[data-testid=tab-metadata]').click();
+    await page.locator('[data-testid=metadata-panel][data-readonly=true]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid=metadata-panel]').getByRole('button', { name: 'Save' }).count()).toBe(0);
+
     const api = await portal.api(EMAIL);
     const before = await sql(`SELECT name, asset_number, timezone FROM system WHERE system_cuid = $1`, [farm]);
     const res = await api.mutate('system.update', { id: farm, data: { name: 'Taken over' }, previousData: {} });

@@ -32,15 +32,18 @@ export interface MetadataField {
   max?: number;
 }
 export interface MetadataFieldset {
-  fieldset_id: string;
+  fieldset_id: string | number;
   title: string;
   description?: string | null;
-  data: { fields: MetadataField[] };
-  active: boolean;
+  /** The field definitions (forSystem gives `fields`; a template row keeps them in `data.fields`). */
+  fields?: MetadataField[];
+  data?: { fields: MetadataField[] };
+  /** forSystem lists active fieldsets only; a row says so itself. */
+  active?: boolean;
   section_index: number;
 }
 export interface MetadataSection {
-  section_id: string;
+  section_id: string | number;
   title: string;
   description?: string | null;
   isPhaseSection: boolean;
@@ -61,20 +64,81 @@ type MetadataApi = {
 const api = () => (trpc as unknown as { systemMetadata: MetadataApi }).systemMetadata;
 
 /**
- * Where a value lives in the metadata (docs/system-metadata.md):
- * data[section_id][fieldset_id][key]; a phase section holds one entry per phase,
- * data[section_id][phase][fieldset_id][key].
+ * Where a value lives in the FORM: the metadata's ids are numbers (docs/system-metadata.md), which
+ * a form library would take for array indexes, so they get a letter: s<section>.f<fieldset>.key,
+ * phase sections s<section>.L1.f<fieldset>.key.
  */
-export function metadataPath(section: string, fieldset: string, key: string, phase?: string): string {
-  return phase ? `${section}.${phase}.${fieldset}.${key}` : `${section}.${fieldset}.${key}`;
+export function metadataPath(section: string | number, fieldset: string | number, key: string, phase?: string): string {
+  return phase ? `s${section}.${phase}.f${fieldset}.${key}` : `s${section}.f${fieldset}.${key}`;
+}
+
+const fieldsOf = (fs: MetadataFieldset): MetadataField[] => fs.fields ?? fs.data?.fields ?? [];
+const empty = (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
+
+/** Stored data → form values (only what the active template knows). */
+export function toFormValues(template: MetadataSection[], data: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const section of template) {
+    const stored = data?.[String(section.section_id)] ?? {};
+    const fill = (source: Record<string, any>) => {
+      const o: Record<string, any> = {};
+      for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
+        const values = source?.[String(fs.fieldset_id)] ?? {};
+        o[`f${fs.fieldset_id}`] = Object.fromEntries((fieldsOf(fs)).map((f) => [f.key, values[f.key] ?? null]));
+      }
+      return o;
+    };
+    out[`s${section.section_id}`] = section.isPhaseSection ? Object.fromEntries(PHASES.map((p) => [p, fill(stored[p])])) : fill(stored);
+  }
+  return out;
+}
+
+/**
+ * Form values → the data to save: the active template's fields only (keys of removed fields are
+ * left out, as the server asks), empty values dropped, a phase nobody filled in left out.
+ */
+export function fromFormValues(template: MetadataSection[], values: Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const section of template) {
+    const form = values?.[`s${section.section_id}`] ?? {};
+    const collect = (source: Record<string, any>) => {
+      const o: Record<string, Record<string, unknown>> = {};
+      let any = false;
+      for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
+        const fv = source?.[`f${fs.fieldset_id}`] ?? {};
+        const kept: Record<string, unknown> = {};
+        for (const field of fieldsOf(fs)) {
+          const v = fv[field.key];
+          if (!empty(v)) {
+            kept[field.key] = v;
+            any = true;
+          }
+        }
+        o[String(fs.fieldset_id)] = kept;
+      }
+      return { o, any };
+    };
+    if (section.isPhaseSection) {
+      const phases: Record<string, unknown> = {};
+      for (const p of PHASES) {
+        const { o, any } = collect(form[p]);
+        if (any) phases[p] = o;
+      }
+      out[String(section.section_id)] = phases;
+    } else {
+      out[String(section.section_id)] = collect(form).o;
+    }
+  }
+  return out;
 }
 
 const integer: Validator = (v: unknown) => (v === null || v === undefined || v === '' || Number.isInteger(v) ? undefined : 'portal.fleet.metadata.integer');
 
-function MetadataInput({ field, source, readOnly }: { field: MetadataField; source: string; readOnly: boolean }) {
+function MetadataInput({ field, source, readOnly, phase }: { field: MetadataField; source: string; readOnly: boolean; phase?: string }) {
   const label = field.unit ? `${field.label} (${field.unit})` : field.label;
   const validate: Validator[] = [];
-  if (field.required && field.type !== 'boolean') validate.push(required());
+  // In a phase section a phase left empty is fine (single-phase systems): the server checks those.
+  if (field.required && field.type !== 'boolean' && !phase) validate.push(required());
   if (typeof field.min === 'number') validate.push(minValue(field.min));
   if (typeof field.max === 'number') validate.push(maxValue(field.max));
   const common = { source, label, readOnly, disabled: readOnly, validate, helperText: false as const };
@@ -104,7 +168,7 @@ function Fieldsets({ section, readOnly, phase }: { section: MetadataSection; rea
   return (
     <>
       {section.fieldsets
-        .filter((f) => f.active)
+        .filter((f) => f.active !== false)
         .map((fs) => (
           <Box key={fs.fieldset_id} component="fieldset" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2, mb: 2 }}>
             <Typography component="legend" variant="subtitle2" sx={{ px: 0.5 }}>
@@ -116,8 +180,8 @@ function Fieldsets({ section, readOnly, phase }: { section: MetadataSection; rea
               </Typography>
             ) : null}
             <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', columnGap: 2 }}>
-              {(fs.data?.fields ?? []).map((field) => (
-                <MetadataInput key={field.key} field={field} readOnly={readOnly} source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)} />
+              {(fieldsOf(fs)).map((field) => (
+                <MetadataInput key={field.key} field={field} readOnly={readOnly} phase={phase} source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)} />
               ))}
             </Box>
           </Box>
@@ -158,11 +222,15 @@ export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
   const sections = [...data.template].sort((a, b) => a.index - b.index);
   const onSubmit = async (values: Record<string, unknown>) => {
     try {
-      await api().save.mutate({ system_cuid: systemCuid, data: values });
+      await api().save.mutate({ system_cuid: systemCuid, data: fromFormValues(sections, values) });
       await queryClient.invalidateQueries({ queryKey });
       notify('portal.fleet.metadata.saved', { type: 'info' });
     } catch (err) {
-      notify(err instanceof Error ? err.message : String(err), { type: 'error' });
+      // Field errors name data.<section>.<fieldset>.<key> (or data.<section>.<phase>.…): shown with their labels.
+      const fieldErrors = ((err as { data?: { fieldErrors?: { path: string; message: string }[] } }).data?.fieldErrors ?? []).map(
+        (f) => `${labelOf(sections, f.path)}: ${f.message}`,
+      );
+      notify(fieldErrors.length ? fieldErrors.join('; ') : err instanceof Error ? err.message : String(err), { type: 'error', multiLine: true });
     }
   };
   return (
@@ -173,7 +241,7 @@ export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
         </Alert>
       ) : null}
       {sections.length === 0 ? <Typography>{translate('portal.fleet.metadata.empty')}</Typography> : null}
-      <Form defaultValues={data.data ?? {}} onSubmit={onSubmit} disabled={readOnly}>
+      <Form defaultValues={toFormValues(sections, data.data ?? {})} onSubmit={onSubmit} disabled={readOnly}>
         {sections.map((section, i) => (
           <Box key={section.section_id} sx={{ mb: 2 }}>
             {i > 0 ? <Divider sx={{ mb: 2 }} /> : null}
@@ -194,4 +262,16 @@ export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
       </Form>
     </Box>
   );
+}
+
+/** "data.3.7.connections" or "data.5.L1.9.feeder" → the field's label (and phase). */
+function labelOf(template: MetadataSection[], path: string): string {
+  const parts = path.split('.').filter((p) => p !== 'data');
+  const section = template.find((s) => String(s.section_id) === parts[0]);
+  if (!section) return path;
+  const phase = section.isPhaseSection ? parts[1] : undefined;
+  const [fsId, key] = section.isPhaseSection ? parts.slice(2) : parts.slice(1);
+  const fieldset = section.fieldsets.find((f) => String(f.fieldset_id) === fsId);
+  const field = fieldset ? fieldsOf(fieldset).find((f) => f.key === key) : undefined;
+  return [section.title, phase, field?.label ?? key].filter(Boolean).join(' › ');
 }
