@@ -188,6 +188,55 @@ describe('catalogue screens in Chromium', () => {
     expect(after).toEqual({ description: 'Kilowatt-hour (energy)', unit_variants: kwh.unit_variants });
   });
 
+  it('a superuser adds and changes a controller type interface, and adds a meta version to a device type', async () => {
+    const page = await openAs('superuser@demo.local');
+    const [cerbo] = await db<{ controllertype_cuid: string }>(`SELECT controllertype_cuid FROM controller_type WHERE model = 'Cerbo GX'`);
+    await page.goto(portal.url(`/controllerType/${cerbo.controllertype_cuid}`));
+    await page.locator('[data-testid=tab-interfaces]').click();
+    const interfaces = page.locator('[data-testid=interface-assignments]');
+    await interfaces.locator('tbody tr').first().waitFor({ timeout: 10_000 });
+    const before = await interfaces.locator('tbody tr').count();
+
+    const form = page.locator('[data-testid=add-interface]');
+    await form.locator('input[name=alias]').fill('RS485 port 2');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('/dev/ttyUSB1');
+    await form.locator('input[name=interfacetype_id]').fill('modbus');
+    await page.getByRole('option', { name: 'modbus-tcp' }).click();
+    await form.getByRole('button', { name: 'Add' }).click();
+    const added = interfaces.locator('tbody tr', { hasText: 'RS485 port 2' });
+    await added.waitFor({ timeout: 10_000 });
+    await until(() => interfaces.locator('tbody tr').count(), before + 1);
+
+    // A row opens its edit dialog; Enter in a field saves.
+    await added.locator('td').first().click();
+    const dialog = page.getByRole('dialog', { name: 'Change the interface' });
+    await dialog.locator('input[name=alias]').fill('RS485 port B');
+    await dialog.locator('input[name=alias]').press('Enter');
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    await interfaces.locator('tbody tr', { hasText: 'RS485 port B' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'catalogue-controller-type-interfaces');
+    const rows = await db<{ alias: string; interface_address: string; interfacetype_id: string }>(
+      `SELECT alias, interface_address, interfacetype_id FROM interface_type_controller_type_assignment WHERE controllertype_cuid = $1 AND alias LIKE 'RS485%'`,
+      [cerbo.controllertype_cuid],
+    );
+    expect(rows).toEqual([{ alias: 'RS485 port B', interface_address: '/dev/ttyUSB1', interfacetype_id: 'modbus-tcp' }]);
+
+    // Meta versions of a device type: JSON text, newest first.
+    await page.goto(portal.url('/entityType/pylontech-us5000'));
+    await page.locator('[data-testid=tab-meta]').click();
+    const meta = page.locator('[data-testid=add-meta] textarea').first();
+    await meta.waitFor({ timeout: 10_000 });
+    await meta.fill('{ "cells": 15, ');
+    await page.getByText(/line 1/i).first().waitFor();
+    await meta.fill('{ "cells": 15, "nominal_voltage": 48 }');
+    await page.locator('[data-testid=add-meta]').getByRole('button', { name: 'Add the version' }).click();
+    await page.locator('[data-testid=meta-versions] tbody tr').first().filter({ hasText: 'nominal_voltage' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'catalogue-entity-type-meta');
+    const versions = await db<{ meta: unknown }>(`SELECT meta FROM entity_type_meta WHERE entitytype_id = 'pylontech-us5000' ORDER BY datetime DESC LIMIT 1`);
+    expect(versions[0].meta).toEqual({ cells: 15, nominal_voltage: 48 });
+  });
+
   it('an Expert sees the new type and its parameters but no button to change them, and the server refuses a forced update', async () => {
     const page = await openAs('expert@demo.local');
 
