@@ -79,6 +79,9 @@ describe('per-domain branding in the HTML head (spec §2)', () => {
     expect(page.body).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; Portal');
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    // Company logos and brand images are https URLs.
+    expect(csp).toMatch(/img-src [^;]*https:/);
   });
 
   it('serves the default brand assets and keeps unknown API paths as JSON 404s', async () => {
