@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO_SYSTEMS } from '../../server/src/database/seed/demo-seed';
+import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
 
@@ -93,7 +93,7 @@ describe('back office: fleet screens in Chromium', () => {
 
   const SYSTEM = `System ${tag}`;
 
-  it('creates a system at that site with a time zone and a deployment date', async () => {
+  it('creates a system at that site with a time zone and a deployment date, shares it with a partner, lets it change, stops sharing', async () => {
     await page.goto(portal.url('/system/create'));
     await page.locator('input[name=name]').fill(SYSTEM);
     await pick('site_cuid', `Site ${tag}`);
@@ -115,6 +115,25 @@ describe('back office: fleet screens in Chromium', () => {
     // The edit page has its details, sharing and metadata tabs.
     await page.locator('[data-testid=tab-sharing]').waitFor();
     await screenshot(page, 'backoffice-fleet-system-edit');
+
+    // Sharing: the owner shares with a partner by its identifier, lets it change, then stops.
+    const system = rows[0].system_cuid;
+    const partner = (await sql<{ company_cuid: string }>(`SELECT company_cuid FROM company WHERE name = $1`, [OTHER_COMPANY_NAME]))[0].company_cuid;
+    const shares = () => sql<{ company_cuid: string; change: boolean }>(`SELECT company_cuid, change FROM system_sharing WHERE system_cuid = $1`, [system]);
+    await page.locator('[data-testid=tab-sharing]').click();
+    await page.locator('[data-testid=share-company]').fill(partner);
+    await page.locator('[data-testid=share-company]').press('Enter');
+    expect(await eventually(shares, (r) => r.length === 1)).toEqual([{ company_cuid: partner, change: false }]);
+    const shareRow = page.locator(`[data-testid=sharing-table] tr[data-company="${partner}"]`);
+    await shareRow.getByText(OTHER_COMPANY_NAME).waitFor();
+    // The switch follows the server (pessimistic): click, then the database, then the switch.
+    const mayChange = shareRow.locator('input[type=checkbox][aria-label="May change"]');
+    await mayChange.click();
+    expect(await eventually(shares, (r) => r[0]?.change === true)).toEqual([{ company_cuid: partner, change: true }]);
+    await page.waitForFunction((el) => (el as HTMLInputElement).checked, await mayChange.elementHandle(), { timeout: 10_000 });
+    await shareRow.getByRole('button', { name: 'Stop sharing' }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    expect(await eventually(shares, (r) => r.length === 0)).toEqual([]);
   });
 
   const CONTROLLER = `ctl-${tag.toLowerCase()}`;
