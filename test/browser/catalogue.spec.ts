@@ -237,6 +237,38 @@ describe('catalogue screens in Chromium', () => {
     expect(versions[0].meta).toEqual({ cells: 15, nominal_voltage: 48 });
   });
 
+  it('a superuser imports log parameters from CSV: the bad row is reported with its line, then only the valid rows go in', async () => {
+    const page = await openAs('superuser@demo.local');
+    const [volt] = await db<{ unit_cuid: string }>(`SELECT unit_cuid FROM unit WHERE unit = 'V'`);
+    const csv = [
+      'parameter_id,description,unit_cuid,type',
+      `pv_string_1_voltage,PV string 1 voltage,${volt.unit_cuid},FloatLogParameter`,
+      `pv_string_2_voltage,PV string 2 voltage,${volt.unit_cuid},Fuzzy`,
+      'grid_available,Grid available,,BoolLogParameter',
+      '',
+    ].join('\r\n');
+    await page.goto(portal.url('/logParameter'));
+    await page.locator('[data-testid=import-button]').click();
+    await page.locator('[data-testid=import-choose]').waitFor();
+    await page.locator('[data-testid=import-file]').setInputFiles({ name: 'parameters.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const errors = page.locator('[data-testid=import-errors]');
+    await errors.waitFor({ timeout: 30_000 });
+    const lines = await errors.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-line'))));
+    expect([...new Set(lines)]).toEqual([3]);
+    expect(await page.locator('[data-testid=import-all]').count()).toBe(0);
+    await screenshot(page, 'catalogue-import-errors');
+    const imported = () => db<{ parameter_id: string; type: string; unit_cuid: string | null }>(
+      `SELECT parameter_id, type::text AS type, unit_cuid FROM log_parameter WHERE parameter_id IN ('pv_string_1_voltage', 'pv_string_2_voltage', 'grid_available') ORDER BY parameter_id`,
+    );
+    expect(await imported()).toEqual([]);
+    await page.locator('[data-testid=import-valid-rows]').click();
+    await page.getByText('2 records imported').waitFor({ timeout: 30_000 });
+    expect(await imported()).toEqual([
+      { parameter_id: 'grid_available', type: 'BoolLogParameter', unit_cuid: null },
+      { parameter_id: 'pv_string_1_voltage', type: 'FloatLogParameter', unit_cuid: volt.unit_cuid },
+    ]);
+  });
+
   it('an Expert sees the new type and its parameters but no button to change them, and the server refuses a forced update', async () => {
     const page = await openAs('expert@demo.local');
 
@@ -254,6 +286,7 @@ describe('catalogue screens in Chromium', () => {
     await expect(page.getByRole('link', { name: 'Create' }).count()).resolves.toBe(0);
     await expect(list.locator('input[type=checkbox]').count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Export' }).count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=import-button]').count()).resolves.toBe(0);
     await screenshot(page, 'catalogue-expert-list');
 
     // The show page: details, then the parameters with unit and type, and no way to change them.
