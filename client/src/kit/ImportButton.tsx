@@ -167,7 +167,7 @@ export function ImportButton({ fields, ignore = ['id'], label }: ImportButtonPro
         <UploadIcon />
       </Button>
       <Dialog open={open} onClose={close} fullWidth maxWidth="md" aria-labelledby="import-title" data-testid="import-dialog">
-        <DialogTitle id="import-title">{translate('portal.kit.import.title', { name: label ?? resource })}</DialogTitle>
+        <DialogTitle id="import-title">{translate('portal.kit.import.title', { name: label ?? translate(`resources.${resource}.name`, { smart_count: 2, _: resource }).toLowerCase() })}</DialogTitle>
         <DialogContent dividers>
           <input
             ref={inputRef}
