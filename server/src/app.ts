@@ -36,6 +36,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     bodyLimit: TRPC_MAX_BODY_BYTES,
     // Live-event streams never end by themselves: a shutdown closes them instead of waiting forever.
     forceCloseConnections: true,
+    // A batched tRPC GET names every procedure in one path segment ("a.getOne,b.getList,…"):
+    // Fastify's default of 100 characters answered such batches 404.
+    maxParamLength: 5000,
   });
 }
 

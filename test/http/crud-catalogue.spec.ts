@@ -18,6 +18,20 @@ describe('catalogues: superusers keep them, Experts read them', () => {
     await t?.close();
   });
 
+  it('unit variants are spellings or scaled units with a factor; a seeded unit saves unchanged', async () => {
+    const [kwh] = await t.db.dataSource.query(`SELECT unit_cuid, unit_variants FROM unit WHERE unit = 'kWh'`);
+    const saved = await as.superuser.mutate('unit.update', { id: kwh.unit_cuid, data: { description: 'Energy', unit_variants: kwh.unit_variants } });
+    expect(saved.status).toBe(200);
+    expect(saved.data.data.unit_variants).toEqual(kwh.unit_variants);
+    const mixed = await as.superuser.mutate('unit.create', { data: { unit: 'VA', unit_variants: ['va', { unit: 'kVA', factor: 0.001 }] } });
+    expect(mixed.status).toBe(200);
+    for (const bad of [[{ unit: 'kVA', factor: -1 }], [{ unit: 'kVA' }], [{ unit: 'kVA', factor: 1, extra: 1 }], [42]]) {
+      const res = await as.superuser.mutate('unit.create', { data: { unit: 'VAr', unit_variants: bad } });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+    }
+    expect(await t.db.dataSource.query(`SELECT 1 FROM unit WHERE unit = 'VAr'`)).toEqual([]);
+  });
+
   it('a superuser adds an entity type with log parameters; an Expert sees it and cannot edit it', async () => {
     const unit = await as.superuser.mutate('unit.create', { data: { unit: 'Hz', description: 'Hertz', unit_variants: ['hz'] } });
     expect(unit.status).toBe(200);

@@ -43,6 +43,16 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
     expect(superjson.deserialize(res.body[1].result.data)).toMatchObject({ email: 'basic@demo.local', inactive: false });
   });
 
+  it('batches many procedures whose joined names are longer than 100 characters (an edit page reloading)', async () => {
+    const names = ['role.all', 'role.getList', 'entityTypeLogParameterAssignment.getList', 'entityCategoryLogParameterAssignment.getList', 'logParameter.getList'];
+    const list = superjson.serialize({ pagination: { page: 1, perPage: 5 }, filter: {} });
+    const input = { 0: { json: null }, 1: list, 2: list, 3: list, 4: list };
+    expect(names.join(',').length).toBeGreaterThan(100);
+    const res = await su.request('GET', `/api/trpc/${names.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(5);
+  });
+
   it('a batch mixing success and failure answers 207 with each result in place', async () => {
     const input = { 0: { json: null }, 1: superjson.serialize({ email: 'missing@demo.local' }) };
     const res = await su.request('GET', `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);

@@ -180,6 +180,19 @@ export const entityCategoryResource: Def = {
   defaultSort: { field: 'name', order: 'ASC' },
 };
 
+/**
+ * Other forms of a unit: a spelling devices use for the same unit ("kwh") or a scaled unit with
+ * its factor from the base unit ({ unit: 'kW', factor: 0.001 } for W), as the seed catalogue has.
+ */
+const ZUnitVariants = z
+  .array(
+    z.union([
+      z.string().trim().min(1).max(32),
+      z.object({ unit: z.string().trim().min(1).max(32), factor: z.number().finite().positive() }).strict(),
+    ]),
+  )
+  .max(50);
+
 export const unitResource: Def = {
   name: 'unit',
   importable: true,
@@ -188,8 +201,8 @@ export const unitResource: Def = {
   key: 'unit_cuid',
   generatedKey: true,
   record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()) }),
-  create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: z.array(z.string().max(32)).max(50).default([]) }),
-  update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: z.array(z.string().max(32)).max(50) }).partial(),
+  create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants.default([]) }),
+  update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants }).partial(),
   perms: catalogue('units'),
   scope: { kind: 'global' },
   search: ['unit', 'description'],
