@@ -8,6 +8,9 @@ const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = 
   '23502': { code: 'BAD_REQUEST', message: 'A required value is missing' },
   '23514': { code: 'BAD_REQUEST', message: 'A value is outside the allowed range' },
   '22P02': { code: 'BAD_REQUEST', message: 'A value has the wrong format' },
+  // A NUL character (U+0000) in text or JSON: PostgreSQL cannot store it.
+  '22021': { code: 'BAD_REQUEST', message: 'A value contains a character that cannot be stored' },
+  '22P05': { code: 'BAD_REQUEST', message: 'A value contains a character that cannot be stored' },
   '22001': { code: 'BAD_REQUEST', message: 'A value is too long' },
   '22003': { code: 'BAD_REQUEST', message: 'A number is out of range' },
   '22007': { code: 'BAD_REQUEST', message: 'A date or time has the wrong format' },
