@@ -1,0 +1,315 @@
+/**
+ * Generated inputs for every tRPC procedure (fast-check): at least FUZZ_RUNS (default 1000)
+ * inputs per procedure, each sent as a signed-in superuser and as a Basic user, plus raw junk
+ * (malformed JSON, wrong batch shapes, wrong methods). Properties:
+ *   - never a 5xx, for any call in any batch;
+ *   - no stack trace and no SQL text in any body;
+ *   - an input the procedure's own zod schema refuses answers 400 with `fieldErrors`
+ *     (a Basic user may be refused 403 first, by the permission check that runs before input parsing);
+ *   - nothing is written: a checksum of every table (session bookkeeping excepted) is unchanged.
+ * Mutations and subscriptions only get inputs their schema refuses (checked here with the same
+ * schema before sending), so no generated input can write. Queries also get valid ones.
+ */
+import fc from 'fast-check';
+import superjson from 'superjson';
+import type { FastifyInstance } from 'fastify';
+import { startTestApp, type TestApp } from '../factories/app';
+import { listProcedures, pool, PolicyWorld } from '../factories/policy-world';
+import { junk, near, notAnObject, oddString } from './input-arbitraries';
+
+jest.setTimeout(900_000);
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
+
+/**
+ * Not written by any input: session bookkeeping, and the controllers' online state, which the
+ * app's own presence timer moves with the clock (a demo controller goes OFFLINE during the run).
+ */
+const UNTOUCHED_EXCLUDES = ['revoked_session', 'migrations', 'controller_presence', 'controller_online_state', 'controller_online_state_history'];
+const snapshot = async (w: PolicyWorld) =>
+  Object.fromEntries(Object.entries(await w.checksumAll(UNTOUCHED_EXCLUDES)).filter(([table]) => !table.startsWith('controller_online_state_history')));
+
+const STACK = /\bat [\w.<>$]+ \(|\.[jt]s:\d+:\d+|node_modules|\/work\/|Error: .*\n\s+at /;
+const SQL = /\b(SELECT\s+.+\s+FROM|INSERT\s+INTO|UPDATE\s+"?\w+"?\s+SET|DELETE\s+FROM)\b|syntax error at|relation "|violates .* constraint|duplicate key value|invalid input syntax|QueryFailedError|column "\w+"/i;
+
+interface Item {
+  status: number;
+  fieldErrors?: unknown;
+  text: string;
+}
+
+/**
+ * The wire form of a value: superjson's, or (superjson refuses to serialize own `__proto__` keys)
+ * plain JSON under `json`, so pollution keys do reach the server.
+ */
+function wire(v: unknown): unknown {
+  try {
+    return superjson.serialize(v);
+  } catch {
+    return { json: v };
+  }
+}
+const wireText = (v: unknown): string => JSON.stringify(wire(v)) ?? '{}';
+
+/** What the server makes of the wire form (throws where the server's deserializer throws). */
+const roundTrip = (v: unknown): unknown => superjson.deserialize(JSON.parse(wireText(v)));
+
+async function locallyValid(inputs: unknown[], value: unknown): Promise<boolean> {
+  let v = value;
+  for (const schema of inputs) {
+    try {
+      const r = await (schema as { safeParseAsync(x: unknown): Promise<{ success: boolean; data?: unknown }> }).safeParseAsync(v);
+      if (!r.success) return false;
+      v = r.data;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function leaks(text: string): string | undefined {
+  if (STACK.test(text)) return `stack trace: ${text.match(STACK)![0]}`;
+  if (SQL.test(text)) return `SQL text: ${text.match(SQL)![0]}`;
+  return undefined;
+}
+
+describe('generated inputs for every procedure', () => {
+  let t: TestApp;
+  let w: PolicyWorld;
+  let fastify: FastifyInstance;
+  const cookies: Record<'superuser' | 'basic', string> = { superuser: '', basic: '' };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    w = new PolicyWorld(t);
+    await w.build();
+    fastify = t.app.getHttpAdapter().getInstance() as FastifyInstance;
+    cookies.superuser = (await w.actor(0, true)).cookieHeader();
+    cookies.basic = (await w.actor(3, false)).cookieHeader();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function inject(method: 'GET' | 'POST', url: string, cookie: string, body?: string, contentType = 'application/json') {
+    const answer = fastify.inject({ method, url, headers: { cookie, ...(body !== undefined ? { 'content-type': contentType } : {}) }, payload: body });
+    let timer: ReturnType<typeof setTimeout> | undefined = undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), 20_000) as ReturnType<typeof setTimeout>;
+    });
+    const res = await Promise.race([answer, late]);
+    clearTimeout(timer);
+    // an answer that never ends (a stream opened for a refused input) is a failure too
+    if (!res) return { status: 0, text: `no complete answer within 20 s: ${method} ${url.slice(0, 200)}` };
+    return { status: res.statusCode, text: res.body };
+  }
+
+  /** A subscription over a real socket: the answer's status and its text until an error event, the end, or 3 s. */
+  async function stream(url: string, cookie: string): Promise<{ status: number; text: string }> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 3000);
+    let status = 0;
+    let text = '';
+    try {
+      const res = await fetch(`${t.baseUrl}${url}`, { headers: { cookie, accept: 'text/event-stream' }, signal: abort.signal });
+      status = res.status;
+      const reader = res.body!.getReader();
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += new TextDecoder().decode(chunk.value);
+        if (/serialized-error[\s\S]*\n\n/.test(text) || !text.startsWith('event:')) {
+          if (!text.startsWith('event:')) continue;
+          break;
+        }
+      }
+    } catch {
+      /* aborted after 3 s: the stream stayed open */
+      if (!text) text = 'the stream stayed open without an error';
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+    return { status, text };
+  }
+
+  it(`every procedure: ${RUNS} generated inputs each as superuser and as Basic; no 5xx, no leak, invalid → 400 with fieldErrors, nothing written`, async () => {
+    const procedures = [...listProcedures(w.appRouter())];
+    expect(procedures.length).toBeGreaterThan(100);
+    const before = await snapshot(w);
+    const failures: string[] = [];
+    const fail = (msg: string) => {
+      if (failures.length < 300) failures.push(msg);
+    };
+    const counts: Record<string, number> = {};
+
+    await pool(procedures, 2, async ([path, proc], index) => {
+      const { type, inputs } = proc;
+      const readOnly = type === 'query';
+      if (!inputs.length && !readOnly) {
+        fail(`${path}: a ${type} without an input schema cannot be fuzzed safely`);
+        return;
+      }
+      const schema = inputs[0];
+      const arb = fc.oneof({ weight: 6, arbitrary: near(schema) }, { weight: 2, arbitrary: junk }, { weight: 1, arbitrary: notAnObject });
+      // Mutations and subscriptions: only inputs the schema refuses (so none can write or open a stream).
+      const values: { value: unknown; valid: boolean }[] = [];
+      let seed = SEED + index * 7919;
+      for (let round = 0; values.length < RUNS && round < 20; round++) {
+        for (const v of fc.sample(arb, { numRuns: RUNS, seed: seed++ })) {
+          if (values.length >= RUNS) break;
+          let valid: boolean;
+          try {
+            const sent = roundTrip(v);
+            valid = inputs.length ? await locallyValid(inputs, sent) : true;
+          } catch {
+            valid = false; // the server cannot even read it
+          }
+          if (valid && !readOnly) continue;
+          values.push({ value: v, valid });
+        }
+      }
+      if (values.length < RUNS) {
+        fail(`${path}: could only generate ${values.length} refused inputs`);
+        return;
+      }
+      counts[path] = values.length;
+      if (process.env.FUZZ_DEBUG) process.stderr.write(`generated ${path} ${values.length}\n`);
+
+      for (const who of ['superuser', 'basic'] as const) {
+        const check = (value: unknown, valid: boolean, item: Item) => {
+          const shown = () => wireText(value).slice(0, 300);
+          if (item.status >= 500 || item.status === 0) fail(`${path} as ${who}: HTTP ${item.status} for input ${shown()}: ${item.text.slice(0, 300)}`);
+          const leak = leaks(item.text);
+          if (leak) fail(`${path} as ${who}: ${leak} for input ${shown()}`);
+          if (!valid) {
+            const allowed = who === 'superuser' ? [400] : [400, 403];
+            if (!allowed.includes(item.status)) fail(`${path} as ${who}: a refused input answered ${item.status} (expected ${allowed.join(' or ')}) for ${shown()}: ${item.text.slice(0, 200)}`);
+            if (item.status === 400 && !(Array.isArray(item.fieldErrors) && item.fieldErrors.length))
+              fail(`${path} as ${who}: 400 without fieldErrors for ${shown()}: ${item.text.slice(0, 200)}`);
+          }
+        };
+        if (type === 'subscription') {
+          // not batchable; each refused input is answered before any stream opens
+          await pool(values, 16, async ({ value, valid }) => {
+            const res = await stream(`/api/trpc/${path}?input=${encodeURIComponent(wireText(value))}`, cookies[who]);
+            let fieldErrors: unknown;
+            let status = res.status;
+            try {
+              if (res.text.startsWith('event:')) {
+                // tRPC answers subscriptions over SSE with 200 and reports the error as an event, then ends the stream
+                const m = res.text.match(/event: serialized-error\ndata: (.*)\n/);
+                const err = m ? JSON.parse(m[1]) : undefined;
+                status = err ? (err.json?.data?.httpStatus ?? err.data?.httpStatus ?? 0) : res.status;
+                fieldErrors = err?.json?.data?.fieldErrors ?? err?.data?.fieldErrors;
+              } else fieldErrors = JSON.parse(res.text).error?.json?.data?.fieldErrors;
+            } catch {
+              /* not JSON */
+            }
+            check(value, valid, { status, fieldErrors, text: res.text });
+          });
+          continue;
+        }
+        if (process.env.FUZZ_DEBUG) process.stderr.write(`sending ${path} as ${who}\n`);
+        // one request per input (the route's path parameter is too short for long batches)
+        await pool(values, 16, async ({ value, valid }) => {
+          const text = wireText(value);
+          const res =
+            type === 'mutation'
+              ? await inject('POST', `/api/trpc/${path}`, cookies[who], text)
+              : await inject('GET', `/api/trpc/${path}?input=${encodeURIComponent(text)}`, cookies[who]);
+          let fieldErrors: unknown;
+          try {
+            fieldErrors = JSON.parse(res.text).error?.json?.data?.fieldErrors;
+          } catch {
+            /* not JSON */
+          }
+          check(value, valid, { status: res.status, fieldErrors, text: res.text });
+        });
+      }
+    });
+
+    expect(failures).toEqual([]);
+    expect(Object.keys(counts).length).toBe(procedures.length);
+    expect(Math.min(...Object.values(counts))).toBeGreaterThanOrEqual(RUNS);
+    // nothing was written, and nothing polluted Object.prototype in this (the server's) process
+    expect(await snapshot(w)).toEqual(before);
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(Object.getOwnPropertyNames(Object.getPrototypeOf({})).sort());
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('raw junk (FUZZ_RAW_RUNS, default 20) on every procedure: malformed JSON, wrong batch shapes, wrong methods, odd content types; no 5xx, no leak, nothing written', async () => {
+    const procedures = [...listProcedures(w.appRouter())];
+    const before = await snapshot(w);
+    const failures: string[] = [];
+    const perProcedure = Number(process.env.FUZZ_RAW_RUNS ?? 20);
+    const raw = fc.oneof(
+      // malformed JSON bodies and inputs
+      fc.record({ kind: fc.constant('badJson' as const), text: fc.oneof(oddString, fc.constantFrom('{', '{"0":', '[', '{"json":}', 'nul', '"\\u12"', '{"0":{"json":1}}}', '\u0000')) }),
+      // batch shapes that do not fit: an array, missing or extra indexes, non-object entries
+      fc.record({
+        kind: fc.constant('badBatch' as const),
+        count: fc.integer({ min: 1, max: 5 }),
+        body: fc.oneof(fc.array(junk, { maxLength: 3 }), fc.dictionary(fc.constantFrom('0', '1', '7', '-1', 'x', '__proto__'), junk, { maxKeys: 3 }), junk),
+      }),
+      // a query as POST, a mutation as GET
+      fc.record({ kind: fc.constant('wrongMethod' as const), body: junk }),
+      // odd content types
+      fc.record({ kind: fc.constant('contentType' as const), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''), body: oddString }),
+    );
+    let i = 0;
+    await pool(procedures, 2, async ([path, proc]) => {
+      const samples = fc.sample(raw, { numRuns: perProcedure, seed: SEED + ++i });
+      for (const who of ['superuser', 'basic'] as const) {
+        for (const s of samples) {
+          let res: { status: number; text: string };
+          const isQuery = proc.type !== 'mutation';
+          switch (s.kind) {
+            case 'badJson':
+              res = isQuery
+                ? await inject('GET', `/api/trpc/${path}?input=${encodeURIComponent(s.text)}`, cookies[who])
+                : await inject('POST', `/api/trpc/${path}`, cookies[who], s.text);
+              break;
+            case 'badBatch': {
+              const paths = Array.from({ length: s.count }, () => path).join(',');
+              const body = JSON.stringify(s.body) ?? 'null';
+              res = isQuery
+                ? await inject('GET', `/api/trpc/${paths}?batch=1&input=${encodeURIComponent(body)}`, cookies[who])
+                : await inject('POST', `/api/trpc/${paths}?batch=1`, cookies[who], body);
+              break;
+            }
+            case 'wrongMethod':
+              res = isQuery
+                ? await inject('POST', `/api/trpc/${path}`, cookies[who], wireText(s.body))
+                : await inject('GET', `/api/trpc/${path}?input=${encodeURIComponent(wireText(s.body))}`, cookies[who]);
+              break;
+            case 'contentType':
+              res = isQuery ? await inject('GET', `/api/trpc/${path}?input=${encodeURIComponent(s.body)}`, cookies[who]) : await inject('POST', `/api/trpc/${path}`, cookies[who], s.body, s.type);
+              break;
+          }
+          const shown = JSON.stringify(s).slice(0, 200);
+          if (res.status >= 500) failures.push(`${path} as ${who}: HTTP ${res.status} for ${shown}: ${res.text.slice(0, 200)}`);
+          const leak = leaks(res.text);
+          if (leak) failures.push(`${path} as ${who}: ${leak} for ${shown}`);
+          if (failures.length > 200) return;
+        }
+      }
+    });
+    // an unknown procedure and an empty batch
+    for (const [method, url] of [
+      ['GET', '/api/trpc/noSuch.procedure'],
+      ['POST', '/api/trpc/noSuch.procedure'],
+      ['GET', '/api/trpc/?batch=1&input={}'],
+      ['GET', `/api/trpc/${'role.all,'.repeat(500)}role.all?batch=1&input={}`],
+    ] as const) {
+      const res = await inject(method, url, cookies.superuser, method === 'POST' ? '{}' : undefined);
+      if (res.status >= 500) failures.push(`${method} ${url.slice(0, 60)}: HTTP ${res.status}`);
+      const leak = leaks(res.text);
+      if (leak) failures.push(`${method} ${url.slice(0, 60)}: ${leak}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(w)).toEqual(before);
+  });
+});
