@@ -38,7 +38,7 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     forceCloseConnections: true,
     // A batched tRPC GET names every procedure in one path segment ("a.getOne,b.getList,…"):
     // Fastify's default of 100 characters answered such batches 404.
-    maxParamLength: 5000,
+    routerOptions: { maxParamLength: 5000 },
   });
 }
 
