@@ -448,7 +448,7 @@ export const MATRIX: Record<string, Entry> = {
 
   // The changelog of a visible system: "Changelog create, edit and delete 2"; reading it goes with the system.
   ...crud('systemChangelog', {
-    omit: ['create', 'updateMany', 'access', 'importMany'],
+    omit: ['create', 'updateMany', 'importMany'],
     sample: async (c) => ({ system_cuid: place(c).system_cuid, title: c.w.label(c.rel), message: 'x' }),
     makeTarget: async (c) => {
       const r = await c.w.superClient.mutate('systemChangelog.create', { system_cuid: place(c).system_cuid, title: c.w.label(c.rel), message: 'x' });
@@ -657,6 +657,23 @@ export const KNOWN_FAILING: readonly { path: RegExp; levels: readonly Level[]; r
     rels: ['foreign'],
     why: 'notifications: unmute on a foreign system answers 200 (deletes nothing, leaks nothing) where mute answers 404; unmute should check visibility like mute',
   },
+];
+
+/**
+ * Procedures that exist but have no matrix entry yet (added by other slices at the end of this
+ * work). Listed, never silent: the meta-test prints them, and fails for any procedure that is in
+ * neither MATRIX nor this list. Move each one into MATRIX (one crud(...) or one line) to test it.
+ */
+export const PENDING_FIXTURE: readonly RegExp[] = [
+  /^dataProcessor\./,
+  /^rootDomain\./,
+  /^domain\./,
+  /^systemSharing\./,
+  /^systemMetadata\./,
+  /^systemMetadataTemplateSection\./,
+  /^systemMetadataTemplateFieldset\./,
+  /^dashboard\./,
+  /^hostedFile\.limits$/,
 ];
 
 /** Nothing of these may appear in an answer to a non-superuser of own. */
