@@ -5,12 +5,25 @@ import FolderIcon from '@mui/icons-material/Folder';
 import LanguageIcon from '@mui/icons-material/Language';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import type { ResourceGroup } from '../kit/group';
-import { DocumentationCreate, DocumentationEdit, DocumentationList } from './documentation';
-import { DomainCreate, DomainEdit, DomainList, RootDomainCreate, RootDomainEdit, RootDomainList } from './domains';
-import { ExportTemplateCreate, ExportTemplateEdit, ExportTemplateList } from './exportTemplates';
-import { HostedFileList } from './files';
+import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
-import { AuthTokenCreate, AuthTokenList } from './tokens';
+
+// Each screen is its own chunk, loaded on first use: the shell stays small.
+const DocumentationCreate = lazyPage(() => import('./documentation'), (m) => m.DocumentationCreate);
+const DocumentationEdit = lazyPage(() => import('./documentation'), (m) => m.DocumentationEdit);
+const DocumentationList = lazyPage(() => import('./documentation'), (m) => m.DocumentationList);
+const DomainCreate = lazyPage(() => import('./domains'), (m) => m.DomainCreate);
+const DomainEdit = lazyPage(() => import('./domains'), (m) => m.DomainEdit);
+const DomainList = lazyPage(() => import('./domains'), (m) => m.DomainList);
+const RootDomainCreate = lazyPage(() => import('./domains'), (m) => m.RootDomainCreate);
+const RootDomainEdit = lazyPage(() => import('./domains'), (m) => m.RootDomainEdit);
+const RootDomainList = lazyPage(() => import('./domains'), (m) => m.RootDomainList);
+const ExportTemplateCreate = lazyPage(() => import('./exportTemplates'), (m) => m.ExportTemplateCreate);
+const ExportTemplateEdit = lazyPage(() => import('./exportTemplates'), (m) => m.ExportTemplateEdit);
+const ExportTemplateList = lazyPage(() => import('./exportTemplates'), (m) => m.ExportTemplateList);
+const HostedFileList = lazyPage(() => import('./files'), (m) => m.HostedFileList);
+const AuthTokenCreate = lazyPage(() => import('./tokens'), (m) => m.AuthTokenCreate);
+const AuthTokenList = lazyPage(() => import('./tokens'), (m) => m.AuthTokenList);
 
 /**
  * The admin section of the menu: API tokens (secret shown once), root domains and domains with

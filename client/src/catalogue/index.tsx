@@ -6,14 +6,38 @@ import SettingsInputComponentIcon from '@mui/icons-material/SettingsInputCompone
 import StraightenIcon from '@mui/icons-material/Straighten';
 import TimelineIcon from '@mui/icons-material/Timeline';
 import type { ResourceGroup } from '../kit/group';
-import { ControllerTypeCreate, ControllerTypeEdit, ControllerTypeList, ControllerTypeShow } from './controllerTypes';
-import { EntityCategoryCreate, EntityCategoryEdit, EntityCategoryList, EntityCategoryShow } from './entityCategories';
-import { EntityTypeCreate, EntityTypeEdit, EntityTypeList, EntityTypeShow } from './entityTypes';
+import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
-import { InterfaceTypeCreate, InterfaceTypeEdit, InterfaceTypeList, InterfaceTypeShow } from './interfaceTypes';
-import { LogParameterCreate, LogParameterEdit, LogParameterList, LogParameterShow } from './logParameters';
-import { ManufacturerCreate, ManufacturerEdit, ManufacturerList, ManufacturerShow } from './manufacturers';
-import { UnitCreate, UnitEdit, UnitList, UnitShow } from './units';
+
+// Each screen is its own chunk, loaded on first use: the shell stays small.
+const ControllerTypeCreate = lazyPage(() => import('./controllerTypes'), (m) => m.ControllerTypeCreate);
+const ControllerTypeEdit = lazyPage(() => import('./controllerTypes'), (m) => m.ControllerTypeEdit);
+const ControllerTypeList = lazyPage(() => import('./controllerTypes'), (m) => m.ControllerTypeList);
+const ControllerTypeShow = lazyPage(() => import('./controllerTypes'), (m) => m.ControllerTypeShow);
+const EntityCategoryCreate = lazyPage(() => import('./entityCategories'), (m) => m.EntityCategoryCreate);
+const EntityCategoryEdit = lazyPage(() => import('./entityCategories'), (m) => m.EntityCategoryEdit);
+const EntityCategoryList = lazyPage(() => import('./entityCategories'), (m) => m.EntityCategoryList);
+const EntityCategoryShow = lazyPage(() => import('./entityCategories'), (m) => m.EntityCategoryShow);
+const EntityTypeCreate = lazyPage(() => import('./entityTypes'), (m) => m.EntityTypeCreate);
+const EntityTypeEdit = lazyPage(() => import('./entityTypes'), (m) => m.EntityTypeEdit);
+const EntityTypeList = lazyPage(() => import('./entityTypes'), (m) => m.EntityTypeList);
+const EntityTypeShow = lazyPage(() => import('./entityTypes'), (m) => m.EntityTypeShow);
+const InterfaceTypeCreate = lazyPage(() => import('./interfaceTypes'), (m) => m.InterfaceTypeCreate);
+const InterfaceTypeEdit = lazyPage(() => import('./interfaceTypes'), (m) => m.InterfaceTypeEdit);
+const InterfaceTypeList = lazyPage(() => import('./interfaceTypes'), (m) => m.InterfaceTypeList);
+const InterfaceTypeShow = lazyPage(() => import('./interfaceTypes'), (m) => m.InterfaceTypeShow);
+const LogParameterCreate = lazyPage(() => import('./logParameters'), (m) => m.LogParameterCreate);
+const LogParameterEdit = lazyPage(() => import('./logParameters'), (m) => m.LogParameterEdit);
+const LogParameterList = lazyPage(() => import('./logParameters'), (m) => m.LogParameterList);
+const LogParameterShow = lazyPage(() => import('./logParameters'), (m) => m.LogParameterShow);
+const ManufacturerCreate = lazyPage(() => import('./manufacturers'), (m) => m.ManufacturerCreate);
+const ManufacturerEdit = lazyPage(() => import('./manufacturers'), (m) => m.ManufacturerEdit);
+const ManufacturerList = lazyPage(() => import('./manufacturers'), (m) => m.ManufacturerList);
+const ManufacturerShow = lazyPage(() => import('./manufacturers'), (m) => m.ManufacturerShow);
+const UnitCreate = lazyPage(() => import('./units'), (m) => m.UnitCreate);
+const UnitEdit = lazyPage(() => import('./units'), (m) => m.UnitEdit);
+const UnitList = lazyPage(() => import('./units'), (m) => m.UnitList);
+const UnitShow = lazyPage(() => import('./units'), (m) => m.UnitShow);
 
 /**
  * The catalogue section of the menu (spec §6: view level 2, change superusers): device and

@@ -2,10 +2,19 @@ import CampaignIcon from '@mui/icons-material/Campaign';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import TuneIcon from '@mui/icons-material/Tune';
 import type { ResourceGroup } from '../kit/group';
-import { ChannelCreate, ChannelEdit, ChannelList } from './channels';
+import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
-import { TemplateCreate, TemplateEdit, TemplateList } from './templates';
-import { TriggerCreate, TriggerEdit, TriggerList } from './triggers';
+
+// Each screen is its own chunk, loaded on first use: the shell stays small.
+const ChannelCreate = lazyPage(() => import('./channels'), (m) => m.ChannelCreate);
+const ChannelEdit = lazyPage(() => import('./channels'), (m) => m.ChannelEdit);
+const ChannelList = lazyPage(() => import('./channels'), (m) => m.ChannelList);
+const TemplateCreate = lazyPage(() => import('./templates'), (m) => m.TemplateCreate);
+const TemplateEdit = lazyPage(() => import('./templates'), (m) => m.TemplateEdit);
+const TemplateList = lazyPage(() => import('./templates'), (m) => m.TemplateList);
+const TriggerCreate = lazyPage(() => import('./triggers'), (m) => m.TriggerCreate);
+const TriggerEdit = lazyPage(() => import('./triggers'), (m) => m.TriggerEdit);
+const TriggerList = lazyPage(() => import('./triggers'), (m) => m.TriggerList);
 
 /**
  * The events section of the menu: event templates (per device type), triggers (per system) and

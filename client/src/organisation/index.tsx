@@ -3,11 +3,20 @@ import BusinessIcon from '@mui/icons-material/Business';
 import GroupIcon from '@mui/icons-material/Group';
 import PersonIcon from '@mui/icons-material/Person';
 import type { ResourceGroup } from '../kit/group';
-import { CompanyCreate, CompanyEdit, CompanyList } from './companies';
+import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
-import { MembershipCreate, MembershipEdit, MembershipList } from './memberships';
-import { RoleList } from './roles';
-import { UserCreate, UserEdit, UserList } from './users';
+
+// Each screen is its own chunk, loaded on first use: the shell stays small.
+const CompanyCreate = lazyPage(() => import('./companies'), (m) => m.CompanyCreate);
+const CompanyEdit = lazyPage(() => import('./companies'), (m) => m.CompanyEdit);
+const CompanyList = lazyPage(() => import('./companies'), (m) => m.CompanyList);
+const MembershipCreate = lazyPage(() => import('./memberships'), (m) => m.MembershipCreate);
+const MembershipEdit = lazyPage(() => import('./memberships'), (m) => m.MembershipEdit);
+const MembershipList = lazyPage(() => import('./memberships'), (m) => m.MembershipList);
+const RoleList = lazyPage(() => import('./roles'), (m) => m.RoleList);
+const UserCreate = lazyPage(() => import('./users'), (m) => m.UserCreate);
+const UserEdit = lazyPage(() => import('./users'), (m) => m.UserEdit);
+const UserList = lazyPage(() => import('./users'), (m) => m.UserList);
 
 /**
  * The organisation section of the menu (spec §6: company admins and superusers): companies,
