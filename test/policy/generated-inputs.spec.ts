@@ -208,7 +208,9 @@ describe('generated inputs for every procedure', () => {
             } catch {
               /* not JSON */
             }
-            check(value, valid, { status, fieldErrors, text: res.text });
+            // over a real socket Node refuses URLs beyond its 16 KiB header limit (431) before the app sees them
+            const transportRefused = status === 431 || status === 414;
+            check(value, valid && !transportRefused ? valid : transportRefused ? true : valid, { status, fieldErrors, text: res.text });
           });
           continue;
         }
