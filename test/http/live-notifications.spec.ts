@@ -156,6 +156,22 @@ describe('live CHANGELOG notifications over SSE', () => {
     expect((await as.other.mutate('portalNotification.mute', { system_cuid: farm, notification_type: 'CHANGELOG' })).status).toBe(404);
   });
 
+  it('unmuting a system one cannot see is NOT_FOUND like mute (same answer as an unknown id), and touches nobody else\'s mutes', async () => {
+    const ds = t.db.dataSource;
+    expect((await as.basic.mutate('portalNotification.mute', { system_cuid: farm, notification_type: 'CHANGELOG' })).status).toBe(200);
+    const before = await ds.query(`SELECT blacklist_cuid, user_cuid, system_cuid FROM portal_notification_user_blacklist ORDER BY blacklist_cuid`);
+    const foreign = await as.other.mutate('portalNotification.unmute', { system_cuid: farm, notification_type: 'CHANGELOG' });
+    const unknown = await as.other.mutate('portalNotification.unmute', { system_cuid: 'nosuchsystem0000000000000', notification_type: 'CHANGELOG' });
+    expect(foreign.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(foreign.error).toEqual(unknown.error);
+    expect(await ds.query(`SELECT blacklist_cuid, user_cuid, system_cuid FROM portal_notification_user_blacklist ORDER BY blacklist_cuid`)).toEqual(before);
+    // the owner of the mute still unmutes their own visible system
+    const own = await as.basic.mutate('portalNotification.unmute', { system_cuid: farm, notification_type: 'CHANGELOG' });
+    expect(own.status).toBe(200);
+    expect(own.data.portalNotificationBlacklist).toEqual([]);
+  });
+
   it('acknowledging writes PortalNotificationUserHistory; a foreign notification is as missing as an unknown one', async () => {
     const recent = (await as.basic.query('portalNotification.recent', { limit: 10 })).data as { notification_cuid: string; read: boolean }[];
     expect(recent.length).toBeGreaterThan(0);

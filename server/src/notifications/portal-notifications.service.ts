@@ -105,7 +105,9 @@ export class PortalNotificationsService {
     );
   }
 
+  /** Unmutes one type of one system for the caller; a system the caller cannot see is NOT_FOUND, as for mute. */
   async unmute(actor: Actor, system_cuid: string, notification_type: 'CHANGELOG'): Promise<void> {
+    await this.systems.visible(actor, system_cuid);
     await this.ds.query(
       `DELETE FROM portal_notification_user_blacklist WHERE user_cuid = $1 AND system_cuid = $2 AND notification_type = $3`,
       [actor.user_cuid, system_cuid, notification_type],
