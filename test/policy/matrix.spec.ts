@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../factories/app';
 import { addMember } from '../factories/users';
 import { HttpClient, type TrpcAnswer } from '../factories/http-client';
 import { LEVELS, listProcedures, PolicyWorld, pool, RELATIONS, type Relation } from '../factories/policy-world';
-import { type Access, type Entry, KNOWN_FAILING, LEAK_MARKERS, MATRIX, PENDING_FIXTURE, type Who } from './matrix.fixture';
+import { type Access, type Entry, LEAK_MARKERS, MATRIX, procedureOf, type Who } from './matrix.fixture';
 
 jest.setTimeout(300_000);
 
@@ -22,6 +22,9 @@ const KNOWN_INACTIVE_STREAM = true;
 const TIME_DRIVEN = ['revoked_session', 'migrations', 'controller_presence', 'controller_online_state', 'controller_online_state_history', 'controller_online_state_history_p202611', 'controller_online_state_history_p202612'];
 
 interface Case {
+  /** The MATRIX key (a procedure path, maybe with a variant). */
+  key: string;
+  /** The procedure called. */
   path: string;
   entry: Entry;
   who: Who;
@@ -71,7 +74,7 @@ function judge(c: Case, answer: { status: number; text: string }): string | unde
   }
 }
 
-const name = (c: Case) => `${c.path} as L${c.who.level}${c.who.admin ? '+admin' : ''} on ${c.rel}`;
+const name = (c: Case) => `${c.key} as L${c.who.level}${c.who.admin ? '+admin' : ''} on ${c.rel}`;
 
 describe('policy matrix (spec §6)', () => {
   let t: TestApp;
@@ -86,29 +89,30 @@ describe('policy matrix (spec §6)', () => {
     await t?.close();
   });
 
-  it('the fixture names every procedure of the app router, and only those', () => {
+  it('the fixture names every procedure of the app router, and only those (no procedure without expectations)', () => {
     const procedures = listProcedures(w.appRouter());
-    const all = [...procedures.keys()].filter((p) => !(p in MATRIX));
-    const pending = all.filter((p) => PENDING_FIXTURE.some((r) => r.test(p)));
-    const missing = all.filter((p) => !pending.includes(p));
-    if (pending.length) console.warn(`PENDING_FIXTURE: ${pending.length} procedures have no matrix entry yet:\n${pending.join('\n')}`);
-    const stale = Object.keys(MATRIX).filter((p) => !procedures.has(p));
-    expect({ missingFromFixture: missing, notInRouter: stale }).toEqual({ missingFromFixture: [], notInRouter: [] });
+    expect(procedures.size).toBeGreaterThan(100);
+    const missing = [...procedures.keys()].filter((p) => !(p in MATRIX));
+    const stale = Object.keys(MATRIX).filter((k) => !procedures.has(procedureOf(k)));
+    // a variant key is `<procedure> [<variant>]`, next to the plain entry of the same procedure
+    const badVariant = Object.keys(MATRIX).filter((k) => k !== procedureOf(k) && (!/^\S+ \[[^\]]+\]$/.test(k) || !(procedureOf(k) in MATRIX)));
+    expect({ missingFromFixture: missing, notInRouter: stale, badVariant }).toEqual({ missingFromFixture: [], notInRouter: [], badVariant: [] });
     const wrongType = Object.entries(MATRIX)
-      .filter(([p, e]) => procedures.has(p) && procedures.get(p)!.type !== e.type)
-      .map(([p]) => p);
+      .filter(([k, e]) => procedures.get(procedureOf(k))!.type !== e.type)
+      .map(([k]) => k);
     expect(wrongType).toEqual([]);
   });
 
   function casesFor(levels: readonly number[]): Case[] {
     const procedures = listProcedures(w.appRouter());
     const out: Case[] = [];
-    for (const [path, entry] of Object.entries(MATRIX)) {
-      if (!procedures.has(path)) continue;
+    for (const [key, entry] of Object.entries(MATRIX)) {
+      const path = procedureOf(key);
+      if (!procedures.has(path)) throw new Error(`${key}: no such procedure (the meta-test says so too)`);
       for (const level of levels as Who['level'][]) {
         const variants = entry.admin && level > 0 ? [false, true] : [false];
         for (const admin of variants) {
-          for (const rel of RELATIONS) out.push({ path, entry, who: { level, admin }, rel, expected: entry.expect({ level, admin }, rel) });
+          for (const rel of RELATIONS) out.push({ key, path, entry, who: { level, admin }, rel, expected: entry.expect({ level, admin }, rel) });
         }
       }
     }
@@ -116,7 +120,7 @@ describe('policy matrix (spec §6)', () => {
   }
 
   async function prepare(c: Case): Promise<void> {
-    const home = c.entry.freshHome ? await w.company(`home ${c.path} ${c.rel}`) : w.places.own.company_cuid;
+    const home = c.entry.freshHome ? await w.company(`home ${c.key} ${c.rel}`) : w.places.own.company_cuid;
     const u = await w.user(c.who.level, c.who.admin, home);
     const built = await c.entry.input({ w, rel: c.rel, who: c.who, home, actor_user_cuid: u.user_cuid });
     c.input = built.input;
@@ -124,22 +128,13 @@ describe('policy matrix (spec §6)', () => {
     c.client = await w.signIn(u.user_cuid);
   }
 
-  const knownHits: string[] = [];
-  afterAll(() => {
-    if (knownHits.length) console.warn(`KNOWN_FAILING cases (still failing, see matrix.fixture.ts):\n${knownHits.sort().join('\n')}`);
-  });
-
   async function run(cases: Case[], leakCheck: boolean): Promise<string[]> {
     const failures: string[] = [];
     const markers = [...LEAK_MARKERS, ...w.foreignCompanies, w.places.foreign.system_cuid, w.places.foreign.site_cuid];
     await pool(cases, 8, async (c) => {
       const answer = await call(c.client!, c.path, c.entry.type, c.input);
       const verdict = judge(c, answer);
-      const known = KNOWN_FAILING.find((k) => k.path.test(c.path) && k.levels.includes(c.who.level) && k.rels.includes(c.rel));
-      if (known) {
-        if (!verdict) failures.push(`${name(c)}: listed in KNOWN_FAILING but passes now: remove it from the list (${known.why})`);
-        else knownHits.push(`${name(c)}: ${known.why}`);
-      } else if (verdict) failures.push(`${name(c)}: ${verdict}`);
+      if (verdict) failures.push(`${name(c)}: ${verdict}`);
       if (leakCheck) {
         const leaked = markers.filter((m) => answer.text.includes(m));
         if (leaked.length) failures.push(`${name(c)}: CROSS-COMPANY READ, the answer contains ${leaked.join(', ')}`);
@@ -184,9 +179,10 @@ describe('policy matrix (spec §6)', () => {
     // every procedure, with a valid input on the own relation, from sessions issued while active
     const procedures = listProcedures(w.appRouter());
     const cases: (Case & { user_cuid?: string })[] = [];
-    for (const [path, entry] of Object.entries(MATRIX)) {
-      if (!procedures.has(path)) continue;
-      for (const level of LEVELS) cases.push({ path, entry, who: { level, admin: level > 0 }, rel: 'own', expected: 'deny' });
+    for (const [key, entry] of Object.entries(MATRIX)) {
+      const path = procedureOf(key);
+      if (!procedures.has(path)) throw new Error(`${key}: no such procedure`);
+      for (const level of LEVELS) cases.push({ key, path, entry, who: { level, admin: level > 0 }, rel: 'own', expected: 'deny' });
     }
     await pool(cases, 6, async (c) => {
       const u = await w.user(c.who.level, c.who.admin, w.places.own.company_cuid);
