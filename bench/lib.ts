@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
@@ -60,11 +61,18 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-/** Runs the built server (dist) in its own process, as production does. */
+/** The node flags production starts the server with (`npm run start:prod`, docker/Dockerfile). */
+export function productionNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts['start:prod'].split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((w) => w.startsWith('--'));
+}
+
+/** Runs the built server (dist) in its own process, as production does (same node flags). */
 export async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void>; proc: ChildProcess }> {
   const port = await freePort();
   const main = resolve(__dirname, '..', 'server', 'src', 'main.js');
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...productionNodeArgs(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const proc = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
