@@ -193,6 +193,30 @@ describe('system page in Chromium', () => {
     expect(await page.locator('[data-testid=system-name]').textContent()).toBe('Demo Farm Mini-grid');
   });
 
+  it('changelog tab: an Expert adds an entry (shown as text, with its author); a Basic member reads it without the form', async () => {
+    const expert = await openAs('expert@demo.local');
+    await expert.goto(portal.url(`/systems/${farm}/changelog`));
+    await expert.locator('[data-testid=changelog-title]').waitFor({ timeout: 20_000 });
+    const title = `Inverter firmware 2.4 <img src=x onerror="window.__pwned=1">`;
+    await expert.locator('[data-testid=changelog-title]').fill(title);
+    await expert.locator('[data-testid=changelog-message]').fill('Updated on site.\nNo downtime.');
+    await expert.keyboard.press('Tab');
+    await expert.keyboard.press('Enter');
+    const entry = expert.locator('[data-testid=changelog-entry]', { hasText: 'Inverter firmware 2.4' });
+    await entry.waitFor({ timeout: 20_000 });
+    expect(await entry.textContent()).toContain(title);
+    expect(await entry.textContent()).toContain('Expert');
+    expect(await expert.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    const [row] = await portal.app.db.dataSource.query(`SELECT title, message FROM system_changelog WHERE system_cuid = $1 AND title = $2`, [farm, title]);
+    expect(row).toEqual({ title, message: 'Updated on site.\nNo downtime.' });
+
+    const basic = await openAs('basic@demo.local');
+    await basic.goto(portal.url(`/systems/${farm}/changelog`));
+    await basic.locator('[data-testid=changelog-entry]', { hasText: 'Inverter firmware 2.4' }).waitFor({ timeout: 20_000 });
+    expect(await basic.locator('[data-testid=changelog-title]').count()).toBe(0);
+    await screenshot(basic, 'system-changelog');
+  });
+
   it('shows a not-found page to a user of another company', async () => {
     const page = await openAs('other@demo.local');
     await page.goto(portal.url(`/systems/${farm}`));

@@ -29,6 +29,7 @@ import type { ChartParameter } from './SystemChart';
 
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
 const SystemChart = lazy(() => import('./SystemChart'));
+const SystemChangelog = lazy(() => import('./SystemChangelog'));
 
 type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 type Device = Latest['devices'][number];
@@ -84,9 +85,9 @@ export default function SystemPage() {
         <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
       </Tabs>
       {tab === 'changelog' ? (
-        <Alert severity="info" data-testid="system-changelog">
-          {translate('portal.system.changelog_empty')}
-        </Alert>
+        <Suspense fallback={<CircularProgress size={24} />}>
+          <SystemChangelog systemCuid={id} timezone={data.timezone} />
+        </Suspense>
       ) : (
         <>
           <LatestValues data={data} />
