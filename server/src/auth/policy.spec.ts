@@ -1,4 +1,4 @@
-import { type Actor, can, canUse, isSuperUser, PERMISSIONS, POLICY } from './policy';
+import { type Actor, can, canUse, isSuperUser, mayHandleLevel, PERMISSIONS, POLICY } from './policy';
 
 const A = 'company-a';
 const B = 'company-b';
@@ -27,6 +27,16 @@ describe('policy (spec §6)', () => {
   it('a superuser always passes the coarse check, whatever the permission', () => {
     expect(isSuperUser(superuser)).toBe(true);
     for (const p of PERMISSIONS) expect(canUse(superuser, p)).toBe(true);
+  });
+
+  it('nobody but a superuser grants, changes or removes a role above their own in that company', () => {
+    expect(mayHandleLevel(basicAdmin, A, 3)).toBe(true);
+    expect(mayHandleLevel(basicAdmin, A, 2)).toBe(false);
+    expect(mayHandleLevel(installer, A, 1)).toBe(true);
+    expect(mayHandleLevel(installer, A, 0)).toBe(false);
+    // the level counts in that company only
+    expect(mayHandleLevel(member('mix', [A, 1], [B, 3]), B, 1)).toBe(false);
+    expect(mayHandleLevel(superuser, B, 0)).toBe(true);
   });
 
   it('a user without memberships is granted nothing', () => {

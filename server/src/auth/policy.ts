@@ -241,6 +241,14 @@ export function isMemberOf(actor: Actor, company_cuid: string | undefined): bool
   return !!company_cuid && actor.memberships.some((m) => m.company_cuid === company_cuid);
 }
 
+/**
+ * Product rule beside §6 (no takeover): outside superusers, nobody grants, changes or removes a
+ * role more powerful than the one they hold in that company.
+ */
+export function mayHandleLevel(actor: Actor, company_cuid: string | undefined, level: number): boolean {
+  return isSuperUser(actor) || level >= levelIn(actor, company_cuid);
+}
+
 /** Coarse check: may the actor use this permission at all (before any record is known)? */
 export function canUse(actor: Actor, permission: Permission): boolean {
   const r: PermissionRule = POLICY[permission];

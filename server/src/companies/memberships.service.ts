@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can, levelIn, isSuperUser } from '../auth/policy';
+import { type Actor, can, mayHandleLevel } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../common/scope';
@@ -107,7 +107,7 @@ export class MembershipsService {
           target.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships',
         );
       }
-      if (!isSuperUser(actor) && target.membership_level < levelIn(actor, target.company_cuid)) {
+      if (!mayHandleLevel(actor, target.company_cuid, target.membership_level)) {
         throw forbidden('You cannot change a member more powerful than you');
       }
       let roleCuid = current.role_cuid as string;
@@ -118,7 +118,7 @@ export class MembershipsService {
         }[];
         if (!role) throw notFound('Role');
         // Nobody hands out more power than they hold in that company.
-        if (!isSuperUser(actor) && Number(role.level) < levelIn(actor, target.company_cuid)) {
+        if (!mayHandleLevel(actor, target.company_cuid, Number(role.level))) {
           throw forbidden('You cannot grant a role above your own');
         }
         roleCuid = role.role_cuid;
@@ -223,7 +223,7 @@ export class MembershipsService {
       if (!can(actor, 'memberships.edit', target)) {
         throw forbidden(input.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
       }
-      if (!isSuperUser(actor) && Number(role.level) < levelIn(actor, input.company_cuid)) throw forbidden('You cannot grant a role above your own');
+      if (!mayHandleLevel(actor, input.company_cuid, Number(role.level))) throw forbidden('You cannot grant a role above your own');
       const [taken] = await tx.query(`SELECT 1 FROM company_membership WHERE user_cuid = $1 AND company_cuid = $2`, [input.user_cuid, input.company_cuid]);
       if (taken) throw fieldError('CONFLICT', 'user_cuid', 'This user is already a member of this company');
       const membership_cuid = newCuid();
@@ -251,7 +251,7 @@ export class MembershipsService {
           throw forbidden(current.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
         }
         // A non-superuser cannot remove someone more powerful than themselves in that company.
-        if (!isSuperUser(actor) && Number(current.role_level) < levelIn(actor, current.company_cuid)) {
+        if (!mayHandleLevel(actor, current.company_cuid, Number(current.role_level))) {
           throw forbidden('You cannot remove a member more powerful than you');
         }
         await tx.query(`DELETE FROM company_membership WHERE membership_cuid = $1`, [id]);

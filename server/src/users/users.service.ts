@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/password';
-import { type Actor, bestLevel, can, isSuperUser, levelIn } from '../auth/policy';
+import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../common/scope';
@@ -200,7 +200,7 @@ export class UsersService {
     if (!can(actor, 'users.create', { company_cuid: input.company_cuid })) throw forbidden('Only an admin of this company can add users to it');
     const [role] = (await this.ds.query(`SELECT role_cuid, level FROM role WHERE role_cuid = $1`, [input.role_cuid])) as { level: number }[];
     if (!role) throw notFound('Role');
-    if (!isSuperUser(actor) && Number(role.level) < levelIn(actor, input.company_cuid)) throw forbidden('You cannot grant a role above your own');
+    if (!mayHandleLevel(actor, input.company_cuid, Number(role.level))) throw forbidden('You cannot grant a role above your own');
     await this.assertEmailFree(this.ds.manager, input.email);
     const hash = await hashPassword(input.password);
     return this.uniqueEmail(() =>
