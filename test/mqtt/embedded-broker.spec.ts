@@ -22,8 +22,8 @@ describe('in-process MQTT broker', () => {
     await t?.close();
   });
 
-  const connect = async (username: string, password: string) => {
-    const c = await connectAsync(url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: `t-${Math.random().toString(36).slice(2)}` });
+  const connect = async (username: string, password: string, clientId = `${username}:t-${Math.random().toString(36).slice(2)}`) => {
+    const c = await connectAsync(url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId });
     clients.push(c);
     return c;
   };
@@ -87,5 +87,31 @@ describe('in-process MQTT broker', () => {
     expect(await eventually(async () => !c.connected, 5000)).toBe(true);
     await sleep(100);
     expect(await count(t.demo.battery, 'battery_voltage')).toBe(before);
+  });
+
+  it('refuses a client id that is not the controller’s own before it can take over another company’s session', async () => {
+    const [{ controllertype_cuid }] = await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+    await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ('rival-ctrl', $1, $2, 'Rival')`, [
+      controllertype_cuid,
+      t.demo.otherCompany,
+    ]);
+    const victim = await connect(DEMO_CONTROLLER_ID, t.demo.demoToken, DEMO_CONTROLLER_ID);
+    let dropped = false;
+    victim.on('close', () => (dropped = true));
+    // Another company's controller, with its own valid token, tries the victim's client ids.
+    for (const clientId of [DEMO_CONTROLLER_ID, `sim-${DEMO_CONTROLLER_ID}`, `${DEMO_CONTROLLER_ID}:x`, `t-1`, 'mqttjs_1234']) {
+      await expect(connect('rival-ctrl', t.demo.otherToken, clientId)).rejects.toThrow(/Identifier rejected/i);
+    }
+    await sleep(200);
+    expect(dropped).toBe(false);
+    expect(victim.connected).toBe(true);
+    // Still online and served: its publishes are acknowledged.
+    await victim.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/heartbeat`, '', { qos: 1 });
+    const [{ online_state }] = await t.query(`SELECT online_state FROM controller_online_state WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+    expect(online_state).toBe('ONLINE');
+    // Its own id, or its own id with a ':' suffix, is fine.
+    expect((await connect('rival-ctrl', t.demo.otherToken, 'rival-ctrl')).connected).toBe(true);
+    expect((await connect('rival-ctrl', t.demo.otherToken, 'rival-ctrl:diagnostics')).connected).toBe(true);
+    expect(victim.connected).toBe(true);
   });
 });

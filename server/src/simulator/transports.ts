@@ -20,7 +20,7 @@ export class MqttTransport implements SimTransport {
     let client = this.clients.get(c.controller_id);
     if (!client) {
       client = connectAsync(this.url, {
-        clientId: `sim-${c.controller_id}`.slice(0, 64),
+        clientId: `${c.controller_id}:sim`, // the broker accepts a controller's own id, or with a :suffix
         username: c.controller_id,
         password: c.token,
         protocolVersion: 4,

@@ -1,4 +1,4 @@
-import { IngestBatcher } from './ingest-batcher';
+import { IngestBatcher, SubmissionRefused } from './ingest-batcher';
 import type { ValidatedBatch, ValidParameterRow } from './ingest-validator';
 import type { FlushInput } from './telemetry-writer.service';
 
@@ -88,5 +88,38 @@ describe('IngestBatcher, one submission per controller per flush', () => {
     const results = await Promise.all([sut.submit(batch('c1', 1)), sut.submit(batch('c1', 2)), sut.submit(batch('c2', 3)), sut.submit(batch('c1', 4))]);
     expect(results.map((r) => r.accepted)).toEqual([1, 2, 3, 4]);
     expect(flushes).toEqual([['0:1', '1:3'], ['0:2'], ['0:4']]);
+  });
+});
+
+describe('IngestBatcher, one submission’s failure is its own', () => {
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  /** Fails any flush holding a row of value 666 (as the database would for that one submission). */
+  const failingOn666 = (code: string, writes: FlushInput[]) => async (input: FlushInput) => {
+    writes.push(input);
+    if (input.rows.some((r) => r.row.value === 666)) throw pgError(code, 'value out of range: overflow');
+    const rows = new Map<number, number>();
+    for (const r of input.rows) rows.set(r.seg, (rows.get(r.seg) ?? 0) + 1);
+    return { rows, standard: new Map(), states: new Map() };
+  };
+  const poisoned = (controller_id: string): ValidatedBatch => ({ ...batch(controller_id, 1), rows: [{ ...row(0), value: 666 }] });
+
+  it.each(['22003', '23514', '23505'])('a submission the database refuses (%s) is refused for good; the others of its flush are stored', async (code) => {
+    const writes: FlushInput[] = [];
+    const sut = new IngestBatcher(failingOn666(code, writes), async (b) => b, { maxRows: 100, maxWaitMs: 20, shards: 1 });
+    const [a, bad, c] = await Promise.allSettled([sut.submit(batch('a', 2)), sut.submit(poisoned('bad')), sut.submit(batch('c', 3))]);
+    expect(a).toEqual({ status: 'fulfilled', value: { accepted: 2, duplicates: 0, rejected: [] } });
+    expect(c).toEqual({ status: 'fulfilled', value: { accepted: 3, duplicates: 0, rejected: [] } });
+    expect(bad.status).toBe('rejected');
+    expect((bad as PromiseRejectedResult).reason).toBeInstanceOf(SubmissionRefused);
+    expect(writes).toHaveLength(4); // the shared flush, then each alone
+  });
+
+  it('a transient failure (deadlock, lost connection) fails the whole flush for a later retry, without writing one by one', async () => {
+    const writes: FlushInput[] = [];
+    const sut = new IngestBatcher(failingOn666('40P01', writes), async (b) => b, { maxRows: 100, maxWaitMs: 20, shards: 1 });
+    const results = await Promise.allSettled([sut.submit(batch('a', 2)), sut.submit(poisoned('bad'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).not.toBeInstanceOf(SubmissionRefused);
+    expect(writes).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { ValidatedBatch } from './ingest-validator';
 import type { TRejectedRow } from './telemetry.schema';
-import { type FlushInput, type InsertedBySegment, isForeignKeyViolation } from './telemetry-writer.service';
+import { type FlushInput, type InsertedBySegment, isForeignKeyViolation, isRetryable, pgCode } from './telemetry-writer.service';
 
 export interface SubmissionResult {
   accepted: number;
@@ -142,26 +142,59 @@ export class IngestBatcher {
 
   private async run(taken: Pending[]): Promise<void> {
     try {
-      let result;
-      try {
-        result = await this.write(toFlushInput(taken.map((p) => p.batch)));
-      } catch (error) {
-        if (!isForeignKeyViolation(error)) throw error;
-        // A device or parameter disappeared after the check: check again and write what is still valid.
-        for (const p of taken) {
-          p.batch = await this.revalidate(p.batch);
-          p.size = sizeOf(p.batch);
-        }
-        result = await this.write(toFlushInput(taken.map((p) => p.batch)));
-      }
-      taken.forEach((p, seg) => {
-        const accepted = (result.rows.get(seg) ?? 0) + (result.standard.get(seg) ?? 0) + (result.states.get(seg) ?? 0);
-        p.resolve({ accepted, duplicates: sizeOf(p.batch) - accepted, rejected: p.batch.rejected });
-      });
+      await this.writeAndSettle(taken);
     } catch (error) {
-      for (const p of taken) p.reject(error);
+      if (taken.length === 1 || isRetryable(error)) {
+        // Transient (the database, not the data): every sender tries again later.
+        for (const p of taken) p.reject(taken.length === 1 ? asRefusal(error) : error);
+        return;
+      }
+      // One submission broke the shared transaction: write each alone, so that only the
+      // submission that fails by itself answers with an error and the others are stored.
+      for (const p of taken) {
+        try {
+          await this.writeAndSettle([p]);
+        } catch (own) {
+          p.reject(asRefusal(own));
+        }
+      }
     }
   }
+
+  /** Writes the submissions in one transaction (checking them again after a foreign-key violation) and resolves them. */
+  private async writeAndSettle(taken: Pending[]): Promise<void> {
+    let result;
+    try {
+      result = await this.write(toFlushInput(taken.map((p) => p.batch)));
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      // A device or parameter disappeared after the check: check again and write what is still valid.
+      for (const p of taken) {
+        p.batch = await this.revalidate(p.batch);
+        p.size = sizeOf(p.batch);
+      }
+      result = await this.write(toFlushInput(taken.map((p) => p.batch)));
+    }
+    taken.forEach((p, seg) => {
+      const accepted = (result.rows.get(seg) ?? 0) + (result.standard.get(seg) ?? 0) + (result.states.get(seg) ?? 0);
+      p.resolve({ accepted, duplicates: sizeOf(p.batch) - accepted, rejected: p.batch.rejected });
+    });
+  }
+}
+
+/**
+ * A submission the database refuses for its own content (a data exception or a constraint, SQL
+ * class 22 or 23): sending it again cannot help, so its sender is told so (not "try later").
+ */
+export class SubmissionRefused extends Error {
+  constructor(readonly cause: unknown) {
+    super(`refused by the database: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
+function asRefusal(error: unknown): unknown {
+  const code = pgCode(error);
+  return code && (code.startsWith('22') || code.startsWith('23')) ? new SubmissionRefused(error) : error;
 }
 
 function toFlushInput(batches: ValidatedBatch[]): FlushInput {

@@ -14,7 +14,7 @@ import {
 /** A whole payload refused (nothing written). `status` is the HTTP status it maps to. */
 export class IngestError extends Error {
   constructor(
-    readonly code: 'PARSE_ERROR' | 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'UNAVAILABLE',
+    readonly code: 'PARSE_ERROR' | 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'UNPROCESSABLE' | 'UNAVAILABLE',
     message: string,
     readonly status: number,
   ) {
@@ -58,6 +58,18 @@ export interface ValidatedBatch {
 }
 
 const MAX_STATE_BUNDLE_BYTES = 16 * 1024;
+
+/**
+ * Largest magnitude of a value, min or max (any parameter type). Far above any physical reading
+ * (1e15 W = 1 PW), and small enough that the rollup sums can never overflow a float8: a day bucket
+ * holds at most 86,400,000 rows (one per millisecond), so |sum| <= 8.64e22, and even a sum already
+ * at the float8 limit (stored before this bound) only rounds when such a value is added.
+ */
+export const MAX_ABS_VALUE = 1e15;
+
+function boundProblem(field: 'value' | 'min' | 'max', n: number | null): string | undefined {
+  return n !== null && !(Math.abs(n) <= MAX_ABS_VALUE) ? `${field} must be between -1e15 and 1e15` : undefined;
+}
 
 /** A zod issue as a short reason a controller maker can act on. */
 export function issueReason(error: z.ZodError): string {
@@ -194,13 +206,13 @@ export class IngestValidator {
         );
         continue;
       }
-      const problem = valueProblem(type, row.value);
+      const min = row.min ?? null;
+      const max = row.max ?? null;
+      const problem = boundProblem('value', row.value) ?? boundProblem('min', min) ?? boundProblem('max', max) ?? valueProblem(type, row.value);
       if (problem) {
         reject(problem);
         continue;
       }
-      const min = row.min ?? null;
-      const max = row.max ?? null;
       if (min !== null && min > row.value) {
         reject('min must not exceed value');
         continue;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { AuthTokenService } from '../auth/auth-token.service';
 import { ControllerOnlineStateService } from '../controllers/controller-online-state.service';
 import { ControllerDirectoryService, type DirectoryController } from './controller-directory.service';
-import { IngestBatcher } from './ingest-batcher';
+import { IngestBatcher, SubmissionRefused } from './ingest-batcher';
 import { IngestError, IngestValidator, type ValidatedBatch } from './ingest-validator';
 import { CONTROLLER_ID_PATTERN } from './mqtt/topics';
 import { type Clock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from './telemetry.config';
@@ -111,6 +111,15 @@ export class IngestService implements OnApplicationShutdown {
         rejected: result.rejected,
       };
     } catch (error) {
+      if (error instanceof SubmissionRefused) {
+        // Its own content: the other submissions of the flush are stored; this one never will be.
+        this.logger.warn(`batch of ${batch.controller_id} ${error.message}`);
+        throw new IngestError(
+          'UNPROCESSABLE',
+          'The database refused this batch (nothing of it was stored); sending it again as it is will not help: fix or drop it',
+          422,
+        );
+      }
       this.logger.error(`batch of ${batch.controller_id} not stored: ${(error as Error).message}`);
       throw new IngestError('UNAVAILABLE', 'The data could not be stored right now; send it again later', 503);
     }

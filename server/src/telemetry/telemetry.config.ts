@@ -47,6 +47,10 @@ const ZEnv = z.object({
   MQTT_RECEIVE_MAXIMUM: int(1, 65535, 500),
   MQTT_PORT: int(0, 65535, 1883),
   MQTT_HOST: z.string().min(1).default('0.0.0.0'),
+  MQTT_CONNECT_TIMEOUT_SECONDS: int(1, 300, 10),
+  MQTT_MAX_CONNECT_BYTES: int(256, 1024 * 1024, 8192),
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 100),
+  MQTT_MAX_CONNECTIONS: int(1, 1_000_000, 10_000),
 
   TELEMETRY_BATCH_MAX_ROWS: int(1, 100_000, 5000),
   TELEMETRY_BATCH_MAX_WAIT_MS: int(0, 10_000, 50),
@@ -90,6 +94,15 @@ export interface TelemetrySettings {
     /** Port of the in-process broker; 0 = no in-process broker. */
     port: number;
     host: string;
+    /** In-process broker: a socket must complete CONNECT and authentication within this time. */
+    connectTimeoutMs: number;
+    /** In-process broker: largest packet before authentication (the CONNECT), in bytes. */
+    maxConnectBytes: number;
+    /** In-process broker: largest packet after authentication (TELEMETRY_MAX_BODY_BYTES + 1 KiB for topic and header). */
+    maxPacketBytes: number;
+    /** In-process broker: open connections per client address, and in all. */
+    maxConnectionsPerAddress: number;
+    maxConnections: number;
   };
   ingest: {
     batchMaxRows: number;
@@ -140,6 +153,11 @@ export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embe
       receiveMaximum: e.MQTT_RECEIVE_MAXIMUM,
       port: e.MQTT_PORT,
       host: e.MQTT_HOST,
+      connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_SECONDS * 1000,
+      maxConnectBytes: e.MQTT_MAX_CONNECT_BYTES,
+      maxPacketBytes: e.TELEMETRY_MAX_BODY_BYTES + 1024,
+      maxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+      maxConnections: e.MQTT_MAX_CONNECTIONS,
     },
     ingest: {
       batchMaxRows: e.TELEMETRY_BATCH_MAX_ROWS,

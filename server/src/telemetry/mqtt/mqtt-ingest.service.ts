@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import type Aedes from 'aedes';
 import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
 import type { DirectoryController } from '../controller-directory.service';
@@ -8,6 +8,7 @@ import { IngestService, parseJsonPayload } from '../ingest.service';
 import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry.config';
 import type { TIngestAnswer } from '../telemetry.schema';
 import { AckAfterCommitClient, redact } from './ack-after-commit-client';
+import { PacketSizeGuard } from './packet-size-guard';
 import { ControllerTopics, type PublishKind } from './topics';
 
 /** What the broker side of a controller connection remembers (embedded broker). */
@@ -15,6 +16,16 @@ interface ControllerSession {
   controller_id: string;
   token: string;
   checkedAt: number;
+}
+
+/**
+ * The client ids a controller may use: its controller_id, or `<controller_id>:<anything>` (':' is
+ * not a controller_id character, so no controller's ids are a prefix of another's). Checked at
+ * authentication, before the broker registers the client, so a foreign id can never take over
+ * (disconnect) another controller's session.
+ */
+export function ownsClientId(controller_id: string, clientId: string): boolean {
+  return clientId === controller_id || clientId.startsWith(`${controller_id}:`);
 }
 
 /** MQTT 5 PUBACK reason codes we use toward the external broker. */
@@ -42,6 +53,10 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
   private broker?: Aedes;
   private server?: Server;
   private readonly sessions = new WeakMap<AedesClient, ControllerSession>();
+  /** Sockets of the in-process broker whose client is authenticated (bigger packets, no connect timer). */
+  private readonly authenticated = new WeakSet<object>();
+  /** Open sockets of the in-process broker per client address. */
+  private readonly perAddress = new Map<string, number>();
   /** Port the in-process broker listens on (0 when none). */
   listeningPort = 0;
 
@@ -148,13 +163,20 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
 
   private async startEmbedded(): Promise<void> {
     const { default: createAedes } = (await import('aedes')) as unknown as { default: (opts?: object) => Aedes };
-    const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000 });
+    const m = this.settings.mqtt;
+    const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000, connectTimeout: m.connectTimeoutMs });
     broker.authenticate = (client, username, password, done) => {
       const controller_id = username ?? '';
       const token = password?.toString('utf8') ?? '';
       this.ingest.authorize(controller_id, token).then(
         (controller) => {
+          if (!ownsClientId(controller.controller_id, client.id)) {
+            const refused = new Error(`the client id must be '${controller.controller_id}' or '${controller.controller_id}:<suffix>'`) as AuthenticateError;
+            refused.returnCode = 2; // identifier rejected
+            return done(refused, false);
+          }
           this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now() });
+          this.authenticated.add(client.conn);
           done(null, true);
         },
         (error: unknown) => {
@@ -192,7 +214,8 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
       if (session) this.ingest.contact(session.controller_id, 'mqtt');
     });
 
-    const server = createServer(broker.handle);
+    const server = createServer((socket) => this.accept(socket, broker));
+    server.maxConnections = m.maxConnections;
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -213,6 +236,43 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
     this.server = server;
     this.listeningPort = (server.address() as { port: number }).port;
     this.logger.log(`in-process MQTT broker on ${this.settings.mqtt.host}:${this.listeningPort}`);
+  }
+
+  /**
+   * A new socket of the in-process broker, before aedes sees it: refused above the per-address
+   * cap; closed unless CONNECT and authentication complete within the connect timeout; and every
+   * packet's announced size is checked from its header as aedes reads the socket (small before
+   * authentication, TELEMETRY_MAX_BODY_BYTES + 1 KiB after), so nothing big is buffered first.
+   */
+  private accept(socket: Socket, broker: Aedes): void {
+    const m = this.settings.mqtt;
+    const address = socket.remoteAddress ?? '';
+    const open = this.perAddress.get(address) ?? 0;
+    if (open >= m.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    this.perAddress.set(address, open + 1);
+    const timer = setTimeout(() => {
+      if (!this.authenticated.has(socket)) socket.destroy();
+    }, m.connectTimeoutMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
+    const guard = new PacketSizeGuard(() => (this.authenticated.has(socket) ? m.maxPacketBytes : m.maxConnectBytes));
+    const read = socket.read.bind(socket);
+    socket.read = (size?: number) => {
+      const chunk: unknown = read(size);
+      if (chunk && !guard.accept(chunk as Uint8Array)) {
+        socket.destroy();
+        return null;
+      }
+      return chunk;
+    };
+    broker.handle(socket);
   }
 
   /**
