@@ -143,8 +143,19 @@ export class MembershipsService {
 
   // ---- react-admin resource `companyMembership` ---------------------------------------------------
 
-  /** Memberships of companies the caller belongs to (a superuser: all). */
+  /**
+   * Memberships the caller reads (users.view): those of companies they administer, and their own
+   * (a superuser: all). Being a plain member of a company shows none of its other memberships.
+   */
   private visibleSql(actor: Actor, p: SqlParams): string {
+    const scope = scopeOf(actor);
+    return scope.superuser
+      ? 'TRUE'
+      : `(m.company_cuid = ANY(${p.add(scope.adminCompanies)}::varchar[]) OR m.user_cuid = ${p.add(scope.user_cuid)})`;
+  }
+
+  /** Memberships the caller may try to change: those of their companies (FORBIDDEN, not NOT_FOUND, when not admin there). */
+  private reachableSql(actor: Actor, p: SqlParams): string {
     const scope = scopeOf(actor);
     return scope.superuser ? 'TRUE' : `m.company_cuid = ANY(${p.add(scope.companies)}::varchar[])`;
   }
@@ -242,7 +253,7 @@ export class MembershipsService {
       for (const id of [...new Set(ids)]) {
         const p = new SqlParams();
         const [current] = (await tx.query(
-          `${RECORD_SELECT} WHERE m.membership_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)} FOR UPDATE OF m`,
+          `${RECORD_SELECT} WHERE m.membership_cuid = ${p.add(id)} AND ${this.reachableSql(actor, p)} FOR UPDATE OF m`,
           p.values,
         )) as TMembershipRecord[];
         if (!current) throw notFound('Membership');
