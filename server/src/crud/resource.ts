@@ -51,6 +51,12 @@ export interface ResourceDefinition<
    */
   sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
   /**
+   * Reference columns that must point at a row (with a `system_cuid`) of the record's own system,
+   * e.g. a device's controller: another system's row, even of the same company, answers NOT_FOUND
+   * exactly like a missing one.
+   */
+  sameSystemReferences?: readonly { column: string; table: string; key: string; label: string }[];
+  /**
    * SQL condition (on alias `t`) every row of this resource meets, on top of the caller's scope,
    * e.g. devices vs data processors in the one `entity` table. Identifiers only, no input.
    */
