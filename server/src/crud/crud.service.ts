@@ -526,6 +526,7 @@ export class CrudService {
     const [current] = await this.loadMany(actor, def, [id], tx, true);
     if (!current) throw notFound(def.label);
     await this.authorize(actor, def, def.perms.delete, current, tx);
+    await def.beforeDelete?.(tx, actor, current);
     await tx.query(`DELETE FROM ${quote(def.table)} WHERE ${quote(def.key)}::text = $1`, [id]);
     return this.withId(def, current);
   }
