@@ -130,6 +130,13 @@ describe('policy (spec §6)', () => {
   });
 
   describe('membership edit', () => {
+    it('nobody but a superuser edits, adds or removes a membership of a superuser (even a Basic one in the admin\'s company)', () => {
+      const adminOfB = member('admB', [B, 1, true]);
+      const su = { user_cuid: 'su2', company_cuid: B, membership_level: 3, user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: A, level: 0 }] };
+      expect(can(adminOfB, 'memberships.edit', su)).toBe(false);
+      expect(can(adminOfB, 'memberships.edit', { ...su, user_memberships: [{ company_cuid: B, level: 3 }] })).toBe(true);
+      expect(can(superuser, 'memberships.edit', su)).toBe(true);
+    });
     it('an admin of the company may edit others but not themselves', () => {
       expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'exp', company_cuid: A, membership_level: 2 })).toBe(true);
       expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'badm', company_cuid: A, membership_level: 3 })).toBe(false);

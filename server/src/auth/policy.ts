@@ -58,8 +58,9 @@ export type TargetRule =
   | 'notSelf'
   /** Admin of the target company. */
   | 'companyAdmin'
-  /** Admin of the membership's company, never one's own membership; a superuser edits anyone
-   *  except their own membership while it carries a level-0 role. */
+  /** Admin of the membership's company, never one's own membership, never a superuser's (any
+   *  membership of `user_memberships` at level 0); a superuser edits anyone except their own
+   *  membership while it carries a level-0 role. */
   | 'membershipEdit'
   /** A member of the owning company or of a company the system is shared with. */
   | 'systemRead'
@@ -324,7 +325,8 @@ function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): bo
     case 'membershipEdit': {
       const own = target.user_cuid === actor.user_cuid;
       if (superuser) return !(own && target.membership_level === ROLE_LEVEL.Superuser);
-      return !own && isAdminOf(actor, target.company_cuid);
+      const ofSuperuser = (target.user_memberships ?? []).some((m) => m.level === ROLE_LEVEL.Superuser);
+      return !own && !ofSuperuser && isAdminOf(actor, target.company_cuid);
     }
     case 'systemRead':
       return (
