@@ -294,15 +294,14 @@ export class UsersService {
           await this.assertCurrentPassword(target.email, target.password, current_password, client.address ?? 'unknown');
         }
         if (changes.email !== undefined) await this.assertEmailFree(actor, tx, changes.email, target.user_cuid);
-        const data = changes;
         const p = new SqlParams();
         const sets: string[] = [];
-        if (data.email !== undefined) sets.push(`email = ${p.add(data.email)}`);
-        if (data.name !== undefined) sets.push(`name = ${p.add(data.name)}`);
-        if (data.phone !== undefined) sets.push(`phone = ${p.add(data.phone)}`);
+        if (changes.email !== undefined) sets.push(`email = ${p.add(changes.email)}`);
+        if (changes.name !== undefined) sets.push(`name = ${p.add(changes.name)}`);
+        if (changes.phone !== undefined) sets.push(`phone = ${p.add(changes.phone)}`);
         if (hash !== undefined) sets.push(`password = ${p.add(hash)}`);
-        if (data.inactive !== undefined) {
-          const inactive = p.add(data.inactive);
+        if (changes.inactive !== undefined) {
+          const inactive = p.add(changes.inactive);
           sets.push(
             `inactive = ${inactive}`,
             `inactivated_at = CASE WHEN ${inactive} THEN COALESCE(inactivated_at, now()) ELSE NULL END`,
