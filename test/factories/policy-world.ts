@@ -137,6 +137,27 @@ export class PolicyWorld {
     return { user_cuid, membership_cuid, email };
   }
 
+  /** One more membership for an existing user (users of several companies). */
+  async membership(user_cuid: string, company_cuid: string, level: Level, admin: boolean): Promise<string> {
+    const membership_cuid = newCuid();
+    await this.ds.query(
+      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
+      [membership_cuid, this.roles.get(level), user_cuid, company_cuid, admin],
+    );
+    return membership_cuid;
+  }
+
+  /**
+   * A user of two companies: `level` in `company_cuid` (not admin), and `otherLevel` (admin) in a
+   * fresh company of nobody else. Returns the user, their membership in `company_cuid` and the other company.
+   */
+  async twoCompanyUser(level: Level, company_cuid: string, rel: Relation, otherLevel: Level): Promise<{ user_cuid: string; membership_cuid: string; email: string; other: string }> {
+    const u = await this.user(level, false, company_cuid, rel);
+    const other = await this.company(`second ${uniq()}`);
+    await this.membership(u.user_cuid, other, otherLevel, true);
+    return { ...u, other };
+  }
+
   /** A user without any membership. */
   async bareUser(): Promise<string> {
     const user_cuid = newCuid();

@@ -91,4 +91,61 @@ describe('catalogues: superusers keep them, Experts read them', () => {
     expect(meta.data.data.id).toBe(String(meta.data.data.entitytypemeta_id));
     expect(meta.data.data.datetime).toBeInstanceOf(Date);
   });
+
+  it('a log parameter still in use (telemetry of any company, rollups, type or category assignments, trigger or template arguments) is not deleted: CONFLICT, nothing lost', async () => {
+    const ds = t.db.dataSource;
+    const [{ entity_cuid: device, entitytype_id: type, system_cuid: clinic }] = await ds.query(
+      `SELECT e.entity_cuid, e.entitytype_id, e.system_cuid FROM entity e JOIN system s USING (system_cuid) JOIN company c USING (company_cuid)
+        WHERE c.name = $1 OR TRUE ORDER BY (c.name = $1) DESC LIMIT 1`,
+      [OTHER_COMPANY_NAME],
+    );
+    const [{ entitycategory_cuid: category }] = await ds.query(`INSERT INTO entity_category (entitycategory_cuid, name) VALUES ('lpcat0000000000000000001', 'LP category') RETURNING entitycategory_cuid`);
+    const uses: Record<string, (id: string) => Promise<unknown>> = {
+      raw: (id) => ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, $2, now() - interval '1 hour', 1)`, [device, id]),
+      rollup: (id) =>
+        ds.query(`INSERT INTO parameter_rollup_1d (entity_cuid, parameter_id, bucket, min, max, sum, count, last, last_ts) VALUES ($1, $2, now(), 1, 1, 1, 1, 1, now())`, [device, id]),
+      typeAssignment: (id) => ds.query(`INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`, [id, type]),
+      categoryAssignment: (id) =>
+        ds.query(`INSERT INTO entity_category_log_parameter_assignment (entitycatparam_cuid, entitycategory_cuid, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`, [id, category]),
+      trigger: (id) =>
+        ds.query(`INSERT INTO notification_trigger (trigger_cuid, args, name, message, system_cuid) VALUES (substr(md5($1), 1, 24), $2, 'LP trigger', 'm', $3)`, [
+          id,
+          JSON.stringify({ threshold: 5, parameter: id }),
+          clinic,
+        ]),
+      template: (id) =>
+        ds.query(`INSERT INTO notification_template_assignment (assignment_cuid, name, message, args, entitytype_id) VALUES (substr(md5($1), 1, 24), 'LP template', 'm', $2, $3)`, [
+          id,
+          JSON.stringify({ conditions: [{ parameter_id: id }] }),
+          type,
+        ]),
+    };
+    const counts = async (id: string) =>
+      (
+        await ds.query(
+          `SELECT (SELECT count(*) FROM parameter_log WHERE parameter_id = $1)::int AS raw, (SELECT count(*) FROM parameter_rollup_1d WHERE parameter_id = $1)::int AS rollup,
+                  (SELECT count(*) FROM entity_type_log_parameter_assignment WHERE parameter_id = $1)::int AS ta,
+                  (SELECT count(*) FROM entity_category_log_parameter_assignment WHERE parameter_id = $1)::int AS ca,
+                  (SELECT count(*) FROM log_parameter WHERE parameter_id = $1)::int AS param`,
+          [id],
+        )
+      )[0];
+    for (const [use, make] of Object.entries(uses)) {
+      const id = `lp_in_use_${use.toLowerCase()}`;
+      expect((await as.superuser.mutate('logParameter.create', { data: { parameter_id: id, type: 'FloatLogParameter' } })).status).toBe(200);
+      await make(id);
+      const before = await counts(id);
+      const refused = await as.superuser.mutate('logParameter.delete', { id });
+      expect({ use, status: refused.status }).toEqual({ use, status: 409 });
+      expect(refused.error?.message).toMatch(/still used/i);
+      expect((await as.superuser.mutate('logParameter.deleteMany', { ids: [id] })).status).toBe(409);
+      expect(await counts(id)).toEqual(before);
+    }
+    // unused: deleted; with a used one in the same call: nothing deleted
+    expect((await as.superuser.mutate('logParameter.create', { data: { parameter_id: 'lp_unused_1', type: 'FloatLogParameter' } })).status).toBe(200);
+    expect((await as.superuser.mutate('logParameter.deleteMany', { ids: ['lp_unused_1', 'lp_in_use_raw'] })).status).toBe(409);
+    expect((await counts('lp_unused_1')).param).toBe(1);
+    expect((await as.superuser.mutate('logParameter.delete', { id: 'lp_unused_1' })).status).toBe(200);
+    expect((await counts('lp_unused_1')).param).toBe(0);
+  });
 });

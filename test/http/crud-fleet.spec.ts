@@ -75,4 +75,79 @@ describe('fleet: controllers and devices', () => {
     expect((await as.expert.mutate('entity.delete', { id: ok.data.data.id })).status).toBe(403);
     expect((await as.installer.mutate('entity.delete', { id: ok.data.data.id })).status).toBe(200);
   });
+
+  describe('a share with change edits in place (the owner\'s data stays the owner\'s)', () => {
+    // The demo company shares its workshop with the other company, with change; the farm is not shared.
+    let device: string;
+    let otherDevice: string;
+    const where = async (id: string) => (await t.db.dataSource.query(`SELECT system_cuid, controller_id, name FROM entity WHERE entity_cuid = $1`, [id]))[0];
+
+    beforeAll(async () => {
+      [{ entity_cuid: device }] = await t.db.dataSource.query(
+        `INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('workshopdevice0000000001', 'Workshop meter', 'victron-multiplus-ii', $1) RETURNING entity_cuid`,
+        [system[DEMO_SYSTEMS.workshop]],
+      );
+      [{ entity_cuid: otherDevice }] = await t.db.dataSource.query(
+        `INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('clinicdevice000000000001', 'Clinic meter', 'victron-multiplus-ii', $1) RETURNING entity_cuid`,
+        [system[DEMO_SYSTEMS.clinic]],
+      );
+    });
+
+    it('the receiver edits the owner\'s device in place', async () => {
+      const renamed = await as['other-installer'].mutate('entity.update', { id: device, data: { name: 'Workshop meter (checked)' } });
+      expect(renamed.status).toBe(200);
+      expect((await where(device)).name).toBe('Workshop meter (checked)');
+    });
+
+    it('the receiver cannot move the owner\'s device into its own system, nor its own device into the owner\'s; the owner still sees theirs', async () => {
+      const out = await as['other-installer'].mutate('entity.update', { id: device, data: { system_cuid: system[DEMO_SYSTEMS.clinic] } });
+      expect(out.status).toBe(403);
+      const outMany = await as['other-installer'].mutate('entity.updateMany', { ids: [device], data: { system_cuid: system[DEMO_SYSTEMS.clinic] } });
+      expect(outMany.status).toBe(403);
+      expect((await where(device)).system_cuid).toBe(system[DEMO_SYSTEMS.workshop]);
+      expect((await as.expert.query('entity.getOne', { id: device })).status).toBe(200);
+      const into = await as['other-installer'].mutate('entity.update', { id: otherDevice, data: { system_cuid: system[DEMO_SYSTEMS.workshop] } });
+      expect(into.status).toBe(403);
+      expect((await where(otherDevice)).system_cuid).toBe(system[DEMO_SYSTEMS.clinic]);
+    });
+
+    it('the receiver cannot delete the owner\'s system (nor change its owner company); the owner can still move devices between its own systems', async () => {
+      expect((await as['other-installer'].mutate('system.delete', { id: system[DEMO_SYSTEMS.workshop] })).status).toBe(403);
+      expect((await as['other-installer'].mutate('system.deleteMany', { ids: [system[DEMO_SYSTEMS.workshop]] })).status).toBe(403);
+      const owner = await as['other-installer'].mutate('system.update', { id: system[DEMO_SYSTEMS.workshop], data: { company_cuid: company[OTHER_COMPANY_NAME], name: 'Demo Workshop Solar' } });
+      expect(owner.status).toBe(200);
+      const [row] = await t.db.dataSource.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system[DEMO_SYSTEMS.workshop]]);
+      expect(row.company_cuid).toBe(company[DEMO_COMPANY_NAME]);
+      expect((await where(device)).system_cuid).toBe(system[DEMO_SYSTEMS.workshop]);
+      // the owner's installer moves the device to the farm and back
+      expect((await as.installer.mutate('entity.update', { id: device, data: { system_cuid: system[DEMO_SYSTEMS.farm] } })).status).toBe(200);
+      expect((await as.installer.mutate('entity.update', { id: device, data: { system_cuid: system[DEMO_SYSTEMS.workshop] } })).status).toBe(200);
+    });
+
+    it('a controller of another system answers exactly like a missing one (no binding, nothing learnt), for the receiver and the owner', async () => {
+      for (const who of ['other-installer', 'installer', 'superuser']) {
+        const foreignSystem = await as[who].mutate('entity.update', { id: device, data: { controller_id: DEMO_CONTROLLER_ID } });
+        const missing = await as[who].mutate('entity.update', { id: device, data: { controller_id: 'no-such-controller' } });
+        expect({ who, status: foreignSystem.status, message: foreignSystem.error?.message, fields: foreignSystem.error?.data.fieldErrors }).toEqual({
+          who,
+          status: missing.status,
+          message: missing.error?.message,
+          fields: missing.error?.data.fieldErrors,
+        });
+        expect(foreignSystem.status).toBe(404);
+        const created = await as[who].mutate('entity.create', {
+          data: { name: 'Sneaky', entitytype_id: 'victron-multiplus-ii', system_cuid: system[DEMO_SYSTEMS.workshop], controller_id: DEMO_CONTROLLER_ID },
+        });
+        expect([who, created.status, created.error?.message]).toEqual([who, 404, missing.error?.message]);
+      }
+      expect((await where(device)).controller_id).toBeNull();
+      const [{ n }] = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM entity WHERE name = 'Sneaky'`);
+      expect(n).toBe(0);
+      // a controller of the same system binds (the farm's controller to a farm device)
+      const farmDevice = await as.installer.mutate('entity.create', {
+        data: { name: 'Farm meter', entitytype_id: 'victron-multiplus-ii', system_cuid: system[DEMO_SYSTEMS.farm], controller_id: DEMO_CONTROLLER_ID },
+      });
+      expect(farmDevice.status).toBe(200);
+    });
+  });
 });

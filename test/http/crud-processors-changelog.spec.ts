@@ -132,7 +132,10 @@ describe('data processors (non-device entities) and the changelog back office', 
     });
     expect(edited.status).toBe(200);
     expect(edited.data.data).toMatchObject({ title: 'Replaced fuse F2', system_cuid: farm, author_name: 'Demo Expert' });
-    expect((await as['other-expert'].mutate('systemChangelog.update', { id: shared.data.log_cuid, data: { message: 'and inverters' } })).status).toBe(200);
+    // through a share with change: one's own entries only (not the owner's)
+    expect((await as['other-expert'].mutate('systemChangelog.update', { id: shared.data.log_cuid, data: { message: 'and inverters' } })).status).toBe(403);
+    const theirs = await as['other-expert'].mutate('systemChangelog.create', { system_cuid: workshop, title: 'Checked wiring' });
+    expect((await as['other-expert'].mutate('systemChangelog.update', { id: theirs.data.log_cuid, data: { message: 'all good' } })).status).toBe(200);
     const access = await as.basic.query('systemChangelog.access', { ids: [first.data.log_cuid] });
     expect(access.data.data).toEqual({ [first.data.log_cuid]: { edit: false, delete: false } });
 
@@ -140,9 +143,33 @@ describe('data processors (non-device entities) and the changelog back office', 
     const count = async () => (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM system_changelog`))[0].n;
     const before = await count();
     expect((await as.basic.mutate('systemChangelog.delete', { id: second.data.log_cuid })).status).toBe(403);
-    expect((await as['other-expert'].mutate('systemChangelog.deleteMany', { ids: [shared.data.log_cuid, second.data.log_cuid] })).status).toBe(404);
+    expect((await as['other-expert'].mutate('systemChangelog.deleteMany', { ids: [theirs.data.log_cuid, second.data.log_cuid] })).status).toBe(404);
     expect(await count()).toBe(before);
     expect((await as.expert.mutate('systemChangelog.deleteMany', { ids: [first.data.log_cuid, second.data.log_cuid] })).status).toBe(200);
     expect(await count()).toBe(before - 2);
+  });
+
+  it('systemChangelog through a read-only share: the receiver neither rewrites nor deletes the owner\'s entries, nor its own; the owner keeps control', async () => {
+    const clinic = system[DEMO_SYSTEMS.clinic]; // the other company's, shared read-only with the demo company
+    const owners = await as['other-expert'].mutate('systemChangelog.create', { system_cuid: clinic, title: 'Owner entry', message: 'original' });
+    expect(owners.status).toBe(200);
+    const receivers = await as.expert.mutate('systemChangelog.create', { system_cuid: clinic, title: 'Receiver entry' });
+    expect(receivers.status).toBe(200);
+    const row = async (id: string) => (await t.db.dataSource.query(`SELECT title, message FROM system_changelog WHERE log_cuid = $1`, [id]))[0];
+    for (const who of ['expert', 'installer', 'superuser'] as const) {
+      if (who === 'superuser') continue;
+      for (const id of [owners.data.log_cuid, receivers.data.log_cuid]) {
+        expect((await as[who].mutate('systemChangelog.update', { id, data: { message: 'rewritten' } })).status).toBe(403);
+        expect((await as[who].mutate('systemChangelog.delete', { id })).status).toBe(403);
+        expect((await as[who].mutate('systemChangelog.deleteMany', { ids: [id] })).status).toBe(403);
+      }
+      const access = await as[who].query('systemChangelog.access', { ids: [owners.data.log_cuid] });
+      expect(access.data.data).toEqual({ [owners.data.log_cuid]: { edit: false, delete: false } });
+    }
+    expect(await row(owners.data.log_cuid)).toEqual({ title: 'Owner entry', message: 'original' });
+    expect(await row(receivers.data.log_cuid)).toEqual({ title: 'Receiver entry', message: null });
+    // level 2 in the owner company edits and deletes any entry of its system
+    expect((await as['other-expert'].mutate('systemChangelog.update', { id: receivers.data.log_cuid, data: { message: 'noted' } })).status).toBe(200);
+    expect((await as['other-expert'].mutate('systemChangelog.delete', { id: receivers.data.log_cuid })).status).toBe(200);
   });
 });

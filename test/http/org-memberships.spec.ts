@@ -201,6 +201,25 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
     });
   });
 
+  describe('memberships of a superuser', () => {
+    it('an admin cannot change or remove a superuser\'s membership in their company (not even a Basic one); a superuser can', async () => {
+      await t.db.dataSource.query(
+        `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ('susbasicinother000000001', $1, $2, $3, false)`,
+        [role[3], user.superuser, other],
+      );
+      await signIn('otheradmin');
+      const before = await membershipRows();
+      expect((await as.otheradmin.mutate('companyMembership.update', { id: 'susbasicinother000000001', data: { is_company_admin: true } })).status).toBe(403);
+      expect((await as.otheradmin.mutate('companyMembership.update', { membership_cuid: 'susbasicinother000000001', role_cuid: role[2] })).status).toBe(403);
+      expect((await as.otheradmin.mutate('companyMembership.delete', { id: 'susbasicinother000000001' })).status).toBe(403);
+      expect((await as.otheradmin.mutate('companyMembership.deleteMany', { ids: ['susbasicinother000000001'] })).status).toBe(403);
+      expect(await membershipRows()).toEqual(before);
+      await signIn('superuser');
+      expect((await as.superuser.mutate('companyMembership.delete', { id: 'susbasicinother000000001' })).status).toBe(200);
+      await signIn('superuser'); // a removed membership signs its user out
+    });
+  });
+
   describe('delete', () => {
     it('delete and deleteMany: same rules, all or nothing; the member is signed out', async () => {
       await signIn('installer');

@@ -124,10 +124,11 @@ describe('user resource (spec §6 Users)', () => {
     });
   });
 
+  const newUser = (over: Record<string, unknown> = {}) => ({
+    data: { email: 'New.Person@Demo.local', name: 'New Person', phone: '+254 700 000000', password: 'long-enough-pw', company_cuid: demo, role_cuid: role[2], ...over },
+  });
+
   describe('create', () => {
-    const newUser = (over: Record<string, unknown> = {}) => ({
-      data: { email: 'New.Person@Demo.local', name: 'New Person', phone: '+254 700 000000', password: 'long-enough-pw', company_cuid: demo, role_cuid: role[2], ...over },
-    });
 
     it('a company admin creates a user with a first membership; the user signs in with the password', async () => {
       const created = await as.installer.mutate('user.create', newUser());
@@ -203,7 +204,7 @@ describe('user resource (spec §6 Users)', () => {
       expect(renamed.data.data.name).toBe('Basic Renamed');
       // name change alone keeps the session
       expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
-      expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password' } })).status).toBe(200);
+      expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password', current_password: 'demo-password' } })).status).toBe(200);
       expect((await basic.request('GET', '/api/auth/session')).status).toBe(401);
       expect((await new HttpClient(t.baseUrl).login('basic@demo.local', 'another-password')).status).toBe(200);
       await t.db.dataSource.query(`UPDATE "user" SET password = (SELECT password FROM "user" WHERE email = 'expert@demo.local') WHERE user_cuid = $1`, [
@@ -269,6 +270,126 @@ describe('user resource (spec §6 Users)', () => {
       const on = await as.installer.mutate('user.update', { id: cuid.expert, data: { inactive: false } });
       expect(on.data.data).toMatchObject({ inactive: false, inactivated_at: null, inactivated_by_user_cuid: null });
       await signIn('expert');
+    });
+  });
+
+  describe('users of several companies (no takeover across companies)', () => {
+    // twohats: Basic in Other, level-1 admin of Demo. otherinstaller: level-1 admin of Other.
+    let twohats: string;
+    let both: HttpClient;
+    const addMembership = (user_cuid: string, company_cuid: string, level: number, admin: boolean) =>
+      t.db.dataSource.query(
+        `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin)
+         VALUES (substr(md5(random()::text), 1, 24), (SELECT role_cuid FROM role WHERE level = $1), $2, $3, $4)`,
+        [level, user_cuid, company_cuid, admin],
+      );
+    const snapshot = () => t.db.dataSource.query(`SELECT email, name, password, inactive FROM "user" WHERE user_cuid = $1`, [twohats]);
+
+    beforeAll(async () => {
+      twohats = await addMember(t.db.dataSource, 'twohats@demo.local', OTHER_COMPANY_NAME, 3);
+      await addMembership(twohats, demo, 1, true);
+      await addMember(t.db.dataSource, 'otherinstaller@demo.local', OTHER_COMPANY_NAME, 1, true);
+      await signIn('otherinstaller');
+      const bothCuid = await addMember(t.db.dataSource, 'bothadmin@demo.local', OTHER_COMPANY_NAME, 1, true);
+      await addMembership(bothCuid, demo, 1, true);
+      both = new HttpClient(t.baseUrl);
+      expect((await both.login('bothadmin@demo.local')).status).toBe(200);
+    });
+
+    it('an admin of one company cannot change the password, email or name of, or deactivate, a user who is admin of another company; nothing written', async () => {
+      const before = await snapshot();
+      for (const data of [{ password: 'takeover-password' }, { email: 'taken-over@demo.local' }, { name: 'Taken over' }, { inactive: true }, { phone: '+1 1' }]) {
+        const answer = await as.otherinstaller.mutate('user.update', { id: twohats, data });
+        expect({ data, status: answer.status }).toEqual({ data, status: 403 });
+      }
+      expect((await as.otherinstaller.mutate('user.deactivate', { user_cuid: twohats })).status).toBe(403);
+      expect(await snapshot()).toEqual(before);
+      // the target still signs in with their own password, and nobody with the attacker's
+      expect((await new HttpClient(t.baseUrl).login('twohats@demo.local', 'takeover-password')).status).toBe(401);
+      expect((await new HttpClient(t.baseUrl).login('twohats@demo.local')).status).toBe(200);
+    });
+
+    it('an admin of every company of the user, at least as powerful in each, may change them', async () => {
+      const renamed = await both.mutate('user.update', { id: twohats, data: { name: 'Two Hats' } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.data.data.name).toBe('Two Hats');
+      // an admin of Demo only (installer) may not, although twohats is a member of Demo
+      expect((await as.installer.mutate('user.update', { id: twohats, data: { name: 'X' } })).status).toBe(403);
+    });
+
+    it('nobody but a superuser renames or deactivates a superuser (no lock-out of the superuser)', async () => {
+      const before = await t.db.dataSource.query(`SELECT name, inactive FROM "user" WHERE user_cuid = $1`, [cuid.superuser]);
+      expect((await as.installer.mutate('user.update', { id: cuid.superuser, data: { name: 'Locked out' } })).status).toBe(403);
+      expect((await as.installer.mutate('user.update', { id: cuid.superuser, data: { inactive: true } })).status).toBe(403);
+      expect((await as.installer.mutate('user.deactivate', { user_cuid: cuid.superuser })).status).toBe(403);
+      expect(await t.db.dataSource.query(`SELECT name, inactive FROM "user" WHERE user_cuid = $1`, [cuid.superuser])).toEqual(before);
+    });
+
+    it('an admin lists users and memberships only of the companies they administer (plus themselves)', async () => {
+      // otheradmin: admin of Other; make them a plain member of Demo too
+      await addMembership(cuid.otheradmin, demo, 3, false);
+      await signIn('otheradmin');
+      const users = emails(await as.otheradmin.query('user.getList', list()));
+      expect(users).toContain('other@demo.local');
+      expect(users).toContain('otheradmin@demo.local');
+      expect(users).not.toContain('expert@demo.local');
+      expect(users).not.toContain('installer@demo.local');
+      expect((await as.otheradmin.query('user.getManyReference', list({}, { target: 'company_cuid', id: demo }))).data.data.map((u: { email: string }) => u.email)).toEqual([
+        'otheradmin@demo.local',
+      ]);
+      expect((await as.otheradmin.query('user.getOne', { id: cuid.expert })).status).toBe(404);
+      expect((await as.otheradmin.query('user.getMany', { ids: [cuid.expert] })).data.data).toEqual([]);
+      const byEmail = { sort: { field: 'user_email', order: 'ASC' } };
+      const memberships = await as.otheradmin.query('companyMembership.getList', { ...list(), ...byEmail });
+      const rows = memberships.data.data as { company_cuid: string; user_email: string }[];
+      // Demo memberships: only their own
+      expect(rows.filter((m) => m.company_cuid === demo).map((m) => m.user_email)).toEqual(['otheradmin@demo.local']);
+      expect(rows.some((m) => m.company_cuid === other && m.user_email === 'other@demo.local')).toBe(true);
+      const ref = await as.otheradmin.query('companyMembership.getManyReference', { ...list({}, { target: 'company_cuid', id: demo }), ...byEmail });
+      expect(ref.data.data.map((m: { user_email: string }) => m.user_email)).toEqual(['otheradmin@demo.local']);
+    });
+  });
+
+  describe('one\'s own sign-in needs the current password', () => {
+    it('a password or email change of oneself without the current password (or with a wrong one) is refused with a field error; nothing written', async () => {
+      const me = new HttpClient(t.baseUrl);
+      const self = await addMember(t.db.dataSource, 'selfchange@demo.local', DEMO_COMPANY_NAME, 3);
+      expect((await me.login('selfchange@demo.local')).status).toBe(200);
+      const before = await t.db.dataSource.query(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [self]);
+      for (const data of [{ password: 'stolen-session-pw' }, { email: 'stolen@demo.local' }]) {
+        for (const current of [undefined, '', 'wrong-password']) {
+          const answer = await me.mutate('user.update', { id: self, data: { ...data, ...(current === undefined ? {} : { current_password: current }) } });
+          expect({ data, current, status: answer.status }).toEqual({ data, current, status: 400 });
+          expect(answer.error?.data.fieldErrors?.map((f: { path: string }) => f.path)).toEqual(['current_password']);
+        }
+      }
+      expect(await t.db.dataSource.query(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [self])).toEqual(before);
+      // a name change needs no password
+      expect((await me.mutate('user.update', { id: self, data: { name: 'Self Renamed' } })).status).toBe(200);
+      const changed = await me.mutate('user.update', { id: self, data: { password: 'a-new-password', current_password: 'demo-password' } });
+      expect(changed.status).toBe(200);
+      expect((await new HttpClient(t.baseUrl).login('selfchange@demo.local', 'a-new-password')).status).toBe(200);
+    });
+
+    it('an admin resetting someone else needs no current password', async () => {
+      const victim = await addMember(t.db.dataSource, 'reset-me@demo.local', DEMO_COMPANY_NAME, 3);
+      expect((await as.installer.mutate('user.update', { id: victim, data: { password: 'reset-password' } })).status).toBe(200);
+      expect((await new HttpClient(t.baseUrl).login('reset-me@demo.local', 'reset-password')).status).toBe(200);
+    });
+  });
+
+  describe('duplicate emails', () => {
+    it('a non-superuser cannot tell an email used in another company from one used in their own', async () => {
+      // other@demo.local is only in Other; expert@demo.local is in Demo (the installer's company)
+      const elsewhere = await as.installer.mutate('user.create', newUser({ email: 'other@demo.local' }));
+      const mine = await as.installer.mutate('user.create', newUser({ email: 'expert@demo.local' }));
+      expect(elsewhere.status).toBe(mine.status);
+      expect(elsewhere.error?.message).toBe(mine.error?.message);
+      expect(elsewhere.error?.data.fieldErrors).toEqual(mine.error?.data.fieldErrors);
+      expect(elsewhere.error?.message).not.toMatch(/exists/i);
+      const editElsewhere = await as.installer.mutate('user.update', { id: cuid.basic, data: { email: 'other@demo.local' } });
+      const editMine = await as.installer.mutate('user.update', { id: cuid.basic, data: { email: 'expert@demo.local' } });
+      expect([editElsewhere.status, editElsewhere.error?.message]).toEqual([editMine.status, editMine.error?.message]);
     });
   });
 

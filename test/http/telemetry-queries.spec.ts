@@ -144,9 +144,10 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
       ],
     });
     expect(res0.body.accepted).toBe(3);
-    const res = await as.basic.query('telemetry.latest', { system_cuid: t.demo.farm });
+    const res = await as.expert.query('telemetry.latest', { system_cuid: t.demo.farm });
     expect(res.status).toBe(200);
     expect(res.data.timezone).toBe('Africa/Nairobi');
+    expect(res.data.inventory).toBe(true);
     expect(res.data.controllers).toEqual([{ controller_id: DEMO_CONTROLLER_ID, name: 'Demo Farm Cerbo GX', online_state: 'ONLINE', last_seen_at: expect.any(Date) }]);
     const pv = res.data.devices.find((d: any) => d.entity_cuid === t.demo.pvCharger);
     expect(pv.parameters.find((p: any) => p.parameter_id === 'pv_power')).toEqual({
@@ -161,6 +162,21 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     expect(battery.parameters.find((p: any) => p.parameter_id === 'battery_soc').timestamp).toEqual(new Date(end - MIN));
     expect(battery.parameters.find((p: any) => p.parameter_id === 'battery_current')).toMatchObject({ value: null, timestamp: null });
     expect(res.data.devices).toHaveLength(4);
+  });
+
+  it('latest for a Basic user: the current values by device, without the controller and device inventory (like controller.getList, which refuses them)', async () => {
+    expect((await as.basic.query('controller.getList', { pagination: { page: 1, perPage: 10 }, filter: {} })).status).toBe(403);
+    expect((await as.basic.query('entity.getList', { pagination: { page: 1, perPage: 10 }, filter: {} })).status).toBe(403);
+    const res = await as.basic.query('telemetry.latest', { system_cuid: t.demo.farm });
+    expect(res.status).toBe(200);
+    expect(res.data.inventory).toBe(false);
+    expect(res.data.controllers).toEqual([]);
+    expect(res.text).not.toContain(DEMO_CONTROLLER_ID);
+    expect(res.data.devices).toHaveLength(4);
+    for (const d of res.data.devices) expect(d).toMatchObject({ entitytype_id: null, controller_id: null });
+    const battery = res.data.devices.find((d: any) => d.entity_cuid === t.demo.battery);
+    expect(battery.name).toEqual(expect.any(String));
+    expect(battery.parameters.find((p: any) => p.parameter_id === 'battery_soc').timestamp).toEqual(new Date(end - MIN));
   });
 
   it('energy per local day and month from the PV counter, counting a counter reset from zero', async () => {

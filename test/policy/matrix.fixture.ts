@@ -300,6 +300,118 @@ const systemOf = async (c: CaseCtx) => place(c).system_cuid;
 const deviceOf = (c: CaseCtx) =>
   once(`device/${c.rel}`, async () => made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid: place(c).system_cuid }));
 
+/** A fresh device on a system (made by the world's superuser). */
+const freshDevice = async (c: CaseCtx, system_cuid: string) => made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid });
+/** A fresh controller of the relation's company on a system of it. */
+const controllerOn = async (c: CaseCtx, system_cuid: string) =>
+  made(c.w, 'controller', { controller_id: uniq('ctl'), controllertype_cuid: await controllerType(c.w), company_cuid: place(c).company_cuid, system_cuid, name: c.w.label(c.rel) });
+/** A changelog entry on the relation's system written by the actor. */
+async function ownEntry(c: CaseCtx): Promise<string> {
+  const log_cuid = uniq('log').slice(0, 32);
+  await c.w.ds.query(`INSERT INTO system_changelog (log_cuid, title, message, user_cuid, system_cuid) VALUES ($1, $2, 'x', $3, $4)`, [
+    log_cuid,
+    c.w.label(c.rel),
+    c.actor_user_cuid,
+    place(c).system_cuid,
+  ]);
+  return log_cuid;
+}
+
+/**
+ * user.update / user.deactivate against users of two companies:
+ *  [target admin elsewhere]   Basic in the relation's company, level-1 admin of a company the actor is not in
+ *  [target superuser]         Basic in the relation's company, level 0 in another company
+ *  [actor admin of both]      Basic in the relation's company, Expert in a second company the actor administers at its own level
+ */
+function twoCompanyUserCases(): Record<string, Entry> {
+  const elsewhere = (c: CaseCtx) => c.w.twoCompanyUser(3, c.rel === 'own' ? c.home : place(c).company_cuid, c.rel, 1);
+  const superTarget = async (c: CaseCtx) => {
+    const u = await c.w.user(3, false, c.rel === 'own' ? c.home : place(c).company_cuid, c.rel);
+    await c.w.membership(u.user_cuid, await c.w.company(`ops ${uniq()}`), 0, true);
+    return u;
+  };
+  const both = async (c: CaseCtx) => {
+    const u = await c.w.twoCompanyUser(3, c.rel === 'own' ? c.home : place(c).company_cuid, c.rel, 2);
+    // the actor: admin of the second company at their own level (the admin flag follows the case's)
+    await c.w.membership(c.actor_user_cuid, u.other, c.who.level, c.who.admin);
+    return u;
+  };
+  // seen (a member of the actor's company) but never changed below level 0
+  const refused: Rule = (who, rel) => (who.level === 0 ? 'allow' : rel === 'own' ? 'deny' : 'unseen');
+  // the actor is a member of the second company: the target is seen everywhere; only an admin of both, as powerful, changes them
+  const bothRule: Rule = (who, rel) => (who.level === 0 ? 'allow' : rel === 'own' && who.admin && who.level <= 2 ? 'allow' : 'deny');
+  // user.deactivate looks users up like the user lists (companies the actor administers): a non-admin sees nobody
+  const refusedSeenByAdmins: Rule = (who, rel) => (who.level === 0 ? 'allow' : rel === 'own' && who.admin ? 'deny' : 'unseen');
+  const bothSeenByAdmins: Rule = (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'unseen' : rel === 'own' && who.level <= 2 ? 'allow' : 'deny');
+  const out: Record<string, Entry> = {};
+  const targets: [string, (c: CaseCtx) => Promise<{ user_cuid: string }>, Rule, Rule][] = [
+    ['target admin elsewhere', elsewhere, refused, refusedSeenByAdmins],
+    ['target superuser', superTarget, refused, refusedSeenByAdmins],
+    ['actor admin of both', both, bothRule, bothSeenByAdmins],
+  ];
+  for (const [variant, make, edit, deactivate] of targets) {
+    out[`user.update [${variant}]`] = {
+      type: 'mutation',
+      answer: 'one',
+      admin: true,
+      expect: edit,
+      input: async (c) => ({ input: { id: (await make(c)).user_cuid, data: { name: `renamed ${uniq()}` } } }),
+    };
+    out[`user.update [deactivate, ${variant}]`] = {
+      type: 'mutation',
+      answer: 'one',
+      admin: true,
+      expect: edit,
+      input: async (c) => ({ input: { id: (await make(c)).user_cuid, data: { inactive: true } } }),
+    };
+    out[`user.deactivate [${variant}]`] = { type: 'mutation', answer: 'one', admin: true, expect: deactivate, input: async (c) => ({ input: { user_cuid: (await make(c)).user_cuid } }) };
+  }
+  // the takeover itself: a new password (and email) for a user who is admin of another company
+  out['user.update [password of a target admin elsewhere]'] = {
+    type: 'mutation',
+    answer: 'one',
+    admin: true,
+    expect: refused,
+    input: async (c) => ({ input: { id: (await elsewhere(c)).user_cuid, data: { password: 'takeover-password-1' } } }),
+  };
+  out['user.update [email of a target admin elsewhere]'] = {
+    type: 'mutation',
+    answer: 'one',
+    admin: true,
+    expect: refused,
+    input: async (c) => ({ input: { id: (await elsewhere(c)).user_cuid, data: { email: `${uniq('taken')}@policy.test` } } }),
+  };
+  // Lists: an admin sees the users and memberships of the companies they administer, not of a company they are a
+  // plain member of. The actor is also a plain Basic member of the relation's company (own: their own membership).
+  const memberOfTarget = async (c: CaseCtx) => {
+    const company = c.rel === 'own' ? c.home : place(c).company_cuid;
+    if (c.rel !== 'own') await c.w.membership(c.actor_user_cuid, company, 3, false);
+    return c.w.user(3, false, company, c.rel);
+  };
+  const listRule: Rule = (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen');
+  out['user.getList [plain member of the target company]'] = {
+    type: 'query',
+    answer: 'list',
+    admin: true,
+    expect: listRule,
+    input: async (c) => {
+      const u = await memberOfTarget(c);
+      return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id: u.user_cuid } }, target: u.user_cuid };
+    },
+  };
+  out['companyMembership.getList [plain member of the target company]'] = {
+    type: 'query',
+    answer: 'list',
+    admin: true,
+    expect: listRule,
+    input: async (c) => {
+      const u = await memberOfTarget(c);
+      return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id: u.membership_cuid } }, target: u.membership_cuid };
+    },
+  };
+  return out;
+}
+
 /** A global catalogue: the relation does not matter (catalogues are global). */
 const catalogue = (n: Level, sample: Sample, change: CrudSpec['change'], reference: CrudSpec['reference'] = null): CrudSpec => ({
   // global rows: made the same way whatever the relation (and never marked foreign)
@@ -363,6 +475,11 @@ export const MATRIX: Record<string, Entry> = {
       return { input: { membership_cuid: u.membership_cuid, is_company_admin: true } };
     },
   },
+
+  // Users of several companies (no takeover across companies): changing another user's account or deactivating them
+  // needs a superuser, or an admin of EVERY company the user belongs to, at least as powerful there. Nobody but a
+  // superuser touches a superuser. The target is a member (Basic) of the relation's company.
+  ...twoCompanyUserCases(),
 
   // Users on react-admin. "Users: view needs company admin on any membership. Edit … a superuser, the user
   // themselves, or an admin of a shared company. Delete any needs level 0. Delete a single user is for a
@@ -535,9 +652,15 @@ export const MATRIX: Record<string, Entry> = {
     reference: async (c) => ['system_cuid', place(c).system_cuid],
     view: systemRead(3),
     create: systemRead(2),
-    edit: systemRead(2),
-    delete: systemRead(2),
+    // another's entry (the superuser wrote these): level 2 in the owner company; a share, even with change, does not edit it
+    edit: ownerCompanyWrite(2),
+    delete: ownerCompanyWrite(2),
   }),
+  // One's own entry: its author edits and deletes it while they see the system through the owner company or a
+  // share with change; never through a read-only share.
+  'systemChangelog.update [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { id: await ownEntry(c), data: { title: `edited ${uniq()}` } } }) },
+  'systemChangelog.delete [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { id: await ownEntry(c) } }) },
+  'systemChangelog.deleteMany [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { ids: [await ownEntry(c)] } }) },
 
   // Telemetry of a visible system (not in §6: everyone who sees a system sees its charts)
   'telemetry.latest': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
@@ -576,7 +699,8 @@ export const MATRIX: Record<string, Entry> = {
     // creating a system is creating a record of a company: level 1 in that company (shares give nothing)
     create: companyRecord(1),
     edit: systemWrite(1),
-    delete: systemWrite(1),
+    // a share with change edits the system in place; deleting it (with everything under it) is the owner company's
+    delete: ownerCompanyWrite(1),
   }),
 
   // "Controllers and devices: view 2, configure 1." "Catalogues: controller view 2, create and delete 0, edit 1 or 0."
@@ -598,6 +722,57 @@ export const MATRIX: Record<string, Entry> = {
     edit: systemWrite(1),
     delete: systemWrite(1),
   }),
+  // A share with change edits devices in place: moving one out of the relation's system (to a system of own), or
+  // into it (from a system of own), needs level 1 in the owner company of both systems itself.
+  'entity.update [move out]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: ownerCompanyWrite(1),
+    input: async (c) => ({ input: { id: await freshDevice(c, place(c).system_cuid), data: { system_cuid: await c.w.freshSystem('own') } } }),
+  },
+  'entity.updateMany [move out]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: ownerCompanyWrite(1),
+    input: async (c) => ({ input: { ids: [await freshDevice(c, place(c).system_cuid)], data: { system_cuid: await c.w.freshSystem('own') } } }),
+  },
+  'entity.update [move in]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: ownerCompanyWrite(1),
+    input: async (c) => ({ input: { id: await freshDevice(c, await c.w.freshSystem('own')), data: { system_cuid: await c.w.freshSystem(c.rel) } } }),
+  },
+  // A device hangs on a controller of its own system only: another system's controller (here of the same owner
+  // company) answers exactly like a missing id, for everybody who may configure the device.
+  'entity.update [controller of another system]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: (who, rel) => (who.level === 0 ? 'unseen' : who.level > 1 ? 'deny' : rel === 'sharedRO' ? 'deny' : 'unseen'),
+    input: async (c) => ({
+      input: { id: await freshDevice(c, place(c).system_cuid), data: { controller_id: await controllerOn(c, await c.w.system(place(c).company_cuid, c.rel, null)) } },
+    }),
+  },
+  'entity.create [controller of another system]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: (who, rel) => (who.level === 0 ? 'unseen' : who.level > 1 ? 'deny' : rel === 'sharedRO' ? 'deny' : 'unseen'),
+    input: async (c) => ({
+      input: {
+        data: {
+          name: c.w.label(c.rel),
+          entitytype_id: await entityType(c.w),
+          system_cuid: place(c).system_cuid,
+          controller_id: await controllerOn(c, await c.w.system(place(c).company_cuid, c.rel, null)),
+        },
+      },
+    }),
+  },
+  'entity.update [controller of its system]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(1),
+    input: async (c) => ({ input: { id: await freshDevice(c, place(c).system_cuid), data: { controller_id: await controllerOn(c, place(c).system_cuid) } } }),
+  },
 
   // Companies: "create, edit any and view need admin. Edit single needs admin of that company. Delete and configure need level 0."
   ...crud('company', {

@@ -15,6 +15,7 @@ export const messages: GroupMessages = {
           email: 'Email',
           phone: 'Phone',
           password: 'Password',
+          current_password: 'Current password',
           inactive: 'Status',
           company_cuid: 'Company',
           role_cuid: 'Role',
@@ -60,6 +61,7 @@ export const messages: GroupMessages = {
           inactivated_by: 'by',
           password_hint: 'At least 8 characters.',
           password_keep: 'Leave empty to keep the current password.',
+          current_password_hint: 'Needed to change your own password or email.',
         },
         company: {
           url_hint: 'A full address starting with https://',
@@ -82,6 +84,7 @@ export const messages: GroupMessages = {
           email: 'E-mail',
           phone: 'Téléphone',
           password: 'Mot de passe',
+          current_password: 'Mot de passe actuel',
           inactive: 'Statut',
           company_cuid: 'Société',
           role_cuid: 'Rôle',
@@ -127,6 +130,7 @@ export const messages: GroupMessages = {
           inactivated_by: 'par',
           password_hint: 'Au moins 8 caractères.',
           password_keep: 'Laisser vide pour garder le mot de passe actuel.',
+          current_password_hint: 'Nécessaire pour changer votre propre mot de passe ou e-mail.',
         },
         company: {
           url_hint: 'Une adresse complète commençant par https://',

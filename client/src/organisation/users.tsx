@@ -242,6 +242,16 @@ function UserInactiveNotice() {
   );
 }
 
+/** On one's own record: the current password, which the server asks for a new password or email. */
+function OwnCurrentPassword() {
+  const record = useRecordContext();
+  const { identity } = useGetIdentity();
+  if (!record || !identity || String(identity.id) !== String(record.id)) return null;
+  return (
+    <PasswordInput source="current_password" autoComplete="current-password" helperText="portal.organisation.user.current_password_hint" />
+  );
+}
+
 export function UserEdit() {
   const translate = useTranslate();
   return (
@@ -257,6 +267,7 @@ export function UserEdit() {
           autoComplete="new-password"
           helperText="portal.organisation.user.password_keep"
         />
+        <OwnCurrentPassword />
         <Typography variant="h6" sx={{ mt: 2 }}>
           {translate('resources.companyMembership.name', { smart_count: 2 })}
         </Typography>

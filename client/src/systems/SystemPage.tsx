@@ -111,7 +111,7 @@ function Header({ data }: { data: Latest }) {
         </Typography>
       </Box>
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.system.controllers')}>
-        {data.controllers.length === 0 && <Chip label={translate('portal.system.no_controllers')} variant="outlined" />}
+        {data.inventory && data.controllers.length === 0 && <Chip label={translate('portal.system.no_controllers')} variant="outlined" />}
         {data.controllers.map((c) => (
           <Chip
             key={c.controller_id}
@@ -154,7 +154,7 @@ function LatestValues({ data }: { data: Latest }) {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
         {data.devices.map((d) => (
           <Card key={d.entity_cuid} variant="outlined" data-testid="device-card" data-device={d.entity_cuid}>
-            <CardHeader title={d.name} subheader={d.entitytype_id} slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }} sx={{ pb: 0 }} />
+            <CardHeader title={d.name} subheader={d.entitytype_id ?? undefined} slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }} sx={{ pb: 0 }} />
             <CardContent sx={{ pt: 1 }}>
               {d.parameters.length === 0 && (
                 <Typography variant="body2" color="text.secondary">

@@ -12,6 +12,6 @@ import { SessionService } from './session.service';
   imports: [PassportModule],
   controllers: [AuthController],
   providers: [SessionService, LoginThrottle, LocalStrategy, LoginGuard, AuthTokenService, AuthTokenRouter],
-  exports: [SessionService, AuthTokenService, AuthTokenRouter],
+  exports: [SessionService, LoginThrottle, AuthTokenService, AuthTokenRouter],
 })
 export class AuthModule {}

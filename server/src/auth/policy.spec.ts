@@ -1,4 +1,4 @@
-import { type Actor, can, canUse, isSuperUser, mayHandleLevel, PERMISSIONS, POLICY } from './policy';
+import { type Actor, can, canUse, isSuperUser, mayChangeChangelogEntry, mayHandleLevel, mayManageUser, PERMISSIONS, POLICY } from './policy';
 
 const A = 'company-a';
 const B = 'company-b';
@@ -49,14 +49,54 @@ describe('policy (spec §6)', () => {
       expect(can(installer, 'users.view')).toBe(false);
       expect(can(superuser, 'users.view')).toBe(true);
     });
-    it('edit or deactivate a single user: superuser, the user themselves, or an admin of a shared company', () => {
+    it('edit or deactivate a single user: superuser, the user themselves, or an admin of every company the user belongs to', () => {
       for (const perm of ['users.edit', 'users.deactivate'] as const) {
-        expect(can(basic, perm, { user_cuid: 'bas', user_company_cuids: [A] })).toBe(true);
-        expect(can(basic, perm, { user_cuid: 'exp', user_company_cuids: [A] })).toBe(false);
-        expect(can(basicAdmin, perm, { user_cuid: 'exp', user_company_cuids: [A] })).toBe(true);
-        expect(can(basicAdmin, perm, { user_cuid: 'finst', user_company_cuids: [B] })).toBe(false);
-        expect(can(superuser, perm, { user_cuid: 'finst', user_company_cuids: [B] })).toBe(true);
+        expect(can(basic, perm, { user_cuid: 'bas', user_memberships: [{ company_cuid: A, level: 3 }] })).toBe(true);
+        expect(can(basic, perm, { user_cuid: 'exp', user_memberships: [{ company_cuid: A, level: 2 }] })).toBe(false);
+        expect(can(member('adm', [A, 2, true]), perm, { user_cuid: 'exp', user_memberships: [{ company_cuid: A, level: 2 }] })).toBe(true);
+        expect(can(basicAdmin, perm, { user_cuid: 'finst', user_memberships: [{ company_cuid: B, level: 1 }] })).toBe(false);
+        expect(can(superuser, perm, { user_cuid: 'finst', user_memberships: [{ company_cuid: B, level: 1 }] })).toBe(true);
       }
+    });
+    describe('users of several companies (no takeover across companies)', () => {
+      // target: Basic in B, level-1 admin of A
+      const twoCompanies = { user_cuid: 't', user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: A, level: 1 }] };
+      const adminOfB = member('admB', [B, 1, true]);
+      const adminOfBothWeakInA = member('admBothWeak', [B, 1, true], [A, 2, true]);
+      const adminOfBoth = member('admBoth', [B, 1, true], [A, 1, true]);
+      const adminOfBMemberOfA = member('admBmemA', [B, 1, true], [A, 1]);
+      it('an admin of one company the target belongs to cannot change them when they belong to another company too', () => {
+        for (const perm of ['users.edit', 'users.deactivate'] as const) {
+          expect(can(adminOfB, perm, twoCompanies)).toBe(false);
+          expect(mayManageUser(adminOfB, twoCompanies)).toBe(false);
+          // admin of both, but less powerful than the target in A
+          expect(can(adminOfBothWeakInA, perm, twoCompanies)).toBe(false);
+          // as powerful in A, but not its admin
+          expect(can(adminOfBMemberOfA, perm, twoCompanies)).toBe(false);
+          // admin of both and at least as powerful in each
+          expect(can(adminOfBoth, perm, twoCompanies)).toBe(true);
+          expect(can(superuser, perm, twoCompanies)).toBe(true);
+        }
+      });
+      it('the power an actor holds elsewhere does not count in the target company', () => {
+        // actor: level 0 nowhere, level 1 in C, Basic admin in B; target: Expert in B
+        const target = { user_cuid: 't', user_memberships: [{ company_cuid: B, level: 2 }] };
+        expect(can(member('mix', ['company-c', 1], [B, 3, true]), 'users.edit', target)).toBe(false);
+        expect(can(member('mix2', ['company-c', 3], [B, 2, true]), 'users.edit', target)).toBe(true);
+      });
+      it('nobody but a superuser touches a superuser (even one who is only Basic in the actor company)', () => {
+        const su = { user_cuid: 'su2', user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: 'ops', level: 0 }] };
+        for (const perm of ['users.edit', 'users.deactivate'] as const) {
+          expect(can(adminOfB, perm, su)).toBe(false);
+          expect(can(member('allAdmin', [B, 1, true], ['ops', 1, true]), perm, su)).toBe(false);
+          expect(can(superuser, perm, su)).toBe(true);
+        }
+      });
+      it('a user of no company is a superuser\'s only; oneself always', () => {
+        expect(mayManageUser(adminOfB, { user_cuid: 'bare', user_memberships: [] })).toBe(false);
+        expect(mayManageUser(superuser, { user_cuid: 'bare', user_memberships: [] })).toBe(true);
+        expect(can(adminOfB, 'users.edit', { user_cuid: 'admB', user_memberships: [{ company_cuid: B, level: 1 }] })).toBe(true);
+      });
     });
     it('delete any needs level 0', () => {
       expect(can(superuser, 'users.deleteAny')).toBe(true);
@@ -90,6 +130,13 @@ describe('policy (spec §6)', () => {
   });
 
   describe('membership edit', () => {
+    it('nobody but a superuser edits, adds or removes a membership of a superuser (even a Basic one in the admin\'s company)', () => {
+      const adminOfB = member('admB', [B, 1, true]);
+      const su = { user_cuid: 'su2', company_cuid: B, membership_level: 3, user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: A, level: 0 }] };
+      expect(can(adminOfB, 'memberships.edit', su)).toBe(false);
+      expect(can(adminOfB, 'memberships.edit', { ...su, user_memberships: [{ company_cuid: B, level: 3 }] })).toBe(true);
+      expect(can(superuser, 'memberships.edit', su)).toBe(true);
+    });
     it('an admin of the company may edit others but not themselves', () => {
       expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'exp', company_cuid: A, membership_level: 2 })).toBe(true);
       expect(can(basicAdmin, 'memberships.edit', { user_cuid: 'badm', company_cuid: A, membership_level: 3 })).toBe(false);
@@ -120,6 +167,15 @@ describe('policy (spec §6)', () => {
       expect(can(installer, 'systems.edit', sharedReadOnly)).toBe(false);
       expect(can(installer, 'systems.edit', sharedWithChange)).toBe(true);
       expect(can(expert, 'systems.edit', sharedWithChange)).toBe(false);
+    });
+    it('a share with change edits in place: never deletes the system, never moves its records out or in', () => {
+      expect(can(installer, 'systems.delete', sharedWithChange)).toBe(false);
+      expect(can(installer, 'systems.delete', sharedReadOnly)).toBe(false);
+      expect(can(installer, 'systems.move', sharedWithChange)).toBe(false);
+      expect(can(installer, 'systems.move', own)).toBe(true);
+      expect(can(expert, 'systems.move', own)).toBe(false);
+      expect(can(superuser, 'systems.move', sharedWithChange)).toBe(true);
+      expect(can(superuser, 'systems.delete', sharedWithChange)).toBe(true);
     });
     it('the level counts in the company concerned, not anywhere', () => {
       const installerElsewhere = member('mixed', [B, 1], [A, 3]);
@@ -165,10 +221,33 @@ describe('policy (spec §6)', () => {
     expect(can(foreignInstaller, 'devices.configure', own)).toBe(false);
   });
 
+  describe('changelog entries', () => {
+    const own = { company_cuid: A, shares: [] };
+    const ro = { company_cuid: B, shares: [{ company_cuid: A, change: false }] };
+    const rw = { company_cuid: B, shares: [{ company_cuid: A, change: true }] };
+    for (const perm of ['changelog.edit', 'changelog.delete'] as const) {
+      it(`${perm}: level 2 in the owner company, or the author unless through a read-only share`, () => {
+        expect(can(expert, perm, { ...own, user_cuid: 'someone' })).toBe(true);
+        expect(can(basic, perm, { ...own, user_cuid: 'bas' })).toBe(false);
+        // through a share: never another's entry
+        expect(can(installer, perm, { ...rw, user_cuid: 'someone' })).toBe(false);
+        expect(can(installer, perm, { ...ro, user_cuid: 'someone' })).toBe(false);
+        // the author: through the owner company or a share with change, never a read-only share
+        expect(can(expert, perm, { ...rw, user_cuid: 'exp' })).toBe(true);
+        expect(can(expert, perm, { ...ro, user_cuid: 'exp' })).toBe(false);
+        // an author who no longer sees the system
+        expect(can(expert, perm, { company_cuid: B, shares: [], user_cuid: 'exp' })).toBe(false);
+        expect(can(superuser, perm, { ...ro, user_cuid: 'someone' })).toBe(true);
+        expect(mayChangeChangelogEntry(expert, 2, { ...ro, user_cuid: 'exp' })).toBe(false);
+      });
+    }
+  });
+
   it('admin view 3, changelog 2, metadata view 3 / change 2, identifiers 3, admin actions 0', () => {
     expect(can(basic, 'admin.view')).toBe(true);
     expect(can(expert, 'changelog.create', { company_cuid: A })).toBe(true);
     expect(can(basic, 'changelog.delete', { company_cuid: A })).toBe(false);
+    expect(can(expert, 'changelog.delete', { company_cuid: A })).toBe(true);
     expect(can(basic, 'metadata.view', { company_cuid: A })).toBe(true);
     expect(can(basic, 'metadata.change', { company_cuid: A })).toBe(false);
     expect(can(expert, 'metadata.change', { company_cuid: A })).toBe(true);

@@ -34,8 +34,10 @@ export interface PolicyTarget {
   company_cuid?: string;
   /** The user a user or membership record belongs to. */
   user_cuid?: string;
-  /** Companies the target user belongs to (user edit / view rules). */
+  /** Companies the target user belongs to (user view rules). */
   user_company_cuids?: readonly string[];
+  /** Every membership of the target user, with its level (user edit / deactivate rules). */
+  user_memberships?: readonly { company_cuid: string; level: number }[];
   /** Current role level of the membership being edited. */
   membership_level?: number;
   /** Companies a system is shared with, and whether each share allows change. */
@@ -47,12 +49,18 @@ export interface PolicyTarget {
 export type TargetRule =
   /** The actor themselves, a superuser, or an admin of a company the target user belongs to. */
   | 'selfOrSharedAdmin'
+  /**
+   * Another user's account (email, password, name, phone, inactive): see `mayManageUser`. The
+   * user themselves always passes.
+   */
+  | 'manageUser'
   /** Never oneself (superusers included). */
   | 'notSelf'
   /** Admin of the target company. */
   | 'companyAdmin'
-  /** Admin of the membership's company, never one's own membership; a superuser edits anyone
-   *  except their own membership while it carries a level-0 role. */
+  /** Admin of the membership's company, never one's own membership, never a superuser's (any
+   *  membership of `user_memberships` at level 0); a superuser edits anyone except their own
+   *  membership while it carries a level-0 role. */
   | 'membershipEdit'
   /** A member of the owning company or of a company the system is shared with. */
   | 'systemRead'
@@ -60,8 +68,14 @@ export type TargetRule =
   | 'systemWrite'
   /** A member of the target company. */
   | 'companyMember'
-  /** The needed level in the target company. */
+  /** The needed level in the target company (for a system: its owner company itself; shares give nothing). */
   | 'companyLevel'
+  /**
+   * A changelog entry (`user_cuid` its author): the needed level in the system's owner company, or
+   * its author while they still see the system through the owner company or a share with change
+   * (never through a read-only share).
+   */
+  | 'changelogEntry'
   /** Level 0 for CalculatedValue processors, the permission's level otherwise. */
   | 'processorKind';
 
@@ -91,8 +105,8 @@ export const POLICY = {
   // Users
   'users.view': rule(3, 'Users: view needs company admin on any membership', { admin: true }),
   'users.create': rule(3, 'Users: created by a company admin into their company', { admin: true, target: 'companyAdmin' }),
-  'users.edit': rule(3, 'Users: edit single: superuser, the user themselves, or an admin of a shared company', { target: 'selfOrSharedAdmin' }),
-  'users.deactivate': rule(3, 'Users: deactivate single: superuser, the user themselves, or an admin of a shared company', { target: 'selfOrSharedAdmin' }),
+  'users.edit': rule(3, 'Users: edit single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser', { target: 'manageUser' }),
+  'users.deactivate': rule(3, 'Users: deactivate single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser', { target: 'manageUser' }),
   'users.deleteAny': rule(0, 'Users: delete any needs level 0'),
   'users.delete': rule(0, 'Users: delete single is for a superuser and never for oneself', { target: 'notSelf' }),
 
@@ -109,7 +123,8 @@ export const POLICY = {
   'systems.view': rule(3, 'Systems: members of the owner company and of companies it is shared with', { target: 'systemRead' }),
   'systems.create': rule(1, 'Systems: create needs level 1 in the owner company', { target: 'companyLevel' }),
   'systems.edit': rule(1, 'Systems: edit needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
-  'systems.delete': rule(1, 'Systems: delete needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
+  'systems.delete': rule(1, 'Systems: delete needs level 1 in the owner company itself; a share, even with change, never deletes the system', { target: 'companyLevel' }),
+  'systems.move': rule(1, 'Moving a device, controller or other record of a system to another system: level 1 in the owner company of both systems itself; a share, even with change, edits in place only', { target: 'companyLevel' }),
   'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', { target: 'companyLevel' }),
   'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
   'systemStatus.muteStates': rule(1, 'System status: mute states needs 1', { target: 'systemRead' }),
@@ -140,8 +155,8 @@ export const POLICY = {
   'identifiers.view': rule(3, 'Identifiers view 3'),
   'changelog.view': rule(3, 'Changelog of a visible system', { target: 'systemRead' }),
   'changelog.create': rule(2, 'Changelog create 2', { target: 'systemRead' }),
-  'changelog.edit': rule(2, 'Changelog edit 2', { target: 'systemRead' }),
-  'changelog.delete': rule(2, 'Changelog delete 2', { target: 'systemRead' }),
+  'changelog.edit': rule(2, 'Changelog edit 2: level 2 in the owner company, or the author (not through a read-only share)', { target: 'changelogEntry' }),
+  'changelog.delete': rule(2, 'Changelog delete 2: level 2 in the owner company, or the author (not through a read-only share)', { target: 'changelogEntry' }),
   'metadata.view': rule(3, 'Metadata: view 3', { target: 'systemRead' }),
   'metadata.change': rule(2, 'Metadata: change 2', { target: 'systemWrite' }),
 
@@ -249,6 +264,35 @@ export function mayHandleLevel(actor: Actor, company_cuid: string | undefined, l
   return isSuperUser(actor) || level >= levelIn(actor, company_cuid);
 }
 
+/**
+ * Product rule beside §6 (no takeover across companies): changing another user's account (email,
+ * password, name, phone) or deactivating them needs a superuser, or an actor who is company admin
+ * in *every* company the target belongs to and holds there a level at least as powerful as the
+ * target's (actor's level <= target's level in that company). Only a superuser touches a
+ * superuser, and a user of no company is a superuser's only. Being admin of one company the
+ * target shares with you gives no power over what the target holds elsewhere.
+ */
+export function mayManageUser(actor: Actor, target: { user_cuid?: string; user_memberships?: readonly { company_cuid: string; level: number }[] }): boolean {
+  if (target.user_cuid !== undefined && target.user_cuid === actor.user_cuid && actor.memberships.length > 0) return true;
+  if (isSuperUser(actor)) return true;
+  const memberships = target.user_memberships ?? [];
+  if (memberships.length === 0) return false;
+  if (memberships.some((m) => m.level === ROLE_LEVEL.Superuser)) return false;
+  return memberships.every((m) => isAdminOf(actor, m.company_cuid) && levelIn(actor, m.company_cuid) <= m.level);
+}
+
+/**
+ * A changelog entry: the needed level in the owner company of its system, or its author while
+ * they see the system through the owner company or a share with change. A read-only share never
+ * edits or deletes an entry, not even one's own.
+ */
+export function mayChangeChangelogEntry(actor: Actor, level: number, target: PolicyTarget): boolean {
+  if (isSuperUser(actor)) return true;
+  if (levelIn(actor, target.company_cuid) <= level) return true;
+  if (target.user_cuid === undefined || target.user_cuid !== actor.user_cuid) return false;
+  return isMemberOf(actor, target.company_cuid) || (target.shares ?? []).some((s) => s.change && isMemberOf(actor, s.company_cuid));
+}
+
 /** Coarse check: may the actor use this permission at all (before any record is known)? */
 export function canUse(actor: Actor, permission: Permission): boolean {
   const r: PermissionRule = POLICY[permission];
@@ -270,6 +314,10 @@ function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): bo
         target.user_cuid === actor.user_cuid ||
         (target.user_company_cuids ?? []).some((c) => isAdminOf(actor, c))
       );
+    case 'manageUser':
+      return mayManageUser(actor, target);
+    case 'changelogEntry':
+      return mayChangeChangelogEntry(actor, r.level, target);
     case 'notSelf':
       return target.user_cuid !== undefined && target.user_cuid !== actor.user_cuid;
     case 'companyAdmin':
@@ -277,7 +325,8 @@ function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): bo
     case 'membershipEdit': {
       const own = target.user_cuid === actor.user_cuid;
       if (superuser) return !(own && target.membership_level === ROLE_LEVEL.Superuser);
-      return !own && isAdminOf(actor, target.company_cuid);
+      const ofSuperuser = (target.user_memberships ?? []).some((m) => m.level === ROLE_LEVEL.Superuser);
+      return !own && !ofSuperuser && isAdminOf(actor, target.company_cuid);
     }
     case 'systemRead':
       return (
@@ -309,7 +358,7 @@ export function can(actor: Actor, permission: Permission, target?: PolicyTarget)
   // "Never" rules bind superusers too, so they are asked before the superuser shortcut.
   if (target && r.target === 'notSelf' && !targetAllows(actor, r, target)) return false;
   if (target && r.target === 'membershipEdit' && isSuperUser(actor) && !targetAllows(actor, r, target)) return false;
-  if (r.target === 'selfOrSharedAdmin' && target && target.user_cuid === actor.user_cuid && actor.memberships.length > 0) {
+  if ((r.target === 'selfOrSharedAdmin' || r.target === 'manageUser') && target && target.user_cuid === actor.user_cuid && actor.memberships.length > 0) {
     return true;
   }
   if (!canUse(actor, permission)) return false;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES, SLUG_PATTERN } from '../common/enums';
 import { ZName, ZRefCuid } from '../common/zod-fields';
+import { TRPCError } from '@trpc/server';
+import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
 
 /**
@@ -211,6 +213,32 @@ export const unitResource: Def = {
   defaultSort: { field: 'unit', order: 'ASC' },
 };
 
+/**
+ * A log parameter is global: deleting it would cascade through every company's telemetry (raw
+ * rows and rollups) and drop it from device types, categories and alert rules. While anything
+ * refers to it, the delete answers CONFLICT and nothing is lost. (The row is locked by the delete,
+ * so an ingest that refers to it waits and then fails rather than being cascaded away.)
+ */
+async function refuseLogParameterInUse(tx: EntityManager, _actor: unknown, row: Record<string, unknown>): Promise<void> {
+  const id = String(row.parameter_id);
+  const [use] = (await tx.query(
+    `SELECT CASE
+       WHEN EXISTS (SELECT 1 FROM entity_type_log_parameter_assignment WHERE parameter_id = $1) THEN 'device types'
+       WHEN EXISTS (SELECT 1 FROM entity_category_log_parameter_assignment WHERE parameter_id = $1) THEN 'device categories'
+       WHEN EXISTS (SELECT 1 FROM notification_trigger WHERE jsonb_path_exists(args, '$.** ? (@ == $p)', jsonb_build_object('p', $1::text))) THEN 'alert triggers'
+       WHEN EXISTS (SELECT 1 FROM notification_template_assignment WHERE jsonb_path_exists(args, '$.** ? (@ == $p)', jsonb_build_object('p', $1::text))) THEN 'alert templates'
+       WHEN EXISTS (SELECT 1 FROM parameter_rollup_5m WHERE parameter_id = $1) OR EXISTS (SELECT 1 FROM parameter_rollup_1h WHERE parameter_id = $1)
+         OR EXISTS (SELECT 1 FROM parameter_rollup_1d WHERE parameter_id = $1)
+         -- raw rows: one index probe per device (the key starts with the device)
+         OR EXISTS (SELECT 1 FROM entity e WHERE EXISTS (SELECT 1 FROM parameter_log l WHERE l.entity_cuid = e.entity_cuid AND l.parameter_id = $1)) THEN 'telemetry'
+     END AS use`,
+    [id],
+  )) as { use: string | null }[];
+  if (use?.use) {
+    throw new TRPCError({ code: 'CONFLICT', message: `This log parameter is still used (${use.use}); remove those uses first` });
+  }
+}
+
 export const logParameterResource: Def = {
   name: 'logParameter',
   importable: true,
@@ -228,6 +256,7 @@ export const logParameterResource: Def = {
   sorts: ['parameter_id', 'type'],
   defaultSort: { field: 'parameter_id', order: 'ASC' },
   selectExpressions: { type: 't.type::text' },
+  beforeDelete: refuseLogParameterInUse,
 };
 
 export const entityTypeParameterResource: Def = {

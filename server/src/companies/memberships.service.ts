@@ -101,6 +101,7 @@ export class MembershipsService {
         user_cuid: current.user_cuid as string,
         company_cuid: current.company_cuid as string,
         membership_level: Number(current.role_level),
+        user_memberships: await this.userMemberships(tx, current.user_cuid as string),
       };
       if (!can(actor, 'memberships.edit', target)) {
         throw forbidden(
@@ -141,10 +142,30 @@ export class MembershipsService {
     });
   }
 
+  /** Every membership of a user with its level (the policy's `user_memberships`). */
+  private async userMemberships(tx: EntityManager, user_cuid: string): Promise<{ company_cuid: string; level: number }[]> {
+    const rows = (await tx.query(
+      `SELECT m.company_cuid, r.level FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid WHERE m.user_cuid = $1`,
+      [user_cuid],
+    )) as { company_cuid: string; level: number }[];
+    return rows.map((r) => ({ company_cuid: r.company_cuid, level: Number(r.level) }));
+  }
+
   // ---- react-admin resource `companyMembership` ---------------------------------------------------
 
-  /** Memberships of companies the caller belongs to (a superuser: all). */
+  /**
+   * Memberships the caller reads (users.view): those of companies they administer, and their own
+   * (a superuser: all). Being a plain member of a company shows none of its other memberships.
+   */
   private visibleSql(actor: Actor, p: SqlParams): string {
+    const scope = scopeOf(actor);
+    return scope.superuser
+      ? 'TRUE'
+      : `(m.company_cuid = ANY(${p.add(scope.adminCompanies)}::varchar[]) OR m.user_cuid = ${p.add(scope.user_cuid)})`;
+  }
+
+  /** Memberships the caller may try to change: those of their companies (FORBIDDEN, not NOT_FOUND, when not admin there). */
+  private reachableSql(actor: Actor, p: SqlParams): string {
     const scope = scopeOf(actor);
     return scope.superuser ? 'TRUE' : `m.company_cuid = ANY(${p.add(scope.companies)}::varchar[])`;
   }
@@ -219,7 +240,12 @@ export class MembershipsService {
       if (!user) throw notFound('User');
       const [role] = (await tx.query(`SELECT level FROM role WHERE role_cuid = $1`, [input.role_cuid])) as { level: number }[];
       if (!role) throw notFound('Role');
-      const target = { user_cuid: input.user_cuid, company_cuid: input.company_cuid, membership_level: Number(role.level) };
+      const target = {
+        user_cuid: input.user_cuid,
+        company_cuid: input.company_cuid,
+        membership_level: Number(role.level),
+        user_memberships: await this.userMemberships(tx, input.user_cuid),
+      };
       if (!can(actor, 'memberships.edit', target)) {
         throw forbidden(input.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
       }
@@ -242,11 +268,16 @@ export class MembershipsService {
       for (const id of [...new Set(ids)]) {
         const p = new SqlParams();
         const [current] = (await tx.query(
-          `${RECORD_SELECT} WHERE m.membership_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)} FOR UPDATE OF m`,
+          `${RECORD_SELECT} WHERE m.membership_cuid = ${p.add(id)} AND ${this.reachableSql(actor, p)} FOR UPDATE OF m`,
           p.values,
         )) as TMembershipRecord[];
         if (!current) throw notFound('Membership');
-        const target = { user_cuid: current.user_cuid, company_cuid: current.company_cuid, membership_level: Number(current.role_level) };
+        const target = {
+          user_cuid: current.user_cuid,
+          company_cuid: current.company_cuid,
+          membership_level: Number(current.role_level),
+          user_memberships: await this.userMemberships(tx, current.user_cuid),
+        };
         if (!can(actor, 'memberships.edit', target)) {
           throw forbidden(current.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
         }

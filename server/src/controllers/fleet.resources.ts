@@ -117,8 +117,10 @@ export const deviceResource: Def = {
   scope: { kind: 'system', column: 'system_cuid' },
   baseWhere: kindWhere(true),
   beforeWrite: checkKind(true),
-  // A device may only hang on a controller of its system's owner company (ingest trusts this link).
-  sameCompanyReferences: [{ column: 'controller_id', table: 'controller', key: 'controller_id', label: 'Controller' }],
+  // A device may only hang on a controller of its own system (ingest trusts this link): a
+  // controller of another system, even of the owner company, is as missing as an unknown id, so a
+  // share with change reaches no other system of the owner and learns no controller ids.
+  sameSystemReferences: [{ column: 'controller_id', table: 'controller', key: 'controller_id', label: 'Controller' }],
   search: ['name', 'entitytype_id'],
   filters: ['system_cuid', 'controller_id', 'entitytype_id'],
   sorts: ['name', 'entitytype_id', 'controller_id'],

@@ -271,8 +271,13 @@ export class CrudService {
     return { data };
   }
 
-  /** What the policy's target rule looks at, for a row (or an input) of this resource. */
+  /** What the policy's target rule looks at, for a row (or an input) of this resource (with `def.targetExtra`). */
   private async target(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<PolicyTarget> {
+    const base = await this.scopeTarget(def, row, manager);
+    return def.targetExtra ? { ...base, ...(await def.targetExtra(manager, row)) } : base;
+  }
+
+  private async scopeTarget(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<PolicyTarget> {
     switch (def.scope.kind) {
       case 'global':
         return {};
@@ -318,7 +323,28 @@ export class CrudService {
     }
   }
 
-  private async assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<void> {
+  /** The company that owns a row: its company column, or the owner of its system. */
+  private async ownerCompany(def: ResourceDefinition, row: Row, manager: EntityManager): Promise<string | undefined> {
+    return (await this.scopeTarget(def, row, manager)).company_cuid;
+  }
+
+  /**
+   * References that must point at a row of the same company as the record (`sameCompanyReferences`)
+   * or of the same system (`sameSystemReferences`); anything else answers NOT_FOUND exactly like a
+   * missing id. On an update (`changed` given) the same-system ones are checked when the reference
+   * or the record's system changes.
+   */
+  private async assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager, changed?: readonly string[]): Promise<void> {
+    const systemColumn = def.scope.kind === 'system' ? def.scope.column : def.scope.kind === 'systemSelf' ? def.key : undefined;
+    for (const ref of def.sameSystemReferences ?? []) await withField(ref.column, async () => {
+      const value = row[ref.column];
+      if (value === undefined || value === null) return;
+      if (changed && !changed.includes(ref.column) && !(systemColumn && changed.includes(systemColumn))) return;
+      const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [String(value)])) as {
+        system_cuid: string | null;
+      }[];
+      if (!found || !systemColumn || found.system_cuid === null || found.system_cuid !== row[systemColumn]) throw notFound(ref.label);
+    });
     let company = row.company_cuid as string | undefined;
     for (const ref of def.sameCompanyReferences ?? []) await withField(ref.column, async () => {
       const value = row[ref.column];
@@ -436,11 +462,21 @@ export class CrudService {
     if (!current) throw notFound(def.label);
     await this.authorize(actor, def, def.perms.edit, current, tx);
     const next = { ...current, ...changes };
-    if (Object.keys(changes).some((c) => c === 'company_cuid' || (def.scope.kind === 'system' && c === def.scope.column))) {
+    const moves = Object.keys(changes).filter(
+      (c) => changes[c] !== undefined && changes[c] !== current[c] && (c === 'company_cuid' || (def.scope.kind === 'system' && c === def.scope.column)),
+    );
+    if (moves.length) {
       await this.assertReferenceVisible(actor, def, changes, tx);
       await this.authorize(actor, def, def.perms.edit, next, tx);
+      // Moving a record to another system or company is not an edit in place: it needs the owner
+      // company of both sides itself (a share, even with change, never moves anything out or in).
+      const from = await this.ownerCompany(def, current, tx);
+      const to = await this.ownerCompany(def, next, tx);
+      if (!can(actor, 'systems.move', { company_cuid: from }) || !can(actor, 'systems.move', { company_cuid: to })) {
+        throw forbidden('Only the owner company can move this to another system');
+      }
     }
-    await this.assertSameCompanyReferences(def, { ...next, ...Object.fromEntries(Object.keys(changes).map((c) => [c, next[c]])) }, tx);
+    await this.assertSameCompanyReferences(def, next, tx, Object.keys(changes));
     const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
     if (cols.length) await def.beforeWrite?.(tx, actor, next, current);
     if (cols.length) {
@@ -460,7 +496,7 @@ export class CrudService {
     return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
       const [current] = await this.loadMany(actor, def, [id], tx, true);
       if (!current) throw notFound(def.label);
-      const target = { ...(await this.target(def, current, tx)), ...(await def.targetExtra?.(tx, current)) };
+      const target = await this.target(def, current, tx);
       for (const perm of perms) if (!can(actor, perm, target)) throw forbidden();
       await def.beforeWrite?.(tx, actor, { ...current, ...changes }, current);
       const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
@@ -490,6 +526,7 @@ export class CrudService {
     const [current] = await this.loadMany(actor, def, [id], tx, true);
     if (!current) throw notFound(def.label);
     await this.authorize(actor, def, def.perms.delete, current, tx);
+    await def.beforeDelete?.(tx, actor, current);
     await tx.query(`DELETE FROM ${quote(def.table)} WHERE ${quote(def.key)}::text = $1`, [id]);
     return this.withId(def, current);
   }

@@ -51,6 +51,12 @@ export interface ResourceDefinition<
    */
   sameCompanyReferences?: readonly { column: string; table: string; key: string; label: string }[];
   /**
+   * Reference columns that must point at a row (with a `system_cuid`) of the record's own system,
+   * e.g. a device's controller: another system's row, even of the same company, answers NOT_FOUND
+   * exactly like a missing one.
+   */
+  sameSystemReferences?: readonly { column: string; table: string; key: string; label: string }[];
+  /**
    * SQL condition (on alias `t`) every row of this resource meets, on top of the caller's scope,
    * e.g. devices vs data processors in the one `entity` table. Identifiers only, no input.
    */
@@ -61,6 +67,11 @@ export interface ResourceDefinition<
    * type's kind). Throws a TRPCError (NOT_FOUND, BAD_REQUEST with a ZodError cause …).
    */
   beforeWrite?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>, current?: Record<string, unknown>) => Promise<void>;
+  /**
+   * Runs in the delete transaction after the permission check, with the row locked: refuses a
+   * delete that would take other rows with it (e.g. a catalogue entry still in use) with a TRPCError.
+   */
+  beforeDelete?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /** More of the policy target for a row (e.g. a data processor's entity type kind). */
   targetExtra?: (tx: EntityManager, row: Record<string, unknown>) => Promise<Partial<PolicyTarget>>;
   /** Runs in the create transaction after the insert (e.g. make the creator a member). */

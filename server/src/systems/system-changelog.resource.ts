@@ -15,7 +15,9 @@ export const ZChangelogRecord = z.object({
 
 /**
  * A system's changelog for the back office: read with the system (owner company or shares),
- * newest first; edited and deleted with changelog.edit / changelog.delete (spec §6: level 2).
+ * newest first; edited and deleted with changelog.edit / changelog.delete (spec §6: level 2): by
+ * level 2 in the owner company, or by the author while they see the system through the owner
+ * company or a share with change; never through a read-only share.
  * Entries are written by `systemChangelog.create` (custom: it also notifies the system's people).
  */
 export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord, z.ZodObject, z.ZodObject> = {
@@ -40,4 +42,6 @@ export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord
   sorts: ['timestamp', 'title'],
   defaultSort: { field: 'timestamp', order: 'DESC' },
   selectExpressions: { author_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.user_cuid)` },
+  // The author counts for changelog.edit / changelog.delete (policy `mayChangeChangelogEntry`).
+  targetExtra: async (_tx, row) => ({ user_cuid: (row.user_cuid as string | null) ?? undefined }),
 };

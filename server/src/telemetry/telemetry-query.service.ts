@@ -138,9 +138,18 @@ export class TelemetryQueryService {
     )) as SeriesRow[];
   }
 
+  /**
+   * Current values of a visible system. The inventory detail (controllers with their online
+   * state, each device's type and controller) follows spec §6 "controllers and devices view 2",
+   * like controller.getList / entity.getList: a Basic user watches the values of the devices by
+   * name (what the charts need) without it.
+   */
   async latest(actor: Actor, permission: Permission, system_cuid: string): Promise<TLatestOutput> {
     const system = await this.access.authorize(actor, permission, system_cuid);
-    const controllers = (await this.ds.query(
+    const target = { company_cuid: system.company_cuid, shares: system.shares };
+    const seesControllers = can(actor, 'controllers.view', target);
+    const seesDevices = can(actor, 'devices.view', target);
+    const controllers = !seesControllers ? [] : (await this.ds.query(
       `SELECT c.controller_id, c.name, COALESCE(s.online_state, 'OFFLINE') AS online_state, p.last_seen_at
          FROM controller c
          LEFT JOIN controller_online_state s ON s.controller_id = c.controller_id
@@ -180,7 +189,13 @@ export class TelemetryQueryService {
     for (const r of rows) {
       let d = devices.get(r.entity_cuid);
       if (!d) {
-        d = { entity_cuid: r.entity_cuid, name: r.name, entitytype_id: r.entitytype_id, controller_id: r.controller_id, parameters: [] };
+        d = {
+          entity_cuid: r.entity_cuid,
+          name: r.name,
+          entitytype_id: seesDevices ? r.entitytype_id : null,
+          controller_id: seesDevices ? r.controller_id : null,
+          parameters: [],
+        };
         devices.set(r.entity_cuid, d);
       }
       if (r.parameter_id && r.type) {
@@ -194,7 +209,14 @@ export class TelemetryQueryService {
         });
       }
     }
-    return { system_cuid: system.system_cuid, name: system.name, timezone: system.timezone, controllers, devices: [...devices.values()] };
+    return {
+      system_cuid: system.system_cuid,
+      name: system.name,
+      timezone: system.timezone,
+      inventory: seesControllers && seesDevices,
+      controllers,
+      devices: [...devices.values()],
+    };
   }
 
   /**

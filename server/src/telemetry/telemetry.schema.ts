@@ -159,6 +159,12 @@ export const ZLatestOutput = z.object({
   system_cuid: z.string(),
   name: z.string(),
   timezone: z.string(),
+  /**
+   * Whether the inventory detail is included: the controllers (ids, names, online state) and each
+   * device's type and controller. Spec §6 "controllers and devices view 2": below level 2 (Basic)
+   * the answer carries the current values only (controllers empty, entitytype_id and controller_id null).
+   */
+  inventory: z.boolean(),
   controllers: z.array(
     z.object({
       controller_id: z.string(),
@@ -171,7 +177,7 @@ export const ZLatestOutput = z.object({
     z.object({
       entity_cuid: z.string(),
       name: z.string(),
-      entitytype_id: z.string(),
+      entitytype_id: z.string().nullable(),
       controller_id: z.string().nullable(),
       parameters: z.array(
         z.object({

@@ -99,7 +99,7 @@ export class UserRouter {
       .meta({ perm: 'users.edit' })
       .input(ZUserUpdateParams)
       .output(z.object({ data: ZUserRecord }))
-      .mutation(({ ctx, input }) => this.users.update(ctx.actor, input.id, input.data)),
+      .mutation(({ ctx, input }) => this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip })),
 
     delete: procedure
       .meta({ perm: 'users.delete' })

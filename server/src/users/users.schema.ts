@@ -75,9 +75,12 @@ export const ZUserCreateData = z
 export const ZUserCreateParams = z.object({ data: ZUserCreateData, meta: z.unknown().optional() });
 export type TUserCreateData = z.infer<typeof ZUserCreateData>;
 
-/** What a single edit may change; `inactive` deactivates or reactivates. */
+/**
+ * What a single edit may change; `inactive` deactivates or reactivates. `current_password` is
+ * asked when a user changes their own password or email (not when an admin resets someone else's).
+ */
 export const ZUserUpdateData = z
-  .object({ email: ZEmail, name: ZPersonName, phone: ZPhone, password: ZPassword, inactive: z.boolean() })
+  .object({ email: ZEmail, name: ZPersonName, phone: ZPhone, password: ZPassword, inactive: z.boolean(), current_password: z.string().max(200) })
   .partial()
   .strict();
 export type TUserUpdateData = z.infer<typeof ZUserUpdateData>;

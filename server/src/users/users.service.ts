@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { hashPassword } from '../auth/password';
-import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../auth/policy';
+import { TRPCError } from '@trpc/server';
+import { LoginThrottle } from '../auth/login-throttle';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { type Actor, can, isSuperUser, mayHandleLevel } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../common/scope';
@@ -33,9 +35,19 @@ export interface UserListParams {
 const VISIBLE_USER = `($2::boolean OR u.user_cuid = $3 OR EXISTS (
   SELECT 1 FROM company_membership vm WHERE vm.user_cuid = u.user_cuid AND vm.company_cuid = ANY($4::varchar[])))`;
 
+/** Every membership of user `u` with its level (the policy's `user_memberships`). */
+const USER_MEMBERSHIPS = `COALESCE((SELECT json_agg(json_build_object('company_cuid', m.company_cuid, 'level', r.level))
+    FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid WHERE m.user_cuid = u.user_cuid), '[]'::json)`;
+
+/** The one answer a non-superuser gets for a taken email, wherever the holder is a member. */
+export const EMAIL_UNUSABLE = 'This email cannot be used';
+
 @Injectable()
 export class UsersService {
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly throttle?: LoginThrottle,
+  ) {}
 
   async allRoles(): Promise<TRole[]> {
     const rows = await this.ds.query(`SELECT role_cuid, name, level, description FROM role ORDER BY level, name`);
@@ -85,12 +97,14 @@ export class UsersService {
   async setInactive(actor: Actor, user_cuid: string, inactive: boolean): Promise<TUserStatusOutput> {
     const scope = scopeOf(actor);
     const [target] = (await this.ds.query(
-      `SELECT u.user_cuid, ARRAY(SELECT m.company_cuid FROM company_membership m WHERE m.user_cuid = u.user_cuid) AS companies
+      `SELECT u.user_cuid, ${USER_MEMBERSHIPS} AS memberships
          FROM "user" u WHERE u.user_cuid = $1 AND ${VISIBLE_USER}`,
       [user_cuid, scope.superuser, scope.user_cuid, scope.adminCompanies],
-    )) as { user_cuid: string; companies: string[] }[];
+    )) as { user_cuid: string; memberships: { company_cuid: string; level: number }[] }[];
     if (!target) throw notFound('User');
-    if (!can(actor, 'users.deactivate', { user_cuid, user_company_cuids: target.companies })) throw forbidden();
+    if (!can(actor, 'users.deactivate', { user_cuid, user_memberships: target.memberships })) {
+      throw forbidden('Only a superuser, or an admin of every company of this user who is at least as powerful there, can change this user');
+    }
     const [rows] = (await this.ds.query(
       `UPDATE "user" SET inactive = $2,
               inactivated_at = CASE WHEN $2 THEN COALESCE(inactivated_at, now()) ELSE NULL END,
@@ -105,10 +119,22 @@ export class UsersService {
   // ---- react-admin resource `user` (spec §6 Users) ----------------------------------------------
 
   /**
-   * Rows of "user" u the caller may read with users.view: users holding a membership in a company
-   * the caller belongs to (a superuser reads all).
+   * Rows of "user" u the caller may read with users.view: themselves, and users holding a
+   * membership in a company the caller administers (a superuser reads all). Being a plain member
+   * of a company shows nobody of it.
    */
   private visibleSql(actor: Actor, p: SqlParams): string {
+    const scope = scopeOf(actor);
+    if (scope.superuser) return 'TRUE';
+    return `(u.user_cuid = ${p.add(scope.user_cuid)} OR EXISTS (SELECT 1 FROM company_membership vm
+              WHERE vm.user_cuid = u.user_cuid AND vm.company_cuid = ANY(${p.add(scope.adminCompanies)}::varchar[])))`;
+  }
+
+  /**
+   * Users the caller may try to change: the `visibleSql` ones and the members of the caller's
+   * companies (a colleague is known; changing them answers FORBIDDEN, not NOT_FOUND).
+   */
+  private reachableSql(actor: Actor, p: SqlParams): string {
     const scope = scopeOf(actor);
     if (scope.superuser) return 'TRUE';
     return `(u.user_cuid = ${p.add(scope.user_cuid)} OR EXISTS (SELECT 1 FROM company_membership vm
@@ -124,9 +150,9 @@ export class UsersService {
     if (f.inactive !== undefined) where.push(`u.inactive = ${p.add(f.inactive)}`);
     const scope = scopeOf(actor);
     for (const company of [f.company_cuid, reference?.id].filter((c): c is string => c !== undefined)) {
-      // Only the caller's own companies: membership elsewhere is not theirs to learn.
+      // Only companies the caller administers (or their own membership): membership elsewhere is not theirs to learn.
       where.push(`EXISTS (SELECT 1 FROM company_membership fm WHERE fm.user_cuid = u.user_cuid AND fm.company_cuid = ${p.add(company)}
-                  ${scope.superuser ? '' : `AND fm.company_cuid = ANY(${p.add(scope.companies)}::varchar[])`})`);
+                  ${scope.superuser ? '' : `AND (fm.company_cuid = ANY(${p.add(scope.adminCompanies)}::varchar[]) OR fm.user_cuid = ${p.add(scope.user_cuid)})`})`);
     }
     const countParams = [...p.values];
     const page = pageSql(p, params, USER_SORT_COLUMNS, { field: 'email', order: 'ASC' }, 'u.user_cuid');
@@ -159,33 +185,56 @@ export class UsersService {
     return row;
   }
 
-  /** A visible user, locked, with the companies and the most powerful level they hold. */
+  /** A user the caller may try to change, locked, with their password hash and every membership's level. */
   private async lockTarget(actor: Actor, tx: EntityManager, id: string) {
     const p = new SqlParams();
     const [row] = (await tx.query(
-      `SELECT u.user_cuid, u.email,
-              ARRAY(SELECT m.company_cuid FROM company_membership m WHERE m.user_cuid = u.user_cuid) AS companies,
-              (SELECT min(r.level) FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid WHERE m.user_cuid = u.user_cuid) AS best_level
-         FROM "user" u WHERE u.user_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)} FOR UPDATE OF u`,
+      `SELECT u.user_cuid, u.email, u.password, ${USER_MEMBERSHIPS} AS memberships
+         FROM "user" u WHERE u.user_cuid = ${p.add(id)} AND ${this.reachableSql(actor, p)} FOR UPDATE OF u`,
       p.values,
-    )) as { user_cuid: string; email: string; companies: string[]; best_level: number | null }[];
+    )) as { user_cuid: string; email: string; password: string | null; memberships: { company_cuid: string; level: number }[] }[];
     if (!row) throw notFound('User');
-    return { ...row, best_level: row.best_level === null ? Number.POSITIVE_INFINITY : Number(row.best_level) };
+    return { ...row, memberships: row.memberships.map((m) => ({ company_cuid: m.company_cuid, level: Number(m.level) })) };
   }
 
-  private async assertEmailFree(tx: EntityManager, email: string, except?: string): Promise<void> {
+  /**
+   * A taken email: a superuser is told so; anybody else gets one answer whether the holder is a
+   * member of their company or of another one (nothing to learn about other companies' users).
+   */
+  private emailTaken(actor: Actor): TRPCError {
+    return fieldError('CONFLICT', 'email', isSuperUser(actor) ? 'A user with this email already exists' : EMAIL_UNUSABLE);
+  }
+
+  private async assertEmailFree(actor: Actor, tx: EntityManager, email: string, except?: string): Promise<void> {
     const [taken] = await tx.query(`SELECT 1 FROM "user" WHERE email = $1 AND user_cuid IS DISTINCT FROM $2`, [email, except ?? null]);
-    if (taken) throw fieldError('CONFLICT', 'email', 'A user with this email already exists');
+    if (taken) throw this.emailTaken(actor);
   }
 
-  private async uniqueEmail<T>(work: () => Promise<T>): Promise<T> {
+  private async uniqueEmail<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (e) {
       const pg = (e as { driverError?: { code?: string; constraint?: string } }).driverError;
-      if (pg?.code === '23505' && pg.constraint === 'uq_user_email') throw fieldError('CONFLICT', 'email', 'A user with this email already exists');
+      if (pg?.code === '23505' && pg.constraint === 'uq_user_email') throw this.emailTaken(actor);
       throw e;
     }
+  }
+
+  /**
+   * One's own password or email (one's sign-in) changes only with the current password, so a
+   * session left open is not an account given away. Wrong guesses count in the login brake.
+   */
+  private async assertCurrentPassword(email: string, hash: string | null, given: string | undefined, address: string): Promise<void> {
+    const verdict = this.throttle?.verdict(email, address);
+    if (verdict?.blocked) {
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many wrong passwords. Try again in ${verdict.retryAfterSeconds} s.` });
+    }
+    if (!given) throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+    if (!(await verifyPassword(hash, given))) {
+      this.throttle?.fail(email, address);
+      throw fieldError('BAD_REQUEST', 'current_password', 'The current password is not right');
+    }
+    this.throttle?.succeed(email);
   }
 
   /**
@@ -201,9 +250,9 @@ export class UsersService {
     const [role] = (await this.ds.query(`SELECT role_cuid, level FROM role WHERE role_cuid = $1`, [input.role_cuid])) as { level: number }[];
     if (!role) throw notFound('Role');
     if (!mayHandleLevel(actor, input.company_cuid, Number(role.level))) throw forbidden('You cannot grant a role above your own');
-    await this.assertEmailFree(this.ds.manager, input.email);
+    await this.assertEmailFree(actor, this.ds.manager, input.email);
     const hash = await hashPassword(input.password);
-    return this.uniqueEmail(() =>
+    return this.uniqueEmail(actor, () =>
       this.ds.transaction(async (tx) => {
         const user_cuid = newCuid();
         await tx.query(`INSERT INTO "user" (user_cuid, email, password, name, phone) VALUES ($1, $2, $3, $4, $5)`, [
@@ -223,32 +272,36 @@ export class UsersService {
   }
 
   /**
-   * Spec §6 edit single: a superuser, the user themselves, or an admin of a shared company.
-   * Changing someone's email or password (their sign-in) also needs a level at least as powerful
-   * as theirs, so an admin cannot take over a more powerful account. A password, email or
-   * inactive change revokes the user's sessions (database trigger on "user").
+   * Spec §6 edit single: the user themselves, a superuser, or (no takeover across companies) an
+   * admin of every company the user belongs to who is at least as powerful there; only a
+   * superuser changes a superuser (policy `mayManageUser`). One's own password or email needs the
+   * current password. A password, email or inactive change revokes the user's sessions (database
+   * trigger on "user").
    */
-  async update(actor: Actor, id: string, data: TUserUpdateData): Promise<{ data: TUserRecord }> {
-    const hash = data.password !== undefined ? await hashPassword(data.password) : undefined;
-    return this.uniqueEmail(() =>
+  async update(actor: Actor, id: string, data: TUserUpdateData, client: { address?: string } = {}): Promise<{ data: TUserRecord }> {
+    const { current_password, ...changes } = data;
+    const hash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
+    return this.uniqueEmail(actor, () =>
       this.ds.transaction(async (tx) => {
         const target = await this.lockTarget(actor, tx, id);
-        const policyTarget = { user_cuid: target.user_cuid, user_company_cuids: target.companies };
-        if (!can(actor, 'users.edit', policyTarget)) throw forbidden('Only the user, a superuser or an admin of their company can change this user');
-        if (data.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
-        const signIn = data.password !== undefined || (data.email !== undefined && data.email !== target.email);
-        if (signIn && !isSuperUser(actor) && target.user_cuid !== actor.user_cuid && target.best_level < bestLevel(actor)) {
-          throw forbidden('You cannot change the sign-in of a user more powerful than you');
+        const policyTarget = { user_cuid: target.user_cuid, user_memberships: target.memberships };
+        if (!can(actor, 'users.edit', policyTarget)) {
+          throw forbidden('Only the user, a superuser, or an admin of every company of this user who is at least as powerful there can change this user');
         }
-        if (data.email !== undefined) await this.assertEmailFree(tx, data.email, target.user_cuid);
+        if (changes.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
+        const signIn = changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
+        if (signIn && target.user_cuid === actor.user_cuid) {
+          await this.assertCurrentPassword(target.email, target.password, current_password, client.address ?? 'unknown');
+        }
+        if (changes.email !== undefined) await this.assertEmailFree(actor, tx, changes.email, target.user_cuid);
         const p = new SqlParams();
         const sets: string[] = [];
-        if (data.email !== undefined) sets.push(`email = ${p.add(data.email)}`);
-        if (data.name !== undefined) sets.push(`name = ${p.add(data.name)}`);
-        if (data.phone !== undefined) sets.push(`phone = ${p.add(data.phone)}`);
+        if (changes.email !== undefined) sets.push(`email = ${p.add(changes.email)}`);
+        if (changes.name !== undefined) sets.push(`name = ${p.add(changes.name)}`);
+        if (changes.phone !== undefined) sets.push(`phone = ${p.add(changes.phone)}`);
         if (hash !== undefined) sets.push(`password = ${p.add(hash)}`);
-        if (data.inactive !== undefined) {
-          const inactive = p.add(data.inactive);
+        if (changes.inactive !== undefined) {
+          const inactive = p.add(changes.inactive);
           sets.push(
             `inactive = ${inactive}`,
             `inactivated_at = CASE WHEN ${inactive} THEN COALESCE(inactivated_at, now()) ELSE NULL END`,
