@@ -6,7 +6,7 @@ export interface FieldShape {
   nullable: boolean;
 }
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType };
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType };
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** Unwraps optional, nullable, default, pipe … down to the value type a CSV cell must become. */
@@ -29,7 +29,8 @@ export function fieldShape(schema: z.ZodType): FieldShape {
         current = def.innerType;
         continue;
       case 'pipe':
-        current = def.in;
+        // A check in front of the real type (a bounded JSON field: unknown → record) is seen through.
+        current = def.in && defOf(def.in).type === 'unknown' ? def.out : def.in;
         continue;
       case 'string':
       case 'enum':
