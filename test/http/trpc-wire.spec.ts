@@ -90,6 +90,36 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
       expect(res.body.error.json.data.code).toBe('PARSE_ERROR');
     });
 
+    it('400 with one plain message when superjson cannot read the input (malformed meta), at every parse stage: GET, POST, batches; never a JavaScript message', async () => {
+      // each one makes superjson throw while reading the input (before any procedure runs)
+      const malformed: unknown[] = [
+        { json: { a: 1 }, meta: { values: { a: ['custom', 'nope'] } } },
+        { json: { a: 1 }, meta: { values: { a: [['class', 'Nope']] } } },
+        { json: { a: 1 }, meta: { referentialEqualities: { '__proto__.x': ['a'] } } },
+        { json: { a: { b: 1 } }, meta: { referentialEqualities: { a: ['constructor.prototype.polluted'] } } },
+        { json: { a: 1 }, meta: { values: { '__proto__.polluted': ['undefined'] } } },
+      ];
+      const plain = /^The request body is not valid$/;
+      const javascript = /is not allowed as a property|call stack|Cannot read|Cannot set|is not a function|undefined|prototype|TypeError|RangeError|Unsupported/;
+      const answers: { how: string; status: number; message: string; text: string }[] = [];
+      for (const [i, input] of malformed.entries()) {
+        const q = encodeURIComponent(JSON.stringify(input));
+        const get = await su.request('GET', `/api/trpc/user.findOne?input=${q}`);
+        answers.push({ how: `GET #${i}`, status: get.status, message: get.body?.error?.json?.message, text: get.text });
+        const post = await su.request('POST', '/api/trpc/authToken.create', { body: JSON.stringify(input), headers: { 'content-type': 'application/json' } });
+        answers.push({ how: `POST #${i}`, status: post.status, message: post.body?.error?.json?.message, text: post.text });
+        const batch = await su.request('GET', `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: null }, 1: input }))}`);
+        const item = Array.isArray(batch.body) ? batch.body[1] : batch.body;
+        answers.push({ how: `batch #${i}`, status: item?.error?.json?.data?.httpStatus ?? batch.status, message: item?.error?.json?.message, text: batch.text });
+      }
+      for (const a of answers) {
+        expect({ how: a.how, status: a.status }).toEqual({ how: a.how, status: 400 });
+        expect({ how: a.how, message: a.message }).toEqual({ how: a.how, message: expect.stringMatching(plain) });
+        expect({ how: a.how, leak: a.text.match(javascript)?.[0] }).toEqual({ how: a.how, leak: undefined });
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
     it('401 UNAUTHORIZED without a session', async () => {
       const res = await new HttpClient(t.baseUrl).query('user.findOne', { email: 'basic@demo.local' });
       expect(res.status).toBe(401);

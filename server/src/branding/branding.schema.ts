@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { httpUrl } from '../common/zod-fields';
 
 const ZColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'A colour like #0c5b74');
-const ZAssetUrl = z.string().max(2048).regex(/^(\/|https:\/\/)/, 'A path on this site or an https URL');
+/** A path on this site or an https URL (never `//host`, `javascript:` …). */
+const ZAssetUrl = httpUrl({ path: true, httpsOnly: true });
 
 /** What root_domain_data / domain_data may hold (a domain's data overrides its root's). */
 export const ZBrandData = z

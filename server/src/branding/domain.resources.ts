@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../common/errors';
 import type { ResourceDefinition } from '../crud/resource';
 import { fieldError } from '../users/list-query';
+import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
 
 /** One or more DNS labels, lower-case (the tables keep host names lower-case). */
@@ -13,7 +14,7 @@ const ZSubDomain = z
   .toLowerCase()
   .refine((v) => v === '' || LABELS.test(v), 'Letters, digits and hyphens, e.g. acme (empty for the root domain itself)');
 /** Branding data: the fields the portal understands, nothing else (so a typo is refused, not ignored). */
-const ZBrandJson = ZBrandData.strict();
+const ZBrandJson = boundedJson(ZBrandData.strict());
 const ZOwner = z.string().trim().min(1).max(32).nullable();
 
 /** Domains answer to company scope; only level 0 changes them (spec §6: admin view 3, admin actions 0). */

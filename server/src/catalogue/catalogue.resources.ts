@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES, SLUG_PATTERN } from '../common/enums';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { boundedJson, httpUrl, ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import { TRPCError } from '@trpc/server';
 import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
@@ -11,7 +11,9 @@ import type { ResourceDefinition } from '../crud/resource';
  * entity categories with parameter assignments, units and log parameters.
  */
 const ZSlug = z.string().trim().regex(SLUG_PATTERN, 'Lower-case letters, digits, "_", "." or "-" (max 64)');
-const ZUrl = z.string().trim().max(2048).url('A full URL (https://…)').nullable().optional();
+const ZUrl = httpUrl().nullable().optional();
+/** A picture: an http(s) URL or a file uploaded here (/api/files/…). */
+const ZImage = httpUrl({ path: true }).nullable().optional();
 const ZText = z.string().max(10_000).nullable().optional();
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
@@ -53,8 +55,8 @@ export const controllerTypeResource: Def = {
     url: z.string().nullable(),
     manufacturer_cuid: z.string(),
   }),
-  create: z.object({ model: ZName, image: ZUrl, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }),
-  update: z.object({ model: ZName, image: ZUrl, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }).partial(),
+  create: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }),
+  update: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }).partial(),
   perms: catalogue('controllerTypes'),
   scope: { kind: 'global' },
   search: ['model', 'description'],
@@ -130,13 +132,13 @@ export const entityTypeResource: Def = {
     entitytype_id: ZSlug,
     manufacturer_cuid: ZRefCuid.nullable().optional(),
     model: ZName,
-    image: ZUrl,
+    image: ZImage,
     description: ZText,
     url: ZUrl,
     entity_type: z.enum(ENTITY_TYPE_KINDS),
   }),
   update: z
-    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZUrl, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS) })
+    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZImage, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS) })
     .partial(),
   perms: catalogue('entityTypes'),
   scope: { kind: 'global' },
@@ -154,8 +156,8 @@ export const entityTypeMetaResource: Def = {
   key: 'entitytypemeta_id',
   generatedKey: 'database',
   record: z.object({ entitytypemeta_id: z.number(), datetime: z.date(), meta: z.record(z.string(), z.unknown()), entitytype_id: z.string() }),
-  create: z.object({ meta: z.record(z.string(), z.unknown()), entitytype_id: ZSlug }),
-  update: z.object({ meta: z.record(z.string(), z.unknown()) }).partial(),
+  create: z.object({ meta: ZJsonObject, entitytype_id: ZSlug }),
+  update: z.object({ meta: ZJsonObject }).partial(),
   perms: catalogue('entityTypes'),
   scope: { kind: 'global' },
   search: ['entitytype_id'],
@@ -186,14 +188,16 @@ export const entityCategoryResource: Def = {
  * Other forms of a unit: a spelling devices use for the same unit ("kwh") or a scaled unit with
  * its factor from the base unit ({ unit: 'kW', factor: 0.001 } for W), as the seed catalogue has.
  */
-const ZUnitVariants = z
-  .array(
-    z.union([
-      z.string().trim().min(1).max(32),
-      z.object({ unit: z.string().trim().min(1).max(32), factor: z.number().finite().positive() }).strict(),
-    ]),
-  )
-  .max(50);
+const ZUnitVariants = boundedJson(
+  z
+    .array(
+      z.union([
+        z.string().trim().min(1).max(32),
+        z.object({ unit: z.string().trim().min(1).max(32), factor: z.number().finite().positive() }).strict(),
+      ]),
+    )
+    .max(50),
+);
 
 export const unitResource: Def = {
   name: 'unit',

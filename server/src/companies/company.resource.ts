@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { bestLevel } from '../auth/policy';
 import { newCuid } from '../common/ids';
-import { ZName } from '../common/zod-fields';
+import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 
-const ZUrl = z.string().trim().max(2048).url('A full URL (https://…)').nullable().optional();
+/** The company's web site; its logo may also be a file uploaded here (/api/files/…). */
+const ZUrl = httpUrl().nullable().optional();
+const ZLogo = httpUrl({ path: true }).nullable().optional();
 
 /**
  * Companies (spec §6: create, edit any and view need admin; edit single needs admin of that
@@ -25,8 +27,8 @@ export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.Zod
     meta: z.record(z.string(), z.unknown()),
     created_at: z.date(),
   }),
-  create: z.object({ name: ZName, url: ZUrl, logo: ZUrl, meta: z.record(z.string(), z.unknown()).default({}) }),
-  update: z.object({ name: ZName, url: ZUrl, logo: ZUrl, meta: z.record(z.string(), z.unknown()) }).partial(),
+  create: z.object({ name: ZName, url: ZUrl, logo: ZLogo, meta: ZJsonObject.default({}) }),
+  update: z.object({ name: ZName, url: ZUrl, logo: ZLogo, meta: ZJsonObject }).partial(),
   perms: { view: 'companies.view', create: 'companies.create', edit: 'companies.edit', delete: 'companies.delete' },
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['name', 'url'],

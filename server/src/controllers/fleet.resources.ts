@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CONTROLLER_ID_PATTERN, SLUG_PATTERN } from '../common/enums';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import type { EntityManager } from 'typeorm';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
-const ZJsonObject = z.record(z.string(), z.unknown());
+/** A JSON object as read back (answers are not re-checked against the input bounds). */
+const ZStoredJson = z.record(z.string(), z.unknown());
 const ZControllerId = z.string().trim().regex(CONTROLLER_ID_PATTERN, 'Letters, digits, "_", "." or "-" (max 64), safe in MQTT topics');
 
 /**
@@ -29,7 +30,7 @@ export const controllerResource: Def = {
     serial_number: z.string().nullable(),
     ssh_port: z.number().nullable(),
     sw_version: z.string().nullable(),
-    controller_info: ZJsonObject,
+    controller_info: ZStoredJson,
   }),
   create: z.object({
     controller_id: ZControllerId,
@@ -87,11 +88,11 @@ export const deviceResource: Def = {
     entity_cuid: z.string(),
     name: z.string(),
     controller_id: z.string().nullable(),
-    config: ZJsonObject,
+    config: ZStoredJson,
     entitytype_id: z.string(),
     system_cuid: z.string().nullable(),
-    device_info: ZJsonObject,
-    portal_config: ZJsonObject,
+    device_info: ZStoredJson,
+    portal_config: ZStoredJson,
   }),
   create: z.object({
     name: ZName,

@@ -6,8 +6,10 @@ export interface FieldShape {
   nullable: boolean;
 }
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType };
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType };
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+/** The side of a pipe that says what the value is: a check in front of the real type (a bounded JSON field: unknown → record) is seen through. */
+const pipeSide = (def: Def): z.ZodType | undefined => (def.in && defOf(def.in).type === 'unknown' ? def.out : def.in);
 
 /** Unwraps optional, nullable, default, pipe … down to the value type a CSV cell must become. */
 export function fieldShape(schema: z.ZodType): FieldShape {
@@ -29,7 +31,7 @@ export function fieldShape(schema: z.ZodType): FieldShape {
         current = def.innerType;
         continue;
       case 'pipe':
-        current = def.in;
+        current = pipeSide(def);
         continue;
       case 'string':
       case 'enum':
@@ -126,7 +128,7 @@ function fieldShapeIsArray(schema: z.ZodType): boolean {
   for (let depth = 0; current && depth < 20; depth++) {
     const def = defOf(current);
     if (def.type === 'array') return true;
-    current = def.innerType ?? def.in;
+    current = def.type === 'pipe' ? pipeSide(def) : def.innerType;
   }
   return false;
 }

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { notFound } from '../common/errors';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { boundedJson, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 
-/** Largest dashboard layout, as JSON text. */
-export const DASHBOARD_META_MAX_CHARS = 100_000;
+/** Largest dashboard layout, as JSON text (bytes): layouts are larger than other JSON fields. */
+export const DASHBOARD_META_MAX_BYTES = 100_000;
 
-const ZMeta = z
-  .record(z.string(), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= DASHBOARD_META_MAX_CHARS, `At most ${DASHBOARD_META_MAX_CHARS / 1000} kB of JSON`);
+const ZMeta = boundedJson(z.record(z.string(), z.unknown()), { maxBytes: DASHBOARD_META_MAX_BYTES });
 
 /**
  * Dashboards of a company (`entityowner_cuid` = the owning company): everyone of the company sees

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOCUMENTATION_TYPES } from '../common/enums';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
@@ -42,8 +42,8 @@ export const exportTemplateResource: Def = {
   key: 'template_cuid',
   generatedKey: true,
   record: z.object({ template_cuid: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()), system_cuid: z.string() }),
-  create: z.object({ name: ZName, config: z.record(z.string(), z.unknown()).default({}), system_cuid: ZRefCuid }),
-  update: z.object({ name: ZName, config: z.record(z.string(), z.unknown()) }).partial(),
+  create: z.object({ name: ZName, config: ZJsonObject.default({}), system_cuid: ZRefCuid }),
+  update: z.object({ name: ZName, config: ZJsonObject }).partial(),
   perms: { view: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
   scope: { kind: 'system', column: 'system_cuid' },
   search: ['name'],

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../common/enums';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
-const ZJsonObject = z.record(z.string(), z.unknown());
+/** A JSON object as read back (answers are not re-checked against the input bounds). */
+const ZStoredJson = z.record(z.string(), z.unknown());
 const ZMessage = z.string().trim().min(1, 'Required').max(2000);
 
 /** Event templates (spec §6: templates view 0; "Admin actions need 0" to change them). */
@@ -21,7 +22,7 @@ export const templateAssignmentResource: Def = {
     message: z.string(),
     release_message: z.string().nullable(),
     description: z.string().nullable(),
-    args: ZJsonObject,
+    args: ZStoredJson,
     autocreate_triggers: z.boolean(),
     entitytype_id: z.string(),
   }),
@@ -67,7 +68,7 @@ export const triggerResource: Def = {
     created_at: z.date(),
     is_active: z.boolean(),
     severity_level: z.enum(NOTIFICATION_SEVERITIES),
-    args: ZJsonObject,
+    args: ZStoredJson,
     name: z.string(),
     message: z.string(),
     release_message: z.string().nullable(),

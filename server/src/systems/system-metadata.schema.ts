@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedJson } from '../common/zod-fields';
 
 /** The field types a metadata template offers (docs/system-metadata.md). */
 export const METADATA_FIELD_TYPES = ['text', 'number', 'integer', 'date', 'boolean', 'select'] as const;
@@ -30,19 +31,21 @@ export const ZMetadataField = z
 export type TMetadataField = z.infer<typeof ZMetadataField>;
 
 /** A fieldset's `data`: its fields, in display order. */
-export const ZFieldsetData = z
-  .object({ fields: z.array(ZMetadataField).max(200) })
-  .strict()
-  .superRefine((d, ctx) => {
-    const seen = new Set<string>();
-    d.fields.forEach((f, i) => {
-      if (seen.has(f.key)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'key'], message: 'This key is used twice in the fieldset' });
-      seen.add(f.key);
-    });
-  });
+export const ZFieldsetData = boundedJson(
+  z
+    .object({ fields: z.array(ZMetadataField).max(200) })
+    .strict()
+    .superRefine((d, ctx) => {
+      const seen = new Set<string>();
+      d.fields.forEach((f, i) => {
+        if (seen.has(f.key)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'key'], message: 'This key is used twice in the fieldset' });
+        seen.add(f.key);
+      });
+    }),
+);
 
 /** A system's metadata `data`: { [section_id]: { [fieldset_id]: { [key]: value } } } (phases add a level). */
-export const ZMetadataData = z.record(z.string().max(32), z.unknown());
+export const ZMetadataData = boundedJson(z.record(z.string().max(32), z.unknown()));
 
 export interface TemplateFieldset {
   fieldset_id: number;

@@ -3,6 +3,7 @@ import type { LogParameterTypeValue } from '../common/enums';
 import type { ControllerDirectoryService, DirectoryController, DirectoryEntity } from './controller-directory.service';
 import type { TelemetrySettings } from './telemetry.config';
 import {
+  STATE_BUNDLE_MAX_BYTES,
   type TRejectedRow,
   ZStandardRow,
   ZStateEnvelope,
@@ -57,7 +58,7 @@ export interface ValidatedBatch {
   rejected: TRejectedRow[];
 }
 
-const MAX_STATE_BUNDLE_BYTES = 16 * 1024;
+const MAX_STATE_BUNDLE_BYTES = STATE_BUNDLE_MAX_BYTES;
 
 /**
  * Largest magnitude of a value, min or max (any parameter type). Far above any physical reading

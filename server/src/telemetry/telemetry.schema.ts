@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { CONTROLLER_ONLINE_STATES, LOG_PARAMETER_TYPES } from '../common/enums';
+import { boundedJson } from '../common/zod-fields';
+
+/** Largest state bundle of one device, as JSON text (bytes). */
+export const STATE_BUNDLE_MAX_BYTES = 16 * 1024;
 
 // ---- controller payloads (MQTT and HTTP) -------------------------------------------------------
 
@@ -53,7 +57,7 @@ export type TStandardRow = z.infer<typeof ZStandardRow>;
 export const ZStateRow = z.object({
   timestamp: ZDeviceTimestamp,
   entity_cuid: z.string().min(1).max(32),
-  state_bundle: z.record(z.string().max(128), z.unknown()),
+  state_bundle: boundedJson(z.record(z.string().max(128), z.unknown()), { maxBytes: STATE_BUNDLE_MAX_BYTES }),
 });
 export type TStateRow = z.infer<typeof ZStateRow>;
 

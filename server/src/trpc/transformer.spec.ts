@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import superjson from 'superjson';
-import { transformer } from './trpc';
+import { toWire, transformer, UNREADABLE_MARKER } from './trpc';
 
 /** The answers' transformer skips superjson's walk for plain JSON; the wire format must not change. */
 describe('answer transformer', () => {
@@ -33,10 +34,29 @@ describe('answer transformer', () => {
     expect(back).toEqual(superjson.deserialize(JSON.parse(JSON.stringify(superjson.serialize(value)))));
   });
 
-  it('refuses what superjson refuses', () => {
+  it('sends null for what superjson refuses, marks it, and logs it with the path: one bad row does not sink a list', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const polluted = JSON.parse('{"__proto__": {"admin": true}}');
     expect(() => superjson.serialize(polluted)).toThrow(/prototype pollution/);
-    expect(() => transformer.output.serialize(polluted)).toThrow(/prototype pollution/);
+    const deep = Array.from({ length: 5000 }).reduce<unknown>((inner) => ({ inner }), 'bottom');
+    expect(() => superjson.serialize({ deep })).toThrow();
+    const list = {
+      data: [
+        { id: 'a', name: 'Plant', meta: JSON.parse('{"ok": 1, "constructor": {"x": 1}}'), at: new Date('2026-01-01T00:00:00Z') },
+        { id: 'b', name: 'Deep', meta: { deep } },
+        { id: 'c', name: 'Fine', meta: { ok: true } },
+      ],
+      total: 3,
+    };
+    const sent = superjson.deserialize<typeof list>(JSON.parse(JSON.stringify(toWire(list, 'controller.getList'))));
+    expect(sent.total).toBe(3);
+    expect(sent.data[0]).toEqual({ id: 'a', name: 'Plant', meta: null, at: new Date('2026-01-01T00:00:00Z'), [UNREADABLE_MARKER]: ['meta'] });
+    expect(sent.data[1]).toEqual({ id: 'b', name: 'Deep', meta: null, [UNREADABLE_MARKER]: ['meta'] });
+    expect(sent.data[2]).toEqual({ id: 'c', name: 'Fine', meta: { ok: true } });
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^controller\.getList: .*data\.0\.meta, data\.1\.meta/)]);
+    // not a record: the object holding the refused key is cut
+    expect(superjson.deserialize(JSON.parse(JSON.stringify(transformer.output.serialize({ settings: polluted, n: 1 }))))).toEqual({ settings: null, n: 1, [UNREADABLE_MARKER]: ['settings'] });
+    warn.mockRestore();
   });
 
   it('reads inputs with superjson', () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
@@ -50,14 +51,114 @@ function isPlainJson(value: unknown, seen: Set<object>, depth: number): boolean 
   return true;
 }
 
+/** Deepest answer the serialiser walks; a deeper branch is cut (see `toWire`). */
+export const ANSWER_MAX_DEPTH = 200;
+/** Keys superjson refuses (prototype pollution); a stored row holding one must not sink a list. */
+const REFUSED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Marker of a degraded answer: an object whose member could not be sent lists that member's key
+ * here, and the member itself is sent as null. In a record (an object with an `id`) that member is
+ * the record's field, however deep inside it the problem was.
+ */
+export const UNREADABLE_MARKER = '$unreadable';
+
+const logger = new Logger('tRPC');
+const CUT = Symbol('cut');
+
+/** A copy of `value` without what superjson cannot send; `cut` collects the paths replaced by null. */
+function withoutUnsendable(value: unknown, depth: number, path: string, cut: string[]): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= ANSWER_MAX_DEPTH) return CUT;
+  if (Array.isArray(value)) {
+    return value.map((item, i) => {
+      const v = withoutUnsendable(item, depth + 1, `${path}.${i}`, cut);
+      if (v !== CUT) return v;
+      cut.push(`${path}.${i}`);
+      return null;
+    });
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value; // Date, Map … : superjson's own business
+  const keys = Object.keys(value);
+  if (keys.some((k) => REFUSED_KEYS.has(k))) return CUT;
+  const out: Record<string, unknown> = {};
+  const unreadable: string[] = [];
+  // A record (it has an `id`) loses the whole field that held something unsendable, however deep.
+  const record = keys.includes('id');
+  for (const key of keys) {
+    const before = cut.length;
+    const v = withoutUnsendable((value as Record<string, unknown>)[key], depth + 1, `${path}.${key}`, cut);
+    if (v === CUT || (record && cut.length > before)) {
+      cut.splice(before, cut.length - before, `${path}.${key}`);
+      unreadable.push(key);
+      out[key] = null;
+    } else out[key] = v;
+  }
+  if (unreadable.length) out[UNREADABLE_MARKER] = unreadable;
+  return out;
+}
+
+type Wire = ReturnType<typeof superjson.serialize>;
+
+/**
+ * An answer in superjson's wire form. What superjson refuses (a stored JSON value holding a
+ * `constructor` key, nesting deep enough to exhaust the stack — rows written before the inputs
+ * were bounded) does not fail the whole answer: that member is sent as null, its object lists it
+ * under `$unreadable`, and the event is logged with the procedure's path, so one bad row never
+ * makes a list unreadable for everybody.
+ */
+export function toWire(value: unknown, path: string | undefined): Wire {
+  if (isPlainJson(value, new Set(), 0)) return { json: value } as Wire;
+  try {
+    return superjson.serialize(value);
+  } catch (error) {
+    const cut: string[] = [];
+    const safe = withoutUnsendable(value, 0, '', cut);
+    const where = path ?? 'a subscription event';
+    logger.warn(`${where}: the answer held values that cannot be sent (${(error as Error).message}); sent null instead at ${cut.map((p) => p.slice(1) || '(the answer)').join(', ').slice(0, 1000)}`);
+    return superjson.serialize(safe === CUT ? null : safe);
+  }
+}
+
+/** Answers made ready by the procedure middleware (with the procedure's path), read once by the transformer. */
+const prepared = new WeakMap<object, Wire>();
+
 /** superjson both ways; answers that are plain JSON are wrapped as superjson would, without its walk. */
 export const transformer = {
-  input: superjson,
+  input: {
+    serialize: (value: unknown) => superjson.serialize(value),
+    deserialize: (value: Parameters<typeof superjson.deserialize>[0]): unknown => {
+      try {
+        return superjson.deserialize(value);
+      } catch (error) {
+        throw new InputDecodeError(error);
+      }
+    },
+  },
   output: {
-    serialize: (value: unknown) => (isPlainJson(value, new Set(), 0) ? { json: value } : superjson.serialize(value)),
+    serialize: (value: unknown): Wire => {
+      if (value !== null && typeof value === 'object') {
+        const wire = prepared.get(value);
+        if (wire) {
+          prepared.delete(value);
+          return wire;
+        }
+      }
+      return toWire(value, undefined);
+    },
     deserialize: (value: Parameters<typeof superjson.deserialize>[0]) => superjson.deserialize(value),
   },
 };
+
+/** The request's input could not be read by superjson (malformed `meta` …); its message stays in the log. */
+export class InputDecodeError extends Error {
+  constructor(cause: unknown) {
+    super(INPUT_NOT_VALID, { cause });
+    this.name = 'InputDecodeError';
+  }
+}
+/** What a caller is told when the request itself cannot be read (never a JavaScript message). */
+export const INPUT_NOT_VALID = 'The request body is not valid';
 
 const t = initTRPC
   .context<TrpcContext>()
@@ -72,10 +173,12 @@ const t = initTRPC
       const internal = error.code === 'INTERNAL_SERVER_ERROR';
       // tRPC reports unparsable input JSON as BAD_REQUEST; name it PARSE_ERROR (same 400).
       const parse = error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError;
+      // superjson could not read the input: its message is JavaScript's, not the caller's business.
+      const unreadable = error.code === 'BAD_REQUEST' && error.cause instanceof InputDecodeError;
       return {
         ...shape,
         code: parse ? TRPC_ERROR_CODES_BY_KEY.PARSE_ERROR : shape.code,
-        message: internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : shape.message,
+        message: internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : unreadable ? INPUT_NOT_VALID : shape.message,
         data: {
           code: parse ? ('PARSE_ERROR' as const) : shape.data.code,
           httpStatus: shape.data.httpStatus,
@@ -95,10 +198,14 @@ export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Maps database and unexpected errors to safe TRPCErrors, for every procedure. */
-const errorMapping = t.middleware(async ({ next }) => {
+const errorMapping = t.middleware(async ({ path, type, next }) => {
   const result = await next();
   if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && result.error.cause) {
     throw toTrpcError(result.error.cause);
+  }
+  // The answer is serialised here, where its procedure's path is known (for the log of a degraded answer).
+  if (result.ok && type !== 'subscription' && result.data !== null && typeof result.data === 'object') {
+    prepared.set(result.data, toWire(result.data, path));
   }
   return result;
 });
