@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +23,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    SESSION_SECRET: 'test-session-secret-with-more-than-32-chars',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'error',
     // Tests write their own telemetry: no simulator, and no MQTT broker unless a test asks for one.
     SIMULATOR: 'false',
