@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
 import { BrandingService } from './branding/branding.service';
 import { HtmlService } from './branding/html.service';
-import { foreignOriginHook, securityHeadersHook } from './common/http-guards';
+import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/http-guards';
 import type { AppConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
 import type { Database } from './database/data-source';
@@ -53,6 +53,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
+  fastify.addHook('onRequest', jsonOnlyHook);
 
   const root = clientRoot();
   await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });

@@ -35,7 +35,7 @@ export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
  */
 export function refuseNonJsonBodies(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const type = req.headers['content-type'];
-  if (req.url.startsWith('/api/trpc') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type) && req.method !== 'GET') {
+  if ((req.routeOptions.url ?? '').startsWith('/api/trpc') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type) && req.method !== 'GET') {
     void reply
       .code(415)
       .header('content-type', 'application/json; charset=utf-8')
