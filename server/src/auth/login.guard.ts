@@ -26,7 +26,9 @@ export class LoginGuard extends AuthGuard('local') {
     const http = context.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const res = http.getResponse<FastifyReply>();
-    const dto = plainToInstance(LoginDto, req.body ?? {});
+    const body = req.body ?? {};
+    // A JSON array, number or boolean is no login form (class-transformer would choke on it).
+    const dto = plainToInstance(LoginDto, typeof body === 'object' && !Array.isArray(body) ? body : {});
     const problems = validateSync(dto, { forbidUnknownValues: false });
     if (problems.length) {
       throw new BadRequestException({
