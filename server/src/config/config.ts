@@ -105,16 +105,23 @@ export class AppConfig {
   @MinLength(1)
   BRAND_OWNER_NAME = 'Energy';
 
-  /** Login throttling: failures allowed per account before delays grow, and the 429 ceiling. */
+  /** Login throttling: failures allowed per account and address before delays grow, and the 429 ceiling. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   LOGIN_FREE_ATTEMPTS = 5;
 
+  /** Attempts at one account from one address per window (the owner at another address is not locked out by it). */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT = 10;
+
+  /** Attempts at one account from all addresses together per window: the ceiling for guesses spread over many addresses. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT_TOTAL = 100;
 
   @Transform(toInt)
   @IsInt()
