@@ -128,6 +128,18 @@ export class AppConfig {
   @Min(1)
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS = 50;
 
+  /** Most calls one batched tRPC request may hold; larger batches answer 413 before any call runs. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TRPC_MAX_BATCH_SIZE = 50;
+
+  /** Passwords one user may set (their own or others', user.create and user.update) per minute; more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PASSWORD_CHANGES_PER_MINUTE = 5;
+
   /** Window (seconds) over which login failures are counted. */
   @Transform(toInt)
   @IsInt()
