@@ -138,7 +138,7 @@ export class AppConfig {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  PASSWORD_CHANGES_PER_MINUTE = 5;
+  PASSWORD_CHANGES_PER_MINUTE = 10;
 
   /** Window (seconds) over which login failures are counted. */
   @Transform(toInt)
