@@ -146,6 +146,19 @@ export class SessionService implements OnModuleDestroy {
     return { cookie: this.codec.seal({ ...payload, ctx: loaded.ctx }), ctx: loaded.ctx };
   }
 
+  /**
+   * Re-seals a session at the epoch its own change moved the user to (see keepOwnSession), with a
+   * fresh context; nothing when the user is inactive, the session was signed out meanwhile, or the
+   * epoch has moved again since.
+   */
+  async renewAfterOwnChange(payload: TSessionPayload, epoch: number): Promise<{ cookie: string; ctx: TSessionContext } | undefined> {
+    const loaded = await this.loadContext(payload.ctx.user.user_cuid);
+    if (!loaded || loaded.epoch !== epoch || loaded.ctx.user.inactive) return undefined;
+    const [revoked] = (await this.ds.query(`SELECT 1 FROM revoked_session WHERE sid = $1`, [payload.sid])) as unknown[];
+    if (revoked) return undefined;
+    return { cookie: this.codec.seal({ ...payload, ep: epoch, ctx: loaded.ctx }), ctx: loaded.ctx };
+  }
+
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */
   async check(cookie: string | undefined): Promise<SessionCheck> {
     if (!cookie) return { ok: false, reason: 'MISSING' };

@@ -9,7 +9,7 @@ import { BrandingModule } from '../branding/branding.module';
 import { DomainRouter } from '../branding/domain.router';
 import { DashboardRouter } from '../dashboards/dashboard.router';
 import { DashboardsModule } from '../dashboards/dashboards.module';
-import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
 import { ResourceRouters } from '../crud/resource-routers';
@@ -100,7 +100,11 @@ export class TrpcService implements OnModuleInit {
       clearSessionCookie(req, res);
       return { req, res, sessionFailure: check.reason };
     }
-    return { req, res, actor: check.actor, session: check.payload };
+    const renewSession = async (epoch: number) => {
+      const renewed = await this.sessions.renewAfterOwnChange(check.payload, epoch);
+      if (renewed) setSessionCookie(req, res, renewed.cookie);
+    };
+    return { req, res, actor: check.actor, session: check.payload, renewSession };
   }
 
   /** Mounts tRPC at /api/trpc with @trpc/server's own Fastify adapter. */

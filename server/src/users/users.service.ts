@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { keepOwnSession } from '../auth/own-session';
 import { hashPassword } from '../auth/password';
 import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
@@ -255,7 +256,8 @@ export class UsersService {
             `inactivated_by_user_cuid = CASE WHEN ${inactive} THEN (CASE WHEN inactive THEN inactivated_by_user_cuid ELSE ${p.add(actor.user_cuid)} END) ELSE NULL END`,
           );
         }
-        if (sets.length) await tx.query(`UPDATE "user" SET ${sets.join(', ')} WHERE user_cuid = ${p.add(target.user_cuid)}`, p.values);
+        // One's own password or email change keeps the session making it (the others end).
+        if (sets.length) await keepOwnSession(tx, actor.user_cuid, () => tx.query(`UPDATE "user" SET ${sets.join(', ')} WHERE user_cuid = ${p.add(target.user_cuid)}`, p.values));
         return { data: await this.loadRecord(tx, target.user_cuid) };
       }),
     );
