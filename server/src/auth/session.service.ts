@@ -173,6 +173,21 @@ export class SessionService implements OnModuleDestroy {
     return { ok: true, payload, actor: actorFromContext(payload.ctx) };
   }
 
+  /** Whether a session checked earlier (an open live stream's) is still valid: not signed out, user active, epoch unchanged, not expired. */
+  async isStillValid(payload: TSessionPayload): Promise<boolean> {
+    if (payload.exp * 1000 <= Date.now()) return false;
+    const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
+    return !!row && !row.inactive && !row.revoked && row.session_epoch === payload.ep;
+  }
+
+  private readonly revokeListeners = new Set<(sid: string) => void>();
+
+  /** Called with the session id of every logout on this instance (live streams end at once). */
+  onRevoke(listener: (sid: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
   /** Logout: this session id stops working at once, other sessions of the user go on. */
   async revoke(payload: TSessionPayload): Promise<void> {
     await this.ds.query(
@@ -180,6 +195,7 @@ export class SessionService implements OnModuleDestroy {
        ON CONFLICT (sid) DO NOTHING`,
       [payload.sid, payload.ctx.user.user_cuid, payload.exp],
     );
+    for (const listener of this.revokeListeners) listener(payload.sid);
   }
 
   private async sweepRevoked(): Promise<void> {

@@ -140,6 +140,18 @@ export class AppConfig {
   @Min(1)
   PASSWORD_CHANGES_PER_MINUTE = 10;
 
+  /** Live event streams (SSE) one user may hold open on one instance; a new one closes the oldest. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LIVE_STREAMS_PER_USER = 5;
+
+  /** Seconds between checks that an open live stream's session is still valid (signed out, deactivated, password changed → the stream ends). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LIVE_SESSION_CHECK_SECONDS = 15;
+
   /** Window (seconds) over which login failures are counted. */
   @Transform(toInt)
   @IsInt()

@@ -14,7 +14,9 @@ export class PortalNotificationRouter {
     private readonly notifications: PortalNotificationsService,
     private readonly live: LiveEventsService,
     private readonly sessions: SessionService,
-  ) {}
+  ) {
+    sessions.onRevoke((sid) => live.endSession(sid));
+  }
 
   readonly router = router({
     /** The signed-in user's live events, over SSE (httpSubscriptionLink). */
@@ -22,7 +24,15 @@ export class PortalNotificationRouter {
       .meta({ perm: 'notifications.view' })
       .input(z.void())
       // Typed by the generator (TLiveEvent); tRPC output validators do not apply to streams.
-      .subscription(({ ctx, signal }) => this.live.subscribe(ctx.actor.user_cuid, signal)),
+      // The stream follows the session that opened it: signed out, deactivated or re-passworded → cut.
+      .subscription(({ ctx, signal }) =>
+        this.live.subscribe(ctx.actor.user_cuid, {
+          signal,
+          sid: ctx.session.sid,
+          stillValid: () => this.sessions.isStillValid(ctx.session),
+          cut: () => ctx.req.raw.destroy(),
+        }),
+      ),
 
     recent: procedure
       .meta({ perm: 'notifications.view' })
