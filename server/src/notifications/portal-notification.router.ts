@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
@@ -9,13 +9,16 @@ import { ZAcknowledgeInput, ZMuteInput, ZPortalNotification } from './notificati
 import { PortalNotificationsService } from './portal-notifications.service';
 
 @Injectable()
-export class PortalNotificationRouter {
+export class PortalNotificationRouter implements OnModuleInit {
   constructor(
     private readonly notifications: PortalNotificationsService,
     private readonly live: LiveEventsService,
     private readonly sessions: SessionService,
-  ) {
-    sessions.onRevoke((sid) => live.endSession(sid));
+  ) {}
+
+  /** A logout on this instance ends that session's open streams at once. */
+  onModuleInit(): void {
+    this.sessions.onRevoke((sid) => this.live.endSession(sid));
   }
 
   readonly router = router({
