@@ -39,7 +39,7 @@ export class LoginGuard extends AuthGuard('local') {
     }
     const address = req.ip ?? 'unknown';
     // Counted before the password is checked: concurrent guesses cannot all pass the brake at once.
-    const verdict = this.throttle.reserve(dto.email, address);
+    const verdict = await this.throttle.reserve(dto.email, address);
     if (verdict.blocked) {
       res.header('retry-after', String(verdict.retryAfterSeconds));
       throw new HttpException(
@@ -50,11 +50,11 @@ export class LoginGuard extends AuthGuard('local') {
     if (verdict.delayMs) await sleep(verdict.delayMs);
     try {
       const ok = (await super.canActivate(context)) as boolean;
-      this.throttle.succeed(verdict.ticket);
+      await this.throttle.succeed(verdict.ticket);
       return ok;
     } catch (error) {
       // A wrong password keeps its reservation as the failure; anything else gives it back.
-      if (!(error instanceof UnauthorizedException)) this.throttle.release(verdict.ticket);
+      if (!(error instanceof UnauthorizedException)) await this.throttle.release(verdict.ticket);
       throw error;
     }
   }
