@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -31,7 +32,7 @@ async function withPortal<T>(ctx: BenchContext, label: string, work: (portal: Po
   const server = await startServer({
     DATABASE_URL: db.url,
     SEED_DEMO: 'true',
-    SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
   });
   const browser = await launchChromium();
   // The demo brand lives on "localhost".

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import superjson from 'superjson';
 import { type BenchContext, type FigureResult, load, loginCookie, requestsAgainstHealth, scratchDatabase, startServer } from '../lib';
@@ -17,7 +18,7 @@ export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
     SEED_DEMO: 'true',
     SIMULATOR: 'false',
     MQTT_PORT: '0',
-    SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
   });
   try {
     const pg = new Client({ connectionString: db.url });

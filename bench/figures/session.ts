@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type BenchContext, type FigureResult, load, loginCookie, requestsAgainstHealth, scratchDatabase, startServer } from '../lib';
 
 /**
@@ -12,7 +13,7 @@ export async function sessionFigure(ctx: BenchContext): Promise<FigureResult> {
   const server = await startServer({
     DATABASE_URL: db.url,
     SEED_DEMO: 'true',
-    SESSION_SECRET: 'bench-session-secret-of-at-least-32-characters',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
   });
   try {
     // One session per client, as 50 open tabs of the demo users would have.

@@ -10,8 +10,9 @@ import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
 import { BrandingService } from './branding/branding.service';
 import { HtmlService } from './branding/html.service';
-import { foreignOriginHook, securityHeadersHook } from './common/http-guards';
+import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/http-guards';
 import type { AppConfig } from './config/config';
+import { ensureSessionSecret } from './config/session-secret';
 import type { Database } from './database/data-source';
 import { TRPC_MAX_BODY_BYTES } from './trpc/trpc.module';
 
@@ -52,6 +53,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
+  fastify.addHook('onRequest', jsonOnlyHook);
 
   const root = clientRoot();
   await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });
@@ -82,6 +84,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
  * per second where Fastify does over 60,000, and the session check runs every second per tab.
  */
 export async function createApp(config: AppConfig, db: Database, ownsDatabase = true): Promise<NestFastifyApplication> {
+  ensureSessionSecret(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, db, ownsDatabase), createFastifyAdapter(config), {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });

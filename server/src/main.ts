@@ -1,14 +1,19 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
-import { ConfigError, DEV_SESSION_SECRET, loadConfig } from './config/config';
+import { ConfigError, loadConfig } from './config/config';
+import { ensureSessionSecret } from './config/session-secret';
 import { prepareDatabase } from './database/prepare';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new Logger('Portal');
-  if (config.sessionSecret === DEV_SESSION_SECRET) {
-    logger.warn('SESSION_SECRET is not set: using a development key. Set one (32+ characters) for any real use.');
+  const key = ensureSessionSecret(config);
+  if (key.source === 'file') {
+    logger.log(`SESSION_SECRET is not set: session key ${key.created ? 'generated into' : 'read from'} ${key.path} (owner-only).`);
+    if (!config.embedded) {
+      logger.warn('Several instances on one PostgreSQL database need the same SESSION_SECRET: each data folder has its own key.');
+    }
   }
   const db = await prepareDatabase(config);
   const app = await createApp(config, db);

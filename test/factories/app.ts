@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
@@ -19,10 +20,10 @@ export interface TestApp {
  * One application per test file: passport keeps its strategies process-wide, so a second app in
  * the same module registry would take over the first one's login.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { liveOverPostgres?: boolean } = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    SESSION_SECRET: 'test-session-secret-with-more-than-32-chars',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'error',
     // Tests write their own telemetry: no simulator, and no MQTT broker unless a test asks for one.
     SIMULATOR: 'false',
@@ -30,6 +31,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const db = await createTestDataSource();
+  // Live events through LISTEN/NOTIFY on PostgreSQL, as a deployment with DATABASE_URL has them.
+  const url = (db.dataSource.options as { url?: string }).url;
+  if (options.liveOverPostgres && url) config.DATABASE_URL = url;
   await seedRoles(db.dataSource);
   await seedDemo(db.dataSource);
   const app = await createApp(config, db, false);

@@ -1,45 +1,7 @@
-import superjson from 'superjson';
 import { DEMO_SYSTEMS } from '../../server/src/database/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
-
-/** Reads a tRPC SSE subscription as a browser's EventSource would, collecting its data events. */
-async function openStream(c: HttpClient, path: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${c.baseUrl}/api/trpc/${path}`, {
-    headers: { cookie: c.cookieHeader(), accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
-  const events: any[] = [];
-  let buffer = '';
-  const reader = res.body!.getReader();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-          const event = /^event: *(.*)$/m.exec(block)?.[1];
-          if (data && !event) events.push(superjson.deserialize(JSON.parse(data)));
-        }
-      }
-    } catch {
-      /* aborted */
-    }
-  })();
-  const waitFor = async (count: number, ms = 5000) => {
-    const until = Date.now() + ms;
-    while (events.length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-    return events;
-  };
-  return { res, events, waitFor, close: async () => (controller.abort(), await pump) };
-}
+import { openStream } from '../factories/sse';
 
 describe('live CHANGELOG notifications over SSE', () => {
   let t: TestApp;
@@ -48,7 +10,8 @@ describe('live CHANGELOG notifications over SSE', () => {
   let clinic: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // On PostgreSQL the events go through LISTEN/NOTIFY, as on a deployment.
+    t = await startTestApp({}, { liveOverPostgres: true });
     for (const who of ['superuser', 'installer', 'expert', 'basic', 'other']) {
       as[who] = new HttpClient(t.baseUrl);
       expect((await as[who].login(`${who}@demo.local`)).status).toBe(200);

@@ -192,9 +192,11 @@ describe('user resource (spec §6 Users)', () => {
   });
 
   describe('edit and deactivate', () => {
-    it('oneself: a plain member edits their own name; a password change ends their sessions', async () => {
+    it('oneself: a plain member edits their own name; a password change ends their other sessions and keeps this one', async () => {
       const basic = new HttpClient(t.baseUrl);
       await basic.login('basic@demo.local');
+      const elsewhere = new HttpClient(t.baseUrl);
+      await elsewhere.login('basic@demo.local');
       const renamed = await basic.mutate('user.update', {
         id: cuid.basic,
         data: { name: 'Basic Renamed', email: 'basic@demo.local', user_cuid: cuid.basic, inactive: false, password: '' },
@@ -205,7 +207,8 @@ describe('user resource (spec §6 Users)', () => {
       // name change alone keeps the session
       expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
       expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password', current_password: 'demo-password' } })).status).toBe(200);
-      expect((await basic.request('GET', '/api/auth/session')).status).toBe(401);
+      expect((await elsewhere.request('GET', '/api/auth/session')).status).toBe(401);
+      expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
       expect((await new HttpClient(t.baseUrl).login('basic@demo.local', 'another-password')).status).toBe(200);
       await t.db.dataSource.query(`UPDATE "user" SET password = (SELECT password FROM "user" WHERE email = 'expert@demo.local') WHERE user_cuid = $1`, [
         cuid.basic,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { verifyPassword } from '../../server/src/auth/password';
 import { loadConfig } from '../../server/src/config/config';
 import { prepareDatabase } from '../../server/src/database/prepare';
@@ -22,7 +23,7 @@ describe('first start of a database', () => {
   it('a production start creates the roles and no account at all, until settings name a first superuser', async () => {
     const fresh = await freshDatabaseEnv();
     try {
-      const base = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), SEED_DEMO: 'false', LOG_LEVEL: 'error', ...fresh.env };
+      const base = { NODE_ENV: 'production', SESSION_SECRET: randomBytes(32).toString('base64url'), SEED_DEMO: 'false', LOG_LEVEL: 'error', ...fresh.env };
       const db = await prepareDatabase(loadConfig(base));
       expect((await db.dataSource.query(`SELECT count(*)::int AS n FROM "user"`))[0].n).toBe(0);
       expect((await db.dataSource.query(`SELECT name FROM role ORDER BY level`)).map((r: { name: string }) => r.name)).toEqual([

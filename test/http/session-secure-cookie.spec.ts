@@ -22,4 +22,14 @@ describe('session cookie behind an HTTPS proxy', () => {
     expect(res.status).toBe(200);
     expect(res.setCookies.find((l) => l.startsWith('liuc='))).not.toMatch(/Secure/);
   });
+
+  it('compares the Origin with the scheme the proxy reports: http:// is foreign to an https:// page', async () => {
+    const host = new URL(secureApp.baseUrl).host;
+    const https = await new HttpClient(secureApp.baseUrl, { 'x-forwarded-proto': 'https', origin: `https://${host}` }).login('basic@demo.local');
+    expect(https.status).toBe(200);
+    const downgraded = await new HttpClient(secureApp.baseUrl, { 'x-forwarded-proto': 'https', origin: `http://${host}` }).login('basic@demo.local');
+    expect(downgraded.status).toBe(403);
+    const plain = await new HttpClient(secureApp.baseUrl, { origin: `https://${host}` }).login('basic@demo.local');
+    expect(plain.status).toBe(403);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ describe('kill -9 of the server in the middle of a QoS 1 stream', () => {
         MQTT_CLIENT_ID: 'portal-kill9',
         PORT: String(port),
         HOST: '127.0.0.1',
-        SESSION_SECRET: 'kill9-session-secret-with-more-than-32-characters',
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
         SEED_DEMO: 'false',
         SIMULATOR: 'false',
         LOG_LEVEL: 'warn',

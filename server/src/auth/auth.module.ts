@@ -6,12 +6,13 @@ import { AuthTokenService } from './auth-token.service';
 import { LocalStrategy } from './local.strategy';
 import { LoginGuard } from './login.guard';
 import { LoginThrottle } from './login-throttle';
+import { PasswordChangeBrake } from './password-change-brake';
 import { SessionService } from './session.service';
 
 @Module({
   imports: [PassportModule],
   controllers: [AuthController],
-  providers: [SessionService, LoginThrottle, LocalStrategy, LoginGuard, AuthTokenService, AuthTokenRouter],
-  exports: [SessionService, LoginThrottle, AuthTokenService, AuthTokenRouter],
+  providers: [SessionService, LoginThrottle, PasswordChangeBrake, LocalStrategy, LoginGuard, AuthTokenService, AuthTokenRouter],
+  exports: [SessionService, LoginThrottle, PasswordChangeBrake, AuthTokenService, AuthTokenRouter],
 })
 export class AuthModule {}

@@ -1,57 +1,113 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
+import { DATA_SOURCE } from '../database/database.module';
 
-export type ThrottleVerdict = { blocked: true; retryAfterSeconds: number } | { blocked: false; delayMs: number };
+/** One login attempt counted ahead of its password check (see reserve). */
+export interface LoginTicket {
+  readonly ticket: string;
+  readonly account: string;
+  readonly address: string;
+}
+
+export type ThrottleVerdict = { blocked: true; retryAfterSeconds: number } | { blocked: false; delayMs: number; ticket: LoginTicket };
+
+interface Counts {
+  pair: number;
+  account: number;
+  address: number;
+  pair_oldest: Date | null;
+  account_oldest: Date | null;
+  address_oldest: Date | null;
+}
 
 /**
- * Brute-force brake for logins, per account and per client address: the first failures are
- * free, then each further attempt waits twice as long (250 ms, 500 ms … up to 8 s), and past the
- * ceiling the answer is 429 with Retry-After until the oldest failure leaves the window.
- * Kept in memory per instance: behind a load balancer each instance brakes on its own.
+ * Brute-force brake for logins, kept in the database (table login_attempt) so that every
+ * instance behind a load balancer counts the same attempts. Every attempt is counted (reserved)
+ * before its password is checked, under advisory locks on its account and address, so concurrent
+ * guesses cannot all pass the check at once; a success takes its own attempt back and clears that
+ * address's failures for the account.
+ *
+ * Three counters over a sliding window (LOGIN_WINDOW_SECONDS):
+ * - account + address (LOGIN_MAX_ATTEMPTS_PER_ACCOUNT): the lock an attacker meets. It is per
+ *   address so that knowing someone's email does not lock its owner out: the owner, from an
+ *   address without failures for the account, still signs in;
+ * - address (LOGIN_MAX_ATTEMPTS_PER_ADDRESS): one address guessing across many accounts;
+ * - account over all addresses (LOGIN_MAX_ATTEMPTS_PER_ACCOUNT_TOTAL, much larger): guesses spread
+ *   over many addresses still meet a ceiling (then the owner waits too, as the price of that attack).
+ * The first failures are free, then each further attempt waits twice as long (250 ms … 8 s), and
+ * past a ceiling the answer is 429 with Retry-After until the oldest attempt leaves the window.
  */
 @Injectable()
-export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-  private static readonly MAX_KEYS = 100_000;
+export class LoginThrottle implements OnModuleDestroy {
+  private readonly logger = new Logger(LoginThrottle.name);
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly config: AppConfig) {}
-
-  private recent(key: string, now: number): number[] {
-    const windowStart = now - this.config.LOGIN_WINDOW_SECONDS * 1000;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > windowStart);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
-    return list;
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep(), 5 * 60 * 1000);
+    this.sweeper.unref();
   }
 
-  verdict(email: string, address: string, now = Date.now()): ThrottleVerdict {
-    const account = this.recent(`a:${email.toLowerCase()}`, now);
-    const ip = this.recent(`i:${address}`, now);
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** Counts an attempt before the password is checked; a blocked attempt counts nothing. */
+  async reserve(email: string, clientAddress: string, now = Date.now()): Promise<ThrottleVerdict> {
+    const account = email.trim().toLowerCase();
+    const address = clientAddress.slice(0, 100);
     const windowMs = this.config.LOGIN_WINDOW_SECONDS * 1000;
-    const overAccount = account.length >= this.config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT;
-    const overIp = ip.length >= this.config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS;
-    if (overAccount || overIp) {
-      const oldest = Math.min(...(overAccount ? [account[0]] : []), ...(overIp ? [ip[0]] : []));
-      return { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+    const { LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: perPair, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: perIp, LOGIN_MAX_ATTEMPTS_PER_ACCOUNT_TOTAL: perAccount } = this.config;
+    return this.ds.transaction(async (tx) => {
+      // Account lock first, then address lock (separate key spaces): no two reservations wait on each other in a cycle.
+      await tx.query(`SELECT pg_advisory_xact_lock(7101, hashtext($1))`, [account]);
+      await tx.query(`SELECT pg_advisory_xact_lock(7102, hashtext($1))`, [address]);
+      const [c] = (await tx.query(
+        `SELECT count(*) FILTER (WHERE account = $1 AND address = $2)::int AS pair,
+                count(*) FILTER (WHERE account = $1)::int AS account,
+                count(*) FILTER (WHERE address = $2)::int AS address,
+                min(at) FILTER (WHERE account = $1 AND address = $2) AS pair_oldest,
+                min(at) FILTER (WHERE account = $1) AS account_oldest,
+                min(at) FILTER (WHERE address = $2) AS address_oldest
+           FROM login_attempt
+          WHERE (account = $1 OR address = $2) AND at > $3`,
+        [account, address, new Date(now - windowMs)],
+      )) as Counts[];
+      const full = [
+        c.pair >= perPair ? c.pair_oldest : null,
+        c.address >= perIp ? c.address_oldest : null,
+        c.account >= perAccount ? c.account_oldest : null,
+      ].filter((d): d is Date => d !== null);
+      if (full.length) {
+        const oldest = Math.min(...full.map((d) => new Date(d).getTime()));
+        return { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) } as const;
+      }
+      const ticket = newCuid();
+      await tx.query(`INSERT INTO login_attempt (ticket, account, address, at) VALUES ($1, $2, $3, $4)`, [ticket, account, address, new Date(now)]);
+      const extra = Math.max(c.pair, c.address - perPair) - this.config.LOGIN_FREE_ATTEMPTS;
+      return { blocked: false, delayMs: extra < 0 ? 0 : Math.min(250 * 2 ** extra, 8000), ticket: { ticket, account, address } } as const;
+    });
+  }
+
+  /** The password was right: the attempt is given back and the address's failures for the account cleared. */
+  async succeed(ticket: LoginTicket): Promise<void> {
+    await this.ds.query(`DELETE FROM login_attempt WHERE ticket = $1 OR (account = $2 AND address = $3)`, [ticket.ticket, ticket.account, ticket.address]);
+  }
+
+  /** The attempt ended without a password verdict (an error, an inactive account): it is given back. */
+  async release(ticket: LoginTicket): Promise<void> {
+    await this.ds.query(`DELETE FROM login_attempt WHERE ticket = $1`, [ticket.ticket]);
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.ds.query(`DELETE FROM login_attempt WHERE at < $1`, [new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000)]);
+    } catch (e) {
+      this.logger.warn(`Could not sweep old login attempts: ${(e as Error).message}`);
     }
-    const extra = Math.max(account.length, ip.length - this.config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT) - this.config.LOGIN_FREE_ATTEMPTS;
-    return { blocked: false, delayMs: extra < 0 ? 0 : Math.min(250 * 2 ** extra, 8000) };
-  }
-
-  fail(email: string, address: string, now = Date.now()): void {
-    if (this.failures.size > LoginThrottle.MAX_KEYS) this.prune(now);
-    for (const key of [`a:${email.toLowerCase()}`, `i:${address}`]) {
-      const list = this.recent(key, now);
-      list.push(now);
-      this.failures.set(key, list);
-    }
-  }
-
-  succeed(email: string): void {
-    this.failures.delete(`a:${email.toLowerCase()}`);
-  }
-
-  private prune(now: number): void {
-    for (const key of [...this.failures.keys()]) this.recent(key, now);
   }
 }

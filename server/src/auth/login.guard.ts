@@ -26,7 +26,9 @@ export class LoginGuard extends AuthGuard('local') {
     const http = context.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const res = http.getResponse<FastifyReply>();
-    const dto = plainToInstance(LoginDto, req.body ?? {});
+    const body = req.body ?? {};
+    // A JSON array, number or boolean is no login form (class-transformer would choke on it).
+    const dto = plainToInstance(LoginDto, typeof body === 'object' && !Array.isArray(body) ? body : {});
     const problems = validateSync(dto, { forbidUnknownValues: false });
     if (problems.length) {
       throw new BadRequestException({
@@ -36,7 +38,8 @@ export class LoginGuard extends AuthGuard('local') {
       });
     }
     const address = req.ip ?? 'unknown';
-    const verdict = this.throttle.verdict(dto.email, address);
+    // Counted before the password is checked: concurrent guesses cannot all pass the brake at once.
+    const verdict = await this.throttle.reserve(dto.email, address);
     if (verdict.blocked) {
       res.header('retry-after', String(verdict.retryAfterSeconds));
       throw new HttpException(
@@ -47,10 +50,11 @@ export class LoginGuard extends AuthGuard('local') {
     if (verdict.delayMs) await sleep(verdict.delayMs);
     try {
       const ok = (await super.canActivate(context)) as boolean;
-      this.throttle.succeed(dto.email);
+      await this.throttle.succeed(verdict.ticket);
       return ok;
     } catch (error) {
-      if (error instanceof UnauthorizedException) this.throttle.fail(dto.email, address);
+      // A wrong password keeps its reservation as the failure; anything else gives it back.
+      if (!(error instanceof UnauthorizedException)) await this.throttle.release(verdict.ticket);
       throw error;
     }
   }

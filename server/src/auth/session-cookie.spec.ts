@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { SessionCookieCodec } from './session-cookie';
 
+const randomKey = () => randomBytes(32).toString('base64url');
+
 describe('SessionCookieCodec', () => {
-  const sut = new SessionCookieCodec('a-session-secret-of-at-least-32-characters');
+  const sut = new SessionCookieCodec(randomKey());
   const payload = { v: 1, sid: 'abc', ctx: { user: { name: 'Amina', email: 'amina@example.org' } } };
 
   it('opens what it sealed', () => {
@@ -24,7 +27,7 @@ describe('SessionCookieCodec', () => {
     const raw = Buffer.from(sealed, 'base64url');
     raw[20] ^= 1;
     expect(sut.open(raw.toString('base64url'))).toBeUndefined();
-    expect(sut.open(new SessionCookieCodec('another-secret-that-is-32-characters-long').seal(payload))).toBeUndefined();
+    expect(sut.open(new SessionCookieCodec(randomKey()).seal(payload))).toBeUndefined();
     expect(sut.open('not-a-cookie')).toBeUndefined();
     expect(sut.open('')).toBeUndefined();
     expect(sut.open(undefined)).toBeUndefined();

@@ -23,6 +23,7 @@ export class SessionCookieCodec {
   private readonly key: Buffer;
 
   constructor(secret: string) {
+    if (typeof secret !== 'string' || secret.length < 32) throw new Error('The session key must be at least 32 characters long');
     this.key = Buffer.from(hkdfSync('sha256', secret, 'portal-session', 'liuc-cookie-aes-256-gcm', 32));
   }
 

@@ -146,6 +146,19 @@ export class SessionService implements OnModuleDestroy {
     return { cookie: this.codec.seal({ ...payload, ctx: loaded.ctx }), ctx: loaded.ctx };
   }
 
+  /**
+   * Re-seals a session at the epoch its own change moved the user to (see keepOwnSession), with a
+   * fresh context; nothing when the user is inactive, the session was signed out meanwhile, or the
+   * epoch has moved again since.
+   */
+  async renewAfterOwnChange(payload: TSessionPayload, epoch: number): Promise<{ cookie: string; ctx: TSessionContext } | undefined> {
+    const loaded = await this.loadContext(payload.ctx.user.user_cuid);
+    if (!loaded || loaded.epoch !== epoch || loaded.ctx.user.inactive) return undefined;
+    const [revoked] = (await this.ds.query(`SELECT 1 FROM revoked_session WHERE sid = $1`, [payload.sid])) as unknown[];
+    if (revoked) return undefined;
+    return { cookie: this.codec.seal({ ...payload, ep: epoch, ctx: loaded.ctx }), ctx: loaded.ctx };
+  }
+
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */
   async check(cookie: string | undefined): Promise<SessionCheck> {
     if (!cookie) return { ok: false, reason: 'MISSING' };
@@ -160,6 +173,21 @@ export class SessionService implements OnModuleDestroy {
     return { ok: true, payload, actor: actorFromContext(payload.ctx) };
   }
 
+  /** Whether a session checked earlier (an open live stream's) is still valid: not signed out, user active, epoch unchanged, not expired. */
+  async isStillValid(payload: TSessionPayload): Promise<boolean> {
+    if (payload.exp * 1000 <= Date.now()) return false;
+    const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
+    return !!row && !row.inactive && !row.revoked && row.session_epoch === payload.ep;
+  }
+
+  private readonly revokeListeners = new Set<(sid: string) => void>();
+
+  /** Called with the session id of every logout on this instance (live streams end at once). */
+  onRevoke(listener: (sid: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
   /** Logout: this session id stops working at once, other sessions of the user go on. */
   async revoke(payload: TSessionPayload): Promise<void> {
     await this.ds.query(
@@ -167,6 +195,7 @@ export class SessionService implements OnModuleDestroy {
        ON CONFLICT (sid) DO NOTHING`,
       [payload.sid, payload.ctx.user.user_cuid, payload.exp],
     );
+    for (const listener of this.revokeListeners) listener(payload.sid);
   }
 
   private async sweepRevoked(): Promise<void> {

@@ -2,8 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The request's own origin (scheme, host and port) as the browser sees it; behind a trusted proxy, its X-Forwarded-* view. */
+export function ownOrigin(req: FastifyRequest): string | undefined {
+  try {
+    return new URL(`${req.protocol}://${req.host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Refuses state-changing requests sent from another site: a foreign `Origin`, or a browser that
+ * Refuses state-changing requests sent from another site: a foreign `Origin` (scheme, host and port
+ * compared, so http:// and https:// of one host differ), an opaque `null` one, or a browser that
  * says the request is cross-site. Requests without either (curl, controllers) pass; they carry no
  * ambient cookie a third party could abuse, and the SameSite=Strict cookie covers the rest.
  */
@@ -13,21 +23,54 @@ export function isForeignMutation(req: FastifyRequest, allowedOrigins: ReadonlyS
   const origin = req.headers.origin;
   if (!origin) return false;
   if (origin === 'null') return true;
-  if (allowedOrigins.has(origin.replace(/\/$/, ''))) return false;
+  let claimed: string;
   try {
-    return new URL(origin).host !== req.headers.host;
+    claimed = new URL(origin).origin;
   } catch {
     return true;
   }
+  if (allowedOrigins.has(claimed)) return false;
+  return claimed !== ownOrigin(req);
 }
 
+/**
+ * Applied to every unsafe request whatever its path: a path test on the raw URL missed spellings
+ * the router decodes to the same route (`/%61pi/files`).
+ */
 export function foreignOriginHook(allowedOrigins: string[]) {
-  const allowed = new Set(allowedOrigins.map((o) => o.trim().replace(/\/$/, '')).filter(Boolean));
+  const allowed = new Set(
+    allowedOrigins
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => {
+        try {
+          return new URL(o).origin;
+        } catch {
+          return o.replace(/\/$/, '');
+        }
+      }),
+  );
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (req.url.startsWith('/api/') && isForeignMutation(req, allowed)) {
+    if (isForeignMutation(req, allowed)) {
       await reply.code(403).send({ code: 'FORBIDDEN', message: 'Requests from another site are refused' });
     }
   };
+}
+
+/** Routes (as the router matched them, not as the URL spells them) that take JSON bodies only. */
+const JSON_ONLY_ROUTES = new Set(['/api/auth/login', '/api/auth/logout']);
+
+/**
+ * Login and logout take JSON only: a form (urlencoded, multipart, text/plain) is what another page
+ * can post without a CORS preflight, so it is refused with 415 before its body is read.
+ */
+export function jsonOnlyHook(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const type = req.headers['content-type'];
+  if (JSON_ONLY_ROUTES.has(req.routeOptions.url ?? '') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
+    void reply.code(415).send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request as application/json' });
+    return;
+  }
+  done();
 }
 
 const SECURITY_HEADERS: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keepOwnSession } from '../auth/own-session';
 import { bestLevel } from '../auth/policy';
 import { newCuid } from '../common/ids';
 import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
@@ -37,10 +38,13 @@ export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.Zod
   defaultSort: { field: 'name', order: 'ASC' },
   afterCreate: async (tx, actor, row) => {
     const level = Math.min(bestLevel(actor), 3);
-    await tx.query(
-      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin)
-       VALUES ($1, (SELECT role_cuid FROM role WHERE level = $2), $3, $4, true)`,
-      [newCuid(), level, actor.user_cuid, row.company_cuid],
+    // The creator's new membership moves their session epoch: their own session is re-issued.
+    await keepOwnSession(tx, actor.user_cuid, () =>
+      tx.query(
+        `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin)
+         VALUES ($1, (SELECT role_cuid FROM role WHERE level = $2), $3, $4, true)`,
+        [newCuid(), level, actor.user_cuid, row.company_cuid],
+      ),
     );
   },
 };

@@ -1,13 +1,25 @@
-import { ConfigError, DEV_SESSION_SECRET, loadConfig } from './config';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
-  it('has working defaults for the embedded start', () => {
+  const secret = () => randomBytes(32).toString('base64url');
+
+  it('has working defaults for the embedded start, with no built-in session key', () => {
     const c = loadConfig({});
     expect(c.PORT).toBe(3000);
     expect(c.embedded).toBe(true);
     expect(c.seedDemo).toBe(true);
     expect(c.DATA_DIR).toBe('./data');
-    expect(c.sessionSecret).toBe(DEV_SESSION_SECRET);
+    expect(c.SESSION_SECRET).toBeUndefined();
+    expect(() => c.sessionSecret).toThrow(/No session key/);
+  });
+
+  it('keeps hosted files in <DATA_DIR>/files unless FILES_DIR says otherwise', () => {
+    expect(loadConfig({}).FILES_DIR).toBe(join('./data', 'files'));
+    expect(loadConfig({ DATA_DIR: '/srv/portal' }).FILES_DIR).toBe('/srv/portal/files');
+    expect(loadConfig({ DATA_DIR: '/srv/portal', FILES_DIR: '' }).FILES_DIR).toBe('/srv/portal/files');
+    expect(loadConfig({ DATA_DIR: '/srv/portal', FILES_DIR: '/mnt/files' }).FILES_DIR).toBe('/mnt/files');
   });
 
   it('does not seed demo data on PostgreSQL unless asked', () => {
@@ -17,8 +29,9 @@ describe('loadConfig', () => {
 
   it('production refuses to start with a missing or short session key', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required/);
-    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toThrow(/at least 32 characters/);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret().slice(0, 10) })).toThrow(/at least 32 characters/);
+    const key = secret();
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: key }).sessionSecret).toBe(key);
   });
 
   it('lists every bad value at once', () => {

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -18,9 +19,6 @@ const toInt = ({ value }: { value: unknown }) =>
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
-
-/** A development-only session key: refused in production, printed as a warning otherwise. */
-export const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
 
 /**
  * Every setting of the portal, read from the environment once at start and validated.
@@ -55,7 +53,10 @@ export class AppConfig {
   @IsString()
   DATA_DIR = './data';
 
-  /** Key material for the `liuc` cookie (authenticated encryption); at least 32 characters. */
+  /**
+   * Key material for the `liuc` cookie (authenticated encryption); at least 32 characters. Required
+   * in production; elsewhere, when unset, a random key is generated into DATA_DIR (session-secret.ts).
+   */
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -104,21 +105,52 @@ export class AppConfig {
   @MinLength(1)
   BRAND_OWNER_NAME = 'Energy';
 
-  /** Login throttling: failures allowed per account before delays grow, and the 429 ceiling. */
+  /** Login throttling: failures allowed per account and address before delays grow, and the 429 ceiling. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   LOGIN_FREE_ATTEMPTS = 5;
 
+  /** Attempts at one account from one address per window (the owner at another address is not locked out by it). */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT = 10;
 
+  /** Attempts at one account from all addresses together per window: the ceiling for guesses spread over many addresses. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT_TOTAL = 100;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS = 50;
+
+  /** Most calls one batched tRPC request may hold; larger batches answer 413 before any call runs. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TRPC_MAX_BATCH_SIZE = 50;
+
+  /** Passwords one user may set (their own or others', user.create and user.update) per minute; more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PASSWORD_CHANGES_PER_MINUTE = 10;
+
+  /** Live event streams (SSE) one user may hold open on one instance; a new one closes the oldest. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LIVE_STREAMS_PER_USER = 5;
+
+  /** Seconds between checks that an open live stream's session is still valid (signed out, deactivated, password changed → the stream ends). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LIVE_SESSION_CHECK_SECONDS = 15;
 
   /** Window (seconds) over which login failures are counted. */
   @Transform(toInt)
@@ -136,10 +168,9 @@ export class AppConfig {
   @IsString()
   FILES_ALLOWED_TYPES = 'image/png,image/jpeg,image/webp,image/svg+xml,application/pdf,text/csv,text/plain,application/json';
 
-  /** Hosted files on local disk (when FILES_S3_BUCKET is empty): the folder objects are written to. */
+  /** Hosted files on local disk (when FILES_S3_BUCKET is empty): the folder objects are written to; empty → <DATA_DIR>/files. */
   @IsString()
-  @MinLength(1)
-  FILES_DIR = './data/files';
+  FILES_DIR = '';
 
   /** Seconds between sweeps that remove the objects of files deleted with their company, system or domain; 0 → never. */
   @Transform(toInt)
@@ -183,8 +214,10 @@ export class AppConfig {
     return this.SEED_DEMO ?? this.embedded;
   }
 
+  /** The session key; ensureSessionSecret() provides one when the setting is empty. There is no built-in key. */
   get sessionSecret(): string {
-    return this.SESSION_SECRET ?? DEV_SESSION_SECRET;
+    if (!this.SESSION_SECRET) throw new ConfigError('No session key: set SESSION_SECRET (or call ensureSessionSecret)');
+    return this.SESSION_SECRET;
   }
 }
 
@@ -208,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('INITIAL_SUPERUSER_EMAIL and INITIAL_SUPERUSER_PASSWORD must be set together');
   }
   if (problems.length) throw new ConfigError(`Invalid settings:\n - ${problems.join('\n - ')}`);
+  if (!config.FILES_DIR) config.FILES_DIR = join(config.DATA_DIR, 'files');
   Object.defineProperty(config, 'env', { value: { ...env }, enumerable: false });
   return config;
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
@@ -9,12 +9,17 @@ import { ZAcknowledgeInput, ZMuteInput, ZPortalNotification } from './notificati
 import { PortalNotificationsService } from './portal-notifications.service';
 
 @Injectable()
-export class PortalNotificationRouter {
+export class PortalNotificationRouter implements OnModuleInit {
   constructor(
     private readonly notifications: PortalNotificationsService,
     private readonly live: LiveEventsService,
     private readonly sessions: SessionService,
   ) {}
+
+  /** A logout on this instance ends that session's open streams at once. */
+  onModuleInit(): void {
+    this.sessions.onRevoke((sid) => this.live.endSession(sid));
+  }
 
   readonly router = router({
     /** The signed-in user's live events, over SSE (httpSubscriptionLink). */
@@ -22,7 +27,15 @@ export class PortalNotificationRouter {
       .meta({ perm: 'notifications.view' })
       .input(z.void())
       // Typed by the generator (TLiveEvent); tRPC output validators do not apply to streams.
-      .subscription(({ ctx, signal }) => this.live.subscribe(ctx.actor.user_cuid, signal)),
+      // The stream follows the session that opened it: signed out, deactivated or re-passworded → cut.
+      .subscription(({ ctx, signal }) =>
+        this.live.subscribe(ctx.actor.user_cuid, {
+          signal,
+          sid: ctx.session.sid,
+          stillValid: () => this.sessions.isStillValid(ctx.session),
+          cut: () => ctx.req.raw.destroy(),
+        }),
+      ),
 
     recent: procedure
       .meta({ perm: 'notifications.view' })

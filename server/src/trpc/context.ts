@@ -11,6 +11,8 @@ export interface TrpcContext {
   session?: TSessionPayload;
   /** Set when the session cookie was present but failed; the answer deletes it. */
   sessionFailure?: string;
+  /** Re-issues this request's session at `epoch` after the caller's own change (see keepOwnSession). */
+  renewSession?: (epoch: number) => Promise<void>;
 }
 
 /** A context with a signed-in user, as procedures behind the policy middleware receive it. */

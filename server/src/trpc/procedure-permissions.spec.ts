@@ -17,7 +17,7 @@ export function procedurePermissions(): Record<string, string> {
   const none = {} as never;
   const providers: RouterProviders = {
     role: new RoleRouter(none),
-    user: new UserRouter(none, none),
+    user: new UserRouter(none, none, none),
     companyMembership: new CompanyMembershipRouter(none),
     authToken: new AuthTokenRouter(none),
     portalNotification: new PortalNotificationRouter(none, none, none),

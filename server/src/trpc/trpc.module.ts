@@ -3,12 +3,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
+import { AppConfig } from '../config/config';
 import { AuthTokenRouter } from '../auth/auth-token.router';
 import { BrandingModule } from '../branding/branding.module';
 import { DomainRouter } from '../branding/domain.router';
 import { DashboardRouter } from '../dashboards/dashboard.router';
 import { DashboardsModule } from '../dashboards/dashboards.module';
-import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
 import { ResourceRouters } from '../crud/resource-routers';
@@ -35,7 +36,7 @@ export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
  */
 export function refuseNonJsonBodies(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const type = req.headers['content-type'];
-  if (req.url.startsWith('/api/trpc') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type) && req.method !== 'GET') {
+  if ((req.routeOptions.url ?? '').startsWith('/api/trpc') && type !== undefined && !/^application\/json\s*(;|$)/i.test(type) && req.method !== 'GET') {
     void reply
       .code(415)
       .header('content-type', 'application/json; charset=utf-8')
@@ -43,6 +44,28 @@ export function refuseNonJsonBodies(req: FastifyRequest, reply: FastifyReply, do
     return;
   }
   done();
+}
+
+/**
+ * A batched call names every procedure in its path ("a,b,c?batch=1"): past TRPC_MAX_BATCH_SIZE
+ * calls the whole request answers 413 before its body is read or any procedure runs (one POST of
+ * 100 password changes held the hashing threads for seconds).
+ */
+export function limitBatchSize(max: number) {
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const path = (req.params as { path?: unknown } | undefined)?.path;
+    if (req.routeOptions.url === '/api/trpc/:path' && typeof path === 'string' && (req.query as { batch?: unknown })?.batch !== undefined) {
+      const calls = path.split(',').length;
+      if (calls > max) {
+        void reply
+          .code(413)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send({ error: { json: { message: `A batch may hold at most ${max} calls (this one has ${calls}); split it`, code: -32600, data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 } } } });
+        return;
+      }
+    }
+    done();
+  };
 }
 
 @Injectable()
@@ -53,6 +76,7 @@ export class TrpcService implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: SessionService,
+    private readonly config: AppConfig,
     role: RoleRouter,
     user: UserRouter,
     companyMembership: CompanyMembershipRouter,
@@ -76,7 +100,11 @@ export class TrpcService implements OnModuleInit {
       clearSessionCookie(req, res);
       return { req, res, sessionFailure: check.reason };
     }
-    return { req, res, actor: check.actor, session: check.payload };
+    const renewSession = async (epoch: number) => {
+      const renewed = await this.sessions.renewAfterOwnChange(check.payload, epoch);
+      if (renewed) setSessionCookie(req, res, renewed.cookie);
+    };
+    return { req, res, actor: check.actor, session: check.payload, renewSession };
   }
 
   /** Mounts tRPC at /api/trpc with @trpc/server's own Fastify adapter. */
@@ -84,12 +112,15 @@ export class TrpcService implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', wholeJsonAnswer);
     fastify.addHook('onRequest', refuseNonJsonBodies);
+    fastify.addHook('onRequest', limitBatchSize(this.config.TRPC_MAX_BATCH_SIZE));
     await fastify.register(fastifyTRPCPlugin, {
       prefix: '/api/trpc',
       trpcOptions: {
         router: this.appRouter,
         createContext: (opts) => this.createContext(opts),
         maxBodySize: TRPC_MAX_BODY_BYTES,
+        // The same limit inside tRPC, should a request ever reach it past the hook.
+        maxBatchSize: this.config.TRPC_MAX_BATCH_SIZE,
         allowMethodOverride: false,
         onError: ({ error, path }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -3,6 +3,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
+import { type OwnSessionChange, ownSessionChanges } from '../auth/own-session';
 import { canUse, isPermission, type Permission } from '../auth/policy';
 import type { AuthedContext, TrpcContext } from './context';
 import { toTrpcError } from './errors';
@@ -225,8 +226,20 @@ const policy = t.middleware(({ ctx, meta, next }) => {
   return next({ ctx: { actor: ctx.actor, session: ctx.session } satisfies Pick<AuthedContext, 'actor' | 'session'> });
 });
 
+/**
+ * A mutation that changes the caller's own password, email or memberships moves their session
+ * epoch; keepOwnSession notes it, and the session making the call is re-issued on this answer.
+ */
+const ownSession = t.middleware(async ({ ctx, type, next }) => {
+  if (type !== 'mutation' || !ctx.session || !ctx.renewSession) return next();
+  const store: OwnSessionChange = { user_cuid: ctx.session.ctx.user.user_cuid, ep: ctx.session.ep };
+  const result = await ownSessionChanges.run(store, () => next());
+  if (result.ok && store.renewTo !== undefined) await ctx.renewSession(store.renewTo);
+  return result;
+});
+
 /** Every procedure starts here and declares `.meta({ perm })`. */
-export const procedure = t.procedure.use(errorMapping).use(policy);
+export const procedure = t.procedure.use(errorMapping).use(policy).use(ownSession);
 
 /** The few procedures callable without a session (branding, for instance); they must say `.meta({ public: true })`. */
 export const publicProcedure = t.procedure.use(errorMapping).use(({ meta, next }) => {

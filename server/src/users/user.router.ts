@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { PasswordChangeBrake } from '../auth/password-change-brake';
 import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
 import { ZPreferencesInput } from '../notifications/notifications.schema';
@@ -31,6 +32,7 @@ export class UserRouter {
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionService,
+    private readonly passwordBrake: PasswordChangeBrake,
   ) {}
 
   readonly router = router({
@@ -93,13 +95,19 @@ export class UserRouter {
       .meta({ perm: 'users.create' })
       .input(ZUserCreateParams)
       .output(z.object({ data: ZUserRecord }))
-      .mutation(({ ctx, input }) => this.users.create(ctx.actor, input.data)),
+      .mutation(({ ctx, input }) => {
+        this.passwordBrake.admit(ctx.actor.user_cuid);
+        return this.users.create(ctx.actor, input.data);
+      }),
 
     update: procedure
       .meta({ perm: 'users.edit' })
       .input(ZUserUpdateParams)
       .output(z.object({ data: ZUserRecord }))
-      .mutation(({ ctx, input }) => this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip })),
+      .mutation(({ ctx, input }) => {
+        if (input.data.password !== undefined) this.passwordBrake.admit(ctx.actor.user_cuid);
+        return this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip });
+      }),
 
     delete: procedure
       .meta({ perm: 'users.delete' })

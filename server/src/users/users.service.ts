@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TRPCError } from '@trpc/server';
 import { LoginThrottle } from '../auth/login-throttle';
+import { keepOwnSession } from '../auth/own-session';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { type Actor, can, isSuperUser, mayHandleLevel } from '../auth/policy';
+import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../auth/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../common/scope';
@@ -225,16 +226,22 @@ export class UsersService {
    * session left open is not an account given away. Wrong guesses count in the login brake.
    */
   private async assertCurrentPassword(email: string, hash: string | null, given: string | undefined, address: string): Promise<void> {
-    const verdict = this.throttle?.verdict(email, address);
+    if (!given) throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+    // Reserved before the check, like a login: concurrent guesses cannot all pass the brake.
+    const verdict = this.throttle ? await this.throttle.reserve(email, address) : undefined;
     if (verdict?.blocked) {
       throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many wrong passwords. Try again in ${verdict.retryAfterSeconds} s.` });
     }
-    if (!given) throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
-    if (!(await verifyPassword(hash, given))) {
-      this.throttle?.fail(email, address);
-      throw fieldError('BAD_REQUEST', 'current_password', 'The current password is not right');
+    let right: boolean;
+    try {
+      right = await verifyPassword(hash, given);
+    } catch (e) {
+      if (verdict) await this.throttle!.release(verdict.ticket);
+      throw e;
     }
-    this.throttle?.succeed(email);
+    // A wrong password keeps its reserved attempt: it counts as a failure.
+    if (!right) throw fieldError('BAD_REQUEST', 'current_password', 'The current password is not right');
+    if (verdict) await this.throttle!.succeed(verdict.ticket);
   }
 
   /**
@@ -308,7 +315,8 @@ export class UsersService {
             `inactivated_by_user_cuid = CASE WHEN ${inactive} THEN (CASE WHEN inactive THEN inactivated_by_user_cuid ELSE ${p.add(actor.user_cuid)} END) ELSE NULL END`,
           );
         }
-        if (sets.length) await tx.query(`UPDATE "user" SET ${sets.join(', ')} WHERE user_cuid = ${p.add(target.user_cuid)}`, p.values);
+        // One's own password or email change keeps the session making it (the others end).
+        if (sets.length) await keepOwnSession(tx, actor.user_cuid, () => tx.query(`UPDATE "user" SET ${sets.join(', ')} WHERE user_cuid = ${p.add(target.user_cuid)}`, p.values));
         return { data: await this.loadRecord(tx, target.user_cuid) };
       }),
     );

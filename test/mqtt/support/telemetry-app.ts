@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -98,7 +99,7 @@ export async function demoFixture(db: TestDatabase): Promise<DemoFixture> {
  * (PostgreSQL when TEST_DATABASE_URL is set). `env` adds telemetry settings (MQTT_URL, …).
  */
 export async function startTelemetryTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TelemetryTestApp> {
-  const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'test-session-secret-with-more-than-32-chars', LOG_LEVEL: 'error' });
+  const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error' });
   const db = await createTestDataSource();
   await seedRoles(db.dataSource);
   await seedDemo(db.dataSource);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from './mosquitto';
@@ -25,7 +26,7 @@ export async function spawnTelemetryServer(env: Record<string, string>, port?: n
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(p),
-      SESSION_SECRET: 'telemetry-bench-session-secret-of-32-chars',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
       SIMULATOR: 'false',
       ...env,
     },

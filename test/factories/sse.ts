@@ -1,0 +1,49 @@
+import superjson from 'superjson';
+import type { HttpClient } from './http-client';
+
+/** Reads a tRPC SSE subscription as a browser's EventSource would, collecting its data events. */
+export async function openStream(c: HttpClient, path: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${c.baseUrl}/api/trpc/${path}`, {
+    headers: { cookie: c.cookieHeader(), accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const events: any[] = [];
+  let buffer = '';
+  let ended = false;
+  const reader = res.body!.getReader();
+  const pump = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const event = /^event: *(.*)$/m.exec(block)?.[1];
+          if (data && !event) events.push(superjson.deserialize(JSON.parse(data)));
+        }
+      }
+    } catch {
+      /* aborted, or the server cut the connection */
+    } finally {
+      ended = true;
+    }
+  })();
+  const waitFor = async (count: number, ms = 5000) => {
+    const until = Date.now() + ms;
+    while (events.length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    return events;
+  };
+  /** True once the server ended the stream (or cut its connection) within `ms`. */
+  const endsWithin = async (ms: number) => {
+    const until = Date.now() + ms;
+    while (!ended && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    return ended;
+  };
+  return { res, events, waitFor, endsWithin, isEnded: () => ended, close: async () => (controller.abort(), await pump) };
+}
