@@ -32,7 +32,9 @@ export function clientRoot(): string {
 /** Fastify under Nest, with the limits and shutdown behaviour the portal needs. */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
-    trustProxy: config.TRUST_PROXY,
+    // A hop count, not `true`: trusting every X-Forwarded-For entry would let a client choose its
+    // own address (and a fresh one for each login guess).
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false,
     // Fastify reads bodies before tRPC sees them, so this is the limit that answers 413.
     bodyLimit: TRPC_MAX_BODY_BYTES,
     // Live-event streams never end by themselves: a shutdown closes them instead of waiting forever.

@@ -50,6 +50,16 @@ describe('login brake: concurrent guesses and the owner of a targeted account', 
     for (let i = 0; i < 9; i++) expect((await c().login('installer@demo.local', `wrong-again-${i}`)).status).toBe(401);
   });
 
+  it('a client cannot pick its own address: only the hop the proxy added counts (TRUST_PROXY_HOPS)', async () => {
+    const answers = [];
+    for (let i = 0; i < 14; i++) {
+      // The attacker writes a new address each time; the proxy appends the one it saw.
+      answers.push(await new HttpClient(t.baseUrl, { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.77` }).login('other@demo.local', `spoof-${i}`));
+    }
+    expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(10);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('guesses spread over many addresses still meet a cap per account (the larger total limit)', async () => {
     const addresses = ['192.0.2.1', '192.0.2.2', '192.0.2.3'];
     const answers = await Promise.all(

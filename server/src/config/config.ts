@@ -72,6 +72,16 @@ export class AppConfig {
   @IsBoolean()
   TRUST_PROXY = false;
 
+  /**
+   * With TRUST_PROXY: how many proxies stand in front (each appends to X-Forwarded-For). The client
+   * address is the one the outermost of them saw, never an entry the client wrote itself.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  TRUST_PROXY_HOPS = 1;
+
   /** Seed the demo companies, users and catalogue. Default: on for the embedded database only. */
   @Transform(toBool)
   @IsOptional()
