@@ -16,7 +16,9 @@ export const trpc = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: httpSubscriptionLink({ url, transformer: superjson }),
-      false: httpBatchLink({ url, transformer: superjson, maxURLLength: 4000 }),
+      // maxItems stays within the server's TRPC_MAX_BATCH_SIZE default (50): a screen that asks more
+      // at once sends several batches instead of one the server refuses with 413.
+      false: httpBatchLink({ url, transformer: superjson, maxURLLength: 4000, maxItems: 50 }),
     }),
   ],
 });
