@@ -74,7 +74,7 @@ describe('live streams and their sessions', () => {
     const other = new HttpClient(t.baseUrl);
     expect((await other.login(email)).status).toBe(200);
     await settle();
-    expect((await other.mutate('user.update', { id: user_cuid, data: { password: 'a-brand-new-password' } })).status).toBe(200);
+    expect((await other.mutate('user.update', { id: user_cuid, data: { password: 'a-brand-new-password', current_password: 'demo-password' } })).status).toBe(200);
     await changelog('After password change');
     expect(await stream.endsWithin(4000)).toBe(true);
     expect(stream.events).toEqual([]);

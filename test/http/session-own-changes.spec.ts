@@ -34,7 +34,7 @@ describe('sessions and one\'s own changes', () => {
     const login = await c.login('expert@demo.local');
     const elsewhere = new HttpClient(t.baseUrl);
     await elsewhere.login('expert@demo.local');
-    const res = await c.mutate('user.update', { id: login.body.user.user_cuid, data: { password: 'expert-new-password-long' } });
+    const res = await c.mutate('user.update', { id: login.body.user.user_cuid, data: { password: 'expert-new-password-long', current_password: 'demo-password' } });
     expect(res.status).toBe(200);
     expect(res.setCookies.some((l) => l.startsWith('liuc=') && !/^liuc=;/.test(l))).toBe(true);
     expect((await c.request('GET', '/api/auth/session')).status).toBe(200);

@@ -65,7 +65,7 @@ describe('tRPC batch size and password-change limits', () => {
     // The brake is per acting user: another user changes their own password at once.
     const other = new HttpClient(t.baseUrl);
     const otherLogin = await other.login('basic@demo.local');
-    const ok = await other.mutate('user.update', { id: otherLogin.body.user.user_cuid, data: { password: 'basic-new-password-long' } });
+    const ok = await other.mutate('user.update', { id: otherLogin.body.user.user_cuid, data: { password: 'basic-new-password-long', current_password: 'demo-password' } });
     expect(ok.status).toBe(200);
   });
 });
