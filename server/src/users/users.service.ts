@@ -287,6 +287,17 @@ export class UsersService {
    */
   async update(actor: Actor, id: string, data: TUserUpdateData, client: { address?: string } = {}): Promise<{ data: TUserRecord }> {
     const { current_password, ...changes } = data;
+    // One's own sign-in (password, email) needs the current password, checked before the
+    // transaction: the login brake records a wrong guess in its own transaction (a rollback here
+    // must not erase it), and the embedded database has a single connection.
+    let checkedHash: string | null | undefined;
+    if (id === actor.user_cuid && (changes.password !== undefined || changes.email !== undefined)) {
+      const [me] = (await this.ds.query(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [id])) as { email: string; password: string | null }[];
+      if (me && (changes.password !== undefined || changes.email !== me.email)) {
+        await this.assertCurrentPassword(me.email, me.password, current_password, client.address ?? 'unknown');
+        checkedHash = me.password;
+      }
+    }
     const hash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
     return this.uniqueEmail(actor, () =>
       this.ds.transaction(async (tx) => {
@@ -297,8 +308,9 @@ export class UsersService {
         }
         if (changes.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
         const signIn = changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
-        if (signIn && target.user_cuid === actor.user_cuid) {
-          await this.assertCurrentPassword(target.email, target.password, current_password, client.address ?? 'unknown');
+        if (signIn && target.user_cuid === actor.user_cuid && (checkedHash === undefined || checkedHash !== target.password)) {
+          // Not checked above, or the password changed since: ask again.
+          throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
         }
         if (changes.email !== undefined) await this.assertEmailFree(actor, tx, changes.email, target.user_cuid);
         const p = new SqlParams();
