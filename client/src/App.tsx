@@ -4,6 +4,7 @@ import { Navigate, Route, useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH } from '../../server/src/common/spec-constants';
 import { createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
+import { withOwnCompanies } from './ownCompanies';
 import Home from './home/Home';
 import { createI18nProvider } from './i18n/i18nProvider';
 import { readLocale } from './i18n/locale';
@@ -50,7 +51,12 @@ export default function App() {
   }, [manager]);
 
   const [authProvider] = useState(() => createAuthProvider(manager));
-  const [dataProvider] = useState(() => createDataProvider());
+  const [dataProvider] = useState(() =>
+    withOwnCompanies(createDataProvider(), () => {
+      const state = manager.getState();
+      return state.status === 'loaded' ? state.context : null;
+    }),
+  );
   const [i18nProvider] = useState(() => createI18nProvider(readLocale()));
   const [store] = useState(() => {
     const s = localStorageStore(undefined, 'Portal');

@@ -32,9 +32,31 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
     const res = await as.basic.query('system.getList', list());
     expect(res.data.total).toBe(3);
     const farm = res.data.data.find((r: { name: string }) => r.name === DEMO_SYSTEMS.farm);
-    expect(Object.keys(farm).sort()).toEqual(['asset_number', 'company_cuid', 'deployment_date', 'id', 'name', 'site_cuid', 'system_cuid', 'timezone']);
+    expect(Object.keys(farm).sort()).toEqual(['asset_number', 'company_cuid', 'company_name', 'deployment_date', 'id', 'name', 'site_cuid', 'site_name', 'system_cuid', 'timezone']);
     expect(farm).toMatchObject({ id: farm.system_cuid, company_cuid: company[DEMO_COMPANY_NAME], timezone: 'Africa/Nairobi' });
     expect(farm.deployment_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('getList and getOne carry the site and company names, for a Basic user who may not read sites or companies', async () => {
+    expect((await as.basic.query('site.getMany', { ids: ['x'] })).status).toBe(403);
+    expect((await as.basic.query('company.getMany', { ids: [company[DEMO_COMPANY_NAME]] })).status).toBe(403);
+    const rows = (await t.db.dataSource.query(
+      `SELECT s.system_cuid, s.name, si.name AS site_name, c.name AS company_name FROM system s
+       LEFT JOIN site si ON si.site_cuid = s.site_cuid JOIN company c ON c.company_cuid = s.company_cuid`,
+    )) as { system_cuid: string; name: string; site_name: string | null; company_name: string }[];
+    expect(rows.some((r) => r.site_name)).toBe(true);
+    const listed = (await as.basic.query('system.getList', list())).data.data as Record<string, unknown>[];
+    expect(listed).toHaveLength(3);
+    for (const r of listed) {
+      const row = rows.find((x) => x.system_cuid === r.id)!;
+      expect({ site_name: r.site_name, company_name: r.company_name }).toEqual({ site_name: row.site_name, company_name: row.company_name });
+      const one = (await as.basic.query('system.getOne', { id: r.id })).data.data;
+      expect({ site_name: one.site_name, company_name: one.company_name }).toEqual({ site_name: row.site_name, company_name: row.company_name });
+    }
+    // A system shared with Other Energy Co shows its owner's name there.
+    const shared = (await as.other.query('system.getList', list())).data.data as Record<string, unknown>[];
+    for (const r of shared) expect(r.company_name).toBe(rows.find((x) => x.system_cuid === r.id)!.company_name);
+    expect(new Set(shared.map((r) => r.company_name)).size).toBeGreaterThan(1);
   });
 
   it('getList pages, sorts, searches with q and filters by reference', async () => {

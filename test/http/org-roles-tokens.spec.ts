@@ -54,6 +54,14 @@ describe('role and authToken resources', () => {
       const bad = await as.basic.query('role.getList', list({ level: 9 }));
       expect(bad.status).toBe(400);
       expect(bad.error?.data.fieldErrors?.[0].path).toBe('filter.level');
+      // The level filter reads digits (a select sends text) and nothing else: '' is no filter,
+      // not level 0; true, null, a decimal comma or dot are refused, never read as another level.
+      expect((await as.basic.query('role.getList', list({ level: '2' }))).data.data).toEqual([expert]);
+      expect((await as.basic.query('role.getList', list({ level: '' }))).data.total).toBe(4);
+      for (const level of [true, null, '2,0', '1,5', '2.0', ' ', 'x', [2]]) {
+        const refused = await as.basic.query('role.getList', list({ level }));
+        expect({ level, status: refused.status, path: refused.error?.data.fieldErrors?.[0].path }).toEqual({ level, status: 400, path: 'filter.level' });
+      }
       expect((await new HttpClient(t.baseUrl).query('role.getList', list())).status).toBe(401);
     });
   });

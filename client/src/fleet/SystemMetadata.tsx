@@ -7,7 +7,6 @@ import {
   Form,
   maxValue,
   minValue,
-  NumberInput,
   required,
   SaveButton,
   SelectInput,
@@ -17,6 +16,7 @@ import {
   useTranslate,
   type Validator,
 } from 'react-admin';
+import { DecimalInput } from '../kit/DecimalInput';
 import { trpc } from '../trpc';
 
 export const PHASES = ['L1', 'L2', 'L3'] as const;
@@ -144,9 +144,9 @@ function MetadataInput({ field, source, readOnly, phase }: { field: MetadataFiel
   const common = { source, label, readOnly, disabled: readOnly, validate, helperText: false as const };
   switch (field.type) {
     case 'number':
-      return <NumberInput {...common} />;
+      return <DecimalInput {...common} />;
     case 'integer':
-      return <NumberInput {...common} step={1} validate={[...validate, integer]} />;
+      return <DecimalInput {...common} integer validate={[...validate, integer]} />;
     case 'date':
       return <DateInput {...common} />;
     case 'boolean':

@@ -5,7 +5,6 @@ import {
   Edit,
   List,
   maxLength,
-  NumberInput,
   ReferenceField,
   ReferenceInput,
   required,
@@ -18,6 +17,7 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { BulkActions } from '../kit/BulkActions';
+import { DecimalInput } from '../kit/DecimalInput';
 import { JsonInput } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';
@@ -89,7 +89,7 @@ function ControllerFields({ companyCuid }: { companyCuid?: string }) {
         <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} parse={emptyToNull} />
       </ReferenceInput>
       <TextInput source="serial_number" validate={maxLength(100)} parse={emptyToNull} />
-      <NumberInput source="ssh_port" step={1} validate={[minValue(1), maxValue(65535)]} parse={(v: string) => (v === '' || v === null ? null : Number(v))} />
+      <DecimalInput source="ssh_port" integer validate={[minValue(1), maxValue(65535)]} />
       <TextInput source="sw_version" validate={maxLength(64)} parse={emptyToNull} />
       <JsonInput source="controller_info" />
     </>

@@ -3,7 +3,6 @@ import {
   DataTable,
   Edit,
   List,
-  NumberInput,
   ReferenceField,
   ReferenceInput,
   AutocompleteInput,
@@ -16,6 +15,7 @@ import {
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';
+import { DecimalInput } from '../kit/DecimalInput';
 import { CompanyInput, inRange } from './common';
 
 export const SITE_IMPORT_FIELDS = ['name', 'lat', 'long', 'company_cuid'] as const;
@@ -55,8 +55,8 @@ function SiteFields() {
   return (
     <>
       <TextInput source="name" validate={[required(), maxLength(200)]} />
-      <NumberInput source="lat" step={0.0001} validate={inRange(-90, 90, 'portal.fleet.lat_range')} helperText="portal.fleet.lat_help" />
-      <NumberInput source="long" step={0.0001} validate={inRange(-180, 180, 'portal.fleet.long_range')} helperText="portal.fleet.long_help" />
+      <DecimalInput source="lat" validate={inRange(-90, 90, 'portal.fleet.lat_range')} helperText="portal.fleet.lat_help" />
+      <DecimalInput source="long" validate={inRange(-180, 180, 'portal.fleet.long_range')} helperText="portal.fleet.long_help" />
     </>
   );
 }

@@ -53,6 +53,10 @@ export const messages: GroupMessages = {
         access: {
           read_only: 'You may look at this record but not change it.',
         },
+        number: {
+          invalid: 'Not a number: digits with at most one decimal separator (3.14 or 3,14)',
+          whole: 'A whole number expected: digits only',
+        },
         json: {
           invalid: 'Not valid JSON: %{message}',
           not_object: 'Must be a JSON object ({ … })',
@@ -114,6 +118,10 @@ export const messages: GroupMessages = {
         },
         access: {
           read_only: 'Vous pouvez consulter cet enregistrement mais pas le modifier.',
+        },
+        number: {
+          invalid: 'Nombre non valide : des chiffres avec au plus un séparateur décimal (3,14 ou 3.14)',
+          whole: 'Nombre entier attendu : uniquement des chiffres',
         },
         json: {
           invalid: 'JSON non valide : %{message}',

@@ -1,4 +1,4 @@
-import { AutocompleteInput, DataTable, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, List, ReferenceInput, SearchInput, SelectInput, TextField, useCanAccess, useTranslate } from 'react-admin';
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton } from '../kit/RecordButtons';
@@ -8,15 +8,22 @@ import { SYSTEM_IMPORT_FIELDS, TIMEZONE_CHOICES } from './fields';
 /**
  * /system: the systems the user may see (system.getList), searchable by name and asset number,
  * filtered by site and time zone; a row opens the system page, the pencil its back-office edit.
+ * The site column shows the name the list carries (site_name): a role that may not read sites
+ * (Basic) sees it too, and gets no site filter.
  */
 export default function SystemList() {
   const translate = useTranslate();
   usePageTitle(translate('portal.system.list_title'));
+  const { canAccess: maySeeSites } = useCanAccess({ resource: 'site', action: 'list' });
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('portal.system.search')} />,
-    <ReferenceInput key="site" source="site_cuid" reference="site">
-      <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} label="resources.system.fields.site_cuid" />
-    </ReferenceInput>,
+    ...(maySeeSites
+      ? [
+          <ReferenceInput key="site" source="site_cuid" reference="site">
+            <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} label="resources.system.fields.site_cuid" />
+          </ReferenceInput>,
+        ]
+      : []),
     <SelectInput key="tz" source="timezone" choices={TIMEZONE_CHOICES} label="portal.system.timezone" />,
   ];
   return (
@@ -41,7 +48,10 @@ export default function SystemList() {
       >
         <DataTable.Col source="name" label="portal.system.name" />
         <DataTable.Col source="site_cuid" label="resources.system.fields.site_cuid" disableSort>
-          <ReferenceField source="site_cuid" reference="site" link={false} />
+          <TextField source="site_name" emptyText="" />
+        </DataTable.Col>
+        <DataTable.Col source="company_cuid" label="resources.system.fields.company_cuid" disableSort>
+          <TextField source="company_name" emptyText="" />
         </DataTable.Col>
         <DataTable.Col source="timezone" label="portal.system.timezone" />
         <DataTable.Col source="asset_number" label="portal.system.asset_number" />

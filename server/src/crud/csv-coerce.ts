@@ -4,6 +4,8 @@ import type { z } from 'zod';
 export interface FieldShape {
   base: 'string' | 'number' | 'boolean' | 'json' | 'other';
   nullable: boolean;
+  /** A whole-number column (z.number().int(), z.int()). */
+  integer?: boolean;
 }
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType };
@@ -40,7 +42,7 @@ export function fieldShape(schema: z.ZodType): FieldShape {
       case 'number':
       case 'int':
       case 'bigint':
-        return { base: 'number', nullable };
+        return { base: 'number', nullable, integer: def.type !== 'number' || (current as unknown as { isInt?: boolean }).isInt === true };
       case 'boolean':
         return { base: 'boolean', nullable };
       case 'record':
@@ -86,7 +88,7 @@ export function coerceRow(create: z.ZodObject, raw: Record<string, unknown>, ign
       value[key] = cell;
       continue;
     }
-    const { base, nullable } = fieldShape(field);
+    const { base, nullable, integer } = fieldShape(field);
     const text = base === 'string' ? cell : cell.trim();
     if (text.trim() === '') {
       if (nullable) value[key] = null;
@@ -94,7 +96,15 @@ export function coerceRow(create: z.ZodObject, raw: Record<string, unknown>, ign
     }
     switch (base) {
       case 'number': {
-        const n = Number(text.replace(/,/g, '.'));
+        // One decimal separator, a dot or a comma (a French spreadsheet writes 3,14); nothing is
+        // dropped: 1,234.5 or 1.234,5 are refused, not read as another number. A whole-number
+        // column takes digits only ("1,000" could be 1 or 1000).
+        if (integer) {
+          if (/^[-+]?\d+$/.test(text) && Number.isSafeInteger(Number(text))) value[key] = Number(text);
+          else errors.push({ field: key, message: /^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(text) ? 'Not a whole number (digits only)' : 'Not a number' });
+          break;
+        }
+        const n = Number(text.replace(',', '.'));
         if (Number.isFinite(n) && /^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?$/.test(text)) value[key] = n;
         else errors.push({ field: key, message: 'Not a number' });
         break;

@@ -10,6 +10,12 @@ export const ZSystem = z.object({
   asset_number: z.string().nullable(),
   timezone: z.string(),
   site_cuid: z.string().nullable(),
+  /**
+   * Names of the site and owner company, read with the system: a role that may not read sites or
+   * companies (Basic) still sees what the system belongs to, without calling site.* or company.*.
+   */
+  site_name: z.string().nullable(),
+  company_name: z.string().nullable(),
 });
 
 export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.ZodObject> = {
@@ -45,5 +51,9 @@ export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.Z
   sorts: ['name', 'deployment_date', 'asset_number', 'timezone', 'created_at'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'site_cuid', table: 'site', key: 'site_cuid', label: 'Site' }],
-  selectExpressions: { deployment_date: 't.deployment_date::text' },
+  selectExpressions: {
+    deployment_date: 't.deployment_date::text',
+    site_name: '(SELECT si.name FROM site si WHERE si.site_cuid = t.site_cuid)',
+    company_name: '(SELECT c.name FROM company c WHERE c.company_cuid = t.company_cuid)',
+  },
 };

@@ -20,6 +20,18 @@ export const likeNeedle = (text: string): string => `%${text.replace(/[\\%_]/g, 
 /** react-admin select inputs may send booleans as strings. */
 export const ZBoolFilter = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
+/**
+ * A whole-number filter: a number, or the digits a select input sends as text; '' means no
+ * filter. Nothing else is turned into a number (no coercion: '' is not 0, true is not 1, and
+ * "3,5" or "1.0" are refused rather than read as another number).
+ */
+export function ZWholeFilter(min: number, max: number) {
+  return z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v) ? Number(v) : v),
+    z.number().int().min(min).max(max).optional(),
+  );
+}
+
 const ZFilterId = z.union([z.string().trim().min(1).max(64), z.number().int()]).transform(String);
 /** `id` filter: one id or a list (react-admin's getMany-like list filters). */
 export const ZIdFilter = z.union([ZFilterId, z.array(ZFilterId).max(1000)]).transform((v) => (Array.isArray(v) ? v : [v]));

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
 import { ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
-import { listParams } from './list-query';
+import { listParams, ZWholeFilter } from './list-query';
 import { ROLE_SORTS, ZRole, ZRoleRecord } from './users.schema';
 import { UsersService } from './users.service';
 
@@ -21,7 +21,7 @@ export class RoleRouter {
     // react-admin's reads (roles are fixed: no writes).
     getList: procedure
       .meta({ perm: 'roles.view' })
-      .input(listParams({ level: z.coerce.number().int().min(0).max(3).optional() }, ROLE_SORTS))
+      .input(listParams({ level: ZWholeFilter(0, 3) }, ROLE_SORTS))
       .output(z.object({ data: z.array(ZRoleRecord), total: z.number() }))
       .query(({ input }) => this.users.roleList(input)),
 
