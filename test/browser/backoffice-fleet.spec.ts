@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
 import { screenshot } from './support/chromium';
-import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+import { type BrowserPortal, eventually, signIn, startBrowserPortal } from './support/portal';
 
 /**
  * Issue 4, fleet screens in Chromium as the demo company's installer (level 1, company admin):
@@ -38,16 +38,6 @@ describe('back office: fleet screens in Chromium', () => {
     return portal.app.db.dataSource.query(query, params) as Promise<T[]>;
   }
 
-  /** Polls the database until `check` holds (the UI answers before or after the write lands). */
-  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 15_000): Promise<T> {
-    const end = Date.now() + timeout;
-    let value = await read();
-    while (!check(value) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 200));
-      value = await read();
-    }
-    return value;
-  }
 
   /** Types into an autocomplete and picks the option whose text contains `text`. */
   async function pick(source: string, text: string): Promise<void> {

@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEMO_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
 import { screenshot } from './support/chromium';
-import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+import { type BrowserPortal, portalPerFile, signIn } from './support/portal';
 
 const NEW_EMAIL = 'new.operator@demo.local';
 const NEW_NAME = 'New Operator';
@@ -14,17 +14,7 @@ const NEW_PASSWORD = 'a-long-secret-9';
  */
 describe('organisation screens in Chromium', () => {
   let portal: BrowserPortal;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    portal = await startBrowserPortal();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const contexts = portalPerFile((p) => (portal = p));
 
   const openAs = async (email: string, password?: string): Promise<Page> => {
     const { context, page } = await portal.newPage();

@@ -1,6 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { screenshot } from './support/chromium';
-import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+import { type BrowserPortal, portalPerFile, signIn } from './support/portal';
 
 const TYPE_ID = 'irradiance-sensor-x1';
 const MODEL = 'Irradiance sensor X1';
@@ -25,17 +25,7 @@ async function until<T>(read: () => Promise<T>, expected: T): Promise<void> {
  */
 describe('catalogue screens in Chromium', () => {
   let portal: BrowserPortal;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    portal = await startBrowserPortal();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const contexts = portalPerFile((p) => (portal = p));
 
   const openAs = async (email: string): Promise<Page> => {
     const { context, page } = await portal.newPage();

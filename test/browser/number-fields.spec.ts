@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+import { type BrowserPortal, eventually, signIn, startBrowserPortal } from './support/portal';
 
 /**
  * Number fields as a French user types them: "3,3792" is 3.3792, never 33792; what cannot be read
@@ -23,15 +23,6 @@ describe('number fields take a decimal comma and never change the number', () =>
 
   const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
-  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 15_000): Promise<T> {
-    const end = Date.now() + timeout;
-    let value = await read();
-    while (!check(value) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 200));
-      value = await read();
-    }
-    return value;
-  }
 
   const SITE = `Site ${tag}`;
   const site = () => sql<{ site_cuid: string; lat: number | null; long: number | null }>(`SELECT site_cuid, lat, long FROM site WHERE name = $1`, [SITE]);

@@ -1,5 +1,5 @@
-import type { BrowserContext, Page, Response } from 'playwright-core';
-import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
+import type { Page, Response } from 'playwright-core';
+import { type BrowserPortal, portalPerFile, signIn } from './support/portal';
 
 /**
  * Every demo role walks the whole app the way a person would: each menu entry, then the first
@@ -20,17 +20,7 @@ interface Finding {
 
 describe('every role walks every screen without an error', () => {
   let portal: BrowserPortal;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    portal = await startBrowserPortal();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const contexts = portalPerFile((p) => (portal = p));
 
   /** Watches one page: tRPC errors (batched answers included), notifications, page errors, in-flight calls. */
   async function watch(page: Page, role: string) {

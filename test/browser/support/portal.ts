@@ -68,3 +68,34 @@ export async function signIn(page: Page, loginUrl: string, email: string, passwo
   await page.locator('[data-testid=login-password]').press('Enter');
   await page.locator('[data-testid=greeting], [data-testid=preferences]').first().waitFor({ timeout: 20_000 });
 }
+
+/** Polls `read` until `check` holds or the time is up (the UI answers before or after the write lands). */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 15_000): Promise<T> {
+  const end = Date.now() + timeout;
+  let value = await read();
+  while (!check(value) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 200));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * One portal for a test file (Jest hooks): started before the first test and handed to `set`,
+ * the contexts a test pushes into the returned list closed after it, everything closed at the end.
+ */
+export function portalPerFile(set: (portal: BrowserPortal) => void): BrowserContext[] {
+  let portal: BrowserPortal | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    portal = await startBrowserPortal();
+    set(portal);
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await portal?.close();
+  });
+  return contexts;
+}
