@@ -389,26 +389,18 @@ function twoCompanyUserCases(): Record<string, Entry> {
     return c.w.user(3, false, company, c.rel);
   };
   const listRule: Rule = (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen');
-  out['user.getList [plain member of the target company]'] = {
-    type: 'query',
-    answer: 'list',
-    admin: true,
-    expect: listRule,
-    input: async (c) => {
-      const u = await memberOfTarget(c);
-      return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id: u.user_cuid } }, target: u.user_cuid };
-    },
-  };
-  out['companyMembership.getList [plain member of the target company]'] = {
-    type: 'query',
-    answer: 'list',
-    admin: true,
-    expect: listRule,
-    input: async (c) => {
-      const u = await memberOfTarget(c);
-      return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id: u.membership_cuid } }, target: u.membership_cuid };
-    },
-  };
+  for (const [path, key] of [['user.getList', 'user_cuid'], ['companyMembership.getList', 'membership_cuid']] as const) {
+    out[`${path} [plain member of the target company]`] = {
+      type: 'query',
+      answer: 'list',
+      admin: true,
+      expect: listRule,
+      input: async (c) => {
+        const id = (await memberOfTarget(c))[key];
+        return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id } }, target: id };
+      },
+    };
+  }
   return out;
 }
 
