@@ -148,6 +148,9 @@ describe('catalogue screens in Chromium', () => {
         await headers.nth(i).click();
         await rows.first().waitFor();
       }
+      // The pointer leaves the headers: their "Sort by" tooltip would cover the first row.
+      await page.mouse.move(0, 0);
+      await page.waitForFunction(() => !document.querySelector('[role=tooltip]'), undefined, { timeout: 5_000 });
       // The first data cell (after the selection box; other cells may hold links).
       await rows.first().locator('td').nth(1).click();
       await page.waitForURL(new RegExp(`/${resource}/[^/]+/show$`));
