@@ -88,14 +88,11 @@ describe('system page in Chromium', () => {
     expect(await page.locator('[data-testid=system-name]').textContent()).toBe('Demo Farm Mini-grid');
     expect(await page.locator('[data-testid=system-timezone]').textContent()).toContain('Africa/Nairobi');
 
-    // Controller chip: ONLINE in green.
-    const chip = page.locator('[data-testid=controller-state]').first();
-    expect(await chip.getAttribute('data-state')).toBe('ONLINE');
-    expect(await chip.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(46, 125, 50)');
-
     // The latest value inserted, with its unit and age.
     const soc = page.locator(`[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_soc]`);
     await soc.waitFor();
+    // A Basic user sees values but not the controller inventory (§6: controllers view needs 2).
+    expect(await page.locator('[data-testid=controller-state]').count()).toBe(0);
     expect(await soc.getAttribute('data-value')).toBe(String(LATEST));
     expect(await soc.locator('[data-testid=latest-value-text]').textContent()).toBe('87.5 %');
     expect(await soc.textContent()).toMatch(/ago/);
@@ -191,6 +188,14 @@ describe('system page in Chromium', () => {
     await page.goto(portal.url(`/systems/${farm}/changelog`));
     await page.locator('[data-testid=system-changelog]').waitFor({ timeout: 20_000 });
     expect(await page.locator('[data-testid=system-name]').textContent()).toBe('Demo Farm Mini-grid');
+  });
+
+  it('an Expert sees the controller chip: ONLINE in green', async () => {
+    const page = await openAs('expert@demo.local');
+    await page.goto(portal.url(`/systems/${farm}`));
+    const chip = page.locator('[data-testid=controller-state]').first();
+    expect(await chip.getAttribute('data-state')).toBe('ONLINE');
+    expect(await chip.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(46, 125, 50)');
   });
 
   it('changelog tab: an Expert adds an entry (shown as text, with its author); a Basic member reads it without the form', async () => {
