@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { readDecimal } from '../common/decimal';
 
 /** What a create-schema field expects, seen through optional/nullable/default wrappers. */
 export interface FieldShape {
@@ -96,17 +97,11 @@ export function coerceRow(create: z.ZodObject, raw: Record<string, unknown>, ign
     }
     switch (base) {
       case 'number': {
-        // One decimal separator, a dot or a comma (a French spreadsheet writes 3,14); nothing is
-        // dropped: 1,234.5 or 1.234,5 are refused, not read as another number. A whole-number
-        // column takes digits only ("1,000" could be 1 or 1000).
-        if (integer) {
-          if (/^[-+]?\d+$/.test(text) && Number.isSafeInteger(Number(text))) value[key] = Number(text);
-          else errors.push({ field: key, message: /^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(text) ? 'Not a whole number (digits only)' : 'Not a number' });
-          break;
-        }
-        const n = Number(text.replace(',', '.'));
-        if (Number.isFinite(n) && /^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?$/.test(text)) value[key] = n;
-        else errors.push({ field: key, message: 'Not a number' });
+        // The portal's one reading of numbers (common/decimal.ts): a dot or a comma, nothing
+        // dropped; a whole-number column takes digits only ("1,000" could be 1 or 1000).
+        const read = readDecimal(text, { integer, exponent: !integer });
+        if (read.ok) value[key] = read.value;
+        else errors.push({ field: key, message: read.reason === 'whole' ? 'Not a whole number (digits only)' : 'Not a number' });
         break;
       }
       case 'boolean': {
