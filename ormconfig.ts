@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from './server/src/config/config';
+import { ENTITIES } from './server/src/api/entities';
 import { createDataSource } from './server/src/database/data-source';
 
 /**
@@ -12,4 +13,5 @@ export default createDataSource({
   dataDir: config.DATA_DIR,
   poolSize: config.DATABASE_POOL_SIZE,
   logging: true,
+  entities: ENTITIES,
 }).then((db) => db.dataSource);

@@ -25,22 +25,26 @@ export const LAYERS = [
   ['common', 'config'],
   ['access'],
   ['database'],
+  // Sign-in and sessions: below tRPC, which reads the session of every call.
+  ['auth'],
   ['trpc', 'tenancy'],
   ['crud'],
   // Domains, the lower ones first: a domain imports only those listed before it.
-  ['catalogue'],
-  ['companies', 'users'],
-  ['sites'],
+  ['users'],
+  ['companies'],
+  ['catalogue', 'sites'],
   ['systems'],
-  ['controllers', 'documentation', 'exports', 'dashboards'],
-  ['auth', 'branding'],
+  ['controllers', 'documentation', 'exports', 'dashboards', 'tokens'],
+  ['branding'],
   ['files'],
   ['notifications'],
+  ['simulator'],
   ['telemetry'],
-  ['health', 'simulator'],
+  ['health'],
   // The composition root: it knows every domain; no domain knows it.
-  ['seed'],
   ['api'],
+  // Database preparation and demo data: the entity list comes from api/.
+  ['seed'],
   ['(root)'],
 ];
 

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { openDatabase } from '../../server/src/database/data-source';
 import { generateControllers, loadFleet } from '../../server/src/simulator/fleet';
 import type { SimController } from '../../server/src/simulator/simulator';
-import { startMosquitto } from '../../server/src/telemetry/testing/mosquitto';
-import { spawnTelemetryServer } from '../../server/src/telemetry/testing/spawn-server';
+import { startMosquitto } from '../../test/factories/mosquitto';
+import { spawnTelemetryServer } from '../../test/factories/spawn-server';
 import { type BenchContext, type FigureResult, median, scratchDatabase } from '../lib';
 
 /**

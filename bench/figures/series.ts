@@ -1,11 +1,11 @@
 import superjson from 'superjson';
-import { isSuperUser } from '../../server/src/auth/policy';
-import type { Actor } from '../../server/src/auth/policy';
+import { isSuperUser } from '../../server/src/access/policy';
+import type { Actor } from '../../server/src/access/policy';
 import { openDatabase } from '../../server/src/database/data-source';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { SystemAccessService } from '../../server/src/systems/system-access.service';
 import type { ValidParameterRow } from '../../server/src/telemetry/ingest-validator';
-import { spawnTelemetryServer } from '../../server/src/telemetry/testing/spawn-server';
+import { spawnTelemetryServer } from '../../test/factories/spawn-server';
 import { TelemetryQueryService } from '../../server/src/telemetry/telemetry-query.service';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
 import type { TSeriesInput } from '../../server/src/telemetry/telemetry.schema';

@@ -1,5 +1,5 @@
 import type { AuthProvider, UserIdentity } from 'ra-core';
-import { can } from '../../server/src/auth/policy';
+import { can } from '../../server/src/access/policy';
 import { LOGIN_PATH } from '../../server/src/common/spec-constants';
 import { actorOf, permissionFor } from './permissions';
 import { login } from './session/auth-api';

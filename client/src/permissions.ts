@@ -1,8 +1,8 @@
-import { type Actor, actorFromContext, type Permission } from '../../server/src/auth/policy';
+import { type Actor, actorFromContext, type Permission } from '../../server/src/access/policy';
 import type { TSessionContext } from './session/auth-api';
 
 /**
- * react-admin resource + action → the permission of spec §6 (server/src/auth/policy.ts) that
+ * react-admin resource + action → the permission of spec §6 (server/src/access/policy.ts) that
  * answers `authProvider.canAccess`. Resource names are tRPC router names (`system` →
  * `system.getList`), so the menu and the buttons ask exactly what the server enforces.
  *

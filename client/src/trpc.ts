@@ -1,6 +1,6 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
-import type { AppRouter } from '../../server/src/trpc/app.router';
+import type { AppRouter } from '../../server/src/api/app.router';
 
 export type { AppRouter };
 

@@ -11,7 +11,7 @@ import { FilesModule } from './files/files.module';
 import { HealthController } from './health/health.controller';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
-import { TrpcModule } from './trpc/trpc.module';
+import { TrpcModule } from './api/trpc.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})

@@ -14,7 +14,7 @@ import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/h
 import type { AppConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
 import type { Database } from './database/data-source';
-import { TRPC_MAX_BODY_BYTES } from './trpc/trpc.module';
+import { TRPC_MAX_BODY_BYTES } from './api/trpc.module';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 

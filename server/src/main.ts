@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
-import { prepareDatabase } from './database/prepare';
+import { prepareDatabase } from './seed/prepare';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, eventually, signIn, startBrowserPortal } from './support/portal';
 

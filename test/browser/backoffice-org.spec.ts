@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { DEMO_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, portalPerFile, signIn } from './support/portal';
 

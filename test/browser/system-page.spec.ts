@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import type { ValidParameterRow } from '../../server/src/telemetry/ingest-validator';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
 import { screenshot } from './support/chromium';

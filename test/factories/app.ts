@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/src/app';
 import { AppConfig, loadConfig } from '../../server/src/config/config';
-import { seedDemo, seedRoles } from '../../server/src/database/seed/demo-seed';
+import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from './database';
 
 export interface TestApp {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { ENTITIES } from '../../server/src/api/entities';
 import { type Database, openDatabase } from '../../server/src/database/data-source';
 
 /**
@@ -34,7 +35,7 @@ export async function createTemplate(serverUrl: string): Promise<void> {
     await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${TEMPLATE_DB}`);
   });
-  const db = await openDatabase({ url: withDatabase(serverUrl, TEMPLATE_DB), poolSize: 1 });
+  const db = await openDatabase({ url: withDatabase(serverUrl, TEMPLATE_DB), poolSize: 1, entities: ENTITIES });
   await db.close();
 }
 
@@ -53,11 +54,11 @@ export interface TestDatabase extends Database {
 export async function createTestDataSource(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    return openDatabase({ dataDir: 'memory://' });
+    return openDatabase({ dataDir: 'memory://', entities: ENTITIES });
   }
   const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateDb()}`));
-  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5 }, false);
+  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5, entities: ENTITIES }, false);
   return {
     ...db,
     close: async () => {

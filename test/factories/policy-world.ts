@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { SessionService } from '../../server/src/auth/session.service';
 import { SESSION_COOKIE } from '../../server/src/auth/session-cookie';
 import { newCuid } from '../../server/src/common/ids';
-import { TrpcService } from '../../server/src/trpc/trpc.module';
+import { TrpcService } from '../../server/src/api/trpc.module';
 import type { TestApp } from './app';
 import { HttpClient } from './http-client';
 

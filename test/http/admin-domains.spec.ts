@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { addMember } from '../factories/users';

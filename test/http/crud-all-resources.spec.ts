@@ -1,4 +1,4 @@
-import { RESOURCES } from '../../server/src/crud/resource-routers';
+import { RESOURCES } from '../../server/src/api/resource-routers';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 

@@ -1,4 +1,4 @@
-import { OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 

@@ -1,4 +1,4 @@
-import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 

@@ -1,5 +1,5 @@
-import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
-import { DEFAULT_METADATA_TEMPLATE, seedMetadataTemplate } from '../../server/src/database/seed/metadata-template-seed';
+import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
+import { DEFAULT_METADATA_TEMPLATE, seedMetadataTemplate } from '../../server/src/seed/metadata-template-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { addMember } from '../factories/users';

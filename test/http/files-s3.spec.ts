@@ -1,4 +1,4 @@
-import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { S3FileStorage } from '../../server/src/files/s3-file-storage';
 import { startTestApp, type TestApp } from '../factories/app';
 import { PDF_BYTES, PNG_BYTES, rawGet, upload } from '../factories/files';

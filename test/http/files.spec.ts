@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/database/seed/demo-seed';
+import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { FilesService } from '../../server/src/files/files.service';
 import { startTestApp, type TestApp } from '../factories/app';
 import { PDF_BYTES, PNG_BYTES, rawGet, SVG_TEXT, upload } from '../factories/files';

@@ -1,4 +1,4 @@
-import { DEMO_SYSTEMS } from '../../server/src/database/seed/demo-seed';
+import { DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { openStream } from '../factories/sse';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verifyPassword } from '../../server/src/auth/password';
 import { loadConfig } from '../../server/src/config/config';
-import { prepareDatabase } from '../../server/src/database/prepare';
+import { prepareDatabase } from '../../server/src/seed/prepare';
 import { withDatabase } from '../factories/database';
 import { Client } from 'pg';
 

@@ -8,7 +8,7 @@ import { createApp } from '../../server/src/app';
 import { SessionCookieCodec } from '../../server/src/auth/session-cookie';
 import { loadConfig } from '../../server/src/config/config';
 import { ensureSessionSecret } from '../../server/src/config/session-secret';
-import { seedDemo, seedRoles } from '../../server/src/database/seed/demo-seed';
+import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from '../factories/database';
 import { HttpClient } from '../factories/http-client';
 

@@ -1,4 +1,4 @@
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { ingest, startTelemetryTestApp, type TelemetryTestApp } from '../mqtt/support/telemetry-app';
 
 /**

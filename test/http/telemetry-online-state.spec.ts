@@ -1,5 +1,5 @@
-import { ControllerOnlineStateService } from '../../server/src/controllers/controller-online-state.service';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { ControllerOnlineStateService } from '../../server/src/telemetry/controller-online-state.service';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { ingest, ManualClock, startTelemetryTestApp, type TelemetryTestApp } from '../mqtt/support/telemetry-app';
 
 const S = 1000;

@@ -1,6 +1,6 @@
 import { connect as mqttConnect, connectAsync, type MqttClient } from 'mqtt';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { eventually, freePort, sleep, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**

@@ -1,6 +1,6 @@
 import { connectAsync, type MqttClient } from 'mqtt';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
-import { ControllerOnlineStateService } from '../../server/src/controllers/controller-online-state.service';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
+import { ControllerOnlineStateService } from '../../server/src/telemetry/controller-online-state.service';
 import { eventually, freePort, sleep, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**

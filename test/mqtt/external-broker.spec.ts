@@ -1,5 +1,5 @@
 import { connectAsync, type MqttClient } from 'mqtt';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { eventually, type Mosquitto, startMosquitto, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**

@@ -1,5 +1,5 @@
 import { connectAsync, type MqttClient } from 'mqtt';
-import { DEMO_CONTROLLER_ID } from '../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { addVictimAndDatabaseRefusals, bucketClock, ONE_LANE, POISONS, VICTIM_BATTERY, VICTIM_CONTROLLER } from './support/poison';
 import { eventually, freePort, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 

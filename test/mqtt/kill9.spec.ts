@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { seedDemo, seedRoles } from '../../server/src/database/seed/demo-seed';
+import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { generateControllers, loadFleet } from '../../server/src/simulator/fleet';
 import { Ledger, Simulator } from '../../server/src/simulator/simulator';
 import { MqttTransport } from '../../server/src/simulator/transports';

@@ -19,7 +19,7 @@ import {
   usePermissions,
   useRecordContext,
 } from 'react-admin';
-import { type Actor, isSuperUser } from '../../../server/src/auth/policy';
+import { type Actor, isSuperUser } from '../../../server/src/access/policy';
 import { ListActions } from '../kit/ListActions';
 import { RoleChipField, RoleSelectInput, useRoles } from './roles-ui';
 

@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthTokenService } from './auth-token.service';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies';
 import type { LoggedInUser } from './local.strategy';
 import { LoginGuard } from './login.guard';
@@ -18,10 +17,7 @@ const FAILURE_MESSAGES: Record<SessionFailure, string> = {
 /** The REST side of sessions: login, the session check the browser makes every second, logout. */
 @Controller('api/auth')
 export class AuthController {
-  constructor(
-    private readonly sessions: SessionService,
-    private readonly tokens: AuthTokenService,
-  ) {}
+  constructor(private readonly sessions: SessionService) {}
 
   @Post('login')
   @HttpCode(200)
@@ -54,13 +50,5 @@ export class AuthController {
     if (check.ok) await this.sessions.revoke(check.payload);
     clearSessionCookie(req, res);
     return { ok: true, redirectTo: '/auth/login' };
-  }
-
-  /** Machine callers: who does this API token speak for? */
-  @Get('token')
-  async token(@Req() req: FastifyRequest): Promise<{ token_cuid: string; company_cuid: string; description: string | null }> {
-    const caller = await this.tokens.authenticate(req.headers.authorization);
-    if (!caller) throw new UnauthorizedException({ code: 'UNAUTHORIZED', message: 'A valid API token is required' });
-    return caller;
   }
 }

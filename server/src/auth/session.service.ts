@@ -5,7 +5,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
-import { type Actor, actorFromContext } from './policy';
+import { type Actor, actorFromContext } from '../access/policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../common/errors';
 import type { ResourceDefinition } from '../crud/resource';
-import { fieldError } from '../users/list-query';
+import { fieldError } from '../crud/list-query';
 import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
 

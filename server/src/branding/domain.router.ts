@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { CrudService } from '../crud/crud.service';
 import { DATA_SOURCE } from '../database/database.module';
 import { BrandingService } from './branding.service';
-import { checkedCrudRouter } from './checked-crud-router';
+import { checkedCrudRouter } from '../crud/checked-crud-router';
 import { checkDomain, checkRootDomain, domainResource, rootDomainResource } from './domain.resources';
 
 /**

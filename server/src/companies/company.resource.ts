@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keepOwnSession } from '../auth/own-session';
-import { bestLevel } from '../auth/policy';
+import { keepOwnSession } from '../trpc/own-session';
+import { bestLevel } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';

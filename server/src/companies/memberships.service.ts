@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can, mayHandleLevel } from '../auth/policy';
+import { type Actor, can, mayHandleLevel } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { fieldError, likeNeedle, pageSql, SqlParams } from '../users/list-query';
+import { fieldError, likeNeedle, pageSql, SqlParams } from '../crud/list-query';
 import type { TMembership, TMembershipChanges, TMembershipCreateData, TMembershipRecord } from './companies.schema';
 
 const RECORD_SELECT = `

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Permission } from '../auth/policy';
+import type { Permission } from '../access/policy';
 import { procedure, router } from '../trpc/trpc';
 import {
   ZDeleteManyParams,

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CrudService } from './crud.service';
-import { ResourceRouters } from './resource-routers';
 
 @Global()
-@Module({ providers: [CrudService, ResourceRouters], exports: [CrudService, ResourceRouters] })
+@Module({ providers: [CrudService], exports: [CrudService] })
 export class CrudModule {}

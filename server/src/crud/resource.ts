@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Permission, PolicyTarget } from '../auth/policy';
+import type { Actor, Permission, PolicyTarget } from '../access/policy';
 
 /** How a resource's rows are limited to the caller's companies. */
 export type ResourceScope =

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { checkedCrudRouter } from '../branding/checked-crud-router';
+import { checkedCrudRouter } from '../crud/checked-crud-router';
 import { CrudService } from '../crud/crud.service';
 import { DATA_SOURCE } from '../database/database.module';
 import { checkDashboard, dashboardResource } from './dashboard.resource';

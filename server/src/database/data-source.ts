@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface DatabaseSettings {
@@ -12,6 +11,11 @@ export interface DatabaseSettings {
   dataDir?: string;
   poolSize?: number;
   logging?: boolean;
+  /**
+   * The entity classes TypeORM maps (the composition root's list, api/entities.ts). Callers that
+   * only send SQL (the simulator, benches) leave it out; the schema-sync test and the seeds need it.
+   */
+  entities?: DataSourceOptions['entities'];
 }
 
 export interface Database {
@@ -23,7 +27,7 @@ export interface Database {
 
 function baseOptions(settings: DatabaseSettings): Omit<DataSourceOptions, 'type'> {
   return {
-    entities: ENTITIES,
+    entities: settings.entities ?? [],
     migrations: MIGRATIONS,
     migrationsTableName: 'typeorm_migrations',
     migrationsTransactionMode: 'each',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DOCUMENTATION_TYPES } from '../common/enums';
-import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
@@ -32,22 +31,4 @@ export const documentationResource: Def = {
   afterCreate: async (tx, actor, row) => {
     await tx.query(`UPDATE documentation SET user_cuid = $2 WHERE cuid = $1`, [row.cuid, actor.user_cuid]);
   },
-};
-
-/** Data export templates of a system (configuration: view with the system, change like the system). */
-export const exportTemplateResource: Def = {
-  name: 'systemDataExportTemplate',
-  label: 'Export template',
-  table: 'system_data_export_template',
-  key: 'template_cuid',
-  generatedKey: true,
-  record: z.object({ template_cuid: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()), system_cuid: z.string() }),
-  create: z.object({ name: ZName, config: ZJsonObject.default({}), system_cuid: ZRefCuid }),
-  update: z.object({ name: ZName, config: ZJsonObject }).partial(),
-  perms: { view: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
-  scope: { kind: 'system', column: 'system_cuid' },
-  search: ['name'],
-  filters: ['system_cuid'],
-  sorts: ['name'],
-  defaultSort: { field: 'name', order: 'ASC' },
 };

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource } from 'typeorm';
-import { type Actor, can, isMemberOf, isSuperUser } from '../auth/policy';
+import { type Actor, can, isMemberOf, isSuperUser } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
-import { scopeOf, type Scope } from '../common/scope';
+import { scopeOf, type Scope } from '../access/scope';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { SystemChangelogRouter } from '../systems/system-changelog.router';
+import { SystemChangelogRouter } from './system-changelog.router';
 import { LiveEventsService } from './live-events.service';
 import { PortalNotificationRouter } from './portal-notification.router';
 import { PortalNotificationsService } from './portal-notifications.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_RESPONSES, TOAST_TIMEOUT_CHOICES_MS, TOAST_TYPES } from '../common/spec-constants';
+import { ACTION_RESPONSES, TOAST_TYPES } from '../common/spec-constants';
 import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES } from '../common/enums';
 import { ZCuid } from '../users/users.schema';
 
@@ -46,18 +46,6 @@ export type TChangelog = z.infer<typeof ZChangelog>;
 
 export const ZAcknowledgeInput = z.object({ notification_cuid: ZCuid });
 export const ZMuteInput = z.object({ system_cuid: ZCuid, notification_type: z.enum(PORTAL_NOTIFICATION_TYPES) });
-
-export const ZPreferencesInput = z
-  .object({
-    toast_notifications_disabled: z.boolean().optional(),
-    toast_notification_timeout: z
-      .number()
-      .int()
-      .nullable()
-      .refine((v) => TOAST_TIMEOUT_CHOICES_MS.includes(v), 'Choose one of the offered timeouts')
-      .optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
 
 export const ZPortalNotification = z.object({
   notification_cuid: z.string(),

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../auth/policy';
+import type { Actor } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService, VISIBLE_SYSTEM_SQL } from '../systems/system-access.service';
 import { LiveEventsService } from './live-events.service';

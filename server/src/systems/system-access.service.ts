@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can, type Permission, type PolicyTarget } from '../auth/policy';
+import { type Actor, can, type Permission, type PolicyTarget } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
 
 export interface VisibleSystem {

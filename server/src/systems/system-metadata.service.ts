@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can } from '../auth/policy';
+import { type Actor, can } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { CrudService } from '../crud/crud.service';
 import { fieldErrors } from '../crud/field-error';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can } from '../auth/policy';
+import { type Actor, can } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { CrudService } from '../crud/crud.service';
 import { fieldError } from '../crud/field-error';
 import type { TGetListParams } from '../crud/crud.schema';

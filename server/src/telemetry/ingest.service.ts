@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { AuthTokenService } from '../auth/auth-token.service';
-import { ControllerOnlineStateService } from '../controllers/controller-online-state.service';
+import { AuthTokenService } from '../tokens/auth-token.service';
+import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerDirectoryService, type DirectoryController } from './controller-directory.service';
 import { IngestBatcher, SubmissionRefused } from './ingest-batcher';
 import { IngestError, IngestValidator, type ValidatedBatch } from './ingest-validator';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { type Actor, can, type Permission } from '../auth/policy';
+import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService, VISIBLE_SYSTEM_SQL, type VisibleSystem } from '../systems/system-access.service';
 import { rollupTable } from './rollups';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../database/database.module';
-import { withPgTransaction } from './pg-transaction';
+import { withPgTransaction } from '../database/pg-transaction';
 import type { ValidParameterRow, ValidStandardRow, ValidStateRow } from './ingest-validator';
 import { bucketSql, rollupMergeCte } from './rollups';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
-import { ControllerOnlineStateService } from '../controllers/controller-online-state.service';
+import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerDirectoryService } from './controller-directory.service';
 import { IngestHttpService } from './ingest-http.service';
 import { IngestService } from './ingest.service';
@@ -20,7 +20,7 @@ import { TelemetryWriter } from './telemetry-writer.service';
  * loadTelemetrySettings); tests override it and `TELEMETRY_CLOCK`.
  */
 @Module({
-  imports: [AuthModule],
+  imports: [TokensModule],
   providers: [
     {
       provide: TELEMETRY_SETTINGS,

@@ -3,8 +3,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { type OwnSessionChange, ownSessionChanges } from '../auth/own-session';
-import { canUse, isPermission, type Permission } from '../auth/policy';
+import { type OwnSessionChange, ownSessionChanges } from './own-session';
+import { canUse, isPermission, type Permission } from '../access/policy';
 import type { AuthedContext, TrpcContext } from './context';
 import { toTrpcError } from './errors';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
 import { ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
-import { listParams, ZWholeFilter } from './list-query';
+import { listParams, ZWholeFilter } from '../crud/list-query';
 import { ROLE_SORTS, ZRole, ZRoleRecord } from './users.schema';
 import { UsersService } from './users.service';
 

@@ -3,11 +3,10 @@ import { z } from 'zod';
 import { PasswordChangeBrake } from '../auth/password-change-brake';
 import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
-import { ZPreferencesInput } from '../notifications/notifications.schema';
 import { refreshSession } from '../trpc/refresh-session';
 import { procedure, router } from '../trpc/trpc';
 import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
-import { listParams, referenceParams, ZBoolFilter } from './list-query';
+import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import {
   USER_SORTS,
   ZCuid,
@@ -18,6 +17,7 @@ import {
   ZUserRecord,
   ZUserStatusOutput,
   ZUserUpdateParams,
+  ZPreferencesInput,
 } from './users.schema';
 import { UsersService } from './users.service';
 

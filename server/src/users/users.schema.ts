@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOAST_TIMEOUT_CHOICES_MS } from '../common/spec-constants';
 import { ZNotificationBlacklistEntry, ZPortalNotificationBlacklistEntry, ZUserMeta } from '../auth/session.schema';
 
 export const ZCuid = z.string().trim().min(1, 'Required').max(64);
@@ -107,3 +108,16 @@ export const ZUserUpdateParams = z.preprocess(
 
 export const ZRoleRecord = ZRole.extend({ id: z.string() });
 export const ROLE_SORTS = ['id', 'role_cuid', 'name', 'level'] as const;
+
+/** A user's own toast settings (spec §3.2). */
+export const ZPreferencesInput = z
+  .object({
+    toast_notifications_disabled: z.boolean().optional(),
+    toast_notification_timeout: z
+      .number()
+      .int()
+      .nullable()
+      .refine((v) => TOAST_TIMEOUT_CHOICES_MS.includes(v), 'Choose one of the offered timeouts')
+      .optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');

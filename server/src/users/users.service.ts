@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TRPCError } from '@trpc/server';
 import { LoginThrottle } from '../auth/login-throttle';
-import { keepOwnSession } from '../auth/own-session';
+import { keepOwnSession } from '../trpc/own-session';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../auth/policy';
+import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { fieldError, likeNeedle, pageSql, SqlParams } from './list-query';
+import { fieldError, likeNeedle, pageSql, SqlParams } from '../crud/list-query';
 import type { TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
 
 const USER_COLUMNS = `u.user_cuid, u.user_cuid AS id, u.email, u.name, u.phone, COALESCE(u.meta, '{}'::jsonb) AS meta,

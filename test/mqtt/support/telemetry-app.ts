@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../../server/src/config/config';
-import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../../server/src/database/seed/demo-seed';
+import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../../server/src/simulator/fleet';
 import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from '../../../server/src/telemetry/telemetry.config';
 import { configureApp, createFastifyAdapter } from '../../../server/src/app';
@@ -145,7 +145,7 @@ export async function ingest(baseUrl: string, controller_id: string, token: stri
   return { status: res.status, body: json, text };
 }
 
-export { freePort, type Mosquitto, startMosquitto } from '../../../server/src/telemetry/testing/mosquitto';
+export { freePort, type Mosquitto, startMosquitto } from '../../factories/mosquitto';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

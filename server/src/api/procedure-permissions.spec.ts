@@ -1,33 +1,13 @@
-import { isPermission } from '../auth/policy';
-import { buildAppRouter, type RouterProviders } from './app.router';
-import { AuthTokenRouter } from '../auth/auth-token.router';
-import { CompanyMembershipRouter } from '../companies/company-membership.router';
-import { RoleRouter } from '../users/role.router';
-import { PortalNotificationRouter } from '../notifications/portal-notification.router';
-import { SystemChangelogRouter } from '../systems/system-changelog.router';
-import { UserRouter } from '../users/user.router';
-import { ResourceRouters } from '../crud/resource-routers';
-import { DomainRouter } from '../branding/domain.router';
-import { DashboardRouter } from '../dashboards/dashboard.router';
-import { TelemetryRouter } from '../telemetry/telemetry.router';
-import { HostedFileRouter } from '../files/hosted-file.router';
+import { isPermission } from '../access/policy';
+import { buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
 
 /** Every procedure of the app router with the permission it declares. */
 export function procedurePermissions(): Record<string, string> {
   const none = {} as never;
-  const providers: RouterProviders = {
-    role: new RoleRouter(none),
-    user: new UserRouter(none, none, none),
-    companyMembership: new CompanyMembershipRouter(none),
-    authToken: new AuthTokenRouter(none),
-    portalNotification: new PortalNotificationRouter(none, none, none),
-    systemChangelog: new SystemChangelogRouter(none),
-    resources: new ResourceRouters(none),
-    domains: new DomainRouter(none, none, none),
-    dashboards: new DashboardRouter(none, none),
-    telemetry: new TelemetryRouter(none),
-    hostedFile: new HostedFileRouter(none),
-  };
+  // Every router class built without its services: only the procedures' metadata is read.
+  const providers = Object.fromEntries(
+    Object.entries(ROUTER_PROVIDERS).map(([name, type]) => [name, new (type as unknown as new (...services: unknown[]) => unknown)(none, none, none)]),
+  ) as RouterProviders;
   const appRouter = buildAppRouter(providers);
   type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;
   const out: [string, string][] = [];

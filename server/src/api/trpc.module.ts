@@ -1,31 +1,22 @@
 import { Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
-import { AuthTokenRouter } from '../auth/auth-token.router';
 import { BrandingModule } from '../branding/branding.module';
-import { DomainRouter } from '../branding/domain.router';
-import { DashboardRouter } from '../dashboards/dashboard.router';
 import { DashboardsModule } from '../dashboards/dashboards.module';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
-import { ResourceRouters } from '../crud/resource-routers';
-import { CompanyMembershipRouter } from '../companies/company-membership.router';
+import { ResourceRouters } from './resource-routers';
 import { FilesModule } from '../files/files.module';
-import { HostedFileRouter } from '../files/hosted-file.router';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { PortalNotificationRouter } from '../notifications/portal-notification.router';
-import { SystemChangelogRouter } from '../systems/system-changelog.router';
 import { TelemetryModule } from '../telemetry/telemetry.module';
-import { TelemetryRouter } from '../telemetry/telemetry.router';
-import { RoleRouter } from '../users/role.router';
-import { UserRouter } from '../users/user.router';
 import { UsersModule } from '../users/users.module';
-import { type AppRouter, buildAppRouter } from './app.router';
-import type { TrpcContext } from './context';
+import { type AppRouter, buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
+import type { TrpcContext } from '../trpc/context';
 
 /** Largest tRPC request body; larger ones answer 413 PAYLOAD_TOO_LARGE. */
 export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
@@ -71,25 +62,20 @@ export function limitBatchSize(max: number) {
 @Injectable()
 export class TrpcService implements OnModuleInit {
   private readonly logger = new Logger('tRPC');
-  readonly appRouter: AppRouter;
+  /** Built once every module's providers exist (onModuleInit): a provider looked up earlier may be unconstructed. */
+  appRouter!: AppRouter;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: SessionService,
     private readonly config: AppConfig,
-    role: RoleRouter,
-    user: UserRouter,
-    companyMembership: CompanyMembershipRouter,
-    authToken: AuthTokenRouter,
-    portalNotification: PortalNotificationRouter,
-    systemChangelog: SystemChangelogRouter,
-    resources: ResourceRouters,
-    domains: DomainRouter,
-    dashboards: DashboardRouter,
-    telemetry: TelemetryRouter,
-    hostedFile: HostedFileRouter,
-  ) {
-    this.appRouter = buildAppRouter({ role, user, companyMembership, authToken, portalNotification, systemChangelog, resources, domains, dashboards, telemetry, hostedFile });
+    private readonly modules: ModuleRef,
+  ) {}
+
+  /** The app router from every provider of ROUTER_PROVIDERS (each built by Nest in its own module). */
+  private buildRouter(): AppRouter {
+    const providers = Object.fromEntries(Object.entries(ROUTER_PROVIDERS).map(([name, type]) => [name, this.modules.get(type, { strict: false })]));
+    return buildAppRouter(providers as RouterProviders);
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -109,6 +95,7 @@ export class TrpcService implements OnModuleInit {
 
   /** Mounts tRPC at /api/trpc with @trpc/server's own Fastify adapter. */
   async onModuleInit(): Promise<void> {
+    this.appRouter = this.buildRouter();
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', wholeJsonAnswer);
     fastify.addHook('onRequest', refuseNonJsonBodies);
@@ -146,8 +133,8 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
 }
 
 @Module({
-  imports: [AuthModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule],
-  providers: [TrpcService],
+  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule],
+  providers: [TrpcService, ResourceRouters],
   exports: [TrpcService],
 })
 export class TrpcModule {}

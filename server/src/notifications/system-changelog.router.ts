@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { crudProcedures } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
-import { ZChangelog, ZChangelogCreateInput } from '../notifications/notifications.schema';
-import { PortalNotificationsService } from '../notifications/portal-notifications.service';
+import { ZChangelog, ZChangelogCreateInput } from './notifications.schema';
+import { PortalNotificationsService } from './portal-notifications.service';
 import { procedure, router } from '../trpc/trpc';
-import { systemChangelogResource } from './system-changelog.resource';
+import { systemChangelogResource } from '../systems/system-changelog.resource';
 
 @Injectable()
 export class SystemChangelogRouter {

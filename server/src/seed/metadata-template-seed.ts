@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { TMetadataField } from '../../systems/system-metadata.schema';
+import type { TMetadataField } from '../systems/system-metadata.schema';
 
 interface SeedFieldset {
   title: string;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from './user.entity';
 
 /**
  * A signed-out session id. The session lives in an encrypted cookie, so signing out records its

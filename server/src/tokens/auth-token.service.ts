@@ -4,10 +4,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../common/scope';
+import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { type Actor, can, levelIn, POLICY } from './policy';
-import { likeNeedle, pageSql, SqlParams } from '../users/list-query';
+import { type Actor, can, levelIn, POLICY } from '../access/policy';
+import { likeNeedle, pageSql, SqlParams } from '../crud/list-query';
 import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';
 
 /** Tokens look like `ppt_<token_cuid>_<43 base64url chars>`: the id finds the row, the rest proves it. */

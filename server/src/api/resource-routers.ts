@@ -14,7 +14,8 @@ import {
 } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
 import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
-import { documentationResource, exportTemplateResource } from '../documentation/documentation.resources';
+import { documentationResource } from '../documentation/documentation.resources';
+import { exportTemplateResource } from '../exports/export-template.resource';
 import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemMetadataRouter } from '../systems/system-metadata.router';
@@ -23,9 +24,9 @@ import { SystemMetadataService } from '../systems/system-metadata.service';
 import { systemSharingRouter } from '../systems/system-sharing.router';
 import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
-import { crudProcedures, crudRouter, guardedUpdateProcedure, importableCrudRouter } from './crud-router.factory';
+import { crudProcedures, crudRouter, guardedUpdateProcedure, importableCrudRouter } from '../crud/crud-router.factory';
 import { router } from '../trpc/trpc';
-import { CrudService } from './crud.service';
+import { CrudService } from '../crud/crud.service';
 
 /** Sites are created from CSV files too (the definition lives with the sites module). */
 const importableSite = { ...siteResource, importable: true };

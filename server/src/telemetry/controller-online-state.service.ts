@@ -3,9 +3,9 @@ import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { ControllerOnlineStateName } from '../common/enums';
 import { DATA_SOURCE } from '../database/database.module';
-import { withPgTransaction } from '../telemetry/pg-transaction';
-import { onContact, type OnlineRules, onSweep, type Presence, type Step } from '../telemetry/online-state-rules';
-import { type Clock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry/telemetry.config';
+import { withPgTransaction } from '../database/pg-transaction';
+import { onContact, type OnlineRules, onSweep, type Presence, type Step } from './online-state-rules';
+import { type Clock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from './telemetry.config';
 
 interface PresenceRow {
   controller_id: string;

@@ -1,5 +1,5 @@
-import { AuthTokenEntity } from '../auth/auth-token.entity';
-import { RevokedSessionEntity } from '../auth/revoked-session.entity';
+import { AuthTokenEntity } from '../tokens/auth-token.entity';
+import { RevokedSessionEntity } from '../users/revoked-session.entity';
 import { UrlRequestEntity } from '../auth/url-request.entity';
 import { DomainEntity } from '../branding/domain.entity';
 import { RootDomainEntity } from '../branding/root-domain.entity';

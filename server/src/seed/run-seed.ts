@@ -1,12 +1,13 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../config/config';
-import { openDatabase } from '../data-source';
+import { loadConfig } from '../config/config';
+import { ENTITIES } from '../api/entities';
+import { openDatabase } from '../database/data-source';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo, seedRoles } from './demo-seed';
 
 /** `npm run seed`: roles plus the demo companies, users, catalogue and systems (idempotent). */
 async function run(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, entities: ENTITIES });
   try {
     await seedRoles(db.dataSource);
     const created = await seedDemo(db.dataSource);

@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
-import { type Database, openDatabase } from './data-source';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo, seedRoles } from './seed/demo-seed';
-import { ensureInitialSuperuser } from './seed/initial-superuser';
+import { ENTITIES } from '../api/entities';
+import { type Database, openDatabase } from '../database/data-source';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo, seedRoles } from './demo-seed';
+import { ensureInitialSuperuser } from './initial-superuser';
 
 /** Opens the configured database, migrates it, and lays down roles, demo data and the first superuser. */
 export async function prepareDatabase(config: AppConfig): Promise<Database> {
   const logger = new Logger('Database');
   const db = await openDatabase(
-    { url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE },
+    { url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE, entities: ENTITIES },
     config.MIGRATE_ON_START,
   );
   logger.log(db.kind === 'embedded' ? `Embedded PGlite database in ${config.DATA_DIR}` : 'PostgreSQL database');

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { hashPassword } from '../../auth/password';
-import { newCuid } from '../../common/ids';
+import { hashPassword } from '../auth/password';
+import { newCuid } from '../common/ids';
 
 /**
  * A production start creates no default account; the first superuser comes from the settings

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
 import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
-import { listParams, referenceParams, ZBoolFilter } from '../users/list-query';
+import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { ZCuid } from '../users/users.schema';
 import {
   AUTH_TOKEN_SORTS,

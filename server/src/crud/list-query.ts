@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { ZGetListParams } from '../crud/crud.schema';
+import { ZGetListParams } from './crud.schema';
 
 /**
  * Small SQL helpers for the hand-written react-admin routers (users, memberships, roles, tokens):

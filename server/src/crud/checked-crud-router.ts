@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Permission } from '../auth/policy';
+import type { Permission } from '../access/policy';
 import { createCallerFactory, procedure, router } from '../trpc/trpc';
-import { crudRouter } from '../crud/crud-router.factory';
-import type { CrudService } from '../crud/crud.service';
-import type { ResourceDefinition } from '../crud/resource';
+import { crudRouter } from './crud-router.factory';
+import type { CrudService } from './crud.service';
+import type { ResourceDefinition } from './resource';
 
 type Row = Record<string, unknown>;
 const WRITES = ['create', 'update', 'updateMany', 'delete', 'deleteMany'] as const;
