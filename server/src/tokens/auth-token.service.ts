@@ -1,18 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../access/scope';
-import { DATA_SOURCE } from '../database/database.module';
 import { type Actor, can, levelIn, POLICY } from '../access/policy';
-import { likeNeedle, pageSql, SqlParams } from '../crud/list-query';
 import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';
+import { type AuthTokenRepository, SqlAuthTokenRepository, type TokenListParams, type TokenScope } from './auth-token.repository';
 
 /** Tokens look like `ppt_<token_cuid>_<43 base64url chars>`: the id finds the row, the rest proves it. */
 const TOKEN_PATTERN = /^ppt_([a-z0-9]{8,32})_([A-Za-z0-9_-]{43})$/;
-const TOKEN_COLUMNS = `token_cuid, description, company_cuid, created_by_user_cuid, created_at, last_used_at, expires_at, revoked_at`;
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
@@ -22,18 +19,22 @@ export interface MachineCaller {
   description: string | null;
 }
 
+/** Companies where the caller may see and manage tokens (the permission's level there). */
+export function tokenScopeOf(actor: Actor): TokenScope {
+  const needed = POLICY['authTokens.manage'].level;
+  return {
+    user_cuid: actor.user_cuid,
+    superuser: scopeOf(actor).superuser,
+    companies: [...new Set(actor.memberships.filter((m) => levelIn(actor, m.company_cuid) <= needed).map((m) => m.company_cuid))],
+  };
+}
+
 @Injectable()
 export class AuthTokenService {
   /** last_used_at is written at most once a minute per token. */
   private readonly lastTouched = new Map<string, number>();
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
-
-  /** Companies where the caller may see and manage tokens (the permission's level there). */
-  private manageableCompanies(actor: Actor): string[] {
-    const needed = POLICY['authTokens.manage'].level;
-    return [...new Set(actor.memberships.filter((m) => levelIn(actor, m.company_cuid) <= needed).map((m) => m.company_cuid))];
-  }
+  constructor(@Inject(SqlAuthTokenRepository) private readonly rows: AuthTokenRepository) {}
 
   async create(
     actor: Actor,
@@ -41,44 +42,32 @@ export class AuthTokenService {
   ): Promise<TAuthToken & { secret: string }> {
     const scope = scopeOf(actor);
     if (!scope.superuser && !scope.companies.includes(input.company_cuid)) throw notFound('Company');
-    const [company] = await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [input.company_cuid]);
-    if (!company) throw notFound('Company');
+    const tokens = tokenScopeOf(actor);
+    if (!(await this.rows.companyExists(tokens, input.company_cuid))) throw notFound('Company');
     if (!can(actor, 'authTokens.manage', { company_cuid: input.company_cuid })) throw forbidden();
     if (input.expires_at && input.expires_at.getTime() <= Date.now()) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'The expiry date must be in the future' });
     }
     const token_cuid = newCuid();
     const secret = `ppt_${token_cuid}_${randomBytes(32).toString('base64url')}`;
-    const [row] = (await this.ds.query(
-      `INSERT INTO auth_token (token_cuid, description, company_cuid, token_hash, created_by_user_cuid, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${TOKEN_COLUMNS}`,
-      [token_cuid, input.description, input.company_cuid, sha256(secret), actor.user_cuid, input.expires_at ?? null],
-    )) as TAuthToken[];
+    const row = await this.rows.insert(tokens, {
+      token_cuid,
+      description: input.description,
+      company_cuid: input.company_cuid,
+      token_hash: sha256(secret),
+      expires_at: input.expires_at ?? null,
+    });
     return { ...row, secret };
   }
 
   async list(actor: Actor, input?: { company_cuid?: string; include_revoked?: boolean }): Promise<TAuthToken[]> {
-    const scope = scopeOf(actor);
-    return (await this.ds.query(
-      `SELECT ${TOKEN_COLUMNS} FROM auth_token
-        WHERE ($1::boolean OR company_cuid = ANY($2::varchar[]))
-          AND ($3::varchar IS NULL OR company_cuid = $3)
-          AND ($4::boolean OR revoked_at IS NULL)
-        ORDER BY created_at DESC, token_cuid`,
-      [scope.superuser, this.manageableCompanies(actor), input?.company_cuid ?? null, input?.include_revoked ?? false],
-    )) as TAuthToken[];
+    return this.rows.list(tokenScopeOf(actor), input ?? {});
   }
 
   async revoke(actor: Actor, token_cuid: string): Promise<TAuthToken> {
-    const scope = scopeOf(actor);
-    const [rows] = (await this.ds.query(
-      `UPDATE auth_token SET revoked_at = COALESCE(revoked_at, now())
-        WHERE token_cuid = $1 AND ($2::boolean OR company_cuid = ANY($3::varchar[]))
-        RETURNING ${TOKEN_COLUMNS}`,
-      [token_cuid, scope.superuser, this.manageableCompanies(actor)],
-    )) as [TAuthToken[], number];
-    if (!rows[0]) throw notFound('API token');
-    return rows[0];
+    const row = await this.rows.revoke(tokenScopeOf(actor), token_cuid);
+    if (!row) throw notFound('API token');
+    return row;
   }
 
   /** Checks an `Authorization: Bearer …` value; undefined for anything but a live token. */
@@ -86,11 +75,7 @@ export class AuthTokenService {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const parsed = match ? TOKEN_PATTERN.exec(match[1]) : null;
     if (!match || !parsed) return undefined;
-    const [row] = (await this.ds.query(
-      `SELECT token_cuid, company_cuid, description, token_hash FROM auth_token
-        WHERE token_cuid = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [parsed[1]],
-    )) as (MachineCaller & { token_hash: string })[];
+    const row = await this.rows.live(parsed[1]);
     if (!row) return undefined;
     const given = Buffer.from(sha256(match[1]), 'hex');
     const stored = Buffer.from(row.token_hash, 'hex');
@@ -103,61 +88,21 @@ export class AuthTokenService {
     const now = Date.now();
     if ((this.lastTouched.get(token_cuid) ?? 0) > now - 60_000) return;
     this.lastTouched.set(token_cuid, now);
-    this.ds.query(`UPDATE auth_token SET last_used_at = now() WHERE token_cuid = $1`, [token_cuid]).catch(() => undefined);
+    this.rows.touch(token_cuid).catch(() => undefined);
   }
 
   // ---- react-admin resource `authToken` ---------------------------------------------------------
 
-  private visibleSql(actor: Actor, p: SqlParams): string {
-    return scopeOf(actor).superuser ? 'TRUE' : `t.company_cuid = ANY(${p.add(this.manageableCompanies(actor))}::varchar[])`;
-  }
-
-  private static readonly RECORD = `t.token_cuid AS id, t.token_cuid, t.description, t.company_cuid, t.created_by_user_cuid,
-    t.created_at, t.last_used_at, t.expires_at, t.revoked_at`;
-
   async getList(
     actor: Actor,
-    params: {
-      pagination: { page: number; perPage: number };
-      sort?: { field: string; order: 'ASC' | 'DESC' };
-      filter: { q?: string; id?: string[]; company_cuid?: string; revoked?: boolean };
-    },
+    params: TokenListParams,
     reference?: { target: 'company_cuid'; id: string },
   ): Promise<{ data: TAuthTokenRecord[]; total: number }> {
-    const p = new SqlParams();
-    const where = [this.visibleSql(actor, p)];
-    const f = params.filter;
-    if (f.q) where.push(`t.description ILIKE ${p.add(likeNeedle(f.q))}`);
-    if (f.id) where.push(`t.token_cuid = ANY(${p.add(f.id)}::varchar[])`);
-    if (f.company_cuid !== undefined) where.push(`t.company_cuid = ${p.add(f.company_cuid)}`);
-    if (reference) where.push(`t.company_cuid = ${p.add(reference.id)}`);
-    if (f.revoked !== undefined) where.push(f.revoked ? 't.revoked_at IS NOT NULL' : 't.revoked_at IS NULL');
-    const countParams = [...p.values];
-    const sorts: Record<string, string> = {
-      id: 't.token_cuid',
-      token_cuid: 't.token_cuid',
-      description: 't.description',
-      created_at: 't.created_at',
-      last_used_at: 't.last_used_at',
-      expires_at: 't.expires_at',
-      revoked_at: 't.revoked_at',
-    };
-    const page = pageSql(p, params, sorts, { field: 'created_at', order: 'DESC' }, 't.token_cuid');
-    const [rows, [{ n }]] = await Promise.all([
-      this.ds.query(`SELECT ${AuthTokenService.RECORD} FROM auth_token t WHERE ${where.join(' AND ')} ${page}`, p.values) as Promise<TAuthTokenRecord[]>,
-      this.ds.query(`SELECT count(*)::int AS n FROM auth_token t WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
-    ]);
-    return { data: rows, total: Number(n) };
+    return this.rows.getList(tokenScopeOf(actor), params, reference);
   }
 
   async getMany(actor: Actor, ids: string[]): Promise<{ data: TAuthTokenRecord[] }> {
-    const p = new SqlParams();
-    const rows = (await this.ds.query(
-      `SELECT ${AuthTokenService.RECORD} FROM auth_token t WHERE t.token_cuid = ANY(${p.add([...new Set(ids)])}::varchar[]) AND ${this.visibleSql(actor, p)}
-        ORDER BY t.created_at DESC`,
-      p.values,
-    )) as TAuthTokenRecord[];
-    return { data: rows };
+    return { data: await this.rows.visibleMany(tokenScopeOf(actor), ids) };
   }
 
   async getOne(actor: Actor, id: string): Promise<{ data: TAuthTokenRecord }> {
@@ -168,18 +113,13 @@ export class AuthTokenService {
 
   /** react-admin delete = revoke (the row stays for the record); all or nothing. */
   async revokeMany(actor: Actor, ids: string[]): Promise<TAuthTokenRecord[]> {
-    return this.ds.transaction(async (tx) => {
+    const scope = tokenScopeOf(actor);
+    return this.rows.transaction(async (rows) => {
       const out: TAuthTokenRecord[] = [];
       for (const id of [...new Set(ids)]) {
-        const p = new SqlParams();
-        const [rows] = (await tx.query(
-          `UPDATE auth_token t SET revoked_at = COALESCE(t.revoked_at, now())
-            WHERE t.token_cuid = ${p.add(id)} AND ${this.visibleSql(actor, p)}
-            RETURNING ${AuthTokenService.RECORD}`,
-          p.values,
-        )) as [TAuthTokenRecord[], number];
-        if (!rows[0]) throw notFound('API token');
-        out.push(rows[0]);
+        const row = await rows.revokeRecord(scope, id);
+        if (!row) throw notFound('API token');
+        out.push(row);
       }
       return out;
     });
