@@ -24,12 +24,9 @@ import { SystemMetadataService } from '../systems/system-metadata.service';
 import { systemSharingRouter } from '../systems/system-sharing.router';
 import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
-import { crudProcedures, crudRouter, guardedUpdateProcedure, importableCrudRouter } from '../crud/crud-router.factory';
+import { crudProcedures, crudRouter, guardedUpdateProcedure } from '../crud/crud-router.factory';
 import { router } from '../trpc/trpc';
 import { CrudService } from '../crud/crud.service';
-
-/** Sites are created from CSV files too (the definition lives with the sites module). */
-const importableSite = { ...siteResource, importable: true };
 
 /** Every back-office resource's generated router (react-admin's nine calls each). */
 export const RESOURCES = [
@@ -61,21 +58,21 @@ export const RESOURCES = [
 
 function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService) {
   return {
-    site: importableCrudRouter(importableSite, crud),
-    system: importableCrudRouter(systemResource, crud),
-    manufacturer: importableCrudRouter(manufacturerResource, crud),
-    controllerType: importableCrudRouter(controllerTypeResource, crud),
-    interfaceType: importableCrudRouter(interfaceTypeResource, crud),
+    site: crudRouter(siteResource, crud),
+    system: crudRouter(systemResource, crud),
+    manufacturer: crudRouter(manufacturerResource, crud),
+    controllerType: crudRouter(controllerTypeResource, crud),
+    interfaceType: crudRouter(interfaceTypeResource, crud),
     interfaceTypeControllerTypeAssignment: crudRouter(interfaceAssignmentResource, crud),
-    entityType: importableCrudRouter(entityTypeResource, crud),
+    entityType: crudRouter(entityTypeResource, crud),
     entityTypeMeta: crudRouter(entityTypeMetaResource, crud),
-    entityCategory: importableCrudRouter(entityCategoryResource, crud),
-    unit: importableCrudRouter(unitResource, crud),
-    logParameter: importableCrudRouter(logParameterResource, crud),
-    entityTypeLogParameterAssignment: importableCrudRouter(entityTypeParameterResource, crud),
-    entityCategoryLogParameterAssignment: importableCrudRouter(entityCategoryParameterResource, crud),
-    controller: importableCrudRouter(controllerResource, crud),
-    entity: importableCrudRouter(deviceResource, crud),
+    entityCategory: crudRouter(entityCategoryResource, crud),
+    unit: crudRouter(unitResource, crud),
+    logParameter: crudRouter(logParameterResource, crud),
+    entityTypeLogParameterAssignment: crudRouter(entityTypeParameterResource, crud),
+    entityCategoryLogParameterAssignment: crudRouter(entityCategoryParameterResource, crud),
+    controller: crudRouter(controllerResource, crud),
+    entity: crudRouter(deviceResource, crud),
     systemSharing: systemSharingRouter(sharing),
     systemMetadata: systemMetadataRouter(crud, metadata),
     systemMetadataTemplateSection: crudRouter(systemMetadataTemplateSectionResource, crud),
