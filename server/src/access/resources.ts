@@ -128,7 +128,7 @@ export const RESOURCE_ACCESS = {
     perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },
     pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' },
   },
-  authToken: { perms: crud('authTokens.view', 'authTokens.manage') },
+  authToken: { perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' }, pages: { edit: 'authTokens.manage' } },
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
   identifiers: { perms: {}, pages: { list: 'identifiers.view', show: 'identifiers.view' } },
   documentation: { perms: crud('admin.view', 'admin.actions') },
