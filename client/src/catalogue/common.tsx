@@ -11,33 +11,12 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
-import type { ImportButtonProps } from '../kit/ImportButton';
 import { JsonField } from '../kit/JsonField';
-import { ListActions } from '../kit/ListActions';
 import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES } from '../../../server/src/common/enums';
 
 /** Choices of the two catalogue enumerations (spec §4), labels translated under portal.catalogue.enum. */
 export const ENTITY_TYPE_KIND_CHOICES = ENTITY_TYPE_KINDS.map((id) => ({ id, name: `portal.catalogue.enum.${id}` }));
 export const LOG_PARAMETER_TYPE_CHOICES = LOG_PARAMETER_TYPES.map((id) => ({ id, name: `portal.catalogue.enum.${id}` }));
-
-/** The columns a catalogue imports from CSV (its create fields) and the export's columns it skips. */
-const IMPORTS = {
-  manufacturer: { fields: ['name', 'url', 'company_cuid'], ignore: ['id', 'manufacturer_cuid'] },
-  controllerType: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'controllertype_cuid'] },
-  interfaceType: { fields: ['interfacetype_id', 'multidevice_support'], ignore: ['id'] },
-  entityType: { fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'entitytypemeta_id'] },
-  entityCategory: { fields: ['name', 'description'], ignore: ['id', 'entitycategory_cuid'] },
-  unit: { fields: ['unit', 'description', 'unit_variants'], ignore: ['id', 'unit_cuid'] },
-  logParameter: { fields: ['parameter_id', 'description', 'unit_cuid', 'type'], ignore: ['id'] },
-} as const satisfies Record<string, ImportButtonProps>;
-
-/**
- * The list toolbar of a catalogue (kit ListActions): filters, create and CSV import only for those
- * who may change the catalogue, CSV export of the filtered list for everyone who sees it.
- */
-export function CatalogueListActions({ catalogue }: { catalogue: keyof typeof IMPORTS }) {
-  return <ListActions importable={IMPORTS[catalogue]} />;
-}
 
 /**
  * The edit route of a catalogue record: the form for those who may change the resource, the

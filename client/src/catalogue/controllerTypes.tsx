@@ -16,7 +16,8 @@ import {
   required,
 } from 'react-admin';
 import { InterfaceAssignments } from './assignments';
-import { CatalogueListActions, EditOrShow, ManufacturerField, RecordTabs } from './common';
+import { EditOrShow, ManufacturerField, RecordTabs } from './common';
+import { ListActions } from '../kit/ListActions';
 
 const ManufacturerInput = ({ validate }: { validate?: ReturnType<typeof required> }) => (
   <ReferenceInput source="manufacturer_cuid" reference="manufacturer" sort={{ field: 'name', order: 'ASC' }}>
@@ -28,7 +29,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />, <ManufacturerInput
 
 export function ControllerTypeList() {
   return (
-    <List actions={<CatalogueListActions catalogue="controllerType" />} filters={filters} sort={{ field: 'model', order: 'ASC' }}>
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="model" />
         <DataTable.Col source="manufacturer_cuid" disableSort>

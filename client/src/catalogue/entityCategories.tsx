@@ -1,12 +1,13 @@
 import { Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
 import { ParameterAssignments } from './assignments';
-import { CatalogueListActions, EditOrShow, RecordTabs } from './common';
+import { EditOrShow, RecordTabs } from './common';
+import { ListActions } from '../kit/ListActions';
 
 const filters = [<SearchInput key="q" source="q" alwaysOn />];
 
 export function EntityCategoryList() {
   return (
-    <List actions={<CatalogueListActions catalogue="entityCategory" />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="name" />
         <DataTable.Col source="description" disableSort />

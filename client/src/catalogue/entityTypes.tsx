@@ -18,7 +18,8 @@ import {
   required,
 } from 'react-admin';
 import { MetaVersions, ParameterAssignments } from './assignments';
-import { CatalogueListActions, EditOrShow, ENTITY_TYPE_KIND_CHOICES, ManufacturerField, RecordTabs } from './common';
+import { EditOrShow, ENTITY_TYPE_KIND_CHOICES, ManufacturerField, RecordTabs } from './common';
+import { ListActions } from '../kit/ListActions';
 
 const ManufacturerInput = () => (
   <ReferenceInput source="manufacturer_cuid" reference="manufacturer" sort={{ field: 'name', order: 'ASC' }}>
@@ -35,7 +36,7 @@ const filters = [
 /** Device types and data-processor types (state machines, calculated values, data sources, external interfaces). */
 export function EntityTypeList() {
   return (
-    <List actions={<CatalogueListActions catalogue="entityType" />} filters={filters} sort={{ field: 'model', order: 'ASC' }} data-testid="entity-type-list">
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }} data-testid="entity-type-list">
       <DataTable rowClick="show">
         <DataTable.Col source="entitytype_id" />
         <DataTable.Col source="model" />

@@ -1,11 +1,12 @@
 import { BooleanField, BooleanInput, Create, DataTable, Edit, List, NullableBooleanInput, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
-import { CatalogueListActions, EditOrShow } from './common';
+import { EditOrShow } from './common';
+import { ListActions } from '../kit/ListActions';
 
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <NullableBooleanInput key="multidevice_support" source="multidevice_support" />];
 
 export function InterfaceTypeList() {
   return (
-    <List actions={<CatalogueListActions catalogue="interfaceType" />} filters={filters} sort={{ field: 'interfacetype_id', order: 'ASC' }}>
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'interfacetype_id', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="interfacetype_id" />
         <DataTable.Col source="multidevice_support">

@@ -16,7 +16,8 @@ import {
   TextInput,
   required,
 } from 'react-admin';
-import { CatalogueListActions, EditOrShow, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
+import { EditOrShow, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
+import { ListActions } from '../kit/ListActions';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
@@ -34,7 +35,7 @@ const UnitRef = (_props: { label?: string }) => (
 
 export function LogParameterList() {
   return (
-    <List actions={<CatalogueListActions catalogue="logParameter" />} filters={filters} sort={{ field: 'parameter_id', order: 'ASC' }}>
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'parameter_id', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="parameter_id" />
         <DataTable.Col source="description" disableSort />

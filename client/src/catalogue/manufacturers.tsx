@@ -18,7 +18,8 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { CatalogueListActions, EditOrShow } from './common';
+import { EditOrShow } from './common';
+import { ListActions } from '../kit/ListActions';
 
 /** Global (no company) or the owning company; the company's name only for those who may list companies. */
 function ScopeField(_props: { label?: string }) {
@@ -48,7 +49,7 @@ function useFilters() {
 export function ManufacturerList() {
   const filters = useFilters();
   return (
-    <List actions={<CatalogueListActions catalogue="manufacturer" />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="manufacturer-list">
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="manufacturer-list">
       <DataTable rowClick="show">
         <DataTable.Col source="name" />
         <DataTable.Col source="url" disableSort>

@@ -1,6 +1,7 @@
 import { ChipField, Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextArrayInput, TextField, TextInput, required, useRecordContext } from 'react-admin';
 import { Stack } from '@mui/material';
-import { CatalogueListActions, EditOrShow } from './common';
+import { EditOrShow } from './common';
+import { ListActions } from '../kit/ListActions';
 
 /** A variant is a spelling ("kwh") or, in older data, { unit, factor } ("kW ×0.001"). */
 function variantLabel(v: unknown): string {
@@ -30,7 +31,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />];
 
 export function UnitList() {
   return (
-    <List actions={<CatalogueListActions catalogue="unit" />} filters={filters} sort={{ field: 'unit', order: 'ASC' }}>
+    <List actions={<ListActions />} filters={filters} sort={{ field: 'unit', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="unit" />
         <DataTable.Col source="description" disableSort />

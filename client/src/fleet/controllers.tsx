@@ -23,18 +23,6 @@ import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';
 import { CompanyInput, emptyToNull, jsonObjects, validControllerId } from './common';
 
-export const CONTROLLER_IMPORT_FIELDS = [
-  'controller_id',
-  'controllertype_cuid',
-  'company_cuid',
-  'system_cuid',
-  'name',
-  'serial_number',
-  'ssh_port',
-  'sw_version',
-  'controller_info',
-] as const;
-
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
   <ReferenceInput key="system" source="system_cuid" reference="system">
@@ -53,7 +41,7 @@ export function ControllerList() {
     <List
       filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
-      actions={<ListActions importable={{ fields: CONTROLLER_IMPORT_FIELDS }} />}
+      actions={<ListActions />}
       exporter={false}
     >
       <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick={false}>

@@ -17,11 +17,9 @@ import { useWatch } from 'react-hook-form';
 import { ENTITY_TYPE_KINDS } from '../../../server/src/common/enums';
 import { BulkActions } from '../kit/BulkActions';
 import { JsonInput } from '../kit/JsonInput';
-import { ListActions, type ListActionsProps } from '../kit/ListActions';
+import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';
 import { emptyToNull, jsonObjects } from './common';
-
-export const DEVICE_IMPORT_FIELDS = ['name', 'controller_id', 'config', 'entitytype_id', 'system_cuid', 'device_info', 'portal_config'] as const;
 
 const JSON_SOURCES = ['config', 'device_info', 'portal_config'];
 const toObjects = jsonObjects(...JSON_SOURCES);
@@ -52,9 +50,9 @@ function filtersOf(kind: Kind) {
   ];
 }
 
-function EntityList({ kind, actions }: { kind: Kind; actions: ListActionsProps }) {
+function EntityList({ kind }: { kind: Kind }) {
   return (
-    <List filters={filtersOf(kind)} sort={{ field: 'name', order: 'ASC' }} actions={<ListActions {...actions} />} exporter={false}>
+    <List filters={filtersOf(kind)} sort={{ field: 'name', order: 'ASC' }} actions={<ListActions />} exporter={false}>
       <DataTable
         bulkActionButtons={<BulkActions edit={[{ source: 'controller_id', label: `resources.${kind}.fields.controller_id`, reference: { resource: 'controller', optionText: 'name' }, nullable: true }]} />}
         rowClick={false}
@@ -124,14 +122,14 @@ function EntityEdit({ kind }: { kind: Kind }) {
 }
 
 export const devices = {
-  list: () => <EntityList kind="entity" actions={{ importable: { fields: DEVICE_IMPORT_FIELDS, ignore: ['id', 'entity_cuid'] } }} />,
+  list: () => <EntityList kind="entity" />,
   create: () => <EntityCreate kind="entity" />,
   edit: () => <EntityEdit kind="entity" />,
   recordRepresentation: 'name',
 };
 
 export const dataProcessors = {
-  list: () => <EntityList kind="dataProcessor" actions={{}} />,
+  list: () => <EntityList kind="dataProcessor" />,
   create: () => <EntityCreate kind="dataProcessor" />,
   edit: () => <EntityEdit kind="dataProcessor" />,
   recordRepresentation: 'name',

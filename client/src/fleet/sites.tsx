@@ -18,8 +18,6 @@ import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/Recor
 import { DecimalInput } from '../kit/DecimalInput';
 import { CompanyInput, inRange } from './common';
 
-export const SITE_IMPORT_FIELDS = ['name', 'lat', 'long', 'company_cuid'] as const;
-
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
   <ReferenceInput key="company" source="company_cuid" reference="company">
@@ -32,7 +30,7 @@ export function SiteList() {
     <List
       filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
-      actions={<ListActions importable={{ fields: SITE_IMPORT_FIELDS, ignore: ['id', 'site_cuid'] }} />}
+      actions={<ListActions />}
       exporter={false}
     >
       <DataTable bulkActionButtons={<BulkActions />} rowClick={false}>

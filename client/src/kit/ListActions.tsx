@@ -1,21 +1,22 @@
 import { isValidElement, useContext } from 'react';
 import { CreateButton, FilterButton, FilterContext, TopToolbar, useCanAccess, useResourceContext } from 'react-admin';
 import { ExportCsvButton } from './ExportCsvButton';
-import { ImportButton, type ImportButtonProps } from './ImportButton';
+import { csvImportOf } from '../../../server/src/access/resources';
+import { ImportButton } from './ImportButton';
 
 export interface ListActionsProps {
-  /** Import from CSV (`<resource>.importMany`): the columns it takes. Omit for lists that do not import. */
-  importable?: ImportButtonProps;
   /** Hide the create button (e.g. a list whose records are made elsewhere). */
   noCreate?: boolean;
 }
 
 /**
  * The top bar of every back-office list: filters (when the list has any), create (only when
- * the user may), CSV export of the filtered list, CSV import (importable lists, users who may create).
+ * the user may), CSV export of the filtered list, CSV import (resources with a `csv` entry in
+ * server/src/access/resources.ts, whose columns it takes; users who may create).
  */
-export function ListActions({ importable, noCreate }: ListActionsProps) {
+export function ListActions({ noCreate }: ListActionsProps) {
   const resource = useResourceContext() ?? '';
+  const csv = csvImportOf(resource);
   const filters = useContext(FilterContext);
   const { canAccess: canCreate } = useCanAccess({ resource, action: 'create' });
   const hasHiddenFilters = (filters ?? []).some((f) => isValidElement(f) && !(f.props as { alwaysOn?: boolean }).alwaysOn);
@@ -24,7 +25,7 @@ export function ListActions({ importable, noCreate }: ListActionsProps) {
       {hasHiddenFilters ? <FilterButton /> : null}
       {canCreate && !noCreate ? <CreateButton /> : null}
       <ExportCsvButton />
-      {importable && canCreate ? <ImportButton {...importable} /> : null}
+      {csv && canCreate ? <ImportButton fields={csv.fields} ignore={csv.ignore} /> : null}
     </TopToolbar>
   );
 }

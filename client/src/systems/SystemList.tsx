@@ -3,7 +3,7 @@ import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton } from '../kit/RecordButtons';
 import { usePageTitle } from '../layout/brand';
-import { SYSTEM_IMPORT_FIELDS, TIMEZONE_CHOICES } from './fields';
+import { TIMEZONE_CHOICES } from './fields';
 
 /**
  * /system: the systems the user may see (system.getList), searchable by name and asset number,
@@ -31,7 +31,7 @@ export default function SystemList() {
       title="portal.system.list_title"
       filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
-      actions={<ListActions importable={{ fields: SYSTEM_IMPORT_FIELDS, ignore: ['id', 'system_cuid'] }} />}
+      actions={<ListActions />}
       exporter={false}
       data-testid="system-list"
     >

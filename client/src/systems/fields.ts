@@ -1,6 +1,3 @@
-/** Columns a systems CSV file may have (system.importMany; the create fields). */
-export const SYSTEM_IMPORT_FIELDS = ['company_cuid', 'name', 'deployment_date', 'asset_number', 'timezone', 'site_cuid'] as const;
-
 /** Time zones the browser knows (the server accepts the same IANA names, plus UTC). */
 export const TIMEZONE_CHOICES: { id: string; name: string }[] = (() => {
   const zones = new Set<string>(['UTC']);

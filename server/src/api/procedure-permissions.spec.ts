@@ -1,30 +1,5 @@
 import { isPermission } from '../access/policy';
-import { buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
-
-/** Every procedure of the app router with the permission it declares. */
-export function procedurePermissions(): Record<string, string> {
-  const none = {} as never;
-  // Every router class built without its services: only the procedures' metadata is read.
-  const providers = Object.fromEntries(
-    Object.entries(ROUTER_PROVIDERS).map(([name, type]) => [name, new (type as unknown as new (...services: unknown[]) => unknown)(none, none, none)]),
-  ) as RouterProviders;
-  const appRouter = buildAppRouter(providers);
-  type Node = { _def?: { type?: string; meta?: { perm?: string; public?: boolean } } } & Record<string, unknown>;
-  const out: [string, string][] = [];
-  const walk = (record: Record<string, unknown>, prefix: string) => {
-    for (const [key, value] of Object.entries(record)) {
-      const node = value as Node;
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (node?._def?.type && ['query', 'mutation', 'subscription'].includes(node._def.type)) {
-        out.push([path, node._def.meta?.public ? 'public' : (node._def.meta?.perm ?? 'NONE')]);
-      } else if (node && typeof node === 'object') {
-        walk(node as Record<string, unknown>, path);
-      }
-    }
-  };
-  walk(appRouter._def.procedures as unknown as Record<string, unknown>, '');
-  return Object.fromEntries(out.sort(([a], [b]) => a.localeCompare(b)));
-}
+import { procedurePermissions } from './procedure-permissions';
 
 describe('procedure → permission map', () => {
   it('every procedure declares a known permission (or is explicitly public)', () => {

@@ -24,73 +24,60 @@ import { SystemMetadataService } from '../systems/system-metadata.service';
 import { systemSharingRouter } from '../systems/system-sharing.router';
 import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
-import { crudProcedures, crudRouter, guardedUpdateProcedure, importableCrudRouter } from '../crud/crud-router.factory';
+import { crudProcedures, crudRouter, guardedUpdateProcedure } from '../crud/crud-router.factory';
 import { router } from '../trpc/trpc';
 import { CrudService } from '../crud/crud.service';
+import type { ResourceDefinition } from '../crud/resource';
 
-/** Sites are created from CSV files too (the definition lives with the sites module). */
-const importableSite = { ...siteResource, importable: true };
+/**
+ * The back-office resources whose router is the generated one (react-admin's nine calls, plus
+ * importMany for those with a `csv` entry in access/resources.ts), by router name. Adding a
+ * resource: one line here.
+ */
+const GENERATED = {
+  site: siteResource,
+  system: systemResource,
+  manufacturer: manufacturerResource,
+  controllerType: controllerTypeResource,
+  interfaceType: interfaceTypeResource,
+  interfaceTypeControllerTypeAssignment: interfaceAssignmentResource,
+  entityType: entityTypeResource,
+  entityTypeMeta: entityTypeMetaResource,
+  entityCategory: entityCategoryResource,
+  unit: unitResource,
+  logParameter: logParameterResource,
+  entityTypeLogParameterAssignment: entityTypeParameterResource,
+  entityCategoryLogParameterAssignment: entityCategoryParameterResource,
+  controller: controllerResource,
+  entity: deviceResource,
+  systemMetadataTemplateSection: systemMetadataTemplateSectionResource,
+  systemMetadataTemplateFieldset: systemMetadataTemplateFieldsetResource,
+  company: companyResource,
+  notificationTemplateAssignment: templateAssignmentResource,
+  notificationTrigger: triggerResource,
+  notificationChannel: channelResource,
+  documentation: documentationResource,
+  systemDataExportTemplate: exportTemplateResource,
+} as const;
 
-/** Every back-office resource's generated router (react-admin's nine calls each). */
-export const RESOURCES = [
-  siteResource,
-  systemResource,
-  manufacturerResource,
-  controllerTypeResource,
-  interfaceTypeResource,
-  interfaceAssignmentResource,
-  entityTypeResource,
-  entityTypeMetaResource,
-  entityCategoryResource,
-  unitResource,
-  logParameterResource,
-  entityTypeParameterResource,
-  entityCategoryParameterResource,
-  controllerResource,
-  deviceResource,
-  dataProcessorResource,
-  systemMetadataTemplateSectionResource,
-  systemMetadataTemplateFieldsetResource,
-  companyResource,
-  templateAssignmentResource,
-  triggerResource,
-  channelResource,
-  documentationResource,
-  exportTemplateResource,
-] as const;
+/** Every back-office resource definition with a router of its own name (generated or not). */
+export const RESOURCES = [...Object.values(GENERATED), dataProcessorResource] as const;
+
+type GeneratedRouter<D> = D extends ResourceDefinition<infer R, infer C, infer U> ? ReturnType<typeof crudRouter<R, C, U>> : never;
 
 function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService) {
+  const generated = Object.fromEntries(Object.entries(GENERATED).map(([name, def]) => [name, crudRouter(def, crud)])) as {
+    [K in keyof typeof GENERATED]: GeneratedRouter<(typeof GENERATED)[K]>;
+  };
   return {
-    site: importableCrudRouter(importableSite, crud),
-    system: importableCrudRouter(systemResource, crud),
-    manufacturer: importableCrudRouter(manufacturerResource, crud),
-    controllerType: importableCrudRouter(controllerTypeResource, crud),
-    interfaceType: importableCrudRouter(interfaceTypeResource, crud),
-    interfaceTypeControllerTypeAssignment: crudRouter(interfaceAssignmentResource, crud),
-    entityType: importableCrudRouter(entityTypeResource, crud),
-    entityTypeMeta: crudRouter(entityTypeMetaResource, crud),
-    entityCategory: importableCrudRouter(entityCategoryResource, crud),
-    unit: importableCrudRouter(unitResource, crud),
-    logParameter: importableCrudRouter(logParameterResource, crud),
-    entityTypeLogParameterAssignment: importableCrudRouter(entityTypeParameterResource, crud),
-    entityCategoryLogParameterAssignment: importableCrudRouter(entityCategoryParameterResource, crud),
-    controller: importableCrudRouter(controllerResource, crud),
-    entity: importableCrudRouter(deviceResource, crud),
+    ...generated,
     systemSharing: systemSharingRouter(sharing),
     systemMetadata: systemMetadataRouter(crud, metadata),
-    systemMetadataTemplateSection: crudRouter(systemMetadataTemplateSectionResource, crud),
-    systemMetadataTemplateFieldset: crudRouter(systemMetadataTemplateFieldsetResource, crud),
     dataProcessor: router({
       ...crudProcedures(dataProcessorResource, crud),
       // Configuring also writes to the processor's system: owner company or a share with change.
       configure: guardedUpdateProcedure(dataProcessorResource, crud, { perm: 'dataProcessors.configure', also: ['devices.configure'], input: ZProcessorConfigure }),
     }),
-    company: crudRouter(companyResource, crud),
-    notificationTemplateAssignment: crudRouter(templateAssignmentResource, crud),
-    notificationTrigger: crudRouter(triggerResource, crud),
-    notificationChannel: crudRouter(channelResource, crud),
-    documentation: crudRouter(documentationResource, crud),
-    systemDataExportTemplate: crudRouter(exportTemplateResource, crud),
   };
 }
 

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../crud/resource';
 import { fieldError } from '../crud/list-query';
 import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
+import { resourceAccess } from '../access/resources';
 
 /** One or more DNS labels, lower-case (the tables keep host names lower-case). */
 const LABELS = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -16,9 +17,6 @@ const ZSubDomain = z
 /** Branding data: the fields the portal understands, nothing else (so a typo is refused, not ignored). */
 const ZBrandJson = boundedJson(ZBrandData.strict());
 const ZOwner = z.string().trim().min(1).max(32).nullable();
-
-/** Domains answer to company scope; only level 0 changes them (spec §6: admin view 3, admin actions 0). */
-const brandingPerms = { view: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' } as const;
 
 type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
 
@@ -65,7 +63,7 @@ export const rootDomainResource: ResourceDefinition = {
   }),
   create: z.object({ name: ZHost, root_domain_data: ZBrandJson.default({}), company_cuid: ZOwner.optional() }),
   update: z.object({ root_domain_data: ZBrandJson, company_cuid: ZOwner }).partial(),
-  perms: brandingPerms,
+  ...resourceAccess('rootDomain'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['name'],
   filters: ['company_cuid'],
@@ -95,7 +93,7 @@ export const domainResource: ResourceDefinition = {
     company_cuid: ZOwner.optional(),
   }),
   update: z.object({ domain_data: ZBrandJson, company_cuid: ZOwner }).partial(),
-  perms: brandingPerms,
+  ...resourceAccess('domain'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['name', 'sub_domain_name', 'root_domain_name'],
   filters: ['company_cuid', 'root_domain_name', 'sub_domain_name'],

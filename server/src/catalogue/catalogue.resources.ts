@@ -4,6 +4,7 @@ import { boundedJson, httpUrl, ZJsonObject, ZName, ZRefCuid } from '../common/zo
 import { TRPCError } from '@trpc/server';
 import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 /**
  * The catalogues superusers keep (spec §6: view 2, change 0): manufacturers, controller types and
@@ -18,13 +19,9 @@ const ZText = z.string().max(10_000).nullable().optional();
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
-const catalogue = (
-  perm: 'manufacturers' | 'controllerTypes' | 'interfaceTypes' | 'entityTypes' | 'entityCategories' | 'units' | 'logParameters',
-) => ({ view: `${perm}.view`, create: `${perm}.change`, edit: `${perm}.change`, delete: `${perm}.change` }) as const;
 
 export const manufacturerResource: Def = {
   name: 'manufacturer',
-  importable: true,
   label: 'Manufacturer',
   table: 'manufacturer',
   key: 'manufacturer_cuid',
@@ -32,7 +29,7 @@ export const manufacturerResource: Def = {
   record: z.object({ manufacturer_cuid: z.string(), name: z.string(), url: z.string().nullable(), company_cuid: z.string().nullable() }),
   create: z.object({ name: ZName, url: ZUrl, company_cuid: ZRefCuid.nullable().optional() }),
   update: z.object({ name: ZName, url: ZUrl }).partial(),
-  perms: catalogue('manufacturers'),
+  ...resourceAccess('manufacturer'),
   scope: { kind: 'companyOrGlobal', column: 'company_cuid' },
   search: ['name', 'url'],
   filters: ['company_cuid'],
@@ -42,7 +39,6 @@ export const manufacturerResource: Def = {
 
 export const controllerTypeResource: Def = {
   name: 'controllerType',
-  importable: true,
   label: 'Controller type',
   table: 'controller_type',
   key: 'controllertype_cuid',
@@ -57,7 +53,7 @@ export const controllerTypeResource: Def = {
   }),
   create: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }),
   update: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }).partial(),
-  perms: catalogue('controllerTypes'),
+  ...resourceAccess('controllerType'),
   scope: { kind: 'global' },
   search: ['model', 'description'],
   filters: ['manufacturer_cuid'],
@@ -67,7 +63,6 @@ export const controllerTypeResource: Def = {
 
 export const interfaceTypeResource: Def = {
   name: 'interfaceType',
-  importable: true,
   label: 'Interface type',
   table: 'interface_type',
   key: 'interfacetype_id',
@@ -75,7 +70,7 @@ export const interfaceTypeResource: Def = {
   record: z.object({ interfacetype_id: z.string(), multidevice_support: z.boolean() }),
   create: z.object({ interfacetype_id: ZSlug, multidevice_support: z.boolean().default(false) }),
   update: z.object({ multidevice_support: z.boolean() }).partial(),
-  perms: catalogue('interfaceTypes'),
+  ...resourceAccess('interfaceType'),
   scope: { kind: 'global' },
   search: ['interfacetype_id'],
   filters: ['multidevice_support'],
@@ -103,7 +98,7 @@ export const interfaceAssignmentResource: Def = {
     interfacetype_id: ZSlug,
   }),
   update: z.object({ alias: nullable(z.string().trim().max(200)), interface_address: nullable(z.string().trim().max(255)), interfacetype_id: ZSlug }).partial(),
-  perms: catalogue('controllerTypes'),
+  ...resourceAccess('interfaceTypeControllerTypeAssignment'),
   scope: { kind: 'global' },
   search: ['alias', 'interface_address', 'interfacetype_id'],
   filters: ['controllertype_cuid', 'interfacetype_id'],
@@ -113,7 +108,6 @@ export const interfaceAssignmentResource: Def = {
 
 export const entityTypeResource: Def = {
   name: 'entityType',
-  importable: true,
   label: 'Device type',
   table: 'entity_type',
   key: 'entitytype_id',
@@ -140,7 +134,7 @@ export const entityTypeResource: Def = {
   update: z
     .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZImage, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS) })
     .partial(),
-  perms: catalogue('entityTypes'),
+  ...resourceAccess('entityType'),
   scope: { kind: 'global' },
   search: ['entitytype_id', 'model', 'description'],
   filters: ['manufacturer_cuid', 'entity_type'],
@@ -158,7 +152,7 @@ export const entityTypeMetaResource: Def = {
   record: z.object({ entitytypemeta_id: z.number(), datetime: z.date(), meta: z.record(z.string(), z.unknown()), entitytype_id: z.string() }),
   create: z.object({ meta: ZJsonObject, entitytype_id: ZSlug }),
   update: z.object({ meta: ZJsonObject }).partial(),
-  perms: catalogue('entityTypes'),
+  ...resourceAccess('entityTypeMeta'),
   scope: { kind: 'global' },
   search: ['entitytype_id'],
   filters: ['entitytype_id'],
@@ -168,7 +162,6 @@ export const entityTypeMetaResource: Def = {
 
 export const entityCategoryResource: Def = {
   name: 'entityCategory',
-  importable: true,
   label: 'Device category',
   table: 'entity_category',
   key: 'entitycategory_cuid',
@@ -176,7 +169,7 @@ export const entityCategoryResource: Def = {
   record: z.object({ entitycategory_cuid: z.string(), name: z.string(), description: z.string().nullable() }),
   create: z.object({ name: ZName, description: ZText }),
   update: z.object({ name: ZName, description: ZText }).partial(),
-  perms: catalogue('entityCategories'),
+  ...resourceAccess('entityCategory'),
   scope: { kind: 'global' },
   search: ['name', 'description'],
   filters: [],
@@ -201,7 +194,6 @@ const ZUnitVariants = boundedJson(
 
 export const unitResource: Def = {
   name: 'unit',
-  importable: true,
   label: 'Unit',
   table: 'unit',
   key: 'unit_cuid',
@@ -209,7 +201,7 @@ export const unitResource: Def = {
   record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()) }),
   create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants.default([]) }),
   update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants }).partial(),
-  perms: catalogue('units'),
+  ...resourceAccess('unit'),
   scope: { kind: 'global' },
   search: ['unit', 'description'],
   filters: [],
@@ -245,7 +237,6 @@ async function refuseLogParameterInUse(tx: EntityManager, _actor: unknown, row: 
 
 export const logParameterResource: Def = {
   name: 'logParameter',
-  importable: true,
   label: 'Log parameter',
   table: 'log_parameter',
   key: 'parameter_id',
@@ -253,7 +244,7 @@ export const logParameterResource: Def = {
   record: z.object({ parameter_id: z.string(), description: z.string().nullable(), unit_cuid: z.string().nullable(), type: z.enum(LOG_PARAMETER_TYPES) }),
   create: z.object({ parameter_id: ZSlug, description: ZText, unit_cuid: ZRefCuid.nullable().optional(), type: z.enum(LOG_PARAMETER_TYPES) }),
   update: z.object({ description: ZText, unit_cuid: ZRefCuid.nullable(), type: z.enum(LOG_PARAMETER_TYPES) }).partial(),
-  perms: catalogue('logParameters'),
+  ...resourceAccess('logParameter'),
   scope: { kind: 'global' },
   search: ['parameter_id', 'description'],
   filters: ['unit_cuid', 'type'],
@@ -265,7 +256,6 @@ export const logParameterResource: Def = {
 
 export const entityTypeParameterResource: Def = {
   name: 'entityTypeLogParameterAssignment',
-  importable: true,
   label: 'Log parameter assignment',
   table: 'entity_type_log_parameter_assignment',
   key: 'entitylogparam_cuid',
@@ -273,7 +263,7 @@ export const entityTypeParameterResource: Def = {
   record: z.object({ entitylogparam_cuid: z.string(), entitytype_id: z.string(), parameter_id: z.string() }),
   create: z.object({ entitytype_id: ZSlug, parameter_id: ZSlug }),
   update: z.object({ parameter_id: ZSlug }).partial(),
-  perms: catalogue('entityTypes'),
+  ...resourceAccess('entityTypeLogParameterAssignment'),
   scope: { kind: 'global' },
   search: ['parameter_id'],
   filters: ['entitytype_id', 'parameter_id'],
@@ -283,7 +273,6 @@ export const entityTypeParameterResource: Def = {
 
 export const entityCategoryParameterResource: Def = {
   name: 'entityCategoryLogParameterAssignment',
-  importable: true,
   label: 'Category parameter assignment',
   table: 'entity_category_log_parameter_assignment',
   key: 'entitycatparam_cuid',
@@ -291,7 +280,7 @@ export const entityCategoryParameterResource: Def = {
   record: z.object({ entitycatparam_cuid: z.string(), entitycategory_cuid: z.string(), parameter_id: z.string() }),
   create: z.object({ entitycategory_cuid: ZRefCuid, parameter_id: ZSlug }),
   update: z.object({ parameter_id: ZSlug }).partial(),
-  perms: catalogue('entityCategories'),
+  ...resourceAccess('entityCategoryLogParameterAssignment'),
   scope: { kind: 'global' },
   search: ['parameter_id'],
   filters: ['entitycategory_cuid', 'parameter_id'],

@@ -4,6 +4,7 @@ import { bestLevel } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 /** The company's web site; its logo may also be a file uploaded here (/api/files/…). */
 const ZUrl = httpUrl().nullable().optional();
@@ -30,7 +31,7 @@ export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.Zod
   }),
   create: z.object({ name: ZName, url: ZUrl, logo: ZLogo, meta: ZJsonObject.default({}) }),
   update: z.object({ name: ZName, url: ZUrl, logo: ZLogo, meta: ZJsonObject }).partial(),
-  perms: { view: 'companies.view', create: 'companies.create', edit: 'companies.edit', delete: 'companies.delete' },
+  ...resourceAccess('company'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['name', 'url'],
   filters: [],

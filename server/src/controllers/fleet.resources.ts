@@ -4,6 +4,7 @@ import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import type { EntityManager } from 'typeorm';
+import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -16,7 +17,6 @@ const ZControllerId = z.string().trim().regex(CONTROLLER_ID_PATTERN, 'Letters, d
  */
 export const controllerResource: Def = {
   name: 'controller',
-  importable: true,
   label: 'Controller',
   table: 'controller',
   key: 'controller_id',
@@ -54,7 +54,7 @@ export const controllerResource: Def = {
       controller_info: ZJsonObject,
     })
     .partial(),
-  perms: { view: 'controllers.view', create: 'catalogueControllers.create', edit: 'controllers.configure', delete: 'catalogueControllers.delete' },
+  ...resourceAccess('controller'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['controller_id', 'name', 'serial_number'],
   filters: ['company_cuid', 'system_cuid', 'controllertype_cuid'],
@@ -79,7 +79,6 @@ const checkKind = (device: boolean) => async (tx: EntityManager, _actor: unknown
 /** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */
 export const deviceResource: Def = {
   name: 'entity',
-  importable: true,
   label: 'Device',
   table: 'entity',
   key: 'entity_cuid',
@@ -114,7 +113,7 @@ export const deviceResource: Def = {
       portal_config: ZJsonObject,
     })
     .partial(),
-  perms: { view: 'devices.view', create: 'devices.configure', edit: 'devices.configure', delete: 'devices.configure' },
+  ...resourceAccess('entity'),
   scope: { kind: 'system', column: 'system_cuid' },
   baseWhere: kindWhere(true),
   beforeWrite: checkKind(true),
@@ -138,8 +137,7 @@ export const dataProcessorResource: Def = {
   ...deviceResource,
   name: 'dataProcessor',
   label: 'Data processor',
-  importable: false,
-  perms: { view: 'devices.view', create: 'dataProcessors.create', edit: 'dataProcessors.edit', delete: 'dataProcessors.delete' },
+  ...resourceAccess('dataProcessor'),
   baseWhere: kindWhere(false),
   beforeWrite: checkKind(false),
   targetExtra: async (tx, row) => {

@@ -14,18 +14,6 @@ import type { ResourceDefinition } from './resource';
 
 const ZIdList = z.object({ data: z.array(z.string()) });
 
-/**
- * react-admin's nine data-provider calls for one resource, as tRPC procedures named
- * `<resource>.getList` …; inputs are react-admin's params, outputs its result shapes.
- */
-export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
-  def: ResourceDefinition<TRecord, TCreate, TUpdate>,
-  crud: CrudService,
-) {
-  if (def.importable) throw new Error(`${def.name} is importable: build its router with importableCrudRouter`);
-  return router(crudProcedures(def, crud));
-}
-
 /** Rows of a CSV file (strings, one object per line, header names as keys). */
 export const ZImportManyParams = z.object({
   rows: z.array(z.record(z.string().max(64), z.unknown())).min(1, 'The file has no rows').max(1000, 'At most 1,000 rows per import'),
@@ -38,23 +26,23 @@ export const ZImportManyResult = z.object({
 });
 
 /**
- * The nine calls plus `importMany`: rows from a CSV file coerced and checked like `create`
- * (`validate` writes nothing, `all` every row or none, `validOnly` the rows without errors).
+ * react-admin's nine data-provider calls for one resource, as tRPC procedures named
+ * `<resource>.getList` …; inputs are react-admin's params, outputs its result shapes. An importable
+ * resource (a `csv` entry in access/resources.ts) also gets `importMany`: rows from a CSV file
+ * coerced and checked like `create` (`validate` writes nothing, `all` every row or none,
+ * `validOnly` the rows without errors).
  */
-export function importableCrudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
+export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
 ) {
-  if (!def.importable) throw new Error(`${def.name} is not marked importable`);
   const base = def as unknown as ResourceDefinition;
-  return router({
-    ...crudProcedures(def, crud),
-    importMany: procedure
-      .meta({ perm: def.perms.create })
-      .input(ZImportManyParams)
-      .output(ZImportManyResult)
-      .mutation(({ ctx, input }) => crud.importMany(ctx.actor, base, input.rows, input.mode)),
-  });
+  const importMany = procedure
+    .meta({ perm: def.perms.create })
+    .input(ZImportManyParams)
+    .output(ZImportManyResult)
+    .mutation(({ ctx, input }) => crud.importMany(ctx.actor, base, input.rows, input.mode));
+  return router({ ...crudProcedures(def, crud), ...(def.importable ? { importMany } : {}) });
 }
 
 /**

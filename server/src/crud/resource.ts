@@ -37,6 +37,7 @@ export interface ResourceDefinition<
   record: TRecord;
   create: TCreate;
   update: TUpdate;
+  /** From access/resources.ts (`...resourceAccess(name)`), with `importable`. */
   perms: { view: Permission; create: Permission; edit: Permission; delete: Permission };
   scope: ResourceScope;
   /** Columns searched by the free-text filter `q` (case-insensitive substring). */
@@ -78,7 +79,7 @@ export interface ResourceDefinition<
   afterCreate?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /**
    * Rows can be created from a CSV file: the router gets `<resource>.importMany` (create
-   * permission). Build such routers with `importableCrudRouter`.
+   * permission). Said once, by a `csv` entry in access/resources.ts (`resourceAccess`).
    */
   importable?: boolean;
   /** SQL casts for columns that need one when read (e.g. enums → text). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../common/errors';
 import { boundedJson, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 /** Largest dashboard layout, as JSON text (bytes): layouts are larger than other JSON fields. */
 export const DASHBOARD_META_MAX_BYTES = 100_000;
@@ -27,7 +28,7 @@ export const dashboardResource: ResourceDefinition = {
   }),
   create: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZMeta.default({}), role_cuid: ZRefCuid.nullable().optional() }),
   update: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZMeta, role_cuid: ZRefCuid.nullable() }).partial(),
-  perms: { view: 'dashboards.view', create: 'dashboards.create', edit: 'dashboards.edit', delete: 'dashboards.edit' },
+  ...resourceAccess('dashboard'),
   scope: { kind: 'company', column: 'entityowner_cuid' },
   search: ['name'],
   filters: ['entityowner_cuid', 'role_cuid'],

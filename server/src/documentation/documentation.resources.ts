@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENTATION_TYPES } from '../common/enums';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 
@@ -21,7 +22,7 @@ export const documentationResource: Def = {
   }),
   create: z.object({ content: z.string().max(200_000), documentation_type: z.enum(DOCUMENTATION_TYPES), is_active: z.boolean().default(true) }),
   update: z.object({ content: z.string().max(200_000), is_active: z.boolean() }).partial(),
-  perms: { view: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  ...resourceAccess('documentation'),
   scope: { kind: 'global' },
   search: ['content'],
   filters: ['documentation_type', 'is_active', 'user_cuid'],

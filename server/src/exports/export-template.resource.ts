@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 /** Data export templates of a system (configuration: view with the system, change like the system). */
 export const exportTemplateResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject> = {
@@ -12,7 +13,7 @@ export const exportTemplateResource: ResourceDefinition<z.ZodObject, z.ZodObject
   record: z.object({ template_cuid: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()), system_cuid: z.string() }),
   create: z.object({ name: ZName, config: ZJsonObject.default({}), system_cuid: ZRefCuid }),
   update: z.object({ name: ZName, config: ZJsonObject }).partial(),
-  perms: { view: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
+  ...resourceAccess('systemDataExportTemplate'),
   scope: { kind: 'system', column: 'system_cuid' },
   search: ['name'],
   filters: ['system_cuid'],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../common/enums';
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -47,7 +48,7 @@ export const templateAssignmentResource: Def = {
       autocreate_triggers: z.boolean(),
     })
     .partial(),
-  perms: { view: 'eventTemplates.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
+  ...resourceAccess('notificationTemplateAssignment'),
   scope: { kind: 'global' },
   search: ['name', 'message', 'description'],
   filters: ['entitytype_id', 'severity_level', 'autocreate_triggers'],
@@ -95,7 +96,7 @@ export const triggerResource: Def = {
       release_message: ZMessage.nullable(),
     })
     .partial(),
-  perms: { view: 'eventTriggers.view', create: 'eventTriggers.change', edit: 'eventTriggers.change', delete: 'eventTriggers.change' },
+  ...resourceAccess('notificationTrigger'),
   scope: { kind: 'system', column: 'system_cuid' },
   search: ['name', 'message'],
   filters: ['system_cuid', 'assignment_cuid', 'is_active', 'severity_level'],
@@ -119,7 +120,7 @@ export const channelResource: Def = {
   }),
   create: z.object({ source: z.enum(NOTIFICATION_CHANNEL_SOURCES), company_cuid: ZRefCuid }),
   update: z.object({ status: z.enum(['ACTIVE', 'DISABLED']) }).partial(),
-  perms: { view: 'channels.view', create: 'channels.change', edit: 'channels.change', delete: 'channels.change' },
+  ...resourceAccess('notificationChannel'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: [],
   filters: ['company_cuid', 'source', 'status'],

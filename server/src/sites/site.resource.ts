@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZName, ZRefCuid } from '../common/zod-fields';
+import { resourceAccess } from '../access/resources';
 
 const ZLat = z.number().min(-90).max(90).nullable();
 const ZLong = z.number().min(-180).max(180).nullable();
@@ -16,7 +17,7 @@ export const siteResource: ResourceDefinition<typeof ZSite, z.ZodObject, z.ZodOb
   record: ZSite,
   create: z.object({ name: ZName, lat: ZLat.optional(), long: ZLong.optional(), company_cuid: ZRefCuid }),
   update: z.object({ name: ZName, lat: ZLat, long: ZLong }).partial(),
-  perms: { view: 'sites.view', create: 'sites.create', edit: 'sites.edit', delete: 'sites.delete' },
+  ...resourceAccess('site'),
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['name'],
   filters: ['company_cuid'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
+import { resourceAccess } from '../access/resources';
 
 export const ZChangelogRecord = z.object({
   log_cuid: z.string(),
@@ -35,7 +36,7 @@ export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord
       message: z.string().trim().max(10_000).nullable(),
     })
     .partial(),
-  perms: { view: 'changelog.view', create: 'changelog.create', edit: 'changelog.edit', delete: 'changelog.delete' },
+  ...resourceAccess('systemChangelog'),
   scope: { kind: 'system', column: 'system_cuid' },
   search: ['title', 'message'],
   filters: ['system_cuid', 'user_cuid', 'role_cuid'],

@@ -5,11 +5,10 @@ import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
 import { SystemMetadataService } from './system-metadata.service';
+import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 const ZText = z.string().trim().max(10_000).nullable().optional();
-const templatePerms = { view: 'metadata.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' } as const;
-
 /** Sections of the metadata form (a global catalogue: seen with metadata.view, changed by level 0). */
 export const systemMetadataTemplateSectionResource: Def = {
   name: 'systemMetadataTemplateSection',
@@ -20,7 +19,7 @@ export const systemMetadataTemplateSectionResource: Def = {
   record: z.object({ section_id: z.number(), title: z.string(), description: z.string().nullable(), isPhaseSection: z.boolean(), index: z.number() }),
   create: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean().default(false), index: z.number().int().min(0).max(10_000).default(0) }),
   update: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000) }).partial(),
-  perms: templatePerms,
+  ...resourceAccess('systemMetadataTemplateSection'),
   scope: { kind: 'global' },
   search: ['title', 'description'],
   filters: ['isPhaseSection'],
@@ -55,7 +54,7 @@ export const systemMetadataTemplateFieldsetResource: Def = {
   update: z
     .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive().max(2_147_483_647) })
     .partial(),
-  perms: templatePerms,
+  ...resourceAccess('systemMetadataTemplateFieldset'),
   scope: { kind: 'global' },
   search: ['title', 'description'],
   filters: ['section_id', 'active'],
@@ -81,7 +80,7 @@ export function systemMetadataResource(metadata: SystemMetadataService): Def {
     record: z.object({ metadata_cuid: z.string(), system_cuid: z.string(), system_name: z.string().nullable(), data: z.record(z.string(), z.unknown()) }),
     create: z.object({ system_cuid: z.string().trim().min(1, 'Required').max(32), data: ZMetadataData.default({}) }),
     update: z.object({ data: ZMetadataData }).partial(),
-    perms: { view: 'metadata.view', create: 'metadata.change', edit: 'metadata.change', delete: 'metadata.change' },
+    ...resourceAccess('systemMetadata'),
     scope: { kind: 'system', column: 'system_cuid' },
     search: [],
     filters: ['system_cuid'],

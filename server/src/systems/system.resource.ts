@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZIsoDate, ZName, ZOptionalText, ZRefCuid, ZTimezone } from '../common/zod-fields';
+import { resourceAccess } from '../access/resources';
 
 export const ZSystem = z.object({
   system_cuid: z.string(),
@@ -20,7 +21,6 @@ export const ZSystem = z.object({
 
 export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.ZodObject> = {
   name: 'system',
-  importable: true,
   label: 'System',
   table: 'system',
   key: 'system_cuid',
@@ -44,7 +44,7 @@ export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.Z
       site_cuid: ZRefCuid.nullable(),
     })
     .partial(),
-  perms: { view: 'systems.view', create: 'systems.create', edit: 'systems.edit', delete: 'systems.delete' },
+  ...resourceAccess('system'),
   scope: { kind: 'systemSelf' },
   search: ['name', 'asset_number'],
   filters: ['company_cuid', 'site_cuid', 'timezone'],

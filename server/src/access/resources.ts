@@ -1,0 +1,164 @@
+import type { Permission } from './policy';
+
+/**
+ * The back office's resources, once, for the server and the browser (pure, bundled into the
+ * client): for every tRPC router the client uses as a react-admin resource, the permission of each
+ * react-admin action and, for those that import CSV files, the file's columns.
+ *
+ * - The generated routers' definitions (`*.resource(s).ts`) take their `perms` and `importable`
+ *   from here (`resourceAccess`), so a procedure enforces what the browser asks.
+ * - The browser's `authProvider.canAccess` (client/src/permissions.ts) answers from here, and the
+ *   CSV import button (client/src/kit/ImportButton.tsx) takes its columns from here.
+ * - api/resource-access.spec.ts fails when a router of the app router has no entry, or when an
+ *   entry's `perms` names a permission its procedure does not enforce.
+ */
+export interface ResourceAccess {
+  /**
+   * Actions a procedure of the router of the same name answers, with the permission that procedure
+   * enforces: list → getList (getMany, getManyReference, access), show → getOne, create → create,
+   * edit → update (updateMany), delete → delete (deleteMany unless given), any other action → the
+   * procedure of that name (configure, deactivate, acknowledge …).
+   */
+  readonly perms: Readonly<Partial<Record<string, Permission>>>;
+  /**
+   * Questions only the browser's pages ask (a tab, a chip, a button that calls another router or a
+   * REST route), or where the page deliberately asks differently from the procedure; the browser
+   * reads these before `perms`.
+   */
+  readonly pages?: Readonly<Partial<Record<string, Permission>>>;
+  /**
+   * Rows can be created from a CSV file: the router gets `<name>.importMany` (create permission).
+   * `fields`: the columns it takes (the create schema's fields, in the order shown to the user);
+   * `ignore`: columns skipped on purpose (an export's `id`, a generated key).
+   */
+  readonly csv?: { readonly fields: readonly string[]; readonly ignore: readonly string[] };
+}
+
+/** The usual generated router: view for the reads, one permission each for create, edit and delete. */
+const crud = (view: Permission, create: Permission, edit: Permission = create, del: Permission = edit) =>
+  ({ list: view, show: view, create, edit, delete: del }) as const;
+
+export const RESOURCE_ACCESS = {
+  user: { perms: { list: 'users.view', show: 'users.view', create: 'users.create', edit: 'users.edit', deactivate: 'users.deactivate', delete: 'users.delete', deleteMany: 'users.deleteAny' } },
+  // The client asked companies.editAny until the two tables were one; the procedure enforces
+  // companies.edit, whose coarse part (level 3, company admin) is the same, so the browser shows the same.
+  company: { perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete'), pages: { configure: 'companies.configure' } },
+  companyMembership: { perms: crud('users.view', 'memberships.edit') },
+  // The roles screen belongs to user management (the role list itself is open to all: role.all).
+  role: { perms: { list: 'roles.view', show: 'roles.view' }, pages: { list: 'users.view', show: 'users.view' } },
+  system: {
+    perms: crud('systems.view', 'systems.create', 'systems.edit', 'systems.delete'),
+    pages: {
+      status: 'systemStatus.view',
+      muteStates: 'systemStatus.muteStates',
+      configuration: 'systemConfiguration.view',
+      telemetry: 'telemetry.view',
+    },
+    csv: { fields: ['company_cuid', 'name', 'deployment_date', 'asset_number', 'timezone', 'site_cuid'], ignore: ['id', 'system_cuid'] },
+  },
+  systemSharing: { perms: crud('systems.view', 'systems.share') },
+  systemMetadataTemplateSection: { perms: crud('metadata.view', 'admin.actions') },
+  systemMetadataTemplateFieldset: { perms: crud('metadata.view', 'admin.actions') },
+  systemChangelog: { perms: crud('changelog.view', 'changelog.create', 'changelog.edit', 'changelog.delete') },
+  systemMetadata: { perms: crud('metadata.view', 'metadata.change') },
+  site: {
+    perms: crud('sites.view', 'sites.create', 'sites.edit', 'sites.delete'),
+    csv: { fields: ['name', 'lat', 'long', 'company_cuid'], ignore: ['id', 'site_cuid'] },
+  },
+  controller: {
+    perms: crud('controllers.view', 'catalogueControllers.create', 'controllers.configure', 'catalogueControllers.delete'),
+    pages: { configure: 'controllers.configure' },
+    csv: {
+      fields: ['controller_id', 'controllertype_cuid', 'company_cuid', 'system_cuid', 'name', 'serial_number', 'ssh_port', 'sw_version', 'controller_info'],
+      ignore: ['id'],
+    },
+  },
+  entity: {
+    perms: crud('devices.view', 'devices.configure'),
+    pages: { configure: 'devices.configure' },
+    csv: { fields: ['name', 'controller_id', 'config', 'entitytype_id', 'system_cuid', 'device_info', 'portal_config'], ignore: ['id', 'entity_cuid'] },
+  },
+  dataProcessor: { perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' } },
+  controllerType: {
+    perms: crud('controllerTypes.view', 'controllerTypes.change'),
+    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'controllertype_cuid'] },
+  },
+  entityType: {
+    perms: crud('entityTypes.view', 'entityTypes.change'),
+    csv: { fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'entitytypemeta_id'] },
+  },
+  dataProcessorType: { perms: {}, pages: crud('dataProcessorTypes.view', 'dataProcessorTypes.change') },
+  entityCategory: {
+    perms: crud('entityCategories.view', 'entityCategories.change'),
+    csv: { fields: ['name', 'description'], ignore: ['id', 'entitycategory_cuid'] },
+  },
+  interfaceType: {
+    perms: crud('interfaceTypes.view', 'interfaceTypes.change'),
+    csv: { fields: ['interfacetype_id', 'multidevice_support'], ignore: ['id'] },
+  },
+  logParameter: {
+    perms: crud('logParameters.view', 'logParameters.change'),
+    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type'], ignore: ['id'] },
+  },
+  manufacturer: {
+    perms: crud('manufacturers.view', 'manufacturers.change'),
+    csv: { fields: ['name', 'url', 'company_cuid'], ignore: ['id', 'manufacturer_cuid'] },
+  },
+  unit: {
+    perms: crud('units.view', 'units.change'),
+    csv: { fields: ['unit', 'description', 'unit_variants'], ignore: ['id', 'unit_cuid'] },
+  },
+  entityTypeMeta: { perms: crud('entityTypes.view', 'entityTypes.change') },
+  interfaceTypeControllerTypeAssignment: { perms: crud('controllerTypes.view', 'controllerTypes.change') },
+  entityTypeLogParameterAssignment: {
+    perms: crud('entityTypes.view', 'entityTypes.change'),
+    csv: { fields: ['entitytype_id', 'parameter_id'], ignore: ['id', 'entitylogparam_cuid'] },
+  },
+  entityCategoryLogParameterAssignment: {
+    perms: crud('entityCategories.view', 'entityCategories.change'),
+    csv: { fields: ['entitycategory_cuid', 'parameter_id'], ignore: ['id', 'entitycatparam_cuid'] },
+  },
+  dashboard: { perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit'), pages: { save: 'dashboards.save' } },
+  notificationTemplateAssignment: { perms: crud('eventTemplates.view', 'admin.actions') },
+  notificationTemplate: { perms: {}, pages: { list: 'eventTemplates.view', show: 'eventTemplates.view' } },
+  notificationTrigger: { perms: crud('eventTriggers.view', 'eventTriggers.change') },
+  notificationChannel: { perms: crud('channels.view', 'channels.change') },
+  notification: { perms: {}, pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' } },
+  portalNotification: {
+    perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },
+    pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' },
+  },
+  authToken: { perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' }, pages: { edit: 'authTokens.manage' } },
+  admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
+  identifiers: { perms: {}, pages: { list: 'identifiers.view', show: 'identifiers.view' } },
+  documentation: { perms: crud('admin.view', 'admin.actions') },
+  systemDataExportTemplate: { perms: crud('systemConfiguration.view', 'systems.edit') },
+  hostedFile: { perms: { list: 'files.view', show: 'files.view', delete: 'files.delete' }, pages: { create: 'files.upload' } },
+  rootDomain: { perms: crud('admin.view', 'admin.actions') },
+  domain: { perms: crud('admin.view', 'admin.actions') },
+} as const satisfies Record<string, ResourceAccess>;
+
+export type ResourceName = keyof typeof RESOURCE_ACCESS;
+
+const table: Readonly<Record<string, ResourceAccess>> = RESOURCE_ACCESS;
+
+/** The entry of a resource, or undefined. */
+export const accessOf = (name: string): ResourceAccess | undefined => (Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined);
+
+/** The CSV columns of an importable resource (undefined: it imports nothing). */
+export const csvImportOf = (name: string): ResourceAccess['csv'] => accessOf(name)?.csv;
+
+/**
+ * What a generated router's definition takes from its entry: the four permissions of the nine
+ * calls (+ importMany) and whether it imports CSV files. Throws on an entry that lacks one.
+ */
+export function resourceAccess(name: ResourceName): {
+  perms: { view: Permission; create: Permission; edit: Permission; delete: Permission };
+  importable: boolean;
+} {
+  const entry = table[name];
+  const p = entry.perms;
+  const [view, create, edit, del] = [p.list, p.create, p.edit, p.delete];
+  if (!view || !create || !edit || !del || p.show !== view) throw new Error(`access/resources.ts: ${name} lacks one of list (= show), create, edit, delete`);
+  return { perms: { view, create, edit, delete: del }, importable: !!entry.csv };
+}
