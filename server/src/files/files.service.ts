@@ -5,6 +5,7 @@ import { type Actor, can, isMemberOf, isSuperUser } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
+import { ownedOrVisibleSystemSql } from '../tenancy/visibility';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
@@ -166,11 +167,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
   /** SQL condition limiting `t` (hosted_file) to what the caller may see. */
   private scopeSql(scope: Scope, p: Params): string {
-    if (scope.superuser) return 'TRUE';
-    const companies = p.add(scope.companies);
-    return `(t.company_cuid = ANY(${companies}::varchar[]) OR (t.system_cuid IS NOT NULL AND EXISTS (
-      SELECT 1 FROM system s WHERE s.system_cuid = t.system_cuid AND (s.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
-        SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[]))))))`;
+    return ownedOrVisibleSystemSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
   }
 
   private filterSql(filter: Record<string, unknown>, p: Params): string[] {
