@@ -1,4 +1,20 @@
-import { type Actor, can, canUse, isSuperUser, mayChangeChangelogEntry, mayHandleLevel, mayManageUser, PERMISSIONS, POLICY } from './policy';
+import {
+  type Actor,
+  can,
+  canUse,
+  fileMayBelongTo,
+  isSuperUser,
+  mayChangeChangelogEntry,
+  mayHandleLevel,
+  mayManageUser,
+  mayStartUpload,
+  mayUploadBrandAsset,
+  needsCurrentPassword,
+  PERMISSIONS,
+  POLICY,
+  seesSystem,
+  uploadCompanyOfSystem,
+} from './policy';
 
 const A = 'company-a';
 const B = 'company-b';
@@ -298,5 +314,50 @@ describe('policy (spec §6)', () => {
       expect([0, 1, 2, 3]).toContain(POLICY[p].level);
       expect(POLICY[p].spec.length).toBeGreaterThan(5);
     }
+  });
+
+  it('a system is seen by a superuser, the owner company and companies it is shared with (with or without change)', () => {
+    const system = { company_cuid: A, shares: [{ company_cuid: B, change: false }] };
+    expect(seesSystem(superuser, { company_cuid: 'company-z' })).toBe(true);
+    expect(seesSystem(basic, system)).toBe(true);
+    expect(seesSystem(foreignInstaller, system)).toBe(true);
+    expect(seesSystem(foreignInstaller, { company_cuid: A })).toBe(false);
+    expect(seesSystem(member('c', ['company-c', 1]), system)).toBe(false);
+    expect(seesSystem(nobody, system)).toBe(false);
+  });
+
+  it('one’s own password, or own email to another address, needs the current password; another user’s does not', () => {
+    const me = { user_cuid: 'exp', email: 'me@x.test' };
+    expect(needsCurrentPassword(expert, me, { password: 'new one' })).toBe(true);
+    expect(needsCurrentPassword(expert, me, { email: 'other@x.test' })).toBe(true);
+    expect(needsCurrentPassword(expert, me, { email: 'me@x.test' })).toBe(false);
+    expect(needsCurrentPassword(expert, me, {})).toBe(false);
+    expect(needsCurrentPassword(superuser, me, { password: 'new one', email: 'other@x.test' })).toBe(false);
+    expect(needsCurrentPassword(superuser, { user_cuid: 'su', email: 'su@x.test' }, { password: 'new one' })).toBe(true);
+  });
+
+  it('uploads: brand assets need admin actions (0); a file needs level 2 somewhere before the upload is read', () => {
+    expect(mayUploadBrandAsset(superuser)).toBe(true);
+    expect(mayUploadBrandAsset(installer)).toBe(false);
+    expect(mayStartUpload(superuser)).toBe(true);
+    expect(mayStartUpload(expert)).toBe(true);
+    expect(mayStartUpload(member('multi', [A, 3], [B, 2]))).toBe(true);
+    expect(mayStartUpload(basic)).toBe(false);
+    expect(mayStartUpload(basicAdmin)).toBe(false);
+    expect(mayStartUpload(nobody)).toBe(false);
+  });
+
+  it('files of a system go to the owner company, or to a company it is shared with for changes', () => {
+    const C = 'company-c';
+    const system = { company_cuid: A, shares: [{ company_cuid: B, change: true }, { company_cuid: C, change: false }] };
+    expect(uploadCompanyOfSystem(superuser, { company_cuid: 'company-z', shares: [] })).toBe('company-z');
+    expect(uploadCompanyOfSystem(expert, system)).toBe(A);
+    expect(uploadCompanyOfSystem(foreignInstaller, system)).toBe(B);
+    expect(uploadCompanyOfSystem(member('c', [C, 1]), system)).toBeNull();
+    expect(uploadCompanyOfSystem(member('ab', [B, 2], [A, 3]), system)).toBe(A);
+    expect(fileMayBelongTo(system, A)).toBe(true);
+    expect(fileMayBelongTo(system, B)).toBe(true);
+    expect(fileMayBelongTo(system, C)).toBe(false);
+    expect(fileMayBelongTo(system, 'company-z')).toBe(false);
   });
 });

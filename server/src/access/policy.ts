@@ -293,6 +293,54 @@ export function mayChangeChangelogEntry(actor: Actor, level: number, target: Pol
   return isMemberOf(actor, target.company_cuid) || (target.shares ?? []).some((s) => s.change && isMemberOf(actor, s.company_cuid));
 }
 
+/**
+ * Spec §6 tenancy, for one system already loaded with its owner and shares (the SQL form of the
+ * same rule is server/src/tenancy/visibility.ts): a superuser, a member of the owner company, or a
+ * member of a company the system is shared with (with or without change) sees it.
+ */
+export function seesSystem(actor: Actor, system: { company_cuid: string; shares?: readonly { company_cuid: string; change: boolean }[] }): boolean {
+  return isSuperUser(actor) || isMemberOf(actor, system.company_cuid) || (system.shares ?? []).some((sh) => isMemberOf(actor, sh.company_cuid));
+}
+
+/**
+ * Product rule beside §6 (sign-in not given away): changing one's own password, or one's own email
+ * to another address, needs the current password; a change to another user's account does not
+ * (`mayManageUser` decides it). `current.email` is the account's email before the change.
+ */
+export function needsCurrentPassword(
+  actor: Actor,
+  target: { user_cuid: string; email: string },
+  changes: { password?: unknown; email?: string },
+): boolean {
+  if (target.user_cuid !== actor.user_cuid) return false;
+  return changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
+}
+
+/** Hosted files: brand assets (of a root domain or domain) are uploaded with admin actions (level 0). */
+export function mayUploadBrandAsset(actor: Actor): boolean {
+  return can(actor, 'admin.actions');
+}
+
+/** Hosted files, coarse check before the upload is read: a file (level 2 somewhere) or a brand asset. */
+export function mayStartUpload(actor: Actor): boolean {
+  return canUse(actor, 'files.upload') || canUse(actor, 'admin.actions');
+}
+
+/**
+ * Hosted files of a system: the company a file goes to when the upload names none. A superuser or
+ * a member of the owner company files it under the owner; a member of a company the system is
+ * shared with for changes, under that company; otherwise none (a read-only share uploads nothing).
+ */
+export function uploadCompanyOfSystem(actor: Actor, system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }): string | null {
+  if (isSuperUser(actor) || isMemberOf(actor, system.company_cuid)) return system.company_cuid;
+  return system.shares.find((sh) => sh.change && isMemberOf(actor, sh.company_cuid))?.company_cuid ?? null;
+}
+
+/** Hosted files of a system belong to its owner company or to a company it is shared with for changes. */
+export function fileMayBelongTo(system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }, company_cuid: string): boolean {
+  return company_cuid === system.company_cuid || system.shares.some((sh) => sh.company_cuid === company_cuid && sh.change);
+}
+
 /** Coarse check: may the actor use this permission at all (before any record is known)? */
 export function canUse(actor: Actor, permission: Permission): boolean {
   const r: PermissionRule = POLICY[permission];
