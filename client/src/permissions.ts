@@ -14,7 +14,7 @@ import type { TSessionContext } from './session/auth-api';
 export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permission>>> = {
   //                      view                          change …
   user: { list: 'users.view', show: 'users.view', create: 'users.create', edit: 'users.edit', deactivate: 'users.deactivate', delete: 'users.delete', deleteMany: 'users.deleteAny' },
-  company: { list: 'companies.view', show: 'companies.view', create: 'companies.create', edit: 'companies.editAny', delete: 'companies.delete', configure: 'companies.configure' },
+  company: { list: 'companies.view', show: 'companies.view', create: 'companies.create', edit: 'companies.edit', delete: 'companies.delete' },
   companyMembership: { list: 'users.view', show: 'users.view', create: 'memberships.edit', edit: 'memberships.edit', delete: 'memberships.edit' },
   // The roles screen belongs to user management (the role list itself is open to all: role.all).
   role: { list: 'users.view', show: 'users.view' },
@@ -24,8 +24,6 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
     create: 'systems.create',
     edit: 'systems.edit',
     delete: 'systems.delete',
-    status: 'systemStatus.view',
-    muteStates: 'systemStatus.muteStates',
     configuration: 'systemConfiguration.view',
     telemetry: 'telemetry.view',
   },
@@ -40,7 +38,6 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   dataProcessor: { list: 'devices.view', show: 'devices.view', create: 'dataProcessors.create', edit: 'dataProcessors.edit', delete: 'dataProcessors.delete', configure: 'dataProcessors.configure' },
   controllerType: { list: 'controllerTypes.view', show: 'controllerTypes.view', create: 'controllerTypes.change', edit: 'controllerTypes.change', delete: 'controllerTypes.change' },
   entityType: { list: 'entityTypes.view', show: 'entityTypes.view', create: 'entityTypes.change', edit: 'entityTypes.change', delete: 'entityTypes.change' },
-  dataProcessorType: { list: 'dataProcessorTypes.view', show: 'dataProcessorTypes.view', create: 'dataProcessorTypes.change', edit: 'dataProcessorTypes.change', delete: 'dataProcessorTypes.change' },
   entityCategory: { list: 'entityCategories.view', show: 'entityCategories.view', create: 'entityCategories.change', edit: 'entityCategories.change', delete: 'entityCategories.change' },
   interfaceType: { list: 'interfaceTypes.view', show: 'interfaceTypes.view', create: 'interfaceTypes.change', edit: 'interfaceTypes.change', delete: 'interfaceTypes.change' },
   logParameter: { list: 'logParameters.view', show: 'logParameters.view', create: 'logParameters.change', edit: 'logParameters.change', delete: 'logParameters.change' },
@@ -50,7 +47,7 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   interfaceTypeControllerTypeAssignment: { list: 'controllerTypes.view', show: 'controllerTypes.view', create: 'controllerTypes.change', edit: 'controllerTypes.change', delete: 'controllerTypes.change' },
   entityTypeLogParameterAssignment: { list: 'entityTypes.view', show: 'entityTypes.view', create: 'entityTypes.change', edit: 'entityTypes.change', delete: 'entityTypes.change' },
   entityCategoryLogParameterAssignment: { list: 'entityCategories.view', show: 'entityCategories.view', create: 'entityCategories.change', edit: 'entityCategories.change', delete: 'entityCategories.change' },
-  dashboard: { list: 'dashboards.view', show: 'dashboards.view', create: 'dashboards.create', edit: 'dashboards.edit', save: 'dashboards.save', delete: 'dashboards.edit' },
+  dashboard: { list: 'dashboards.view', show: 'dashboards.view', create: 'dashboards.create', edit: 'dashboards.edit', delete: 'dashboards.edit' },
   notificationTemplateAssignment: { list: 'eventTemplates.view', show: 'eventTemplates.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
   notificationTemplate: { list: 'eventTemplates.view', show: 'eventTemplates.view' },
   notificationTrigger: { list: 'eventTriggers.view', show: 'eventTriggers.view', create: 'eventTriggers.change', edit: 'eventTriggers.change', delete: 'eventTriggers.change' },
@@ -59,7 +56,6 @@ export const RESOURCE_PERMISSIONS: Record<string, Partial<Record<string, Permiss
   portalNotification: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change', acknowledge: 'notifications.change', mute: 'notifications.change' },
   authToken: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', edit: 'authTokens.manage', delete: 'authTokens.manage' },
   admin: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' },
-  identifiers: { list: 'identifiers.view', show: 'identifiers.view' },
   documentation: { list: 'admin.view', show: 'admin.view', create: 'admin.actions', edit: 'admin.actions', delete: 'admin.actions' },
   systemDataExportTemplate: { list: 'systemConfiguration.view', show: 'systemConfiguration.view', create: 'systems.edit', edit: 'systems.edit', delete: 'systems.edit' },
   hostedFile: { list: 'files.view', show: 'files.view', create: 'files.upload', delete: 'files.delete' },
