@@ -1,4 +1,20 @@
-import { type Actor, can, canUse, isSuperUser, mayChangeChangelogEntry, mayHandleLevel, mayManageUser, PERMISSIONS, POLICY } from './policy';
+import {
+  type Actor,
+  can,
+  canUse,
+  fileMayBelongTo,
+  isSuperUser,
+  mayChangeChangelogEntry,
+  mayHandleLevel,
+  mayManageUser,
+  mayStartUpload,
+  mayUploadBrandAsset,
+  needsCurrentPassword,
+  PERMISSIONS,
+  POLICY,
+  seesSystem,
+  uploadCompanyOfSystem,
+} from './policy';
 
 const A = 'company-a';
 const B = 'company-b';
@@ -19,9 +35,9 @@ describe('policy (spec §6)', () => {
   it('a level-N permission is granted by any membership with level <= N', () => {
     expect(canUse(installer, 'sites.create')).toBe(true); // needs 1
     expect(canUse(expert, 'sites.create')).toBe(false);
-    expect(canUse(expert, 'systemStatus.view')).toBe(true); // needs 2
-    expect(canUse(basic, 'systemStatus.view')).toBe(false);
-    expect(canUse(member('multi', [A, 3], [B, 2]), 'systemStatus.view')).toBe(true);
+    expect(canUse(expert, 'systemConfiguration.view')).toBe(true); // needs 2
+    expect(canUse(basic, 'systemConfiguration.view')).toBe(false);
+    expect(canUse(member('multi', [A, 3], [B, 2]), 'systemConfiguration.view')).toBe(true);
   });
 
   it('a superuser always passes the coarse check, whatever the permission', () => {
@@ -111,8 +127,8 @@ describe('policy (spec §6)', () => {
   });
 
   describe('companies', () => {
-    it('create, edit any and view need admin', () => {
-      for (const p of ['companies.create', 'companies.editAny', 'companies.view'] as const) {
+    it('create and view need admin', () => {
+      for (const p of ['companies.create', 'companies.view'] as const) {
         expect(can(basicAdmin, p)).toBe(true);
         expect(can(installer, p)).toBe(false);
       }
@@ -122,10 +138,10 @@ describe('policy (spec §6)', () => {
       expect(can(basicAdmin, 'companies.edit', { company_cuid: B })).toBe(false);
       expect(can(superuser, 'companies.edit', { company_cuid: B })).toBe(true);
     });
-    it('delete and configure need level 0', () => {
+    it('delete needs level 0', () => {
       expect(can(superuser, 'companies.delete')).toBe(true);
       expect(can(basicAdmin, 'companies.delete')).toBe(false);
-      expect(can(installer, 'companies.configure')).toBe(false);
+      expect(can(installer, 'companies.delete')).toBe(false);
     });
   });
 
@@ -186,18 +202,14 @@ describe('policy (spec §6)', () => {
       expect(can(basic, 'systems.view', sharedReadOnly)).toBe(true);
       expect(can(basic, 'systems.view', { company_cuid: B })).toBe(false);
     });
-    it('status view 2, mute states 1, configuration view 2', () => {
-      expect(can(expert, 'systemStatus.view', own)).toBe(true);
-      expect(can(basic, 'systemStatus.view', own)).toBe(false);
-      expect(can(installer, 'systemStatus.muteStates', own)).toBe(true);
-      expect(can(expert, 'systemStatus.muteStates', own)).toBe(false);
+    it('configuration view 2', () => {
       expect(can(expert, 'systemConfiguration.view', own)).toBe(true);
       expect(can(basic, 'systemConfiguration.view', own)).toBe(false);
     });
   });
 
-  it('dashboard create, edit and save need level 0', () => {
-    for (const p of ['dashboards.create', 'dashboards.edit', 'dashboards.save'] as const) {
+  it('dashboard create and edit need level 0', () => {
+    for (const p of ['dashboards.create', 'dashboards.edit'] as const) {
       expect(can(superuser, p)).toBe(true);
       expect(can(installer, p)).toBe(false);
     }
@@ -243,7 +255,7 @@ describe('policy (spec §6)', () => {
     }
   });
 
-  it('admin view 3, changelog 2, metadata view 3 / change 2, identifiers 3, admin actions 0', () => {
+  it('admin view 3, changelog 2, metadata view 3 / change 2, admin actions 0', () => {
     expect(can(basic, 'admin.view')).toBe(true);
     expect(can(expert, 'changelog.create', { company_cuid: A })).toBe(true);
     expect(can(basic, 'changelog.delete', { company_cuid: A })).toBe(false);
@@ -252,15 +264,14 @@ describe('policy (spec §6)', () => {
     expect(can(basic, 'metadata.change', { company_cuid: A })).toBe(false);
     expect(can(expert, 'metadata.change', { company_cuid: A })).toBe(true);
     expect(can(expert, 'metadata.change', { company_cuid: B })).toBe(false);
-    expect(can(basic, 'identifiers.view')).toBe(true);
     expect(can(installer, 'admin.actions')).toBe(false);
   });
 
-  it('catalogues: controller view 2, create/delete 0, edit 1; the other catalogues view 2, change 0', () => {
-    expect(can(expert, 'catalogueControllers.view')).toBe(true);
+  it('catalogues: controller create/delete 0; the other catalogues view 2, change 0', () => {
     expect(can(installer, 'catalogueControllers.create')).toBe(false);
-    expect(can(installer, 'catalogueControllers.edit')).toBe(true);
-    for (const c of ['controllerTypes', 'entityTypes', 'dataProcessorTypes', 'entityCategories', 'interfaceTypes', 'logParameters', 'manufacturers', 'units']) {
+    expect(can(installer, 'catalogueControllers.delete')).toBe(false);
+    expect(can(superuser, 'catalogueControllers.delete')).toBe(true);
+    for (const c of ['controllerTypes', 'entityTypes', 'entityCategories', 'interfaceTypes', 'logParameters', 'manufacturers', 'units']) {
       expect(can(expert, `${c}.view` as never)).toBe(true);
       expect(can(basic, `${c}.view` as never)).toBe(false);
       expect(can(installer, `${c}.change` as never)).toBe(false);
@@ -278,10 +289,9 @@ describe('policy (spec §6)', () => {
     }
   });
 
-  it('events: templates view 0, assignments view 2, triggers view 2 and change 1', () => {
+  it('events: templates view 0, triggers view 2 and change 1', () => {
     expect(can(installer, 'eventTemplates.view')).toBe(false);
     expect(can(superuser, 'eventTemplates.view')).toBe(true);
-    expect(can(expert, 'eventAssignments.view')).toBe(true);
     expect(can(expert, 'eventTriggers.view', { company_cuid: A })).toBe(true);
     expect(can(expert, 'eventTriggers.change', { company_cuid: A })).toBe(false);
     expect(can(installer, 'eventTriggers.change', { company_cuid: A })).toBe(true);
@@ -298,5 +308,50 @@ describe('policy (spec §6)', () => {
       expect([0, 1, 2, 3]).toContain(POLICY[p].level);
       expect(POLICY[p].spec.length).toBeGreaterThan(5);
     }
+  });
+
+  it('a system is seen by a superuser, the owner company and companies it is shared with (with or without change)', () => {
+    const system = { company_cuid: A, shares: [{ company_cuid: B, change: false }] };
+    expect(seesSystem(superuser, { company_cuid: 'company-z' })).toBe(true);
+    expect(seesSystem(basic, system)).toBe(true);
+    expect(seesSystem(foreignInstaller, system)).toBe(true);
+    expect(seesSystem(foreignInstaller, { company_cuid: A })).toBe(false);
+    expect(seesSystem(member('c', ['company-c', 1]), system)).toBe(false);
+    expect(seesSystem(nobody, system)).toBe(false);
+  });
+
+  it('one’s own password, or own email to another address, needs the current password; another user’s does not', () => {
+    const me = { user_cuid: 'exp', email: 'me@x.test' };
+    expect(needsCurrentPassword(expert, me, { password: 'new one' })).toBe(true);
+    expect(needsCurrentPassword(expert, me, { email: 'other@x.test' })).toBe(true);
+    expect(needsCurrentPassword(expert, me, { email: 'me@x.test' })).toBe(false);
+    expect(needsCurrentPassword(expert, me, {})).toBe(false);
+    expect(needsCurrentPassword(superuser, me, { password: 'new one', email: 'other@x.test' })).toBe(false);
+    expect(needsCurrentPassword(superuser, { user_cuid: 'su', email: 'su@x.test' }, { password: 'new one' })).toBe(true);
+  });
+
+  it('uploads: brand assets need admin actions (0); a file needs level 2 somewhere before the upload is read', () => {
+    expect(mayUploadBrandAsset(superuser)).toBe(true);
+    expect(mayUploadBrandAsset(installer)).toBe(false);
+    expect(mayStartUpload(superuser)).toBe(true);
+    expect(mayStartUpload(expert)).toBe(true);
+    expect(mayStartUpload(member('multi', [A, 3], [B, 2]))).toBe(true);
+    expect(mayStartUpload(basic)).toBe(false);
+    expect(mayStartUpload(basicAdmin)).toBe(false);
+    expect(mayStartUpload(nobody)).toBe(false);
+  });
+
+  it('files of a system go to the owner company, or to a company it is shared with for changes', () => {
+    const C = 'company-c';
+    const system = { company_cuid: A, shares: [{ company_cuid: B, change: true }, { company_cuid: C, change: false }] };
+    expect(uploadCompanyOfSystem(superuser, { company_cuid: 'company-z', shares: [] })).toBe('company-z');
+    expect(uploadCompanyOfSystem(expert, system)).toBe(A);
+    expect(uploadCompanyOfSystem(foreignInstaller, system)).toBe(B);
+    expect(uploadCompanyOfSystem(member('c', [C, 1]), system)).toBeNull();
+    expect(uploadCompanyOfSystem(member('ab', [B, 2], [A, 3]), system)).toBe(A);
+    expect(fileMayBelongTo(system, A)).toBe(true);
+    expect(fileMayBelongTo(system, B)).toBe(true);
+    expect(fileMayBelongTo(system, C)).toBe(false);
+    expect(fileMayBelongTo(system, 'company-z')).toBe(false);
   });
 });

@@ -113,10 +113,8 @@ export const POLICY = {
   // Companies and memberships
   'companies.view': rule(3, 'Companies: view needs admin', { admin: true }),
   'companies.create': rule(3, 'Companies: create needs admin', { admin: true }),
-  'companies.editAny': rule(3, 'Companies: edit any needs admin', { admin: true }),
   'companies.edit': rule(3, 'Companies: edit single needs admin of that company', { admin: true, target: 'companyAdmin' }),
   'companies.delete': rule(0, 'Companies: delete needs level 0'),
-  'companies.configure': rule(0, 'Companies: configure needs level 0'),
   'memberships.edit': rule(3, 'Membership edit: admin of the company edits others, not themselves; superuser anyone but not their own level-0 role', { admin: true, target: 'membershipEdit' }),
 
   // Systems
@@ -126,8 +124,6 @@ export const POLICY = {
   'systems.delete': rule(1, 'Systems: delete needs level 1 in the owner company itself; a share, even with change, never deletes the system', { target: 'companyLevel' }),
   'systems.move': rule(1, 'Moving a device, controller or other record of a system to another system: level 1 in the owner company of both systems itself; a share, even with change, edits in place only', { target: 'companyLevel' }),
   'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', { target: 'companyLevel' }),
-  'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
-  'systemStatus.muteStates': rule(1, 'System status: mute states needs 1', { target: 'systemRead' }),
   'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
   'telemetry.view': rule(3, 'Telemetry (charts, current values, energy) of a visible system: everyone watches charts (not in §6)', { target: 'systemRead' }),
 
@@ -135,7 +131,6 @@ export const POLICY = {
   'dashboards.view': rule(3, 'Everyone watches dashboards'),
   'dashboards.create': rule(0, 'Dashboard create needs level 0'),
   'dashboards.edit': rule(0, 'Dashboard edit needs level 0'),
-  'dashboards.save': rule(0, 'Dashboard save needs level 0'),
 
   // Data processors
   'dataProcessors.create': rule(0, 'Data processors: create needs 0'),
@@ -149,10 +144,9 @@ export const POLICY = {
   'devices.view': rule(2, 'Devices: view 2', { target: 'systemRead' }),
   'devices.configure': rule(1, 'Devices: configure 1', { target: 'systemWrite' }),
 
-  // Admin, changelog, metadata, identifiers
+  // Admin, changelog, metadata
   'admin.view': rule(3, 'Admin view 3'),
   'admin.actions': rule(0, 'Admin actions need 0'),
-  'identifiers.view': rule(3, 'Identifiers view 3'),
   'changelog.view': rule(3, 'Changelog of a visible system', { target: 'systemRead' }),
   'changelog.create': rule(2, 'Changelog create 2', { target: 'systemRead' }),
   'changelog.edit': rule(2, 'Changelog edit 2: level 2 in the owner company, or the author (not through a read-only share)', { target: 'changelogEntry' }),
@@ -161,16 +155,12 @@ export const POLICY = {
   'metadata.change': rule(2, 'Metadata: change 2', { target: 'systemWrite' }),
 
   // Catalogues
-  'catalogueControllers.view': rule(2, 'Catalogues: controller view 2'),
   'catalogueControllers.create': rule(0, 'Catalogues: controller create 0'),
   'catalogueControllers.delete': rule(0, 'Catalogues: controller delete 0'),
-  'catalogueControllers.edit': rule(1, 'Catalogues: controller edit 1 or 0'),
   'controllerTypes.view': rule(2, 'Controller types: view 2 or 0'),
   'controllerTypes.change': rule(0, 'Controller types: change 0'),
   'entityTypes.view': rule(2, 'Device types: view 2 or 0'),
   'entityTypes.change': rule(0, 'Device types: change 0'),
-  'dataProcessorTypes.view': rule(2, 'Data processor types: view 2 or 0'),
-  'dataProcessorTypes.change': rule(0, 'Data processor types: change 0'),
   'entityCategories.view': rule(2, 'Device categories: view 2 or 0'),
   'entityCategories.change': rule(0, 'Device categories: change 0'),
   'interfaceTypes.view': rule(2, 'Interface types: view 2 or 0'),
@@ -190,7 +180,6 @@ export const POLICY = {
 
   // Events
   'eventTemplates.view': rule(0, 'Events: templates view 0'),
-  'eventAssignments.view': rule(2, 'Events: assignments view 2'),
   'eventTriggers.view': rule(2, 'Events: triggers view 2', { target: 'systemRead' }),
   'eventTriggers.change': rule(1, 'Events: triggers change 1', { target: 'systemWrite' }),
 
@@ -291,6 +280,54 @@ export function mayChangeChangelogEntry(actor: Actor, level: number, target: Pol
   if (levelIn(actor, target.company_cuid) <= level) return true;
   if (target.user_cuid === undefined || target.user_cuid !== actor.user_cuid) return false;
   return isMemberOf(actor, target.company_cuid) || (target.shares ?? []).some((s) => s.change && isMemberOf(actor, s.company_cuid));
+}
+
+/**
+ * Spec §6 tenancy, for one system already loaded with its owner and shares (the SQL form of the
+ * same rule is server/src/tenancy/visibility.ts): a superuser, a member of the owner company, or a
+ * member of a company the system is shared with (with or without change) sees it.
+ */
+export function seesSystem(actor: Actor, system: { company_cuid: string; shares?: readonly { company_cuid: string; change: boolean }[] }): boolean {
+  return isSuperUser(actor) || isMemberOf(actor, system.company_cuid) || (system.shares ?? []).some((sh) => isMemberOf(actor, sh.company_cuid));
+}
+
+/**
+ * Product rule beside §6 (sign-in not given away): changing one's own password, or one's own email
+ * to another address, needs the current password; a change to another user's account does not
+ * (`mayManageUser` decides it). `current.email` is the account's email before the change.
+ */
+export function needsCurrentPassword(
+  actor: Actor,
+  target: { user_cuid: string; email: string },
+  changes: { password?: unknown; email?: string },
+): boolean {
+  if (target.user_cuid !== actor.user_cuid) return false;
+  return changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
+}
+
+/** Hosted files: brand assets (of a root domain or domain) are uploaded with admin actions (level 0). */
+export function mayUploadBrandAsset(actor: Actor): boolean {
+  return can(actor, 'admin.actions');
+}
+
+/** Hosted files, coarse check before the upload is read: a file (level 2 somewhere) or a brand asset. */
+export function mayStartUpload(actor: Actor): boolean {
+  return canUse(actor, 'files.upload') || canUse(actor, 'admin.actions');
+}
+
+/**
+ * Hosted files of a system: the company a file goes to when the upload names none. A superuser or
+ * a member of the owner company files it under the owner; a member of a company the system is
+ * shared with for changes, under that company; otherwise none (a read-only share uploads nothing).
+ */
+export function uploadCompanyOfSystem(actor: Actor, system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }): string | null {
+  if (isSuperUser(actor) || isMemberOf(actor, system.company_cuid)) return system.company_cuid;
+  return system.shares.find((sh) => sh.change && isMemberOf(actor, sh.company_cuid))?.company_cuid ?? null;
+}
+
+/** Hosted files of a system belong to its owner company or to a company it is shared with for changes. */
+export function fileMayBelongTo(system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }, company_cuid: string): boolean {
+  return company_cuid === system.company_cuid || system.shares.some((sh) => sh.company_cuid === company_cuid && sh.change);
 }
 
 /** Coarse check: may the actor use this permission at all (before any record is known)? */

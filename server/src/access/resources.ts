@@ -42,15 +42,13 @@ export const RESOURCE_ACCESS = {
   user: { perms: { list: 'users.view', show: 'users.view', create: 'users.create', edit: 'users.edit', deactivate: 'users.deactivate', delete: 'users.delete', deleteMany: 'users.deleteAny' } },
   // The client asked companies.editAny until the two tables were one; the procedure enforces
   // companies.edit, whose coarse part (level 3, company admin) is the same, so the browser shows the same.
-  company: { perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete'), pages: { configure: 'companies.configure' } },
+  company: { perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete') },
   companyMembership: { perms: crud('users.view', 'memberships.edit') },
   // The roles screen belongs to user management (the role list itself is open to all: role.all).
   role: { perms: { list: 'roles.view', show: 'roles.view' }, pages: { list: 'users.view', show: 'users.view' } },
   system: {
     perms: crud('systems.view', 'systems.create', 'systems.edit', 'systems.delete'),
     pages: {
-      status: 'systemStatus.view',
-      muteStates: 'systemStatus.muteStates',
       configuration: 'systemConfiguration.view',
       telemetry: 'telemetry.view',
     },
@@ -87,7 +85,6 @@ export const RESOURCE_ACCESS = {
     perms: crud('entityTypes.view', 'entityTypes.change'),
     csv: { fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'entitytypemeta_id'] },
   },
-  dataProcessorType: { perms: {}, pages: crud('dataProcessorTypes.view', 'dataProcessorTypes.change') },
   entityCategory: {
     perms: crud('entityCategories.view', 'entityCategories.change'),
     csv: { fields: ['name', 'description'], ignore: ['id', 'entitycategory_cuid'] },
@@ -118,7 +115,7 @@ export const RESOURCE_ACCESS = {
     perms: crud('entityCategories.view', 'entityCategories.change'),
     csv: { fields: ['entitycategory_cuid', 'parameter_id'], ignore: ['id', 'entitycatparam_cuid'] },
   },
-  dashboard: { perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit'), pages: { save: 'dashboards.save' } },
+  dashboard: { perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
   notificationTemplateAssignment: { perms: crud('eventTemplates.view', 'admin.actions') },
   notificationTemplate: { perms: {}, pages: { list: 'eventTemplates.view', show: 'eventTemplates.view' } },
   notificationTrigger: { perms: crud('eventTriggers.view', 'eventTriggers.change') },
@@ -130,7 +127,6 @@ export const RESOURCE_ACCESS = {
   },
   authToken: { perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' }, pages: { edit: 'authTokens.manage' } },
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
-  identifiers: { perms: {}, pages: { list: 'identifiers.view', show: 'identifiers.view' } },
   documentation: { perms: crud('admin.view', 'admin.actions') },
   systemDataExportTemplate: { perms: crud('systemConfiguration.view', 'systems.edit') },
   hostedFile: { perms: { list: 'files.view', show: 'files.view', delete: 'files.delete' }, pages: { create: 'files.upload' } },

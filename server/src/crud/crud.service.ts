@@ -6,6 +6,7 @@ import { type Actor, can, type Permission, type PolicyTarget } from '../access/p
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
+import { ownedOrSharedSql, systemSharesSql, visibleCompanySql, visibleSystemIdSql, visibleSystemSql } from '../tenancy/visibility';
 import { DATA_SOURCE } from '../database/database.module';
 import { toTrpcError } from '../trpc/errors';
 import { coerceRow } from './csv-coerce';
@@ -95,23 +96,15 @@ export class CrudService {
   private scopeSql(def: ResourceDefinition, scope: Scope, p: Params): string {
     if (def.baseWhere) return `(${def.baseWhere}) AND ${this.scopeSql({ ...def, baseWhere: undefined }, scope, p)}`;
     if (scope.superuser || def.scope.kind === 'global') return 'TRUE';
-    const companies = p.add(scope.companies);
     switch (def.scope.kind) {
       case 'company':
-        return `t.${quote(def.scope.column)} = ANY(${companies}::varchar[])`;
+        return visibleCompanySql(scope, p, `t.${quote(def.scope.column)}`);
       case 'companyOrGlobal':
-        return `(t.${quote(def.scope.column)} IS NULL OR t.${quote(def.scope.column)} = ANY(${companies}::varchar[]))`;
+        return visibleCompanySql(scope, p, `t.${quote(def.scope.column)}`, { orGlobal: true });
       case 'systemSelf':
-        // Owned, or shared with one of the caller's companies. The shared ids are read once (an
-        // init plan) rather than probed per row: both sides of the OR can then use an index
-        // (a BitmapOr for a small company), and the planner does not cost a subplan per row,
-        // which made it JIT-compile every count of a large table (~300 ms instead of ~30 ms).
-        return `(t.company_cuid = ANY(${companies}::varchar[]) OR t.system_cuid = ANY(ARRAY(
-          SELECT sh.system_cuid FROM system_sharing sh WHERE sh.company_cuid = ANY(${companies}::varchar[]))))`;
+        return ownedOrSharedSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
       case 'system':
-        return `EXISTS (SELECT 1 FROM system s WHERE s.system_cuid = t.${quote(def.scope.column)} AND (
-          s.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
-          SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[]))))`;
+        return visibleSystemIdSql(scope, p, `t.${quote(def.scope.column)}`);
     }
   }
 
@@ -290,9 +283,7 @@ export class CrudService {
         const company = def.scope.kind === 'systemSelf' ? (row.company_cuid as string) : undefined;
         if (!system_cuid) return { company_cuid: company };
         const [s] = (await manager.query(
-          `SELECT s.company_cuid, COALESCE((SELECT json_agg(json_build_object('company_cuid', sh.company_cuid, 'change', sh.change))
-                    FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid), '[]'::json) AS shares
-             FROM system s WHERE s.system_cuid = $1`,
+          `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
           [system_cuid],
         )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
         return s ?? { company_cuid: company };
@@ -313,10 +304,8 @@ export class CrudService {
       const system = input[def.scope.column] as string | undefined;
       if (system === undefined || system === null) return;
       const p = new Params();
-      const companies = p.add(scope.companies);
       const [visible] = await manager.query(
-        `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system)} AND (s.company_cuid = ANY(${companies}::varchar[])
-           OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[])))`,
+        `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system)} AND ${visibleSystemSql(scope, p, 's')}`,
         p.values,
       );
       if (!visible) throw notFound('System');

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
-import { type Actor, canUse } from '../access/policy';
+import { type Actor, mayStartUpload } from '../access/policy';
 import { SessionService } from '../auth/session.service';
 import { hostOf } from '../branding/branding.service';
 import { AppConfig } from '../config/config';
@@ -64,7 +64,7 @@ export class FilesController {
   async upload(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<{ data: THostedFile }> {
     const actor = await this.actorOf(req, res);
     if (!actor) throw fail(401, 'UNAUTHORIZED', 'Sign in to continue');
-    if (!canUse(actor, 'files.upload') && !canUse(actor, 'admin.actions')) {
+    if (!mayStartUpload(actor)) {
       throw fail(403, 'FORBIDDEN', 'Uploading files needs level 2 (Expert)');
     }
     if (!req.isMultipart()) throw fail(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource } from 'typeorm';
-import { type Actor, can, isMemberOf, isSuperUser } from '../access/policy';
+import { type Actor, can, fileMayBelongTo, isMemberOf, isSuperUser, mayUploadBrandAsset, seesSystem, uploadCompanyOfSystem } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
+import { ownedOrVisibleSystemSql, systemSharesSql } from '../tenancy/visibility';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
@@ -166,11 +167,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
   /** SQL condition limiting `t` (hosted_file) to what the caller may see. */
   private scopeSql(scope: Scope, p: Params): string {
-    if (scope.superuser) return 'TRUE';
-    const companies = p.add(scope.companies);
-    return `(t.company_cuid = ANY(${companies}::varchar[]) OR (t.system_cuid IS NOT NULL AND EXISTS (
-      SELECT 1 FROM system s WHERE s.system_cuid = t.system_cuid AND (s.company_cuid = ANY(${companies}::varchar[]) OR EXISTS (
-        SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY(${companies}::varchar[]))))))`;
+    return ownedOrVisibleSystemSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
   }
 
   private filterSql(filter: Record<string, unknown>, p: Params): string[] {
@@ -299,7 +296,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     const domainName = fields.domainName ?? null;
 
     if (brand) {
-      if (!can(actor, 'admin.actions')) throw forbidden('Brand assets are uploaded by a superuser');
+      if (!mayUploadBrandAsset(actor)) throw forbidden('Brand assets are uploaded by a superuser');
       if (domainName) {
         const [domain] = (await this.ds.query(`SELECT name, root_domain_name FROM domain WHERE name = $1`, [domainName])) as {
           root_domain_name: string;
@@ -315,24 +312,14 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
     const system_cuid = fields.system_cuid ?? null;
     if (system_cuid) {
-      const [system] = (await this.ds.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system_cuid])) as { company_cuid: string }[];
-      const shares = system
-        ? ((await this.ds.query(`SELECT company_cuid, change FROM system_sharing WHERE system_cuid = $1`, [system_cuid])) as {
-            company_cuid: string;
-            change: boolean;
-          }[])
-        : [];
-      const visible =
-        !!system && (superuser || isMemberOf(actor, system.company_cuid) || shares.some((sh) => isMemberOf(actor, sh.company_cuid)));
-      if (!visible) throw notFound('System');
+      const [system] = (await this.ds.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [
+        system_cuid,
+      ])) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+      if (!system || !seesSystem(actor, system)) throw notFound('System');
       // Without a company: the owner's, or else the caller's company that may change the system.
-      company_cuid ??=
-        superuser || isMemberOf(actor, system.company_cuid)
-          ? system.company_cuid
-          : (shares.find((sh) => sh.change && isMemberOf(actor, sh.company_cuid))?.company_cuid ?? null);
+      company_cuid ??= uploadCompanyOfSystem(actor, system);
       if (!company_cuid) throw forbidden('This system is shared with your company read-only');
-      // Files of a system belong to its owner company or to a company it is shared with for changes.
-      if (company_cuid !== system.company_cuid && !shares.some((sh) => sh.company_cuid === company_cuid && sh.change)) {
+      if (!fileMayBelongTo(system, company_cuid)) {
         throw fieldError('system_cuid', 'This system is not shared with that company for changes');
       }
     }

@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import type { Actor } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
-import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { SystemAccessService, VISIBLE_SYSTEM_SQL } from '../systems/system-access.service';
+import { SystemAccessService } from '../systems/system-access.service';
+import { paramSink, visibleSystemSql } from '../tenancy/visibility';
 import { LiveEventsService } from './live-events.service';
 import type { TChangelog, TPortalNotification, TToast } from './notifications.schema';
 
@@ -81,15 +81,15 @@ export class PortalNotificationsService {
 
   /** Reading a notification writes PortalNotificationUserHistory. */
   async acknowledge(actor: Actor, notification_cuid: string): Promise<{ ok: true }> {
-    const scope = scopeOf(actor);
+    const values: unknown[] = [actor.user_cuid, notification_cuid];
     // INSERT … RETURNING answers the rows (UPDATE and DELETE answer [rows, count]).
     const rows = (await this.ds.query(
       `INSERT INTO portal_notification_user_history ("timestamp", user_cuid, notification_cuid)
        SELECT now(), $1, n.notification_cuid
          FROM portal_notification n JOIN system s ON s.system_cuid = n.system_cuid
-        WHERE n.notification_cuid = $2 AND ${VISIBLE_SYSTEM_SQL('$3', '$4')}
+        WHERE n.notification_cuid = $2 AND ${visibleSystemSql(actor, paramSink(values), 's')}
        RETURNING notification_cuid`,
-      [actor.user_cuid, notification_cuid, scope.superuser, scope.companies],
+      values,
     )) as unknown[];
     if (!rows.length) throw notFound('Notification');
     return { ok: true };
@@ -116,17 +116,17 @@ export class PortalNotificationsService {
 
   /** The caller's recent portal notifications (systems they see), newest first, with read state. */
   async recent(actor: Actor, limit: number): Promise<TPortalNotification[]> {
-    const scope = scopeOf(actor);
+    const values: unknown[] = [actor.user_cuid, limit];
     const rows = (await this.ds.query(
       `SELECT n.notification_cuid, n.message, n.sent_at, n.severity_level::text AS severity_level, n.system_cuid,
               n.type::text AS type, n.args,
               EXISTS (SELECT 1 FROM portal_notification_user_history h
                        WHERE h.user_cuid = $1 AND h.notification_cuid = n.notification_cuid) AS read
          FROM portal_notification n JOIN system s ON s.system_cuid = n.system_cuid
-        WHERE ${VISIBLE_SYSTEM_SQL('$2', '$3')}
+        WHERE ${visibleSystemSql(actor, paramSink(values), 's')}
         ORDER BY n.sent_at DESC, n.notification_cuid
-        LIMIT $4`,
-      [actor.user_cuid, scope.superuser, scope.companies, limit],
+        LIMIT $2`,
+      values,
     )) as TPortalNotification[];
     return rows;
   }

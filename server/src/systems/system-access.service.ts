@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can, type Permission, type PolicyTarget } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
+import { systemSharesSql, paramSink, visibleSystemSql } from '../tenancy/visibility';
 
 export interface VisibleSystem {
   system_cuid: string;
@@ -13,28 +13,18 @@ export interface VisibleSystem {
   shares: { company_cuid: string; change: boolean }[];
 }
 
-/**
- * SQL condition: system `s` is visible to a caller whose companies are `$companies`
- * (owner company, or a company the system is shared with). `$superuser` sees every system.
- */
-export const VISIBLE_SYSTEM_SQL = (superuser: string, companies: string) => `(${superuser}::boolean
-  OR s.company_cuid = ANY(${companies}::varchar[])
-  OR EXISTS (SELECT 1 FROM system_sharing vs WHERE vs.system_cuid = s.system_cuid AND vs.company_cuid = ANY(${companies}::varchar[])))`;
-
 /** Loads a system the caller may see (else NOT_FOUND, like a missing one) and checks a permission on it. */
 @Injectable()
 export class SystemAccessService {
   constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
   async visible(actor: Actor, system_cuid: string, manager: EntityManager = this.ds.manager): Promise<VisibleSystem> {
-    const scope = scopeOf(actor);
+    const values: unknown[] = [system_cuid];
     const [row] = (await manager.query(
-      `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone,
-              COALESCE((SELECT json_agg(json_build_object('company_cuid', sh.company_cuid, 'change', sh.change))
-                          FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid), '[]'::json) AS shares
+      `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
          FROM system s
-        WHERE s.system_cuid = $1 AND ${VISIBLE_SYSTEM_SQL('$2', '$3')}`,
-      [system_cuid, scope.superuser, scope.companies],
+        WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, paramSink(values), 's')}`,
+      values,
     )) as VisibleSystem[];
     if (!row) throw notFound('System');
     return row;

@@ -3,11 +3,11 @@ import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../access/scope';
 import { CrudService } from '../crud/crud.service';
 import { fieldError } from '../crud/field-error';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
+import { paramSink, visibleShareSql } from '../tenancy/visibility';
 import { SystemAccessService } from './system-access.service';
 
 export interface SystemShare {
@@ -60,11 +60,7 @@ export class SystemSharingService {
 
   /** Condition: the caller sees share `sh` of system `s`. */
   private visible(actor: Actor, values: unknown[]): string {
-    const scope = scopeOf(actor);
-    if (scope.superuser) return 'TRUE';
-    values.push(scope.companies);
-    const c = `$${values.length}::varchar[]`;
-    return `(s.company_cuid = ANY(${c}) OR sh.company_cuid = ANY(${c}))`;
+    return visibleShareSql(actor, paramSink(values), { share: 'sh', system: 's' });
   }
 
   async getList(actor: Actor, params: TGetListParams, extra?: { target: string; id: string }) {

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { SystemAccessService, VISIBLE_SYSTEM_SQL, type VisibleSystem } from '../systems/system-access.service';
+import { SystemAccessService, type VisibleSystem } from '../systems/system-access.service';
+import { systemSharesSql, paramSink, visibleSystemSql } from '../tenancy/visibility';
 import { rollupTable } from './rollups';
 import { planSeries, type SeriesPlan } from './series-plan';
 import type {
@@ -46,16 +46,14 @@ export class TelemetryQueryService {
    * holds `permission` there (else FORBIDDEN). One query: a chart asks this on every call.
    */
   private async deviceSystem(actor: Actor, permission: Permission, entity_cuid: string): Promise<VisibleSystem> {
-    const scope = scopeOf(actor);
+    const values: unknown[] = [entity_cuid];
     const [system] = (await this.ds.query(
-      `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone,
-              COALESCE((SELECT json_agg(json_build_object('company_cuid', sh.company_cuid, 'change', sh.change))
-                          FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid), '[]'::json) AS shares
+      `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
          JOIN system s ON s.system_cuid = COALESCE(e.system_cuid, c.system_cuid)
-        WHERE e.entity_cuid = $1 AND ${VISIBLE_SYSTEM_SQL('$2', '$3')}`,
-      [entity_cuid, scope.superuser, scope.companies],
+        WHERE e.entity_cuid = $1 AND ${visibleSystemSql(actor, paramSink(values), 's')}`,
+      values,
     )) as VisibleSystem[];
     if (!system) throw notFound('Device');
     if (!can(actor, permission, { company_cuid: system.company_cuid, shares: system.shares })) throw forbidden();

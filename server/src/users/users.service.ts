@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { LoginThrottle } from '../auth/login-throttle';
 import { keepOwnSession } from '../trpc/own-session';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { type Actor, can, isSuperUser, mayHandleLevel } from '../access/policy';
+import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel, needsCurrentPassword } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
 import { fieldError } from '../crud/list-query';
@@ -191,7 +191,7 @@ export class UsersService {
     let checkedHash: string | null | undefined;
     if (id === actor.user_cuid && (changes.password !== undefined || changes.email !== undefined)) {
       const me = await this.rows.signIn(scope, id);
-      if (me && (changes.password !== undefined || changes.email !== me.email)) {
+      if (me && needsCurrentPassword(actor, { user_cuid: id, email: me.email }, changes)) {
         await this.assertCurrentPassword(me.email, me.password, current_password, client.address ?? 'unknown');
         checkedHash = me.password;
       }
@@ -205,8 +205,7 @@ export class UsersService {
           throw forbidden('Only the user, a superuser, or an admin of every company of this user who is at least as powerful there can change this user');
         }
         if (changes.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
-        const signIn = changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
-        if (signIn && target.user_cuid === actor.user_cuid && (checkedHash === undefined || checkedHash !== target.password)) {
+        if (needsCurrentPassword(actor, target, changes) && (checkedHash === undefined || checkedHash !== target.password)) {
           // Not checked above, or the password changed since: ask again.
           throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
         }
