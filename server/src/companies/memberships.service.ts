@@ -6,7 +6,9 @@ import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { fieldError, likeNeedle, pageSql, SqlParams } from '../crud/list-query';
+import { fieldError } from '../crud/field-error';
+import { likeNeedle, pageSql } from '../crud/list-query';
+import { SqlParams } from '../database/sql-params';
 import type { TMembership, TMembershipChanges, TMembershipCreateData, TMembershipRecord } from './companies.schema';
 
 const RECORD_SELECT = `
@@ -251,7 +253,7 @@ export class MembershipsService {
       }
       if (!mayHandleLevel(actor, input.company_cuid, Number(role.level))) throw forbidden('You cannot grant a role above your own');
       const [taken] = await tx.query(`SELECT 1 FROM company_membership WHERE user_cuid = $1 AND company_cuid = $2`, [input.user_cuid, input.company_cuid]);
-      if (taken) throw fieldError('CONFLICT', 'user_cuid', 'This user is already a member of this company');
+      if (taken) throw fieldError(['user_cuid'], 'This user is already a member of this company', 'CONFLICT');
       const membership_cuid = newCuid();
       await tx.query(
         `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,

@@ -4,6 +4,7 @@ import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
+import { SqlParams } from '../database/sql-params';
 import { SystemAccessService, VISIBLE_SYSTEM_SQL, type VisibleSystem } from '../systems/system-access.service';
 import { rollupTable } from './rollups';
 import { planSeries, type SeriesPlan } from './series-plan';
@@ -99,12 +100,8 @@ export class TelemetryQueryService {
     plan: SeriesPlan,
     resolution: TResolution,
   ): Promise<SeriesRow[]> {
-    const params: unknown[] = [];
-    const $ = (value: unknown): string => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const [e, ps, f, t] = [$(entity_cuid), $(parameter_ids), $(from), $(to)];
+    const p = new SqlParams();
+    const [e, ps, f, t] = [p.add(entity_cuid), p.add(parameter_ids), p.add(from), p.add(to)];
     // One shape for every source: (ts, mn, mx, sm, cnt, lst, lts).
     const source =
       resolution === 'raw'
@@ -113,17 +110,17 @@ export class TelemetryQueryService {
             WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND "timestamp" >= ${f} AND "timestamp" < ${t}`
         : `SELECT parameter_id, bucket AS ts, min AS mn, max AS mx, sum AS sm, count AS cnt, last AS lst, last_ts AS lts
              FROM ${rollupTable(resolution)}
-            WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND bucket >= ${alignedStart(resolution, f, () => $(zone))} AND bucket < ${t}`;
+            WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND bucket >= ${alignedStart(resolution, f, () => p.add(zone))} AND bucket < ${t}`;
     let group: string;
     if (plan.grouping === 'days') {
-      const [z, k] = [$(zone), $(plan.days)];
+      const [z, k] = [p.add(zone), p.add(plan.days)];
       group = `((DATE '${ORIGIN_DATE}' + (((date_trunc('day', ts, ${z}) AT TIME ZONE ${z})::date - DATE '${ORIGIN_DATE}') / ${k}::int) * ${k}::int)::timestamp AT TIME ZONE ${z})`;
     } else if (plan.resolution === 'raw' && !isAligned(plan.widthMs)) {
       // A raw plan: buckets of exactly range / points, from `from`. (Rollup plans read from raw rows keep their alignment.)
-      group = `date_bin(${$(`${plan.widthMs} milliseconds`)}::interval, ts, ${f}::timestamptz)`;
+      group = `date_bin(${p.add(`${plan.widthMs} milliseconds`)}::interval, ts, ${f}::timestamptz)`;
     } else {
       // Aligned on local midnight of the zone (as of the reference date).
-      group = `date_bin(${$(`${plan.widthMs} milliseconds`)}::interval, ts, (TIMESTAMP '${ORIGIN_DATE} 00:00:00' AT TIME ZONE ${$(zone)}))`;
+      group = `date_bin(${p.add(`${plan.widthMs} milliseconds`)}::interval, ts, (TIMESTAMP '${ORIGIN_DATE} 00:00:00' AT TIME ZONE ${p.add(zone)}))`;
     }
     // Group on the bucket's timestamptz; the epoch conversion (numeric) runs on the output rows only.
     return (await this.ds.query(
@@ -134,7 +131,7 @@ export class TelemetryQueryService {
                  FROM (${source}) x
                 GROUP BY 1, 2) y
         ORDER BY 1, 2`,
-      params,
+      p.values,
     )) as SeriesRow[];
   }
 

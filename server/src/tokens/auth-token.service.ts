@@ -7,7 +7,8 @@ import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
 import { type Actor, can, levelIn, POLICY } from '../access/policy';
-import { likeNeedle, pageSql, SqlParams } from '../crud/list-query';
+import { likeNeedle, pageSql } from '../crud/list-query';
+import { SqlParams } from '../database/sql-params';
 import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';
 
 /** Tokens look like `ppt_<token_cuid>_<43 base64url chars>`: the id finds the row, the rest proves it. */

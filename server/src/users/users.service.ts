@@ -9,7 +9,9 @@ import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
-import { fieldError, likeNeedle, pageSql, SqlParams } from '../crud/list-query';
+import { fieldError } from '../crud/field-error';
+import { likeNeedle, pageSql } from '../crud/list-query';
+import { SqlParams } from '../database/sql-params';
 import type { TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
 
 const USER_COLUMNS = `u.user_cuid, u.user_cuid AS id, u.email, u.name, u.phone, COALESCE(u.meta, '{}'::jsonb) AS meta,
@@ -203,7 +205,7 @@ export class UsersService {
    * member of their company or of another one (nothing to learn about other companies' users).
    */
   private emailTaken(actor: Actor): TRPCError {
-    return fieldError('CONFLICT', 'email', isSuperUser(actor) ? 'A user with this email already exists' : EMAIL_UNUSABLE);
+    return fieldError(['email'], isSuperUser(actor) ? 'A user with this email already exists' : EMAIL_UNUSABLE, 'CONFLICT');
   }
 
   private async assertEmailFree(actor: Actor, tx: EntityManager, email: string, except?: string): Promise<void> {
@@ -226,7 +228,7 @@ export class UsersService {
    * session left open is not an account given away. Wrong guesses count in the login brake.
    */
   private async assertCurrentPassword(email: string, hash: string | null, given: string | undefined, address: string): Promise<void> {
-    if (!given) throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+    if (!given) throw fieldError(['current_password'], 'Enter your current password to change your password or email');
     // Reserved before the check, like a login: concurrent guesses cannot all pass the brake.
     const verdict = this.throttle ? await this.throttle.reserve(email, address) : undefined;
     if (verdict?.blocked) {
@@ -240,7 +242,7 @@ export class UsersService {
       throw e;
     }
     // A wrong password keeps its reserved attempt: it counts as a failure.
-    if (!right) throw fieldError('BAD_REQUEST', 'current_password', 'The current password is not right');
+    if (!right) throw fieldError(['current_password'], 'The current password is not right');
     if (verdict) await this.throttle!.succeed(verdict.ticket);
   }
 
@@ -310,7 +312,7 @@ export class UsersService {
         const signIn = changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
         if (signIn && target.user_cuid === actor.user_cuid && (checkedHash === undefined || checkedHash !== target.password)) {
           // Not checked above, or the password changed since: ask again.
-          throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+          throw fieldError(['current_password'], 'Enter your current password to change your password or email');
         }
         if (changes.email !== undefined) await this.assertEmailFree(actor, tx, changes.email, target.user_cuid);
         const p = new SqlParams();
