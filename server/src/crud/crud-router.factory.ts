@@ -14,6 +14,33 @@ import type { ResourceDefinition } from './resource';
 
 const ZIdList = z.object({ data: z.array(z.string()) });
 
+type Row = Record<string, unknown>;
+
+/**
+ * What a router adds around the generated writes, for checks and effects that need services the
+ * resource definition cannot hold (a query outside the write, a cache).
+ */
+export interface CrudHooks {
+  /**
+   * Checks that need the database, on valid input before the write reaches the service (so
+   * before its scope and permission checks): `create` gets the new row, `update` and
+   * `updateMany` the changes. Throws a TRPCError.
+   */
+  checkInput?: (kind: 'create' | 'update', data: Row) => Promise<void>;
+  /** Runs after every write (create, update, updateMany, delete, deleteMany), done or refused (e.g. drop a cache). */
+  afterWrite?: () => void;
+}
+
+/** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterWrite` always. */
+async function hooked<T>(hooks: CrudHooks, check: { kind: 'create' | 'update'; data: unknown } | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row);
+    return await write();
+  } finally {
+    hooks.afterWrite?.();
+  }
+}
+
 /**
  * react-admin's nine data-provider calls for one resource, as tRPC procedures named
  * `<resource>.getList` …; inputs are react-admin's params, outputs its result shapes.
@@ -21,9 +48,10 @@ const ZIdList = z.object({ data: z.array(z.string()) });
 export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
+  hooks: CrudHooks = {},
 ) {
   if (def.importable) throw new Error(`${def.name} is importable: build its router with importableCrudRouter`);
-  return router(crudProcedures(def, crud));
+  return router(crudProcedures(def, crud, hooks));
 }
 
 /** Rows of a CSV file (strings, one object per line, header names as keys). */
@@ -81,6 +109,7 @@ export function guardedUpdateProcedure<TInput extends z.ZodType<{ id: string }>>
 export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
+  hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
   const Rec = def.record.extend({ id: z.string() });
@@ -126,27 +155,27 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.create(ctx.actor, base, input.data as Record<string, unknown>) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row)) as never),
     update: procedure
       .meta({ perm: def.perms.edit })
       .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.update(ctx.actor, base, input.id, input.data as Record<string, unknown>) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.update(ctx.actor, base, input.id, input.data as Row)) as never),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => crud.updateMany(ctx.actor, base, input.ids, input.data as Record<string, unknown>)),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row))),
     delete: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.delete(ctx.actor, base, input.id) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id)) as never),
     deleteMany: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => crud.deleteMany(ctx.actor, base, input.ids)),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids))),
     /**
      * What the caller may do with each visible record (the §6 target rules: owner company level,
      * shares with `change` …), so screens hide or disable what the server would refuse.
