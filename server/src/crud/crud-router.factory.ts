@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import type { Permission } from '../access/policy';
 import { procedure, router } from '../trpc/trpc';
-import {
-  ZDeleteManyParams,
-  ZDeleteParams,
-  ZGetListParams,
-  ZGetManyParams,
-  ZGetManyReferenceParams,
-  ZGetOneParams,
-} from './crud.schema';
+import { accessProcedure, readProcedures } from './procedures';
+import { ZDeleteManyParams, ZDeleteParams } from './crud.schema';
 import type { CrudService } from './crud.service';
 import type { ResourceDefinition } from './resource';
 
@@ -131,26 +125,15 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
     Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([k]) => editable.has(k)));
 
   return {
-    getList: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetListParams)
-      .output(z.object({ data: z.array(Rec), total: z.number() }))
-      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input) as never),
-    getOne: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetOneParams)
-      .output(z.object({ data: Rec }))
-      .query(({ ctx, input }) => crud.getOne(ctx.actor, base, input.id) as never),
-    getMany: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(Rec) }))
-      .query(({ ctx, input }) => crud.getMany(ctx.actor, base, input.ids) as never),
-    getManyReference: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyReferenceParams)
-      .output(z.object({ data: z.array(Rec), total: z.number() }))
-      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input, { target: input.target, id: input.id }) as never),
+    ...readProcedures({
+      perm: def.perms.view,
+      record: Rec,
+      source: {
+        getList: (actor, input, reference) => crud.getList(actor, base, input, reference) as never,
+        getOne: (actor, id) => crud.getOne(actor, base, id) as never,
+        getMany: (actor, ids) => crud.getMany(actor, base, ids) as never,
+      },
+    }),
     create: procedure
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
@@ -176,15 +159,6 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .input(ZDeleteManyParams)
       .output(ZIdList)
       .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids))),
-    /**
-     * What the caller may do with each visible record (the §6 target rules: owner company level,
-     * shares with `change` …), so screens hide or disable what the server would refuse.
-     * Invisible or unknown ids are left out.
-     */
-    access: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.record(z.string(), z.object({ edit: z.boolean(), delete: z.boolean() })) }))
-      .query(({ ctx, input }) => crud.access(ctx.actor, base, input.ids)),
+    access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
   };
 }
