@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../common/errors';
 import type { ResourceDefinition } from '../crud/resource';
-import { fieldError } from '../crud/list-query';
+import { fieldError } from '../crud/field-error';
 import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
 import { resourceAccess } from '../access/resources';
@@ -30,7 +30,7 @@ async function assertCompany(query: Query, company: unknown): Promise<void> {
 export async function checkRootDomain(query: Query, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
   if (kind === 'create') {
     const [taken] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.name]);
-    if (taken) throw fieldError('CONFLICT', 'name', 'This root domain already exists');
+    if (taken) throw fieldError(['name'], 'This root domain already exists', 'CONFLICT');
   }
   await assertCompany(query, row.company_cuid);
 }
@@ -40,11 +40,11 @@ export async function checkDomain(query: Query, kind: 'create' | 'update', row: 
   if (kind === 'create') {
     const sub = String(row.sub_domain_name ?? '');
     const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
-    if (row.name !== expected) throw fieldError('BAD_REQUEST', 'name', `The name must be ${expected} (sub-domain name, then the root domain)`);
+    if (row.name !== expected) throw fieldError(['name'], `The name must be ${expected} (sub-domain name, then the root domain)`);
     const [root] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.root_domain_name]);
     if (!root) throw notFound('Root domain');
     const [taken] = await query(`SELECT 1 FROM domain WHERE name = $1`, [row.name]);
-    if (taken) throw fieldError('CONFLICT', 'name', 'This domain already exists');
+    if (taken) throw fieldError(['name'], 'This domain already exists', 'CONFLICT');
   }
   await assertCompany(query, row.company_cuid);
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { crudRouter } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
 import { DATA_SOURCE } from '../database/database.module';
 import { BrandingService } from './branding.service';
-import { checkedCrudRouter } from '../crud/checked-crud-router';
 import { checkDomain, checkRootDomain, domainResource, rootDomainResource } from './domain.resources';
 
 /**
@@ -22,7 +22,7 @@ export class DomainRouter {
   ) {
     const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
     const afterWrite = () => branding.invalidate();
-    this.rootDomain = checkedCrudRouter(rootDomainResource, crud, { check: (kind, row) => checkRootDomain(query, kind, row), afterWrite });
-    this.domain = checkedCrudRouter(domainResource, crud, { check: (kind, row) => checkDomain(query, kind, row), afterWrite });
+    this.rootDomain = crudRouter(rootDomainResource, crud, { checkInput: (kind, row) => checkRootDomain(query, kind, row), afterWrite });
+    this.domain = crudRouter(domainResource, crud, { checkInput: (kind, row) => checkDomain(query, kind, row), afterWrite });
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
-import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
+import { readProcedures, removeProcedures } from '../crud/procedures';
 import { ZCuid } from '../users/users.schema';
 import {
   MEMBERSHIP_SORTS,
@@ -22,7 +22,6 @@ const membershipFilters = {
 };
 const ZMembershipListParams = listParams(membershipFilters, MEMBERSHIP_SORTS);
 const ZMembershipReferenceParams = referenceParams(membershipFilters, MEMBERSHIP_SORTS, ['company_cuid', 'user_cuid', 'role_cuid']);
-const ZMembershipList = z.object({ data: z.array(ZMembershipRecord), total: z.number() });
 
 @Injectable()
 export class CompanyMembershipRouter {
@@ -52,29 +51,17 @@ export class CompanyMembershipRouter {
       ),
 
     // react-admin's calls; reads are for those who may view users (company admins).
-    getList: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZMembershipListParams)
-      .output(ZMembershipList)
-      .query(({ ctx, input }) => this.memberships.list(ctx.actor, input)),
-
-    getOne: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZGetOneParams)
-      .output(z.object({ data: ZMembershipRecord }))
-      .query(({ ctx, input }) => this.memberships.getOne(ctx.actor, input.id)),
-
-    getMany: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(ZMembershipRecord) }))
-      .query(({ ctx, input }) => this.memberships.getMany(ctx.actor, input.ids)),
-
-    getManyReference: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZMembershipReferenceParams)
-      .output(ZMembershipList)
-      .query(({ ctx, input }) => this.memberships.list(ctx.actor, input, { target: input.target, id: input.id })),
+    ...readProcedures({
+      perm: 'users.view',
+      record: ZMembershipRecord,
+      list: ZMembershipListParams,
+      reference: ZMembershipReferenceParams,
+      source: {
+        getList: (actor, input, reference) => this.memberships.list(actor, input, reference),
+        getOne: (actor, id) => this.memberships.getOne(actor, id),
+        getMany: (actor, ids) => this.memberships.getMany(actor, ids),
+      },
+    }),
 
     create: procedure
       .meta({ perm: 'memberships.edit' })
@@ -82,16 +69,11 @@ export class CompanyMembershipRouter {
       .output(z.object({ data: ZMembershipRecord }))
       .mutation(({ ctx, input }) => this.memberships.create(ctx.actor, input.data)),
 
-    delete: procedure
-      .meta({ perm: 'memberships.edit' })
-      .input(ZDeleteParams)
-      .output(z.object({ data: ZMembershipRecord }))
-      .mutation(async ({ ctx, input }) => ({ data: (await this.memberships.remove(ctx.actor, [input.id]))[0] })),
-
-    deleteMany: procedure
-      .meta({ perm: 'memberships.edit' })
-      .input(ZDeleteManyParams)
-      .output(z.object({ data: z.array(z.string()) }))
-      .mutation(async ({ ctx, input }) => ({ data: (await this.memberships.remove(ctx.actor, input.ids)).map((m) => m.membership_cuid) })),
+    ...removeProcedures({
+      perm: 'memberships.edit',
+      record: ZMembershipRecord,
+      remove: (actor, ids) => this.memberships.remove(actor, ids),
+      idOf: (m) => m.membership_cuid,
+    }),
   });
 }

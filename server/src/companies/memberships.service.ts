@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { type Actor, can, mayHandleLevel } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
-import { fieldError } from '../crud/list-query';
+import { fieldError } from '../crud/field-error';
 import type { TMembership, TMembershipChanges, TMembershipCreateData, TMembershipRecord } from './companies.schema';
 import {
   type MembershipListParams,
@@ -132,7 +132,7 @@ export class MembershipsService {
       }
       if (!mayHandleLevel(actor, input.company_cuid, role.level)) throw forbidden('You cannot grant a role above your own');
       if (await rows.isMember(scope, input.user_cuid, input.company_cuid)) {
-        throw fieldError('CONFLICT', 'user_cuid', 'This user is already a member of this company');
+        throw fieldError(['user_cuid'], 'This user is already a member of this company', 'CONFLICT');
       }
       const membership_cuid = await rows.insert(scope, {
         role_cuid: input.role_cuid,

@@ -1,18 +1,39 @@
 import { z } from 'zod';
 import type { Permission } from '../access/policy';
 import { procedure, router } from '../trpc/trpc';
-import {
-  ZDeleteManyParams,
-  ZDeleteParams,
-  ZGetListParams,
-  ZGetManyParams,
-  ZGetManyReferenceParams,
-  ZGetOneParams,
-} from './crud.schema';
+import { accessProcedure, readProcedures } from './procedures';
+import { ZDeleteManyParams, ZDeleteParams } from './crud.schema';
 import type { CrudService } from './crud.service';
 import type { ResourceDefinition } from './resource';
 
 const ZIdList = z.object({ data: z.array(z.string()) });
+
+type Row = Record<string, unknown>;
+
+/**
+ * What a router adds around the generated writes, for checks and effects that need services the
+ * resource definition cannot hold (a query outside the write, a cache).
+ */
+export interface CrudHooks {
+  /**
+   * Checks that need the database, on valid input before the write reaches the service (so
+   * before its scope and permission checks): `create` gets the new row, `update` and
+   * `updateMany` the changes. Throws a TRPCError.
+   */
+  checkInput?: (kind: 'create' | 'update', data: Row) => Promise<void>;
+  /** Runs after every write (create, update, updateMany, delete, deleteMany), done or refused (e.g. drop a cache). */
+  afterWrite?: () => void;
+}
+
+/** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterWrite` always. */
+async function hooked<T>(hooks: CrudHooks, check: { kind: 'create' | 'update'; data: unknown } | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row);
+    return await write();
+  } finally {
+    hooks.afterWrite?.();
+  }
+}
 
 /** Rows of a CSV file (strings, one object per line, header names as keys). */
 export const ZImportManyParams = z.object({
@@ -35,14 +56,15 @@ export const ZImportManyResult = z.object({
 export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
+  hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
   const importMany = procedure
     .meta({ perm: def.perms.create })
     .input(ZImportManyParams)
     .output(ZImportManyResult)
-    .mutation(({ ctx, input }) => crud.importMany(ctx.actor, base, input.rows, input.mode));
-  return router({ ...crudProcedures(def, crud), ...(def.importable ? { importMany } : {}) });
+    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode)));
+  return router({ ...crudProcedures(def, crud, hooks), ...(def.importable ? { importMany } : {}) });
 }
 
 /**
@@ -69,6 +91,7 @@ export function guardedUpdateProcedure<TInput extends z.ZodType<{ id: string }>>
 export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.ZodObject, TUpdate extends z.ZodObject>(
   def: ResourceDefinition<TRecord, TCreate, TUpdate>,
   crud: CrudService,
+  hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
   const Rec = def.record.extend({ id: z.string() });
@@ -90,60 +113,40 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
     Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([k]) => editable.has(k)));
 
   return {
-    getList: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetListParams)
-      .output(z.object({ data: z.array(Rec), total: z.number() }))
-      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input) as never),
-    getOne: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetOneParams)
-      .output(z.object({ data: Rec }))
-      .query(({ ctx, input }) => crud.getOne(ctx.actor, base, input.id) as never),
-    getMany: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(Rec) }))
-      .query(({ ctx, input }) => crud.getMany(ctx.actor, base, input.ids) as never),
-    getManyReference: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyReferenceParams)
-      .output(z.object({ data: z.array(Rec), total: z.number() }))
-      .query(({ ctx, input }) => crud.getList(ctx.actor, base, input, { target: input.target, id: input.id }) as never),
+    ...readProcedures({
+      perm: def.perms.view,
+      record: Rec,
+      source: {
+        getList: (actor, input, reference) => crud.getList(actor, base, input, reference) as never,
+        getOne: (actor, id) => crud.getOne(actor, base, id) as never,
+        getMany: (actor, ids) => crud.getMany(actor, base, ids) as never,
+      },
+    }),
     create: procedure
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.create(ctx.actor, base, input.data as Record<string, unknown>) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row)) as never),
     update: procedure
       .meta({ perm: def.perms.edit })
       .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.update(ctx.actor, base, input.id, input.data as Record<string, unknown>) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.update(ctx.actor, base, input.id, input.data as Row)) as never),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => crud.updateMany(ctx.actor, base, input.ids, input.data as Record<string, unknown>)),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row))),
     delete: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => crud.delete(ctx.actor, base, input.id) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id)) as never),
     deleteMany: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => crud.deleteMany(ctx.actor, base, input.ids)),
-    /**
-     * What the caller may do with each visible record (the §6 target rules: owner company level,
-     * shares with `change` …), so screens hide or disable what the server would refuse.
-     * Invisible or unknown ids are left out.
-     */
-    access: procedure
-      .meta({ perm: def.perms.view })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.record(z.string(), z.object({ edit: z.boolean(), delete: z.boolean() })) }))
-      .query(({ ctx, input }) => crud.access(ctx.actor, base, input.ids)),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids))),
+    access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
   };
 }

@@ -1,18 +1,13 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import type { SqlParams } from '../database/sql-params';
 import { ZGetListParams } from './crud.schema';
 
-/**
- * Small SQL helpers for the hand-written react-admin routers (users, memberships, roles, tokens):
- * positional parameters, a LIKE needle, a sort whitelist. Identifiers never come from input.
+/*
+ * Small SQL helpers for react-admin lists (the generic CRUD and the hand-written routers: users,
+ * memberships, roles, tokens): a LIKE needle, list params, a sort whitelist. Identifiers never
+ * come from input; values are SqlParams (database/sql-params).
  */
-export class SqlParams {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 /** `%text%` with LIKE's wildcards escaped. */
 export const likeNeedle = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -73,13 +68,4 @@ export function pageSql(
   const { page, perPage } = params.pagination;
   return `ORDER BY ${column} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, ${tieBreak} ASC
           LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
-}
-
-/** A TRPCError whose field errors name one input field (e.g. CONFLICT on a duplicate email). */
-export function fieldError(code: TRPCError['code'], path: string, message: string): TRPCError {
-  return new TRPCError({
-    code,
-    message,
-    cause: new z.ZodRealError([{ code: 'custom', path: path.split('.'), message, input: undefined }]),
-  });
 }

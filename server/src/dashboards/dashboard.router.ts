@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { checkedCrudRouter } from '../crud/checked-crud-router';
+import { crudRouter } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
 import { DATA_SOURCE } from '../database/database.module';
 import { checkDashboard, dashboardResource } from './dashboard.resource';
@@ -12,6 +12,6 @@ export class DashboardRouter {
 
   constructor(crud: CrudService, @Inject(DATA_SOURCE) ds: DataSource) {
     const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
-    this.router = checkedCrudRouter(dashboardResource, crud, { check: (_kind, row) => checkDashboard(query, row) });
+    this.router = crudRouter(dashboardResource, crud, { checkInput: (_kind, row) => checkDashboard(query, row) });
   }
 }

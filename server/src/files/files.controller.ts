@@ -8,9 +8,10 @@ import { type Actor, mayStartUpload } from '../access/policy';
 import { SessionService } from '../auth/session.service';
 import { hostOf } from '../branding/branding.service';
 import { AppConfig } from '../config/config';
+import { fieldErrorsOf } from '../crud/field-error';
 import { contentDisposition, contentTypeHeader, INLINE_TYPES } from './content-type';
 import { ZUploadFields, type THostedFile } from './files.schema';
-import { FieldErrors, FilesService, type UploadedBytes } from './files.service';
+import { FilesService, type UploadedBytes } from './files.service';
 
 /** Room for the multipart envelope and the text fields around the file itself. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -52,7 +53,7 @@ export class FilesController {
   /** A service error as the HTTP answer the client can act on (never a 500 for user input). */
   private toHttp(e: unknown): unknown {
     if (e instanceof TRPCError) {
-      const fieldErrors = e.cause instanceof FieldErrors ? e.cause.fieldErrors : undefined;
+      const fieldErrors = fieldErrorsOf(e);
       if (e.code === 'INTERNAL_SERVER_ERROR') return e;
       return fail(getHTTPStatusCodeFromError(e), e.code, e.message, fieldErrors);
     }

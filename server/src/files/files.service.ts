@@ -8,7 +8,9 @@ import { scopeOf, type Scope } from '../access/scope';
 import { ownedOrVisibleSystemSql, systemSharesSql } from '../tenancy/visibility';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
+import { fieldError } from '../crud/field-error';
 import { DATA_SOURCE } from '../database/database.module';
+import { SqlParams } from '../database/sql-params';
 import { checkContent, cleanFileName } from './content-type';
 import { FileStorage, isObjectKey, objectKeyFor, type StoredObject } from './file-storage';
 import { HOSTED_FILE_FILTERS, HOSTED_FILE_SORTS, type THostedFile, type TUploadFields } from './files.schema';
@@ -31,15 +33,6 @@ const COLUMNS = [
 const SELECT = COLUMNS.map((c) => `t."${c}"`).join(', ');
 const SEARCH = ['fileName', 'contentType'] as const;
 
-/** Collects positional parameters while SQL is assembled. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
 /** An upload as the controller hands it over: the bytes, what the client said they are, their name. */
 export interface UploadedBytes {
   bytes: Buffer;
@@ -61,16 +54,6 @@ export interface Download {
   object: StoredObject;
   /** A brand asset asked for on its own domain: served to anyone, cacheable by proxies. */
   public: boolean;
-}
-
-const fieldError = (path: string, message: string) =>
-  new TRPCError({ code: 'BAD_REQUEST', message, cause: new FieldErrors([{ path, message }]) });
-
-/** Field errors a caller can show beside the form's fields. */
-export class FieldErrors extends Error {
-  constructor(readonly fieldErrors: { path: string; message: string }[]) {
-    super(fieldErrors.map((f) => `${f.path}: ${f.message}`).join('; '));
-  }
 }
 
 /** Is `host` (lower-case, no port) the domain a brand asset belongs to? */
@@ -166,11 +149,11 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** SQL condition limiting `t` (hosted_file) to what the caller may see. */
-  private scopeSql(scope: Scope, p: Params): string {
+  private scopeSql(scope: Scope, p: SqlParams): string {
     return ownedOrVisibleSystemSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
   }
 
-  private filterSql(filter: Record<string, unknown>, p: Params): string[] {
+  private filterSql(filter: Record<string, unknown>, p: SqlParams): string[] {
     const parts: string[] = [];
     for (const [field, value] of Object.entries(filter)) {
       if (value === undefined || value === '') continue;
@@ -189,7 +172,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
   }
 
   async getList(actor: Actor, params: TGetListParams, reference?: { target: string; id: string }) {
-    const p = new Params();
+    const p = new SqlParams();
     const where = [this.scopeSql(scopeOf(actor), p), ...this.filterSql(params.filter, p)];
     if (reference) {
       if (!(HOSTED_FILE_FILTERS as readonly string[]).includes(reference.target)) {
@@ -216,7 +199,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
   private async loadVisible(actor: Actor, ids: string[], manager = this.ds.manager): Promise<Row[]> {
     if (!ids.length) return [];
-    const p = new Params();
+    const p = new SqlParams();
     const idList = p.add(ids);
     return manager.query(`SELECT ${SELECT} FROM hosted_file t WHERE t.id = ANY(${idList}::varchar[]) AND ${this.scopeSql(scopeOf(actor), p)}`, p.values);
   }
@@ -301,12 +284,12 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
         const [domain] = (await this.ds.query(`SELECT name, root_domain_name FROM domain WHERE name = $1`, [domainName])) as {
           root_domain_name: string;
         }[];
-        if (!domain) throw fieldError('domainName', 'Domain not found');
-        if (rootDomainName && rootDomainName !== domain.root_domain_name) throw fieldError('rootDomainName', 'The domain belongs to another root domain');
+        if (!domain) throw fieldError(['domainName'], 'Domain not found');
+        if (rootDomainName && rootDomainName !== domain.root_domain_name) throw fieldError(['rootDomainName'], 'The domain belongs to another root domain');
         rootDomainName = null;
       } else if (rootDomainName) {
         const [root] = await this.ds.query(`SELECT name FROM root_domain WHERE name = $1`, [rootDomainName]);
-        if (!root) throw fieldError('rootDomainName', 'Root domain not found');
+        if (!root) throw fieldError(['rootDomainName'], 'Root domain not found');
       }
     }
 
@@ -320,7 +303,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
       company_cuid ??= uploadCompanyOfSystem(actor, system);
       if (!company_cuid) throw forbidden('This system is shared with your company read-only');
       if (!fileMayBelongTo(system, company_cuid)) {
-        throw fieldError('system_cuid', 'This system is not shared with that company for changes');
+        throw fieldError(['system_cuid'], 'This system is not shared with that company for changes');
       }
     }
 
@@ -330,7 +313,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
       if (!company) throw notFound('Company');
       if (!brand && !can(actor, 'files.upload', { company_cuid })) throw forbidden('Uploading files needs level 2 (Expert) in this company');
     } else if (!brand) {
-      throw fieldError('company_cuid', 'Required');
+      throw fieldError(['company_cuid'], 'Required');
     }
     return { company_cuid, system_cuid, rootDomainName, domainName };
   }

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import {
-  ZDeleteManyParams,
-  ZDeleteParams,
-  ZGetListParams,
-  ZGetManyParams,
-  ZGetManyReferenceParams,
-  ZGetOneParams,
-} from '../crud/crud.schema';
+import { ZDeleteManyParams, ZDeleteParams } from '../crud/crud.schema';
+import { accessProcedure, readProcedures } from '../crud/procedures';
 import { procedure, router } from '../trpc/trpc';
 import { ZHostedFile } from './files.schema';
 import { FilesService } from './files.service';
@@ -21,26 +15,15 @@ export class HostedFileRouter {
   constructor(private readonly files: FilesService) {}
 
   readonly router = router({
-    getList: procedure
-      .meta({ perm: 'files.view' })
-      .input(ZGetListParams)
-      .output(z.object({ data: z.array(ZHostedFile), total: z.number() }))
-      .query(({ ctx, input }) => this.files.getList(ctx.actor, input)),
-    getOne: procedure
-      .meta({ perm: 'files.view' })
-      .input(ZGetOneParams)
-      .output(z.object({ data: ZHostedFile }))
-      .query(({ ctx, input }) => this.files.getOne(ctx.actor, input.id)),
-    getMany: procedure
-      .meta({ perm: 'files.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(ZHostedFile) }))
-      .query(({ ctx, input }) => this.files.getMany(ctx.actor, input.ids)),
-    getManyReference: procedure
-      .meta({ perm: 'files.view' })
-      .input(ZGetManyReferenceParams)
-      .output(z.object({ data: z.array(ZHostedFile), total: z.number() }))
-      .query(({ ctx, input }) => this.files.getList(ctx.actor, input, { target: input.target, id: input.id })),
+    ...readProcedures({
+      perm: 'files.view',
+      record: ZHostedFile,
+      source: {
+        getList: (actor, input, reference) => this.files.getList(actor, input, reference),
+        getOne: (actor, id) => this.files.getOne(actor, id),
+        getMany: (actor, ids) => this.files.getMany(actor, ids),
+      },
+    }),
     delete: procedure
       .meta({ perm: 'files.delete' })
       .input(ZDeleteParams)
@@ -58,10 +41,6 @@ export class HostedFileRouter {
       .output(z.object({ maxBytes: z.number().int(), allowedTypes: z.array(z.string()) }))
       .query(() => this.files.limits()),
     /** Per visible file: may the caller delete it (edit is always false: files are replaced, not edited). */
-    access: procedure
-      .meta({ perm: 'files.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.record(z.string(), z.object({ edit: z.boolean(), delete: z.boolean() })) }))
-      .query(({ ctx, input }) => this.files.access(ctx.actor, input.ids)),
+    access: accessProcedure('files.view', (actor, ids) => this.files.access(actor, ids)),
   });
 }

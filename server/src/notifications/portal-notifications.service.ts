@@ -5,7 +5,8 @@ import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService } from '../systems/system-access.service';
-import { paramSink, visibleSystemSql } from '../tenancy/visibility';
+import { visibleSystemSql } from '../tenancy/visibility';
+import { SqlParams } from '../database/sql-params';
 import { LiveEventsService } from './live-events.service';
 import type { TChangelog, TPortalNotification, TToast } from './notifications.schema';
 
@@ -87,7 +88,7 @@ export class PortalNotificationsService {
       `INSERT INTO portal_notification_user_history ("timestamp", user_cuid, notification_cuid)
        SELECT now(), $1, n.notification_cuid
          FROM portal_notification n JOIN system s ON s.system_cuid = n.system_cuid
-        WHERE n.notification_cuid = $2 AND ${visibleSystemSql(actor, paramSink(values), 's')}
+        WHERE n.notification_cuid = $2 AND ${visibleSystemSql(actor, new SqlParams(values), 's')}
        RETURNING notification_cuid`,
       values,
     )) as unknown[];
@@ -123,7 +124,7 @@ export class PortalNotificationsService {
               EXISTS (SELECT 1 FROM portal_notification_user_history h
                        WHERE h.user_cuid = $1 AND h.notification_cuid = n.notification_cuid) AS read
          FROM portal_notification n JOIN system s ON s.system_cuid = n.system_cuid
-        WHERE ${visibleSystemSql(actor, paramSink(values), 's')}
+        WHERE ${visibleSystemSql(actor, new SqlParams(values), 's')}
         ORDER BY n.sent_at DESC, n.notification_cuid
         LIMIT $2`,
       values,

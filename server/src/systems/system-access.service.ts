@@ -3,7 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can, type Permission, type PolicyTarget } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { DATA_SOURCE } from '../database/database.module';
-import { systemSharesSql, paramSink, visibleSystemSql } from '../tenancy/visibility';
+import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
+import { SqlParams } from '../database/sql-params';
 
 export interface VisibleSystem {
   system_cuid: string;
@@ -23,7 +24,7 @@ export class SystemAccessService {
     const [row] = (await manager.query(
       `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
          FROM system s
-        WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, paramSink(values), 's')}`,
+        WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, new SqlParams(values), 's')}`,
       values,
     )) as VisibleSystem[];
     if (!row) throw notFound('System');

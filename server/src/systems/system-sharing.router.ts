@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZRefCuid } from '../common/zod-fields';
-import { ZDeleteManyParams, ZDeleteParams, ZGetListParams, ZGetManyParams, ZGetManyReferenceParams, ZGetOneParams } from '../crud/crud.schema';
+import { accessProcedure, readProcedures, removeProcedures } from '../crud/procedures';
 import { procedure, router } from '../trpc/trpc';
 import type { SystemSharingService } from './system-sharing.service';
 
@@ -28,26 +28,15 @@ const pickChange = (raw: unknown) =>
 /** `systemSharing.*`: react-admin's calls over shares (id `${system_cuid}:${company_cuid}`). */
 export function systemSharingRouter(shares: SystemSharingService) {
   return router({
-    getList: procedure
-      .meta({ perm: 'systems.view' })
-      .input(ZGetListParams)
-      .output(z.object({ data: z.array(ZSystemShare), total: z.number() }))
-      .query(({ ctx, input }) => shares.getList(ctx.actor, input)),
-    getOne: procedure
-      .meta({ perm: 'systems.view' })
-      .input(ZGetOneParams)
-      .output(z.object({ data: ZSystemShare }))
-      .query(({ ctx, input }) => shares.getOne(ctx.actor, input.id)),
-    getMany: procedure
-      .meta({ perm: 'systems.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(ZSystemShare) }))
-      .query(({ ctx, input }) => shares.getMany(ctx.actor, input.ids)),
-    getManyReference: procedure
-      .meta({ perm: 'systems.view' })
-      .input(ZGetManyReferenceParams)
-      .output(z.object({ data: z.array(ZSystemShare), total: z.number() }))
-      .query(({ ctx, input }) => shares.getList(ctx.actor, input, { target: input.target, id: input.id })),
+    ...readProcedures({
+      perm: 'systems.view',
+      record: ZSystemShare,
+      source: {
+        getList: (actor, input, reference) => shares.getList(actor, input, reference),
+        getOne: (actor, id) => shares.getOne(actor, id),
+        getMany: (actor, ids) => shares.getMany(actor, ids),
+      },
+    }),
     create: procedure
       .meta({ perm: 'systems.share' })
       .input(z.object({ data: ZShareCreate, meta: z.unknown().optional() }))
@@ -58,21 +47,14 @@ export function systemSharingRouter(shares: SystemSharingService) {
       .input(z.preprocess(pickChange, z.object({ id: ZId, data: ZShareUpdate, previousData: z.unknown().optional(), meta: z.unknown().optional() })))
       .output(z.object({ data: ZSystemShare }))
       .mutation(({ ctx, input }) => shares.update(ctx.actor, input.id, input.data)),
-    delete: procedure
-      .meta({ perm: 'systems.share' })
-      .input(ZDeleteParams.extend({ id: ZId }))
-      .output(z.object({ data: ZSystemShare }))
-      .mutation(async ({ ctx, input }) => ({ data: (await shares.delete(ctx.actor, [input.id]))[0] })),
-    deleteMany: procedure
-      .meta({ perm: 'systems.share' })
-      .input(ZDeleteManyParams.extend({ ids: z.array(ZId).min(1).max(1000) }))
-      .output(z.object({ data: z.array(z.string()) }))
-      .mutation(async ({ ctx, input }) => ({ data: (await shares.delete(ctx.actor, input.ids)).map((r) => r.id) })),
+    ...removeProcedures({
+      perm: 'systems.share',
+      record: ZSystemShare,
+      id: ZId,
+      remove: (actor, ids) => shares.delete(actor, ids),
+      idOf: (r) => r.id,
+    }),
     /** What the caller may do with each visible share, so screens hide what the server refuses. */
-    access: procedure
-      .meta({ perm: 'systems.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.record(z.string(), z.object({ edit: z.boolean(), delete: z.boolean() })) }))
-      .query(({ ctx, input }) => shares.access(ctx.actor, input.ids)),
+    access: accessProcedure('systems.view', (actor, ids) => shares.access(actor, ids)),
   });
 }

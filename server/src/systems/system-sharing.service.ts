@@ -6,8 +6,10 @@ import { forbidden, notFound } from '../common/errors';
 import { CrudService } from '../crud/crud.service';
 import { fieldError } from '../crud/field-error';
 import type { TGetListParams } from '../crud/crud.schema';
+import { likeNeedle } from '../crud/list-query';
 import { DATA_SOURCE } from '../database/database.module';
-import { paramSink, visibleShareSql } from '../tenancy/visibility';
+import { SqlParams } from '../database/sql-params';
+import { visibleShareSql } from '../tenancy/visibility';
 import { SystemAccessService } from './system-access.service';
 
 export interface SystemShare {
@@ -59,17 +61,13 @@ export class SystemSharingService {
   ) {}
 
   /** Condition: the caller sees share `sh` of system `s`. */
-  private visible(actor: Actor, values: unknown[]): string {
-    return visibleShareSql(actor, paramSink(values), { share: 'sh', system: 's' });
+  private visible(actor: Actor, p: SqlParams): string {
+    return visibleShareSql(actor, p, { share: 'sh', system: 's' });
   }
 
   async getList(actor: Actor, params: TGetListParams, extra?: { target: string; id: string }) {
-    const values: unknown[] = [];
-    const where = [this.visible(actor, values)];
-    const add = (v: unknown) => {
-      values.push(v);
-      return `$${values.length}`;
-    };
+    const p = new SqlParams();
+    const where = [this.visible(actor, p)];
     const filter: Record<string, unknown> = { ...params.filter };
     if (extra) {
       if (extra.target !== 'system_cuid' && extra.target !== 'company_cuid') throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown reference: ${extra.target}` });
@@ -78,15 +76,15 @@ export class SystemSharingService {
     for (const [field, value] of Object.entries(filter)) {
       if (value === undefined || value === '') continue;
       if (field === 'q') {
-        const needle = add(`%${String(value).replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+        const needle = p.add(likeNeedle(String(value)));
         where.push(`(c.name ILIKE ${needle} OR s.name ILIKE ${needle})`);
       } else if (field === 'id') {
         const ids = (Array.isArray(value) ? value : [value]).map(String);
-        where.push(`(sh.system_cuid || ':' || sh.company_cuid) = ANY(${add(ids)}::text[])`);
+        where.push(`(sh.system_cuid || ':' || sh.company_cuid) = ANY(${p.add(ids)}::text[])`);
       } else if (Object.hasOwn(FILTERS, field)) {
         if (value === null) where.push(`${FILTERS[field]} IS NULL`);
-        else if (Array.isArray(value)) where.push(`${FILTERS[field]}::text = ANY(${add(value.map(String))}::text[])`);
-        else where.push(`${FILTERS[field]}::text = ${add(String(value))}`);
+        else if (Array.isArray(value)) where.push(`${FILTERS[field]}::text = ANY(${p.add(value.map(String))}::text[])`);
+        else where.push(`${FILTERS[field]}::text = ${p.add(String(value))}`);
       } else throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown filter: ${field}` });
     }
     const sort = params.sort ?? { field: 'company_name', order: 'ASC' as const };
@@ -95,11 +93,11 @@ export class SystemSharingService {
     const order = sort.order === 'DESC' ? 'DESC' : 'ASC';
     const { page, perPage } = params.pagination;
     const whereSql = where.join(' AND ');
-    const countValues = [...values];
+    const countValues = [...p.values];
     const rows = (await this.ds.query(
       `${SELECT} WHERE ${whereSql} ORDER BY ${sortSql.split(', ').map((x) => `${x} ${order}`).join(', ')}, sh.system_cuid, sh.company_cuid
-        LIMIT ${add(perPage)} OFFSET ${add((page - 1) * perPage)}`,
-      values,
+        LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
+      p.values,
     )) as SystemShare[];
     const [{ n }] = (await this.ds.query(
       `SELECT count(*) AS n FROM system_sharing sh JOIN system s ON s.system_cuid = sh.system_cuid JOIN company c ON c.company_cuid = sh.company_cuid WHERE ${whereSql}`,
@@ -111,11 +109,12 @@ export class SystemSharingService {
   private async load(actor: Actor | null, ids: string[], manager: EntityManager = this.ds.manager, lock = false): Promise<SystemShare[]> {
     const pairs = ids.map(parseId).filter((p): p is [string, string] => p !== null);
     if (!pairs.length) return [];
-    const values: unknown[] = [pairs.map((p) => p[0]), pairs.map((p) => p[1])];
-    const visible = actor ? this.visible(actor, values) : 'TRUE';
+    const p = new SqlParams();
+    const [systems, companies] = [p.add(pairs.map((pair) => pair[0])), p.add(pairs.map((pair) => pair[1]))];
+    const visible = actor ? this.visible(actor, p) : 'TRUE';
     return (await manager.query(
-      `${SELECT} WHERE (sh.system_cuid, sh.company_cuid) IN (SELECT * FROM unnest($1::varchar[], $2::varchar[])) AND ${visible}${lock ? ' FOR UPDATE OF sh' : ''}`,
-      values,
+      `${SELECT} WHERE (sh.system_cuid, sh.company_cuid) IN (SELECT * FROM unnest(${systems}::varchar[], ${companies}::varchar[])) AND ${visible}${lock ? ' FOR UPDATE OF sh' : ''}`,
+      p.values,
     )) as SystemShare[];
   }
 

@@ -3,8 +3,9 @@ import type { DataSource } from 'typeorm';
 import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { DATA_SOURCE } from '../database/database.module';
+import { SqlParams } from '../database/sql-params';
 import { SystemAccessService, type VisibleSystem } from '../systems/system-access.service';
-import { systemSharesSql, paramSink, visibleSystemSql } from '../tenancy/visibility';
+import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
 import { rollupTable } from './rollups';
 import { planSeries, type SeriesPlan } from './series-plan';
 import type {
@@ -46,14 +47,14 @@ export class TelemetryQueryService {
    * holds `permission` there (else FORBIDDEN). One query: a chart asks this on every call.
    */
   private async deviceSystem(actor: Actor, permission: Permission, entity_cuid: string): Promise<VisibleSystem> {
-    const values: unknown[] = [entity_cuid];
+    const p = new SqlParams([entity_cuid]);
     const [system] = (await this.ds.query(
       `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
          JOIN system s ON s.system_cuid = COALESCE(e.system_cuid, c.system_cuid)
-        WHERE e.entity_cuid = $1 AND ${visibleSystemSql(actor, paramSink(values), 's')}`,
-      values,
+        WHERE e.entity_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
+      p.values,
     )) as VisibleSystem[];
     if (!system) throw notFound('Device');
     if (!can(actor, permission, { company_cuid: system.company_cuid, shares: system.shares })) throw forbidden();
@@ -97,12 +98,8 @@ export class TelemetryQueryService {
     plan: SeriesPlan,
     resolution: TResolution,
   ): Promise<SeriesRow[]> {
-    const params: unknown[] = [];
-    const $ = (value: unknown): string => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const [e, ps, f, t] = [$(entity_cuid), $(parameter_ids), $(from), $(to)];
+    const p = new SqlParams();
+    const [e, ps, f, t] = [p.add(entity_cuid), p.add(parameter_ids), p.add(from), p.add(to)];
     // One shape for every source: (ts, mn, mx, sm, cnt, lst, lts).
     const source =
       resolution === 'raw'
@@ -111,17 +108,17 @@ export class TelemetryQueryService {
             WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND "timestamp" >= ${f} AND "timestamp" < ${t}`
         : `SELECT parameter_id, bucket AS ts, min AS mn, max AS mx, sum AS sm, count AS cnt, last AS lst, last_ts AS lts
              FROM ${rollupTable(resolution)}
-            WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND bucket >= ${alignedStart(resolution, f, () => $(zone))} AND bucket < ${t}`;
+            WHERE entity_cuid = ${e} AND parameter_id = ANY(${ps}::varchar[]) AND bucket >= ${alignedStart(resolution, f, () => p.add(zone))} AND bucket < ${t}`;
     let group: string;
     if (plan.grouping === 'days') {
-      const [z, k] = [$(zone), $(plan.days)];
+      const [z, k] = [p.add(zone), p.add(plan.days)];
       group = `((DATE '${ORIGIN_DATE}' + (((date_trunc('day', ts, ${z}) AT TIME ZONE ${z})::date - DATE '${ORIGIN_DATE}') / ${k}::int) * ${k}::int)::timestamp AT TIME ZONE ${z})`;
     } else if (plan.resolution === 'raw' && !isAligned(plan.widthMs)) {
       // A raw plan: buckets of exactly range / points, from `from`. (Rollup plans read from raw rows keep their alignment.)
-      group = `date_bin(${$(`${plan.widthMs} milliseconds`)}::interval, ts, ${f}::timestamptz)`;
+      group = `date_bin(${p.add(`${plan.widthMs} milliseconds`)}::interval, ts, ${f}::timestamptz)`;
     } else {
       // Aligned on local midnight of the zone (as of the reference date).
-      group = `date_bin(${$(`${plan.widthMs} milliseconds`)}::interval, ts, (TIMESTAMP '${ORIGIN_DATE} 00:00:00' AT TIME ZONE ${$(zone)}))`;
+      group = `date_bin(${p.add(`${plan.widthMs} milliseconds`)}::interval, ts, (TIMESTAMP '${ORIGIN_DATE} 00:00:00' AT TIME ZONE ${p.add(zone)}))`;
     }
     // Group on the bucket's timestamptz; the epoch conversion (numeric) runs on the output rows only.
     return (await this.ds.query(
@@ -132,7 +129,7 @@ export class TelemetryQueryService {
                  FROM (${source}) x
                 GROUP BY 1, 2) y
         ORDER BY 1, 2`,
-      params,
+      p.values,
     )) as SeriesRow[];
   }
 

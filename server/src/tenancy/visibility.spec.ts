@@ -1,9 +1,9 @@
+import { SqlParams } from '../database/sql-params';
 import type { Actor } from '../access/policy';
 import { scopeOf } from '../access/scope';
 import {
   ownedOrSharedSql,
   ownedOrVisibleSystemSql,
-  paramSink,
   systemSharesSql,
   visibleCompanySql,
   visibleShareSql,
@@ -27,7 +27,7 @@ const nobody = member('none');
 describe('tenancy SQL (spec §6), as text', () => {
   it('a superuser sees everything: TRUE, and no parameter is added', () => {
     const values: unknown[] = [];
-    const p = paramSink(values);
+    const p = new SqlParams(values);
     for (const sql of [
       visibleCompanySql(superuser, p, 't.company_cuid'),
       visibleCompanySql(superuser, p, 't.company_cuid', { orGlobal: true }),
@@ -44,7 +44,7 @@ describe('tenancy SQL (spec §6), as text', () => {
 
   it('the caller’s companies are one parameter, never inlined, reused within one query', () => {
     const values: unknown[] = ['first'];
-    const p = paramSink(values);
+    const p = new SqlParams(values);
     const scope = scopeOf(ofA);
     const sql = `${visibleSystemSql(scope, p)} AND ${visibleCompanySql(scope, p, 't.company_cuid')}`;
     expect(values).toEqual(['first', [A]]);
@@ -53,14 +53,14 @@ describe('tenancy SQL (spec §6), as text', () => {
   });
 
   it('an Actor or its Scope give the same SQL', () => {
-    const fromActor = paramSink([]);
-    const fromScope = paramSink([]);
+    const fromActor = new SqlParams([]);
+    const fromScope = new SqlParams([]);
     expect(visibleSystemIdSql(ofA, fromActor, 't.system_cuid')).toBe(visibleSystemIdSql(scopeOf(ofA), fromScope, 't.system_cuid'));
   });
 
-  it('paramSink numbers after the values already there', () => {
+  it('SqlParams numbers after the values already there', () => {
     const values: unknown[] = [1, 2];
-    expect(paramSink(values).add('x')).toBe('$3');
+    expect(new SqlParams(values).add('x')).toBe('$3');
     expect(values).toEqual([1, 2, 'x']);
   });
 });
@@ -86,9 +86,9 @@ describe('tenancy SQL (spec §6), on a database', () => {
   }, 60000);
   afterAll(async () => db?.close());
 
-  const ids = async (sql: (p: ReturnType<typeof paramSink>) => string, from: string, key: string): Promise<string[]> => {
+  const ids = async (sql: (p: SqlParams) => string, from: string, key: string): Promise<string[]> => {
     const values: unknown[] = [];
-    const where = sql(paramSink(values));
+    const where = sql(new SqlParams(values));
     const { rows } = await db.query<{ id: string }>(`SELECT ${key} AS id FROM ${from} WHERE ${where} ORDER BY 1`, values);
     return rows.map((r) => r.id);
   };

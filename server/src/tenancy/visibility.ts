@@ -1,5 +1,6 @@
 import type { Actor } from '../access/policy';
 import { scopeOf, type Scope } from '../access/scope';
+import type { SqlParams } from '../database/sql-params';
 
 /**
  * Spec §6 tenancy, written once: which systems, companies and shares a caller may see, as SQL
@@ -11,29 +12,14 @@ import { scopeOf, type Scope } from '../access/scope';
  * (the caller's companies, ids) always become parameters.
  */
 
-/** Collects positional parameters while SQL is assembled (crud's and files' `Params` fit). */
-export interface SqlParamSink {
-  add(value: unknown): string;
-}
-
-/** A sink appending to an existing positional list (`$n` continues after its values). */
-export function paramSink(values: unknown[]): SqlParamSink {
-  return {
-    add(value: unknown): string {
-      values.push(value);
-      return `$${values.length}`;
-    },
-  };
-}
-
 /** The caller as the policy sees it, or its scope already computed once per call. */
 export type Caller = Actor | Scope;
 
 const scopeOfCaller = (caller: Caller): Scope => ('memberships' in caller ? scopeOf(caller) : caller);
 
 /** One parameter per (sink, caller) for the caller's companies, reused by every condition. */
-const companyParams = new WeakMap<SqlParamSink, Map<readonly string[], string>>();
-function companiesParam(scope: Scope, p: SqlParamSink): string {
+const companyParams = new WeakMap<SqlParams, Map<readonly string[], string>>();
+function companiesParam(scope: Scope, p: SqlParams): string {
   let bySink = companyParams.get(p);
   if (!bySink) companyParams.set(p, (bySink = new Map()));
   let placeholder = bySink.get(scope.companies);
@@ -45,7 +31,7 @@ function companiesParam(scope: Scope, p: SqlParamSink): string {
  * Visible companies: the company in `column` (e.g. `t.company_cuid`) is one of the caller's.
  * `orGlobal`: a row without company (NULL) is everybody's.
  */
-export function visibleCompanySql(caller: Caller, p: SqlParamSink, column: string, opts: { orGlobal?: boolean } = {}): string {
+export function visibleCompanySql(caller: Caller, p: SqlParams, column: string, opts: { orGlobal?: boolean } = {}): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   const companies = companiesParam(scope, p);
@@ -56,7 +42,7 @@ export function visibleCompanySql(caller: Caller, p: SqlParamSink, column: strin
  * Visible systems: the `system` row under alias `s` (default `s`) is owned by one of the caller's
  * companies or shared with one of them (with or without change).
  */
-export function visibleSystemSql(caller: Caller, p: SqlParamSink, s = 's'): string {
+export function visibleSystemSql(caller: Caller, p: SqlParams, s = 's'): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   const companies = companiesParam(scope, p);
@@ -65,7 +51,7 @@ export function visibleSystemSql(caller: Caller, p: SqlParamSink, s = 's'): stri
 }
 
 /** Visible systems by id: the system whose id is `systemId` (e.g. `t.system_cuid`) is visible. */
-export function visibleSystemIdSql(caller: Caller, p: SqlParamSink, systemId: string): string {
+export function visibleSystemIdSql(caller: Caller, p: SqlParams, systemId: string): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   return `EXISTS (SELECT 1 FROM system vsys WHERE vsys.system_cuid = ${systemId} AND ${visibleSystemSql(scope, p, 'vsys')})`;
@@ -78,7 +64,7 @@ export function visibleSystemIdSql(caller: Caller, p: SqlParamSink, systemId: st
  * a small company), and the planner does not cost a subplan per row, which made it JIT-compile
  * every count of a large table (~300 ms instead of ~30 ms).
  */
-export function ownedOrSharedSql(caller: Caller, p: SqlParamSink, row: { company: string; system: string }): string {
+export function ownedOrSharedSql(caller: Caller, p: SqlParams, row: { company: string; system: string }): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   const companies = companiesParam(scope, p);
@@ -90,7 +76,7 @@ export function ownedOrSharedSql(caller: Caller, p: SqlParamSink, row: { company
  * A record owned by a company and optionally tied to a system (a hosted file): owned by one of the
  * caller's companies, or its system is visible to the caller.
  */
-export function ownedOrVisibleSystemSql(caller: Caller, p: SqlParamSink, row: { company: string; system: string }): string {
+export function ownedOrVisibleSystemSql(caller: Caller, p: SqlParams, row: { company: string; system: string }): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   return `(${visibleCompanySql(scope, p, row.company)} OR (${row.system} IS NOT NULL AND ${visibleSystemIdSql(scope, p, row.system)}))`;
@@ -100,7 +86,7 @@ export function ownedOrVisibleSystemSql(caller: Caller, p: SqlParamSink, row: { 
  * Visible shares: the share under alias `sh` of the system under alias `s` is seen by the owner
  * company's members and by the receiving company's members.
  */
-export function visibleShareSql(caller: Caller, p: SqlParamSink, aliases: { share?: string; system?: string } = {}): string {
+export function visibleShareSql(caller: Caller, p: SqlParams, aliases: { share?: string; system?: string } = {}): string {
   const scope = scopeOfCaller(caller);
   if (scope.superuser) return 'TRUE';
   const companies = companiesParam(scope, p);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { likeNeedle, pageSql, SqlParams } from '../crud/list-query';
+import { likeNeedle, pageSql } from '../crud/list-query';
+import { SqlParams } from '../database/sql-params';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
 import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';

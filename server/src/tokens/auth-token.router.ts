@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
-import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
+import { readProcedures, removeProcedures } from '../crud/procedures';
 import { ZCuid } from '../users/users.schema';
 import {
   AUTH_TOKEN_SORTS,
@@ -16,7 +16,6 @@ import {
 import { AuthTokenService } from './auth-token.service';
 
 const tokenFilters = { company_cuid: ZCuid.optional(), revoked: ZBoolFilter.optional() };
-const ZTokenList = z.object({ data: z.array(ZAuthTokenRecord), total: z.number() });
 
 @Injectable()
 export class AuthTokenRouter {
@@ -42,40 +41,23 @@ export class AuthTokenRouter {
       .mutation(({ ctx, input }) => this.tokens.revoke(ctx.actor, input.token_cuid)),
 
     // react-admin's calls: tokens of companies where the caller may manage them; delete = revoke.
-    getList: procedure
-      .meta({ perm: 'authTokens.view' })
-      .input(listParams(tokenFilters, AUTH_TOKEN_SORTS))
-      .output(ZTokenList)
-      .query(({ ctx, input }) => this.tokens.getList(ctx.actor, input)),
+    ...readProcedures({
+      perm: 'authTokens.view',
+      record: ZAuthTokenRecord,
+      list: listParams(tokenFilters, AUTH_TOKEN_SORTS),
+      reference: referenceParams(tokenFilters, AUTH_TOKEN_SORTS, ['company_cuid']),
+      source: {
+        getList: (actor, input, reference) => this.tokens.getList(actor, input, reference),
+        getOne: (actor, id) => this.tokens.getOne(actor, id),
+        getMany: (actor, ids) => this.tokens.getMany(actor, ids),
+      },
+    }),
 
-    getOne: procedure
-      .meta({ perm: 'authTokens.view' })
-      .input(ZGetOneParams)
-      .output(z.object({ data: ZAuthTokenRecord }))
-      .query(({ ctx, input }) => this.tokens.getOne(ctx.actor, input.id)),
-
-    getMany: procedure
-      .meta({ perm: 'authTokens.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(ZAuthTokenRecord) }))
-      .query(({ ctx, input }) => this.tokens.getMany(ctx.actor, input.ids)),
-
-    getManyReference: procedure
-      .meta({ perm: 'authTokens.view' })
-      .input(referenceParams(tokenFilters, AUTH_TOKEN_SORTS, ['company_cuid']))
-      .output(ZTokenList)
-      .query(({ ctx, input }) => this.tokens.getList(ctx.actor, input, { target: input.target, id: input.id })),
-
-    delete: procedure
-      .meta({ perm: 'authTokens.manage' })
-      .input(ZDeleteParams)
-      .output(z.object({ data: ZAuthTokenRecord }))
-      .mutation(async ({ ctx, input }) => ({ data: (await this.tokens.revokeMany(ctx.actor, [input.id]))[0] })),
-
-    deleteMany: procedure
-      .meta({ perm: 'authTokens.manage' })
-      .input(ZDeleteManyParams)
-      .output(z.object({ data: z.array(z.string()) }))
-      .mutation(async ({ ctx, input }) => ({ data: (await this.tokens.revokeMany(ctx.actor, input.ids)).map((r) => r.token_cuid) })),
+    ...removeProcedures({
+      perm: 'authTokens.manage',
+      record: ZAuthTokenRecord,
+      remove: (actor, ids) => this.tokens.revokeMany(actor, ids),
+      idOf: (r) => r.token_cuid,
+    }),
   });
 }

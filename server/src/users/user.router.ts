@@ -5,8 +5,8 @@ import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
 import { refreshSession } from '../trpc/refresh-session';
 import { procedure, router } from '../trpc/trpc';
-import { ZDeleteManyParams, ZDeleteParams, ZGetManyParams, ZGetOneParams } from '../crud/crud.schema';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
+import { readProcedures, removeProcedures } from '../crud/procedures';
 import {
   USER_SORTS,
   ZCuid,
@@ -24,8 +24,6 @@ import { UsersService } from './users.service';
 const userFilters = { company_cuid: ZCuid.optional(), inactive: ZBoolFilter.optional() };
 const ZUserListParams = listParams(userFilters, USER_SORTS);
 const ZUserReferenceParams = referenceParams(userFilters, USER_SORTS, ['company_cuid']);
-const ZUserList = z.object({ data: z.array(ZUserRecord), total: z.number() });
-const ZIdList = z.object({ data: z.array(z.string()) });
 
 @Injectable()
 export class UserRouter {
@@ -66,30 +64,18 @@ export class UserRouter {
       .mutation(({ ctx, input }) => this.users.setInactive(ctx.actor, input.user_cuid, false)),
 
     // react-admin's calls (spec §6 Users). No updateMany: a user is edited one at a time.
-    getList: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZUserListParams)
-      .output(ZUserList)
-      .query(({ ctx, input }) => this.users.list(ctx.actor, input)),
-
-    getOne: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZGetOneParams)
-      .output(z.object({ data: ZUserRecord }))
-      .query(({ ctx, input }) => this.users.getOne(ctx.actor, input.id)),
-
-    getMany: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZGetManyParams)
-      .output(z.object({ data: z.array(ZUserRecord) }))
-      .query(({ ctx, input }) => this.users.getMany(ctx.actor, input.ids)),
-
-    /** Users with a membership in the company `id` (target `company_cuid`). */
-    getManyReference: procedure
-      .meta({ perm: 'users.view' })
-      .input(ZUserReferenceParams)
-      .output(ZUserList)
-      .query(({ ctx, input }) => this.users.list(ctx.actor, input, { target: input.target, id: input.id })),
+    ...readProcedures({
+      perm: 'users.view',
+      record: ZUserRecord,
+      list: ZUserListParams,
+      /** Users with a membership in the company `id` (target `company_cuid`). */
+      reference: ZUserReferenceParams,
+      source: {
+        getList: (actor, input, reference) => this.users.list(actor, input, reference),
+        getOne: (actor, id) => this.users.getOne(actor, id),
+        getMany: (actor, ids) => this.users.getMany(actor, ids),
+      },
+    }),
 
     create: procedure
       .meta({ perm: 'users.create' })
@@ -109,16 +95,12 @@ export class UserRouter {
         return this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip });
       }),
 
-    delete: procedure
-      .meta({ perm: 'users.delete' })
-      .input(ZDeleteParams)
-      .output(z.object({ data: ZUserRecord }))
-      .mutation(async ({ ctx, input }) => ({ data: (await this.users.remove(ctx.actor, [input.id], 'users.delete'))[0] })),
-
-    deleteMany: procedure
-      .meta({ perm: 'users.deleteAny' })
-      .input(ZDeleteManyParams)
-      .output(ZIdList)
-      .mutation(async ({ ctx, input }) => ({ data: (await this.users.remove(ctx.actor, input.ids, 'users.deleteAny')).map((u) => u.user_cuid) })),
+    ...removeProcedures({
+      perm: 'users.delete',
+      manyPerm: 'users.deleteAny',
+      record: ZUserRecord,
+      remove: (actor, ids, many) => this.users.remove(actor, ids, many ? 'users.deleteAny' : 'users.delete'),
+      idOf: (u) => u.user_cuid,
+    }),
   });
 }

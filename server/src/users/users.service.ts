@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { type Actor, bestLevel, can, isSuperUser, mayHandleLevel, needsCurrentPassword } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
-import { fieldError } from '../crud/list-query';
+import { fieldError } from '../crud/field-error';
 import { type RoleListParams, SqlUsersRepository, type UserChanges, type UserListParams, type UsersRepository } from './users.repository';
 import type { TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
 
@@ -105,7 +105,7 @@ export class UsersService {
    * member of their company or of another one (nothing to learn about other companies' users).
    */
   private emailTaken(actor: Actor): TRPCError {
-    return fieldError('CONFLICT', 'email', isSuperUser(actor) ? 'A user with this email already exists' : EMAIL_UNUSABLE);
+    return fieldError(['email'], isSuperUser(actor) ? 'A user with this email already exists' : EMAIL_UNUSABLE, 'CONFLICT');
   }
 
   private async assertEmailFree(actor: Actor, rows: UsersRepository, email: string, except?: string): Promise<void> {
@@ -127,7 +127,7 @@ export class UsersService {
    * session left open is not an account given away. Wrong guesses count in the login brake.
    */
   private async assertCurrentPassword(email: string, hash: string | null, given: string | undefined, address: string): Promise<void> {
-    if (!given) throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+    if (!given) throw fieldError(['current_password'], 'Enter your current password to change your password or email');
     // Reserved before the check, like a login: concurrent guesses cannot all pass the brake.
     const verdict = this.throttle ? await this.throttle.reserve(email, address) : undefined;
     if (verdict?.blocked) {
@@ -141,7 +141,7 @@ export class UsersService {
       throw e;
     }
     // A wrong password keeps its reserved attempt: it counts as a failure.
-    if (!right) throw fieldError('BAD_REQUEST', 'current_password', 'The current password is not right');
+    if (!right) throw fieldError(['current_password'], 'The current password is not right');
     if (verdict) await this.throttle!.succeed(verdict.ticket);
   }
 
@@ -207,7 +207,7 @@ export class UsersService {
         if (changes.inactive !== undefined && !can(actor, 'users.deactivate', policyTarget)) throw forbidden();
         if (needsCurrentPassword(actor, target, changes) && (checkedHash === undefined || checkedHash !== target.password)) {
           // Not checked above, or the password changed since: ask again.
-          throw fieldError('BAD_REQUEST', 'current_password', 'Enter your current password to change your password or email');
+          throw fieldError(['current_password'], 'Enter your current password to change your password or email');
         }
         if (changes.email !== undefined) await this.assertEmailFree(actor, rows, changes.email, target.user_cuid);
         const columns: UserChanges = { email: changes.email, name: changes.name, phone: changes.phone, password: hash, inactive: changes.inactive };
