@@ -1,25 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import {
-  controllerTypeResource,
-  entityCategoryParameterResource,
-  entityCategoryResource,
-  entityTypeMetaResource,
-  entityTypeParameterResource,
-  entityTypeResource,
-  interfaceAssignmentResource,
-  interfaceTypeResource,
-  logParameterResource,
-  manufacturerResource,
-  unitResource,
-} from '../catalogue/catalogue.resources';
+import { CATALOGUE_RESOURCES } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
 import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
 import { documentationResource } from '../documentation/documentation.resources';
 import { exportTemplateResource } from '../exports/export-template.resource';
-import { channelResource, templateAssignmentResource, triggerResource } from '../notifications/events.resources';
+import { EVENT_RESOURCES } from '../notifications/events.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemMetadataRouter } from '../systems/system-metadata.router';
-import { systemMetadataTemplateFieldsetResource, systemMetadataTemplateSectionResource } from '../systems/system-metadata.resources';
+import { METADATA_TEMPLATE_RESOURCES } from '../systems/system-metadata.resources';
 import { SystemMetadataService } from '../systems/system-metadata.service';
 import { systemSharingRouter } from '../systems/system-sharing.router';
 import { SystemSharingService } from '../systems/system-sharing.service';
@@ -31,31 +19,18 @@ import type { ResourceDefinition } from '../crud/resource';
 
 /**
  * The back-office resources whose router is the generated one (react-admin's nine calls, plus
- * importMany for those with a `csv` entry in access/resources.ts), by router name. Adding a
- * resource: one line here.
+ * importMany for those with a `csv` entry in access/resources.ts), by router name. A domain with
+ * several lists them in one record beside their definitions (CATALOGUE_RESOURCES …).
  */
 const GENERATED = {
   site: siteResource,
   system: systemResource,
-  manufacturer: manufacturerResource,
-  controllerType: controllerTypeResource,
-  interfaceType: interfaceTypeResource,
-  interfaceTypeControllerTypeAssignment: interfaceAssignmentResource,
-  entityType: entityTypeResource,
-  entityTypeMeta: entityTypeMetaResource,
-  entityCategory: entityCategoryResource,
-  unit: unitResource,
-  logParameter: logParameterResource,
-  entityTypeLogParameterAssignment: entityTypeParameterResource,
-  entityCategoryLogParameterAssignment: entityCategoryParameterResource,
+  ...CATALOGUE_RESOURCES,
   controller: controllerResource,
   entity: deviceResource,
-  systemMetadataTemplateSection: systemMetadataTemplateSectionResource,
-  systemMetadataTemplateFieldset: systemMetadataTemplateFieldsetResource,
+  ...METADATA_TEMPLATE_RESOURCES,
   company: companyResource,
-  notificationTemplateAssignment: templateAssignmentResource,
-  notificationTrigger: triggerResource,
-  notificationChannel: channelResource,
+  ...EVENT_RESOURCES,
   documentation: documentationResource,
   systemDataExportTemplate: exportTemplateResource,
 } as const;

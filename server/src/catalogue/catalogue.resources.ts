@@ -287,3 +287,18 @@ export const entityCategoryParameterResource: Def = {
   sorts: ['parameter_id'],
   defaultSort: { field: 'parameter_id', order: 'ASC' },
 };
+
+/** The catalogue's resources by router name (api/resource-routers.ts mounts them all): a new one is a line here. */
+export const CATALOGUE_RESOURCES = {
+  manufacturer: manufacturerResource,
+  controllerType: controllerTypeResource,
+  interfaceType: interfaceTypeResource,
+  interfaceTypeControllerTypeAssignment: interfaceAssignmentResource,
+  entityType: entityTypeResource,
+  entityTypeMeta: entityTypeMetaResource,
+  entityCategory: entityCategoryResource,
+  unit: unitResource,
+  logParameter: logParameterResource,
+  entityTypeLogParameterAssignment: entityTypeParameterResource,
+  entityCategoryLogParameterAssignment: entityCategoryParameterResource,
+} as const;

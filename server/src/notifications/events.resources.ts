@@ -128,3 +128,10 @@ export const channelResource: Def = {
   defaultSort: { field: 'source', order: 'ASC' },
   selectExpressions: { source: 't.source::text', status: 't.status::text' },
 };
+
+/** The event records' resources by router name (api/resource-routers.ts mounts them all). */
+export const EVENT_RESOURCES = {
+  notificationTemplateAssignment: templateAssignmentResource,
+  notificationTrigger: triggerResource,
+  notificationChannel: channelResource,
+} as const;

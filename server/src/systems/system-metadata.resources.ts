@@ -93,3 +93,9 @@ export function systemMetadataResource(metadata: SystemMetadataService): Def {
     },
   };
 }
+
+/** The metadata template's resources by router name (api/resource-routers.ts mounts them all). */
+export const METADATA_TEMPLATE_RESOURCES = {
+  systemMetadataTemplateSection: systemMetadataTemplateSectionResource,
+  systemMetadataTemplateFieldset: systemMetadataTemplateFieldsetResource,
+} as const;
