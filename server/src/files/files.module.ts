@@ -7,6 +7,7 @@ import { AppConfig } from '../config/config';
 import { DiskFileStorage } from './disk-file-storage';
 import { FileStorage } from './file-storage';
 import { FilesController } from './files.controller';
+import { SqlFilesRepository } from './files.repository';
 import { FilesService } from './files.service';
 import { HostedFileRouter } from './hosted-file.router';
 import { S3FileStorage } from './s3-file-storage';
@@ -32,7 +33,7 @@ export function storageFromConfig(config: AppConfig): FileStorage {
 @Module({
   imports: [AuthModule],
   controllers: [FilesController],
-  providers: [{ provide: FileStorage, inject: [AppConfig], useFactory: storageFromConfig }, FilesService, HostedFileRouter],
+  providers: [{ provide: FileStorage, inject: [AppConfig], useFactory: storageFromConfig }, SqlFilesRepository, FilesService, HostedFileRouter],
   exports: [FilesService, HostedFileRouter, FileStorage],
 })
 export class FilesModule implements OnModuleInit {

@@ -1,37 +1,19 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import type { DataSource } from 'typeorm';
+import { fieldError } from '../crud/field-error';
 import { type Actor, can, fileMayBelongTo, isMemberOf, isSuperUser, mayUploadBrandAsset, seesSystem, uploadCompanyOfSystem } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
-import { ownedOrVisibleSystemSql, systemSharesSql } from '../tenancy/visibility';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
-import { fieldError } from '../crud/field-error';
-import { DATA_SOURCE } from '../database/database.module';
-import { SqlParams } from '../database/sql-params';
 import { checkContent, cleanFileName } from './content-type';
 import { FileStorage, isObjectKey, objectKeyFor, type StoredObject } from './file-storage';
+import { type FileRow as Row, type FilesRepository, SqlFilesRepository } from './files.repository';
 import { HOSTED_FILE_FILTERS, HOSTED_FILE_SORTS, type THostedFile, type TUploadFields } from './files.schema';
 
-type Row = Omit<THostedFile, 'url'>;
-
-const COLUMNS = [
-  'id',
-  'objectKey',
-  'contentType',
-  'rootDomainName',
-  'domainName',
-  'company_cuid',
-  'system_cuid',
-  'size',
-  'fileName',
-  'uploaded_by_user_cuid',
-  'created_at',
-] as const;
-const SELECT = COLUMNS.map((c) => `t."${c}"`).join(', ');
-const SEARCH = ['fileName', 'contentType'] as const;
+/** The orphan sweep runs for nobody: its reads are unscoped. */
+const NOBODY: Scope = { user_cuid: '', superuser: false, companies: [], adminCompanies: [] };
 
 /** An upload as the controller hands it over: the bytes, what the client said they are, their name. */
 export interface UploadedBytes {
@@ -82,7 +64,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
   private firstSweep?: NodeJS.Timeout;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(SqlFilesRepository) private readonly rows: FilesRepository,
     private readonly storage: FileStorage,
     config: AppConfig,
   ) {
@@ -115,9 +97,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
    */
   async sweepOrphans(limit = 500): Promise<number> {
     try {
-      const keys = (
-        (await this.ds.query(`SELECT "objectKey" FROM hosted_file_orphan ORDER BY deleted_at LIMIT $1`, [limit])) as { objectKey: string }[]
-      ).map((r) => r.objectKey);
+      const keys = await this.rows.orphanKeys(NOBODY, limit);
       const done: string[] = [];
       for (const key of keys) {
         if (!isObjectKey(key)) {
@@ -132,7 +112,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
           this.logger.warn(`Object ${key} could not be removed (will retry): ${(e as Error).message}`);
         }
       }
-      if (done.length) await this.ds.query(`DELETE FROM hosted_file_orphan WHERE "objectKey" = ANY($1::varchar[])`, [done]);
+      if (done.length) await this.rows.forgetOrphans(NOBODY, done);
       return done.length;
     } catch (e) {
       this.logger.warn(`Sweeping deleted files failed: ${(e as Error).message}`);
@@ -148,60 +128,31 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     return { ...row, size: Number(row.size), url: `/api/files/${row.id}` };
   }
 
-  /** SQL condition limiting `t` (hosted_file) to what the caller may see. */
-  private scopeSql(scope: Scope, p: SqlParams): string {
-    return ownedOrVisibleSystemSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
-  }
-
-  private filterSql(filter: Record<string, unknown>, p: SqlParams): string[] {
-    const parts: string[] = [];
-    for (const [field, value] of Object.entries(filter)) {
-      if (value === undefined || value === '') continue;
-      if (field === 'q') {
-        const needle = p.add(`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-        parts.push(`(${SEARCH.map((c) => `t."${c}"::text ILIKE ${needle}`).join(' OR ')})`);
-        continue;
-      }
-      const column = field === 'id' ? 'id' : (HOSTED_FILE_FILTERS as readonly string[]).includes(field) ? field : undefined;
-      if (!column) throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown filter: ${field}` });
-      if (value === null) parts.push(`t."${column}" IS NULL`);
-      else if (Array.isArray(value)) parts.push(`t."${column}"::text = ANY(${p.add(value.map(String))}::text[])`);
-      else parts.push(`t."${column}"::text = ${p.add(String(value))}`);
+  /** A list call's filters, reference and sort must be known ones (BAD_REQUEST, in that order). */
+  private checkList(params: TGetListParams, reference?: { target: string; id: string }) {
+    const known = HOSTED_FILE_FILTERS as readonly string[];
+    for (const [field, value] of Object.entries(params.filter)) {
+      if (value === undefined || value === '' || field === 'q' || field === 'id' || known.includes(field)) continue;
+      throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown filter: ${field}` });
     }
-    return parts;
+    if (reference && !known.includes(reference.target)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown reference: ${reference.target}` });
+    }
+    const sort = params.sort ?? { field: 'created_at', order: 'DESC' as const };
+    if (sort.field !== 'id' && !(HOSTED_FILE_SORTS as readonly string[]).includes(sort.field)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
+    }
+    return sort;
   }
 
   async getList(actor: Actor, params: TGetListParams, reference?: { target: string; id: string }) {
-    const p = new SqlParams();
-    const where = [this.scopeSql(scopeOf(actor), p), ...this.filterSql(params.filter, p)];
-    if (reference) {
-      if (!(HOSTED_FILE_FILTERS as readonly string[]).includes(reference.target)) {
-        throw new TRPCError({ code: 'BAD_REQUEST', message: `Unknown reference: ${reference.target}` });
-      }
-      where.push(`t."${reference.target}"::text = ${p.add(reference.id)}`);
-    }
-    const sort = params.sort ?? { field: 'created_at', order: 'DESC' as const };
-    const sortField = sort.field === 'id' ? 'id' : (HOSTED_FILE_SORTS as readonly string[]).includes(sort.field) ? sort.field : undefined;
-    if (!sortField) throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
-    const countParams = [...p.values];
-    const { page, perPage } = params.pagination;
-    const [rows, [{ n }]] = await Promise.all([
-      this.ds.query(
-        `SELECT ${SELECT} FROM hosted_file t WHERE ${where.join(' AND ')}
-          ORDER BY t."${sortField}" ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, t.id ASC
-          LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
-        p.values,
-      ) as Promise<Row[]>,
-      this.ds.query(`SELECT count(*)::int AS n FROM hosted_file t WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
-    ]);
-    return { data: rows.map((r) => this.toRecord(r)), total: Number(n) };
+    const sort = this.checkList(params, reference);
+    const { data, total } = await this.rows.list(scopeOf(actor), { pagination: params.pagination, sort, filter: params.filter, reference });
+    return { data: data.map((r) => this.toRecord(r)), total };
   }
 
-  private async loadVisible(actor: Actor, ids: string[], manager = this.ds.manager): Promise<Row[]> {
-    if (!ids.length) return [];
-    const p = new SqlParams();
-    const idList = p.add(ids);
-    return manager.query(`SELECT ${SELECT} FROM hosted_file t WHERE t.id = ANY(${idList}::varchar[]) AND ${this.scopeSql(scopeOf(actor), p)}`, p.values);
+  private async loadVisible(actor: Actor, ids: string[], rows = this.rows): Promise<Row[]> {
+    return rows.visibleMany(scopeOf(actor), ids);
   }
 
   async getOne(actor: Actor, id: string) {
@@ -240,9 +191,9 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
   /** Deletes the rows (all or none), then their objects; an object that cannot be removed now stays queued for the sweep. */
   private async deleteRows(actor: Actor, ids: string[]): Promise<Row[]> {
-    const removed = await this.ds.transaction(async (tx) => {
-      const rows = await this.loadVisible(actor, ids, tx);
-      const byId = new Map(rows.map((r) => [r.id, r]));
+    const removed = await this.rows.transaction(async (tx) => {
+      const found = await this.loadVisible(actor, ids, tx);
+      const byId = new Map(found.map((r) => [r.id, r]));
       const ordered: Row[] = [];
       for (const id of ids) {
         const row = byId.get(id);
@@ -250,7 +201,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
         if (!this.mayDelete(actor, row)) throw forbidden('You may not delete this file');
         ordered.push(row);
       }
-      await tx.query(`DELETE FROM hosted_file WHERE id = ANY($1::varchar[])`, [ids]);
+      await tx.delete(scopeOf(actor), ids);
       return ordered;
     });
     const gone: string[] = [];
@@ -262,7 +213,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
         this.logger.warn(`File ${row.id} deleted; its object ${row.objectKey} will be removed by the next sweep: ${(e as Error).message}`);
       }
     }
-    if (gone.length) await this.ds.query(`DELETE FROM hosted_file_orphan WHERE "objectKey" = ANY($1::varchar[])`, [gone]);
+    if (gone.length) await this.rows.forgetOrphans(scopeOf(actor), gone);
     return removed;
   }
 
@@ -272,6 +223,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
    * or a brand asset of an existing root domain / domain for admin actions.
    */
   async authorizeUpload(actor: Actor, fields: TUploadFields): Promise<Owner> {
+    const scope = scopeOf(actor);
     const brand = Boolean(fields.rootDomainName || fields.domainName);
     const superuser = isSuperUser(actor);
     let company_cuid = fields.company_cuid ?? null;
@@ -281,23 +233,18 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     if (brand) {
       if (!mayUploadBrandAsset(actor)) throw forbidden('Brand assets are uploaded by a superuser');
       if (domainName) {
-        const [domain] = (await this.ds.query(`SELECT name, root_domain_name FROM domain WHERE name = $1`, [domainName])) as {
-          root_domain_name: string;
-        }[];
+        const domain = await this.rows.domain(scope, domainName);
         if (!domain) throw fieldError(['domainName'], 'Domain not found');
         if (rootDomainName && rootDomainName !== domain.root_domain_name) throw fieldError(['rootDomainName'], 'The domain belongs to another root domain');
         rootDomainName = null;
       } else if (rootDomainName) {
-        const [root] = await this.ds.query(`SELECT name FROM root_domain WHERE name = $1`, [rootDomainName]);
-        if (!root) throw fieldError(['rootDomainName'], 'Root domain not found');
+        if (!(await this.rows.rootDomainExists(scope, rootDomainName))) throw fieldError(['rootDomainName'], 'Root domain not found');
       }
     }
 
     const system_cuid = fields.system_cuid ?? null;
     if (system_cuid) {
-      const [system] = (await this.ds.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [
-        system_cuid,
-      ])) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+      const system = await this.rows.systemWithShares(scope, system_cuid);
       if (!system || !seesSystem(actor, system)) throw notFound('System');
       // Without a company: the owner's, or else the caller's company that may change the system.
       company_cuid ??= uploadCompanyOfSystem(actor, system);
@@ -309,8 +256,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
 
     if (company_cuid) {
       if (!superuser && !isMemberOf(actor, company_cuid)) throw notFound('Company');
-      const [company] = await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid]);
-      if (!company) throw notFound('Company');
+      if (!(await this.rows.companyExists(scope, company_cuid))) throw notFound('Company');
       if (!brand && !can(actor, 'files.upload', { company_cuid })) throw forbidden('Uploading files needs level 2 (Expert) in this company');
     } else if (!brand) {
       throw fieldError(['company_cuid'], 'Required');
@@ -329,23 +275,17 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     const objectKey = objectKeyFor(id);
     await this.storage.put(objectKey, file.bytes, content.type);
     try {
-      const [row] = (await this.ds.query(
-        `INSERT INTO hosted_file (id, "objectKey", "contentType", "rootDomainName", "domainName", company_cuid, system_cuid, size, "fileName", uploaded_by_user_cuid)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         RETURNING ${COLUMNS.map((c) => `"${c}"`).join(', ')}`,
-        [
-          id,
-          objectKey,
-          content.type,
-          owner.rootDomainName,
-          owner.domainName,
-          owner.company_cuid,
-          owner.system_cuid,
-          file.bytes.length,
-          cleanFileName(file.fileName),
-          actor.user_cuid,
-        ],
-      )) as Row[];
+      const row = await this.rows.insert(scopeOf(actor), {
+        id,
+        objectKey,
+        contentType: content.type,
+        rootDomainName: owner.rootDomainName,
+        domainName: owner.domainName,
+        company_cuid: owner.company_cuid,
+        system_cuid: owner.system_cuid,
+        size: file.bytes.length,
+        fileName: cleanFileName(file.fileName),
+      });
       return this.toRecord(row);
     } catch (e) {
       await this.storage.delete(objectKey).catch(() => undefined);
@@ -359,9 +299,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
    * not the id exists; with one, an invisible or unknown id is NOT_FOUND.
    */
   async openForDownload(actor: Actor | undefined, id: string, host: string): Promise<Download> {
-    const [row] = /^[a-z0-9]{8,32}$/.test(id)
-      ? ((await this.ds.query(`SELECT ${SELECT} FROM hosted_file t WHERE t.id = $1`, [id])) as Row[])
-      : [];
+    const row = /^[a-z0-9]{8,32}$/.test(id) ? await this.rows.byId(actor ? scopeOf(actor) : NOBODY, id) : undefined;
     const isPublic = !!row && isBrandAsset(row) && isBrandHost(row, host);
     if (!isPublic) {
       if (!actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
