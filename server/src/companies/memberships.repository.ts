@@ -126,10 +126,6 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
     super(ds);
   }
 
-  protected copy(): SqlMembershipsRepository {
-    return new SqlMembershipsRepository(this.ds);
-  }
-
   async ofUser(scope: Scope, user_cuid: string): Promise<TMembership[]> {
     const everything = scope.superuser || user_cuid === scope.user_cuid;
     const rows = (await this.db.query(

@@ -1,9 +1,8 @@
-import { TRPCError } from '@trpc/server';
-import type { Actor } from '../access/policy';
 import type { Scope } from '../access/scope';
 import type { TMembership, TMembershipRecord } from './companies.schema';
 import type { MembershipsRepository } from './memberships.repository';
 import { MembershipsService } from './memberships.service';
+import { actor, codeOf } from '../../../test/factories/rules';
 
 /** The rules of MembershipsService over an in-memory stand-in of its repository (no database). */
 
@@ -116,24 +115,10 @@ function world() {
   return { rows, writes, service: new MembershipsService(repo) };
 }
 
-const actor = (user_cuid: string, company_cuid: string, level: number, is_company_admin = false): Actor => ({
-  user_cuid,
-  memberships: [{ company_cuid, level, is_company_admin }],
-});
 const ROOT = actor('root', 'A', 0, true);
 const ADMIN = actor('admin', 'A', 1, true);
 const EXPERT = actor('expert', 'A', 2);
 const OTHER = actor('other', 'B', 3);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'OK';
-}
 
 describe('MembershipsService rules (in-memory repository)', () => {
   it('manyForUser: nothing visible is NOT_FOUND unless the caller may see everything and the user exists', async () => {

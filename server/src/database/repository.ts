@@ -27,8 +27,10 @@ export abstract class SqlRepository<R> implements Transactional<R> {
     this.db = ds;
   }
 
-  /** A copy of this repository whose SQL runs in `tx`. */
-  protected abstract copy(): SqlRepository<R>;
+  /** A copy of this repository (its class, on the same data source), to bind to a transaction. */
+  protected copy(): SqlRepository<R> {
+    return new (this.constructor as new (ds: DataSource) => SqlRepository<R>)(this.ds);
+  }
 
   async transaction<T>(work: (rows: R, tx: Queryable) => Promise<T>): Promise<T> {
     if (this.bound) return work(this as unknown as R, this.bound);

@@ -93,10 +93,6 @@ export class SqlFilesRepository extends SqlRepository<FilesRepository> implement
     super(ds);
   }
 
-  protected copy(): SqlFilesRepository {
-    return new SqlFilesRepository(this.ds);
-  }
-
   /** SQL condition limiting `t` (hosted_file) to what the caller may see. */
   private scopeSql(scope: Scope, p: SqlParams): string {
     return ownedOrVisibleSystemSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });

@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
-import { TRPCError } from '@trpc/server';
-import type { Actor } from '../access/policy';
 import type { Scope } from '../access/scope';
 import type { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { FileStorage, type StoredObject } from './file-storage';
 import type { FileRow, FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
+import { actor, codeOf } from '../../../test/factories/rules';
 
 /** The rules of FilesService over an in-memory stand-in of its repository and storage (no database). */
 
@@ -115,25 +114,11 @@ function world() {
   return { service, files, orphans, storage, calls, failInsert: () => void (failInsert = true) };
 }
 
-const actor = (user_cuid: string, company_cuid: string, level: number): Actor => ({
-  user_cuid,
-  memberships: [{ company_cuid, level, is_company_admin: level <= 1 }],
-});
-const ROOT = actor('root', 'A', 0);
-const ADMIN_A = actor('adminA', 'A', 1);
+const ROOT = actor('root', 'A', 0, true);
+const ADMIN_A = actor('adminA', 'A', 1, true);
 const EXPERT_A = actor('expertA', 'A', 2);
 const BASIC_A = actor('basicA', 'A', 3);
 const EXPERT_B = actor('expertB', 'B', 2);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'OK';
-}
 
 const PAGE: TGetListParams = { pagination: { page: 1, perPage: 10 }, filter: {} };
 const TEXT = { bytes: Buffer.from('hello'), declaredType: 'text/plain', fileName: 'a.txt' };

@@ -98,10 +98,6 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
     super(ds);
   }
 
-  protected copy(): SqlSystemSharingRepository {
-    return new SqlSystemSharingRepository(this.ds);
-  }
-
   /** Condition: the caller sees share `sh` of system `s`. */
   private visible(scope: Scope, p: SqlParams): string {
     return visibleShareSql(scope, p, { share: 'sh', system: 's' });

@@ -1,9 +1,8 @@
-import { TRPCError } from '@trpc/server';
-import type { Actor } from '../access/policy';
 import type { Scope } from '../access/scope';
 import type { TGetListParams } from '../crud/crud.schema';
 import { shareId, type SystemShare, type SystemSharingRepository } from './system-sharing.repository';
 import { SystemSharingService } from './system-sharing.service';
+import { actor, codeOf } from '../../../test/factories/rules';
 
 /** The rules of SystemSharingService over an in-memory stand-in of its repository (no database). */
 
@@ -84,24 +83,10 @@ function world() {
   return { service, shares, calls, forgotten: () => forgotten };
 }
 
-const actor = (user_cuid: string, company_cuid: string, level: number): Actor => ({
-  user_cuid,
-  memberships: [{ company_cuid, level, is_company_admin: level <= 1 }],
-});
-const ADMIN = actor('admin', 'A', 1);
+const ADMIN = actor('admin', 'A', 1, true);
 const EXPERT = actor('expert', 'A', 2);
-const OTHER = actor('other', 'B', 1);
-const STRANGER = actor('stranger', 'C', 1);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'OK';
-}
+const OTHER = actor('other', 'B', 1, true);
+const STRANGER = actor('stranger', 'C', 1, true);
 
 const PAGE: TGetListParams = { pagination: { page: 1, perPage: 10 }, filter: {} };
 

@@ -89,10 +89,6 @@ export class SqlAuthTokenRepository extends SqlRepository<AuthTokenRepository> i
     super(ds);
   }
 
-  protected copy(): SqlAuthTokenRepository {
-    return new SqlAuthTokenRepository(this.ds);
-  }
-
   async companyExists(_scope: TokenScope, company_cuid: string): Promise<boolean> {
     const [company] = await this.db.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid]);
     return !!company;

@@ -1,8 +1,7 @@
-import { TRPCError } from '@trpc/server';
-import type { Actor } from '../access/policy';
 import type { TAuthToken } from './auth-token.schema';
 import type { AuthTokenRepository, LiveToken, TokenScope } from './auth-token.repository';
 import { AuthTokenService, tokenScopeOf } from './auth-token.service';
+import { actor, codeOf } from '../../../test/factories/rules';
 
 /** The rules of AuthTokenService over an in-memory stand-in of its repository (no database). */
 
@@ -46,23 +45,9 @@ function memoryTokens(rows: Row[]) {
   return { repo, touched };
 }
 
-const actor = (user_cuid: string, company_cuid: string, level: number, is_company_admin = false): Actor => ({
-  user_cuid,
-  memberships: [{ company_cuid, level, is_company_admin }],
-});
 const INSTALLER = actor('installer', 'A', 1, true);
 const BASIC = actor('basic', 'A', 3);
 const OTHER = actor('other', 'B', 1, true);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'OK';
-}
 
 describe('AuthTokenService rules (in-memory repository)', () => {
   it('the token scope: companies where the caller holds the level authTokens.manage needs', () => {

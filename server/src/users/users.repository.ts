@@ -144,10 +144,6 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
     super(ds);
   }
 
-  protected copy(): SqlUsersRepository {
-    return new SqlUsersRepository(this.ds);
-  }
-
   async roles(_scope: Scope): Promise<TRole[]> {
     const rows = await this.db.query(`SELECT role_cuid, name, level, description FROM role ORDER BY level, name`);
     return (rows as TRole[]).map((r) => ({ ...r, level: Number(r.level) }));

@@ -1,10 +1,9 @@
-import { TRPCError } from '@trpc/server';
-import type { Actor } from '../access/policy';
 import type { Scope } from '../access/scope';
 import { hashPassword } from '../auth/password';
 import type { UserChanges, UsersRepository } from './users.repository';
 import { EMAIL_UNUSABLE, UsersService } from './users.service';
 import type { TUserRecord } from './users.schema';
+import { actor, codeOf } from '../../../test/factories/rules';
 
 /** The rules of UsersService over an in-memory stand-in of its repository (no database). */
 
@@ -148,24 +147,10 @@ function world() {
   return { users, memberships, calls, service: new UsersService(repo) };
 }
 
-const actor = (user_cuid: string, company_cuid: string, level: number, is_company_admin = false): Actor => ({
-  user_cuid,
-  memberships: [{ company_cuid, level, is_company_admin }],
-});
 const ROOT = actor('root', 'A', 0, true);
 const ADMIN = actor('admin', 'A', 1, true);
 const EXPERT = actor('expert', 'A', 2);
 const OTHER = actor('other', 'B', 3);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TRPCError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'OK';
-}
 
 describe('UsersService rules (in-memory repository)', () => {
   it('findOneByEmail: a user outside the caller\'s view answers NOT_FOUND, like a missing one', async () => {
