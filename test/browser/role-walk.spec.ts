@@ -110,6 +110,14 @@ describe('every role walks every screen without an error', () => {
   async function openFirstRow(page: Page): Promise<boolean> {
     const row = page.locator('table tbody tr').first();
     if (!(await row.count())) return false;
+    // A list still loading shows rows without text: wait for the first row's data (a slow
+    // machine took longer than a settle) before choosing where to click.
+    await page
+      .waitForFunction(() => {
+        const first = document.querySelector('table tbody tr');
+        return !first || [...first.querySelectorAll('td')].some((td) => td.textContent?.trim());
+      }, undefined, { timeout: 5_000 })
+      .catch(() => undefined);
     const before = page.url();
     const moved = () => page.waitForURL((url) => url.toString() !== before, { timeout: 3_000 }).then(() => true, () => false);
     const cells = row.locator('td');
