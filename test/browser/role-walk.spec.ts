@@ -115,7 +115,7 @@ describe('every role walks every screen without an error', () => {
     await page
       .waitForFunction(() => {
         const first = document.querySelector('table tbody tr');
-        return !first || [...first.querySelectorAll('td')].some((td) => td.textContent?.trim());
+        return !first || Array.from(first.querySelectorAll('td')).some((td) => td.textContent?.trim());
       }, undefined, { timeout: 5_000 })
       .catch(() => undefined);
     const before = page.url();
