@@ -9,6 +9,7 @@ import { type Actor, actorFromContext } from '../access/policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
+import { MEMBERSHIP_SELECT, membershipFromRow } from './membership-rows';
 
 export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'INACTIVE';
 
@@ -75,17 +76,7 @@ export class SessionService implements OnModuleDestroy {
     )) as UserRow[];
     if (!user) return undefined;
     const [memberships, blacklist, portalBlacklist] = await Promise.all([
-      this.ds.query(
-        `SELECT m.membership_cuid, m.role_cuid, m.user_cuid, m.company_cuid, m.is_company_admin,
-                c.name AS company_name, c.url AS company_url, c.logo AS company_logo,
-                r.name AS role_name, r.level AS role_level, r.description AS role_description
-           FROM company_membership m
-           JOIN company c ON c.company_cuid = m.company_cuid
-           JOIN role r ON r.role_cuid = m.role_cuid
-          WHERE m.user_cuid = $1
-          ORDER BY r.level, c.name`,
-        [user_cuid],
-      ),
+      this.ds.query(`${MEMBERSHIP_SELECT} WHERE m.user_cuid = $1 ORDER BY r.level, c.name`, [user_cuid]),
       this.ds.query(
         `SELECT blacklist_cuid, user_cuid, trigger_cuid FROM notification_user_blacklist WHERE user_cuid = $1`,
         [user_cuid],
@@ -99,23 +90,7 @@ export class SessionService implements OnModuleDestroy {
     const meta = user.meta ?? {};
     const ctx: TSessionContext = {
       user: { user_cuid: user.user_cuid, email: user.email, name: user.name, inactive: user.inactive, meta },
-      memberships: (memberships as Record<string, any>[]).map((m) => ({
-        membership_cuid: m.membership_cuid,
-        role_cuid: m.role_cuid,
-        user_cuid: m.user_cuid,
-        company_cuid: m.company_cuid,
-        is_company_admin: m.is_company_admin,
-        company: { company_cuid: m.company_cuid, name: m.company_name, url: m.company_url, logo: m.company_logo },
-        user: {
-          user_cuid: user.user_cuid,
-          email: user.email,
-          name: user.name,
-          phone: user.phone,
-          inactive: user.inactive,
-          meta,
-        },
-        role: { role_cuid: m.role_cuid, name: m.role_name, level: Number(m.role_level), description: m.role_description },
-      })),
+      memberships: (memberships as Record<string, any>[]).map(membershipFromRow),
       notificationBlacklist: blacklist,
       portalNotificationBlacklist: portalBlacklist,
       isSuperUser: (memberships as Record<string, any>[]).some((m) => Number(m.role_level) === 0),

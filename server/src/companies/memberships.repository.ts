@@ -7,6 +7,7 @@ import { SqlParams } from '../database/sql-params';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
 import type { TMembership, TMembershipRecord } from './companies.schema';
+import { MEMBERSHIP_SELECT, membershipFromRow } from '../auth/membership-rows';
 
 export interface MembershipListParams {
   pagination: { page: number; perPage: number };
@@ -84,29 +85,6 @@ const RECORD_SORTS: Record<string, string> = {
   is_company_admin: 'm.is_company_admin',
 };
 
-const MEMBERSHIP_SELECT = `
-  SELECT m.membership_cuid, m.role_cuid, m.user_cuid, m.company_cuid, m.is_company_admin,
-         c.name AS company_name, c.url AS company_url, c.logo AS company_logo,
-         u.email, u.name AS user_name, u.phone, u.inactive, u.meta,
-         r.name AS role_name, r.level AS role_level, r.description AS role_description
-    FROM company_membership m
-    JOIN company c ON c.company_cuid = m.company_cuid
-    JOIN "user" u ON u.user_cuid = m.user_cuid
-    JOIN role r ON r.role_cuid = m.role_cuid`;
-
-function toMembership(m: Record<string, any>): TMembership {
-  return {
-    membership_cuid: m.membership_cuid,
-    role_cuid: m.role_cuid,
-    user_cuid: m.user_cuid,
-    company_cuid: m.company_cuid,
-    is_company_admin: m.is_company_admin,
-    company: { company_cuid: m.company_cuid, name: m.company_name, url: m.company_url, logo: m.company_logo },
-    user: { user_cuid: m.user_cuid, email: m.email, name: m.user_name, phone: m.phone, inactive: m.inactive, meta: m.meta ?? {} },
-    role: { role_cuid: m.role_cuid, name: m.role_name, level: Number(m.role_level), description: m.role_description },
-  };
-}
-
 /**
  * Memberships the caller reads (users.view): those of companies they administer, and their own
  * (a superuser: all). Being a plain member of a company shows none of its other memberships.
@@ -134,7 +112,7 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
         ORDER BY r.level, c.name`,
       [user_cuid, everything, scope.adminCompanies],
     )) as Record<string, any>[];
-    return rows.map(toMembership);
+    return rows.map(membershipFromRow);
   }
 
   async userExists(_scope: Scope, user_cuid: string): Promise<boolean> {
@@ -180,12 +158,12 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
         FOR UPDATE OF m`,
       [membership_cuid, scope.superuser, scope.companies],
     )) as Record<string, any>[];
-    return current && toMembership(current);
+    return current && membershipFromRow(current);
   }
 
   async membership(_scope: Scope, membership_cuid: string): Promise<TMembership | undefined> {
     const [row] = (await this.db.query(`${MEMBERSHIP_SELECT} WHERE m.membership_cuid = $1`, [membership_cuid])) as Record<string, any>[];
-    return row && toMembership(row);
+    return row && membershipFromRow(row);
   }
 
   async setRole(_scope: Scope, membership_cuid: string, role_cuid: string, is_company_admin: boolean): Promise<void> {
