@@ -1,3 +1,4 @@
+import { likeNeedle } from '../crud/list-query';
 import { SqlParams } from '../database/sql-params';
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
@@ -103,7 +104,7 @@ export class SqlFilesRepository extends SqlRepository<FilesRepository> implement
     for (const [field, value] of Object.entries(filter)) {
       if (value === undefined || value === '') continue;
       if (field === 'q') {
-        const needle = p.add(`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        const needle = p.add(likeNeedle(String(value)));
         parts.push(`(${SEARCH.map((c) => `t."${c}"::text ILIKE ${needle}`).join(' OR ')})`);
         continue;
       }

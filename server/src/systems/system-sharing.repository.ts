@@ -4,6 +4,7 @@ import type { Scope } from '../access/scope';
 import type { TGetListParams } from '../crud/crud.schema';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
+import { likeNeedle } from '../crud/list-query';
 import { SqlParams } from '../database/sql-params';
 import { visibleShareSql, visibleSystemSql } from '../tenancy/visibility';
 
@@ -110,7 +111,7 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
     for (const [field, value] of Object.entries(params.filter)) {
       if (value === undefined || value === '') continue;
       if (field === 'q') {
-        const needle = p.add(`%${String(value).replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+        const needle = p.add(likeNeedle(String(value)));
         where.push(`(c.name ILIKE ${needle} OR s.name ILIKE ${needle})`);
       } else if (field === 'id') {
         const ids = (Array.isArray(value) ? value : [value]).map(String);
