@@ -40,6 +40,8 @@ export const LAYERS = [
   ['notifications'],
   ['simulator'],
   ['telemetry'],
+  // Alerts: the trigger engine (told by telemetry after each commit), the outbox and its channels.
+  ['alerts'],
   ['health'],
   // The composition root: it knows every domain; no domain knows it.
   ['api'],

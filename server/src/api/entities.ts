@@ -40,6 +40,7 @@ import { NotificationEntity } from '../notifications/notification.entity';
 import { PortalNotificationUserBlacklistEntity } from '../notifications/portal-notification-user-blacklist.entity';
 import { PortalNotificationUserHistoryEntity } from '../notifications/portal-notification-user-history.entity';
 import { PortalNotificationEntity } from '../notifications/portal-notification.entity';
+import { NotificationTriggerStatusEntity } from '../alerts/notification-trigger-status.entity';
 import { TelegramNotificationChannelEntity } from '../notifications/telegram-notification-channel.entity';
 import { SiteEntity } from '../sites/site.entity';
 import { SystemChangelogEntity } from '../systems/system-changelog.entity';
@@ -109,6 +110,7 @@ export const ENTITIES = [
   PortalNotificationEntity,
   NotificationTriggerLogEntity,
   NotificationTriggerEventEntity,
+  NotificationTriggerStatusEntity,
   NotificationUserHistoryEntity,
   PortalNotificationUserHistoryEntity,
   // branding & files

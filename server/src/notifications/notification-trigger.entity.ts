@@ -49,6 +49,10 @@ export class NotificationTriggerEntity {
   @Column({ type: 'varchar', length: 32, name: 'assignment_cuid', nullable: true })
   assignment_cuid: string | null;
 
+  /** Set when a trigger made from a template is edited by hand: template changes then leave it alone. */
+  @Column({ type: 'timestamptz', name: 'customized_at', nullable: true })
+  customized_at: Date | null;
+
   @ManyToOne(() => NotificationTemplateAssignmentEntity, { nullable: true, onDelete: 'SET NULL' })
   @JoinColumn({ name: 'assignment_cuid', foreignKeyConstraintName: 'fk_notification_trigger_assignment_cuid' })
   assignment: Relation<NotificationTemplateAssignmentEntity> | null;

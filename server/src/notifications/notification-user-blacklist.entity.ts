@@ -20,6 +20,10 @@ export class NotificationUserBlacklistEntity {
   @Column({ type: 'varchar', length: 32, name: 'trigger_cuid' })
   trigger_cuid: string;
 
+  /** The mute ends by itself at this time; NULL: until unmuted. */
+  @Column({ type: 'timestamptz', name: 'until', nullable: true })
+  until: Date | null;
+
   @ManyToOne(() => NotificationTriggerEntity, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'trigger_cuid', foreignKeyConstraintName: 'fk_notification_user_blacklist_trigger_cuid' })
   trigger: Relation<NotificationTriggerEntity>;
