@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_RESPONSES, TOAST_TYPES } from '../common/spec-constants';
-import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES } from '../common/enums';
+import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../common/enums';
 import { ZCuid } from '../users/users.schema';
 
 
@@ -19,6 +19,15 @@ export const ZToast = z.object({
       notification_cuid: z.string(),
       system_cuid: z.string().nullable(),
       notification_type: z.enum(PORTAL_NOTIFICATION_TYPES),
+    })
+    .optional(),
+  /** An alarm (a trigger's state change): Acknowledge writes NotificationUserHistory, Mute a NotificationUserBlacklist. */
+  alarm: z
+    .object({
+      notification_cuid: z.string(),
+      trigger_cuid: z.string(),
+      system_cuid: z.string(),
+      state: z.enum(TRIGGER_STATES),
     })
     .optional(),
 });
