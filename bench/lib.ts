@@ -9,6 +9,8 @@ export interface FigureResult {
   figure: string;
   value: number;
   unit: string;
+  p50_ms?: number;
+  p95_ms?: number;
   p99_ms?: number;
   baseline?: number;
   ratio?: number;

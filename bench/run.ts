@@ -1,5 +1,6 @@
 import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
+import { alertEvalFigure, alertLatencyFigure } from './figures/alerts';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
 import { seriesFigure } from './figures/series';
@@ -18,6 +19,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   ingest: ingestFigure,
   series: seriesFigure,
   list: listFigure,
+  alert_latency: alertLatencyFigure,
+  alert_eval: alertEvalFigure,
 };
 
 async function main(): Promise<void> {

@@ -9,6 +9,8 @@ export async function openStream(c: HttpClient, path: string) {
     signal: controller.signal,
   });
   const events: any[] = [];
+  /** When each event arrived (ms since the epoch, sub-millisecond), by index in `events`. */
+  const arrivals: number[] = [];
   let buffer = '';
   let ended = false;
   const reader = res.body!.getReader();
@@ -25,7 +27,10 @@ export async function openStream(c: HttpClient, path: string) {
           buffer = buffer.slice(cut + 2);
           const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
           const event = /^event: *(.*)$/m.exec(block)?.[1];
-          if (data && !event) events.push(superjson.deserialize(JSON.parse(data)));
+          if (data && !event) {
+            events.push(superjson.deserialize(JSON.parse(data)));
+            arrivals.push(performance.timeOrigin + performance.now());
+          }
         }
       }
     } catch {
@@ -45,5 +50,5 @@ export async function openStream(c: HttpClient, path: string) {
     while (!ended && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     return ended;
   };
-  return { res, events, waitFor, endsWithin, isEnded: () => ended, close: async () => (controller.abort(), await pump) };
+  return { res, events, arrivals, waitFor, endsWithin, isEnded: () => ended, close: async () => (controller.abort(), await pump) };
 }
