@@ -76,6 +76,8 @@ export async function alertEvalFigure(ctx: BenchContext): Promise<FigureResult> 
     const { fleet, series, db, broker } = s as Setup;
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
+    // The demo's own triggers (its controller goes OFFLINE here: nobody drives it) stay out of it.
+    await pg.query(`DELETE FROM notification_trigger`);
     const pairs = series.flat();
     const systemOf = new Map(fleet.flatMap((c) => c.entities.map((e) => [e.entity_cuid, c.system_cuid])));
     ctx.log(`alert_eval: ${pairs.length} ingested series; ${EVAL_TRIGGERS} threshold triggers spread over them`);

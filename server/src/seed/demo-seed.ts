@@ -96,7 +96,11 @@ export async function seedRoles(ds: DataSource): Promise<void> {
  * Demo companies, users, catalogue, sites, systems, a controller and its devices.
  * Idempotent: does nothing and returns false when the demo company already exists.
  */
-export async function seedDemo(ds: DataSource): Promise<boolean> {
+/**
+ * Lays down the demo (once). `alerts`: also the demo's triggers and e-mail channel (the embedded
+ * `npm start` has them; tests leave them out so no alarm of the demo reaches their live streams).
+ */
+export async function seedDemo(ds: DataSource, options: { alerts?: boolean } = {}): Promise<boolean> {
   const exists = await ds.getRepository(CompanyEntity).exists({ where: { name: DEMO_COMPANY_NAME } });
   if (exists) return false;
   await seedRoles(ds);
@@ -105,13 +109,13 @@ export async function seedDemo(ds: DataSource): Promise<boolean> {
   return ds.transaction(async (m) => {
     // Checked again inside the transaction in case two starts raced.
     if (await m.getRepository(CompanyEntity).exists({ where: { name: DEMO_COMPANY_NAME } })) return false;
-    await createDemo(m, passwordHash);
+    await createDemo(m, passwordHash, options.alerts ?? false);
     await seedMetadataTemplate(m);
     return true;
   });
 }
 
-async function createDemo(m: EntityManager, passwordHash: string): Promise<void> {
+async function createDemo(m: EntityManager, passwordHash: string, alerts: boolean): Promise<void> {
   const roles = await m.find(RoleEntity);
   const roleByLevel = new Map(roles.map((r) => [r.level, r.role_cuid]));
   const roleCuid = (level: number): string => {
@@ -369,10 +373,11 @@ async function createDemo(m: EntityManager, passwordHash: string): Promise<void>
     { name: 'PV charger', type: 'victron-smartsolar-mppt-250-100', config: { interface: 've-can', address: 1 } },
     { name: 'Backup genset', type: 'diesel-genset', config: { interface: 'modbus-tcp', unit_id: 3 } },
   ];
+  const deviceCuids = devices.map(() => newCuid());
   await m.insert(
     DeviceEntity,
-    devices.map((d) => ({
-      entity_cuid: newCuid(),
+    devices.map((d, i) => ({
+      entity_cuid: deviceCuids[i],
       name: d.name,
       controller_id: DEMO_CONTROLLER_ID,
       entitytype_id: d.type,
@@ -380,6 +385,8 @@ async function createDemo(m: EntityManager, passwordHash: string): Promise<void>
       config: d.config,
     })),
   );
+
+  if (alerts) await seedDemoAlerts(m, { system_cuid: farm, company_cuid: demo.company_cuid, battery_cuid: deviceCuids[1] });
 
   // Branding per domain: the demo brand on localhost, the other company's on 127.0.0.1.
   await m.insert(RootDomainEntity, [
@@ -415,4 +422,63 @@ async function createDemo(m: EntityManager, passwordHash: string): Promise<void>
     user_cuid: userByEmail.get('installer@demo.local') ?? null,
     role_cuid: roleCuid(1),
   });
+}
+
+/**
+ * The demo's alerts on the farm: triggers the simulator really crosses (the battery running low at
+ * night, the controller dropping out: the embedded simulator cuts its link two minutes after start)
+ * and a verified e-mail channel serving them, so a newcomer sees alarm toasts within minutes and the
+ * mails as .eml files under the data folder (no SMTP_URL).
+ */
+async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string; company_cuid: string; battery_cuid: string }): Promise<void> {
+  const triggers = [
+    {
+      trigger_cuid: newCuid(),
+      name: 'Battery low',
+      severity_level: 'ERROR' as const,
+      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'below', value: 35, release_value: 45, for_seconds: 120, release_for_seconds: 120 },
+      message: 'Battery of {system} at {value} {unit} (below {threshold} {unit}) since {time}',
+      release_message: 'Battery of {system} back at {value} {unit} ({time})',
+    },
+    {
+      trigger_cuid: newCuid(),
+      name: 'Battery full',
+      severity_level: 'INFO' as const,
+      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'above', value: 95, release_value: 90, for_seconds: 0, release_for_seconds: 300 },
+      message: 'Battery of {system} full: {value} {unit} at {time}',
+      release_message: 'Battery of {system} discharging again: {value} {unit}',
+    },
+    {
+      trigger_cuid: newCuid(),
+      name: 'Controller offline',
+      severity_level: 'CRITICAL' as const,
+      args: { kind: 'offline', controller_id: DEMO_CONTROLLER_ID, after_seconds: 0 },
+      message: 'The controller of {system} is offline since {time}',
+      release_message: 'The controller of {system} is back online ({time})',
+    },
+  ];
+  await m.query(
+    `INSERT INTO notification_trigger (trigger_cuid, name, severity_level, args, message, release_message, system_cuid, is_active)
+     SELECT t.id, t.name, t.sev::notification_severity, t.args::jsonb, t.msg, t.rel, $7, true
+       FROM unnest($1::varchar[], $2::varchar[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(id, name, sev, args, msg, rel)`,
+    [
+      triggers.map((t) => t.trigger_cuid),
+      triggers.map((t) => t.name),
+      triggers.map((t) => t.severity_level),
+      triggers.map((t) => JSON.stringify(t.args)),
+      triggers.map((t) => t.message),
+      triggers.map((t) => t.release_message),
+      at.system_cuid,
+    ],
+  );
+  const channel_cuid = newCuid();
+  await m.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [channel_cuid, at.company_cuid]);
+  await m.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, 'alerts@demo.local', now())`, [
+    newCuid(),
+    channel_cuid,
+  ]);
+  await m.query(
+    `INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) SELECT $1, id, true FROM unnest($2::varchar[]) AS t(id)`,
+    [channel_cuid, triggers.map((t) => t.trigger_cuid)],
+  );
 }

@@ -14,7 +14,7 @@ export async function prepareDatabase(config: AppConfig): Promise<Database> {
   );
   logger.log(db.kind === 'embedded' ? `Embedded PGlite database in ${config.DATA_DIR}` : 'PostgreSQL database');
   await seedRoles(db.dataSource);
-  if (config.seedDemo && (await seedDemo(db.dataSource))) {
+  if (config.seedDemo && (await seedDemo(db.dataSource, { alerts: true }))) {
     logger.log('Demo data created');
   }
   if (config.seedDemo) {

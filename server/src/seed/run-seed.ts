@@ -10,7 +10,7 @@ async function run(): Promise<void> {
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, entities: ENTITIES });
   try {
     await seedRoles(db.dataSource);
-    const created = await seedDemo(db.dataSource);
+    const created = await seedDemo(db.dataSource, { alerts: true });
     console.log(created ? 'Demo data created.' : 'Demo data already present.');
     console.log(`Demo logins (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => u.email).join(', ')}`);
   } finally {

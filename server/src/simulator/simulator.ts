@@ -59,6 +59,11 @@ export interface SimulatorOptions {
   /** Chance per simulated hour that a controller loses its link, and for how long (minutes). */
   offlinePerHour?: number;
   offlineMinutes?: [number, number];
+  /**
+   * A scripted link outage of the first controller, `afterMinutes` after live sampling starts, for
+   * `minutes` (the demo's "controller offline" alarm shows within minutes of `npm start`).
+   */
+  firstOutage?: { afterMinutes: number; minutes: number };
   /** Heartbeat every this many simulated seconds (live mode only). */
   heartbeatSeconds?: number;
   seed?: number;
@@ -122,7 +127,10 @@ export class Simulator {
   private done?: Promise<void>;
   private readonly random: () => number;
   readonly stats = { generated: 0, sent: 0, acknowledged: 0, failures: 0 };
-  private readonly o: Required<Omit<SimulatorOptions, 'from' | 'until' | 'ledgerFile' | 'onError' | 'historyIntervalSeconds'>> & SimulatorOptions;
+  private readonly o: Required<Omit<SimulatorOptions, 'from' | 'until' | 'ledgerFile' | 'onError' | 'historyIntervalSeconds' | 'firstOutage'>> & SimulatorOptions;
+  /** Simulated time live sampling started, and whether the scripted outage has happened. */
+  private liveSince?: number;
+  private scriptedOutageDone = false;
 
   constructor(
     controllers: SimController[],
@@ -231,6 +239,12 @@ export class Simulator {
       run.standard.push({ timestamp: t, total_pv_kwh: values.pv_energy_total });
     }
     // Link outages: samples stay in the buffer meanwhile.
+    if (live && this.liveSince === undefined) this.liveSince = t;
+    const scripted = this.o.firstOutage;
+    if (live && scripted && !this.scriptedOutageDone && run === this.runs[0] && t >= this.liveSince! + scripted.afterMinutes * 60_000) {
+      this.scriptedOutageDone = true;
+      run.offlineUntil = t + scripted.minutes * 60_000;
+    }
     if (t >= run.offlineUntil && this.random() < (this.o.offlinePerHour * this.o.intervalSeconds) / 3600) {
       const [lo, hi] = this.o.offlineMinutes;
       run.offlineUntil = t + (lo + this.random() * (hi - lo)) * 60_000;
