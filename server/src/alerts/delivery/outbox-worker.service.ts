@@ -77,6 +77,11 @@ interface DeliveryWork extends ClaimedDelivery {
   alert: OutgoingAlert;
 }
 
+/** UPDATE … RETURNING answers [rows, count] through TypeORM's query(); SELECT and INSERT answer the rows. */
+function updatedRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
+}
+
 const truncate = (s: string): string => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 1)}…` : s);
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -335,8 +340,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     await tx.query(
       `UPDATE notification_trigger_event
-          SET notification_cuid = $3, status = $4,
-              next_attempt_at = CASE WHEN $4 = 'SENDING' THEN now() + make_interval(secs => $5) END
+          SET notification_cuid = $3, status = $4::trigger_event_status,
+              next_attempt_at = CASE WHEN $4::text = 'SENDING' THEN now() + make_interval(secs => $5::float8) END
         WHERE event_cuid = $1 AND "timestamp" = $2`,
       [event.event_cuid, event.timestamp, notification_cuid, channels.length ? 'SENDING' : 'SENT', this.config.ALERTS_DELIVERY_LEASE_SECONDS],
     );
@@ -407,7 +412,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One batch of due deliveries; true when the batch was full. */
   private async deliveryRound(): Promise<boolean> {
-    const claimed = (await this.ds.query(
+    const claimed = updatedRows<ClaimedDelivery>(await this.ds.query(
       `WITH due AS (
          SELECT d.event_cuid, d.channel_cuid, d.status::text AS was FROM notification_delivery d
           WHERE (d.status = 'PENDING' AND d.next_attempt_at <= now())
@@ -423,7 +428,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
        RETURNING d.event_cuid, d.channel_cuid, d.company_cuid, d.notification_cuid, d.event_timestamp, d.attempts, d.deferrals, d.duplicates,
                  (due.was = 'SENDING') AS reclaimed`,
       [this.config.ALERTS_DELIVERY_BATCH, this.config.ALERTS_DELIVERY_LEASE_SECONDS],
-    )) as ClaimedDelivery[];
+    ));
     if (!claimed.length) return false;
     const work = await this.loadWork(claimed);
     const byChannel = new Map<string, DeliveryWork[]>();
