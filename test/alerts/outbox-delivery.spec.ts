@@ -209,4 +209,25 @@ describe('alert outbox: delivery', () => {
     expect(await t.app.get(OutboxWorker).stats()).toMatchObject({ events_pending: 1 });
     await q(`DELETE FROM notification_trigger_event WHERE event_cuid = $1`, [late]);
   });
+
+  it('an event that cannot be written does not block the others: it is ARCHIVED with the error', async () => {
+    // a real failure inside the event's transaction: the database refuses its Notification row
+    await q(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.message = 'Poison' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await q(`CREATE TRIGGER refuse_poison BEFORE INSERT ON notification FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+    try {
+      const bad = await addTrigger(t.db.dataSource, farm.system_cuid, { message: 'Poison' });
+      const good = await addTrigger(t.db.dataSource, farm.system_cuid, { message: 'Fine' });
+      const [badId] = await addEvents(t.db.dataSource, bad, [eventValue(farm)]);
+      const [goodId] = await addEvents(t.db.dataSource, good, [eventValue(farm)]);
+      kick();
+      expect(await waitFinal(goodId)).toMatchObject({ status: 'SENT' });
+      const e = await waitFinal(badId);
+      expect(e.status).toBe('ARCHIVED');
+      expect(e.last_error).toMatch(/^Could not be processed: .*refused by the test/);
+    } finally {
+      await q(`DROP TRIGGER refuse_poison ON notification`);
+      await q(`DROP FUNCTION refuse_poison()`);
+    }
+  });
 });

@@ -195,8 +195,34 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   // ---------------------------------------------------------------- events
 
-  /** One batch of due events; true when the batch was full (more may be waiting). */
+  /**
+   * One batch of due events; true when the batch was full (more may be waiting). If the batch's
+   * transaction fails, the due events are taken one at a time, and one that fails alone is
+   * ARCHIVED with the error, so a single bad row never blocks the queue.
+   */
   private async eventRound(): Promise<boolean> {
+    try {
+      return await this.eventBatch(this.config.ALERTS_DELIVERY_BATCH);
+    } catch (e) {
+      this.logger.error(`Outbox event batch failed, going one by one: ${errorText(e)}`);
+    }
+    for (let i = 0; i < this.config.ALERTS_DELIVERY_BATCH && !this.stopped; i++) {
+      const [next] = (await this.ds.query(
+        `SELECT event_cuid, "timestamp" FROM notification_trigger_event
+          WHERE status IN ('PENDING', 'SENDING') AND COALESCE(next_attempt_at, '-infinity'::timestamptz) <= now()
+          ORDER BY created_at, "timestamp", event_cuid LIMIT 1`,
+      )) as { event_cuid: string; timestamp: Date }[];
+      if (!next) return false;
+      try {
+        await this.eventBatch(1, next.event_cuid);
+      } catch (e) {
+        await this.ds.transaction((tx) => this.archiveEvent(tx, next, `Could not be processed: ${errorText(e)}`));
+      }
+    }
+    return true;
+  }
+
+  private async eventBatch(limit: number, only?: string): Promise<boolean> {
     const toasts: { users: string[]; toast: TToast }[] = [];
     let deliveriesDueIn: number | undefined;
     const claimed = await this.ds.transaction(async (tx) => {
@@ -204,10 +230,11 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
         `SELECT e.event_cuid, e."timestamp", e.value, e.trigger_cuid, e.notification_cuid, e.status::text AS status
            FROM notification_trigger_event e
           WHERE e.status IN ('PENDING', 'SENDING') AND COALESCE(e.next_attempt_at, '-infinity'::timestamptz) <= now()
+            AND ($2::varchar IS NULL OR e.event_cuid = $2)
           ORDER BY e.created_at, e."timestamp", e.event_cuid
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
-        [this.config.ALERTS_DELIVERY_BATCH],
+        [limit, only ?? null],
       )) as ClaimedEvent[];
       if (!events.length) return 0;
       const fresh = events.filter((e) => !e.notification_cuid);
@@ -241,7 +268,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     if (deliveriesDueIn !== undefined) this.schedule('deliveries', deliveriesDueIn + 5);
-    return claimed >= this.config.ALERTS_DELIVERY_BATCH;
+    return claimed >= limit;
   }
 
   private async loadTriggers(tx: EntityManager, ids: string[]): Promise<Map<string, TriggerRow>> {
