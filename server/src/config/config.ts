@@ -235,6 +235,12 @@ export class AppConfig {
   @Min(2)
   ALERTS_GROUP_MAX = 100;
 
+  /** Days finished deliveries (SENT / ARCHIVED per channel) are kept; 0 → forever. The Notification and NotificationChannelToNotification rows stay. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_DELIVERY_KEEP_DAYS = 30;
+
   /** Alarm toasts only for events whose device time is at most this many seconds old (backfill raises none). */
   @Transform(toInt)
   @IsInt()

@@ -437,8 +437,22 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   // ---------------------------------------------------------------- deliveries
 
+  private lastSweep = 0;
+
+  /** Finished deliveries older than ALERTS_DELIVERY_KEEP_DAYS are removed (hourly); NotificationChannelToNotification stays. */
+  private async sweep(): Promise<void> {
+    const days = this.config.ALERTS_DELIVERY_KEEP_DAYS;
+    if (!days || Date.now() - this.lastSweep < 3_600_000) return;
+    this.lastSweep = Date.now();
+    await this.ds.query(
+      `DELETE FROM notification_delivery WHERE status IN ('SENT', 'ARCHIVED') AND created_at < now() - make_interval(days => $1)`,
+      [days],
+    );
+  }
+
   /** One batch of due deliveries; true when the batch was full. */
   private async deliveryRound(): Promise<boolean> {
+    await this.sweep().catch((e: unknown) => this.logger.warn(`Could not sweep old deliveries: ${errorText(e)}`));
     const claimed = updatedRows<ClaimedDelivery>(await this.ds.query(
       `WITH due AS (
          SELECT d.event_cuid, d.channel_cuid, d.status::text AS was FROM notification_delivery d
@@ -509,9 +523,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const byKey = new Map(rows.map((r) => [`${r.event_cuid}/${r.channel_cuid}`, r]));
     const base = this.publicUrl();
     const out: DeliveryWork[] = [];
+    const orphans: ClaimedDelivery[] = [];
     for (const c of claimed) {
       const r = byKey.get(`${c.event_cuid}/${c.channel_cuid}`);
-      if (!r) continue; // the event or trigger was deleted (cascade): nothing left to send
+      if (!r) {
+        orphans.push(c); // its event is gone (deleted with its partition): nothing left to send
+        continue;
+      }
       const value = this.eventValue({ event_cuid: r.event_cuid, timestamp: r.timestamp, value: r.value, trigger_cuid: r.trigger_cuid, notification_cuid: c.notification_cuid, status: 'SENDING' }, r);
       const template = this.templateOf(r, value.state);
       out.push({
@@ -532,6 +550,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
           link: `${base}/systems/${r.system_cuid}/alarms`,
         },
       });
+    }
+    if (orphans.length) {
+      await this.ds.query(
+        `UPDATE notification_delivery SET status = 'ARCHIVED', lease_until = NULL, last_error = 'The alert event no longer exists'
+          WHERE (event_cuid, channel_cuid) IN (SELECT * FROM unnest($1::varchar[], $2::varchar[]))`,
+        [orphans.map((o) => o.event_cuid), orphans.map((o) => o.channel_cuid)],
+      );
     }
     out.sort((a, b) => new Date(a.event_timestamp).getTime() - new Date(b.event_timestamp).getTime());
     return out;
