@@ -33,7 +33,7 @@ describe('alert outbox: delivery', () => {
       ALERTS_DELIVERY_MAX_ATTEMPTS: '3',
       ALERTS_DELIVERY_BACKOFF_BASE_MS: '200',
       ALERTS_DELIVERY_BACKOFF_MAX_MS: '1000',
-      ALERTS_GROUP_WINDOW_MS: '1000',
+      ALERTS_GROUP_WINDOW_MS: '3000',
       ALERTS_GROUP_MIN: '3',
     });
     t.app.get(ChannelSenderRegistry).use([new RecordingSender('TELEGRAM', () => peer.url), new RecordingSender('DISCORD', () => peer.url)]);
@@ -170,10 +170,12 @@ describe('alert outbox: delivery', () => {
     const ops = await addChannel(t.db.dataSource, demo, { triggers });
     const ids: string[] = [];
     // one event per statement, as 40 separate engine transactions, each kicking the worker
+    const started = Date.now();
     for (const trigger of triggers) {
       ids.push(...(await addEvents(t.db.dataSource, trigger, [eventValue(farm, { value: null, threshold: null })])));
       kick();
     }
+    expect(Date.now() - started).toBeLessThan(3000); // all 40 within one group window
     for (const id of ids) expect((await waitFinal(id)).status).toBe('SENT');
     const toOps = peer.messages.filter((m) => m.channel_cuid === ops);
     expect(toOps).toHaveLength(1);
