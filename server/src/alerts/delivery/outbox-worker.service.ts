@@ -19,6 +19,8 @@ export const OUTBOX_NOTIFY_CHANNEL = 'alert_outbox';
 
 /** Longest "retry after" honoured as asked; longer ones wait this long (and are asked again). */
 const MAX_RETRY_AFTER_MS = 3_600_000;
+/** How long a stopping instance waits for its sends in flight. */
+const SHUTDOWN_WAIT_MS = 10_000;
 /** Longest reason kept in last_error. */
 const MAX_REASON = 2000;
 
@@ -143,8 +145,12 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     for (const loop of Object.values(this.loops)) clearTimeout(loop.timer);
-    // Sends in flight finish (and are recorded) before the database closes.
-    await Promise.allSettled(Object.values(this.loops).map((l) => l.running));
+    // Sends in flight finish (and are recorded) before the database closes; a send that hangs
+    // longer is left to its lease (claimed again, counted as a possible duplicate).
+    await Promise.race([
+      Promise.allSettled(Object.values(this.loops).map((l) => l.running)),
+      new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
+    ]);
     await this.listener?.end().catch(() => undefined);
   }
 
