@@ -1,4 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AlertDeliveryModule } from './alerts/delivery/alert-delivery.module';
+import { OutboxSignalModule } from './alerts/outbox-signal.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
@@ -32,6 +34,8 @@ export class AppModule {
         CompaniesModule,
         TelemetryModule,
         TrpcModule,
+        OutboxSignalModule,
+        AlertDeliveryModule,
       ],
     };
   }

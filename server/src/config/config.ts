@@ -162,6 +162,91 @@ export class AppConfig {
   @Min(1)
   LIVE_SESSION_CHECK_SECONDS = 15;
 
+  // ---- Alerts: the outbox worker (server/src/alerts/delivery, docs/alerts/outbox.md) ----
+
+  /** Deliver alert events at all (off: events stay PENDING; benches compare with it off). */
+  @Transform(toBool)
+  @IsBoolean()
+  ALERTS_DELIVERY_ENABLED = true;
+
+  /** Failed sends of one alert to one channel before it is ARCHIVED with the reason. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_MAX_ATTEMPTS = 6;
+
+  /** First retry after this many ms; each later one waits twice as long … */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_BACKOFF_BASE_MS = 5_000;
+
+  /** … up to this many ms. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_BACKOFF_MAX_MS = 600_000;
+
+  /** "Wait" answers (429 retry_after) one delivery may get before it is ARCHIVED; they do not count as failed attempts. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_MAX_DEFERRALS = 30;
+
+  /** A claimed (SENDING) event or delivery not finished within this many seconds is claimed again (its instance died). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_LEASE_SECONDS = 60;
+
+  /** Poll interval (ms) of the worker; it also wakes on the engine's signal and, on PostgreSQL, on LISTEN. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  ALERTS_DELIVERY_POLL_MS = 2_000;
+
+  /** Events and deliveries one worker claims at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_BATCH = 200;
+
+  /** Channels one worker sends to at the same time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_DELIVERY_CONCURRENCY = 16;
+
+  /** A channel's alerts wait this many ms (from the first one) so a burst goes out as one message. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_GROUP_WINDOW_MS = 2_000;
+
+  /** From this many alerts for one channel in one window, they go out as one grouped message. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  ALERTS_GROUP_MIN = 3;
+
+  /** Most alerts in one grouped message (more make several messages). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  ALERTS_GROUP_MAX = 100;
+
+  /** Days finished deliveries (SENT / ARCHIVED per channel) are kept; 0 → forever. The Notification and NotificationChannelToNotification rows stay. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_DELIVERY_KEEP_DAYS = 30;
+
+  /** Alarm toasts only for events whose device time is at most this many seconds old (backfill raises none). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_LIVE_WINDOW_SECONDS = 900;
+
   /** Window (seconds) over which login failures are counted. */
   @Transform(toInt)
   @IsInt()

@@ -35,7 +35,13 @@ export type SendResult =
   /** The service asked to wait (HTTP 429 retry_after, SMTP 4xx): retry after this many ms. */
   | { ok: false; retryAfterMs: number; reason: string }
   /** Will never work as it stands (bad address, revoked webhook, bot removed from the chat). */
-  | { ok: false; permanent: true; reason: string };
+  | { ok: false; permanent: true; reason: string }
+  /**
+   * Failed this time (5xx, connection refused, timeout): counted as a failed attempt, retried
+   * with exponential back-off, ARCHIVED after ALERTS_DELIVERY_MAX_ATTEMPTS. (The outbox treats a
+   * sender that throws the same way.)
+   */
+  | { ok: false; reason: string; retryAfterMs?: undefined; permanent?: undefined };
 
 export interface ChannelSender {
   readonly source: NotificationChannelSourceValue;

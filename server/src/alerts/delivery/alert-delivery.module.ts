@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../../notifications/notifications.module';
+import { OutboxWorker } from './outbox-worker.service';
+import { ChannelSenderRegistry } from './sender-registry';
+
+/** The providers of the outbox (a second instance in tests is built from these). */
+export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, OutboxWorker];
+
+/**
+ * The alert outbox: delivers NotificationTriggerEvent rows to channels and alarm toasts to the
+ * portal (docs/alerts/outbox.md). Needs the global ConfigModule, DatabaseModule and
+ * OutboxSignalModule; takes its senders from CHANNEL_SENDERS when a module provides them
+ * (AlertChannelsModule, imported here once it exists).
+ */
+@Module({
+  imports: [NotificationsModule],
+  providers: ALERT_DELIVERY_PROVIDERS,
+  exports: ALERT_DELIVERY_PROVIDERS,
+})
+export class AlertDeliveryModule {}
