@@ -8,7 +8,7 @@ import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
 import { ControllerOnlineStateService, type OnlineTransition } from '../../telemetry/controller-online-state.service';
 import { type Clock, TELEMETRY_CLOCK } from '../../telemetry/telemetry.config';
-import { type CommittedFlush, TelemetryWriter } from '../../telemetry/telemetry-writer.service';
+import { type CommittedFlush, pgCode, TelemetryWriter } from '../../telemetry/telemetry-writer.service';
 import { OutboxSignal } from '../outbox-signal';
 import type { TTriggerEventValue, TTriggerRule } from '../rules';
 import {
@@ -98,7 +98,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   private catchUp = new Set<string>();
   private draining?: Promise<void>;
   private loading?: Promise<void>;
-  private reloadAgain = false;
+  private nextLoad?: Promise<void>;
   private fingerprint = '';
   private timer?: NodeJS.Timeout;
   private checker?: NodeJS.Timeout;
@@ -156,20 +156,33 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
 
   // ---- the index ------------------------------------------------------------------------------
 
-  /** Reloads the active triggers and their statuses (after a write on this instance, or a change seen on another). */
+  /**
+   * Reloads the active triggers and their statuses (after a write on this instance, or a change
+   * seen on another). Resolves after a load that started after the call.
+   */
   reload(): Promise<void> {
-    if (this.loading) {
-      this.reloadAgain = true;
+    if (!this.loading) {
+      this.loading = this.loadRetrying().finally(() => (this.loading = undefined));
       return this.loading;
     }
-    this.loading = this.load().finally(() => {
-      this.loading = undefined;
-      if (this.reloadAgain) {
-        this.reloadAgain = false;
-        void this.reload();
+    this.nextLoad ??= this.loading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextLoad = undefined;
+        return this.reload();
+      });
+    return this.nextLoad;
+  }
+
+  /** A trigger deleted while the statuses of new ones are inserted (foreign key): read the list again. */
+  private async loadRetrying(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.load();
+      } catch (e) {
+        if (attempt >= 3 || pgCode(e) !== '23503') throw e;
       }
-    });
-    return this.loading;
+    }
   }
 
   private async load(): Promise<void> {
@@ -208,6 +221,11 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       `SELECT count(*)::text AS n, COALESCE(sum(hashtext(trigger_cuid || is_active::text || args::text)::bigint), 0)::text AS h FROM notification_trigger`,
     )) as { n: string; h: string }[];
     return `${r.n}:${r.h}`;
+  }
+
+  /** Forces the next periodic check to reload. */
+  markStale(): void {
+    this.fingerprint = '';
   }
 
   /** Another instance changed triggers: reload. */
@@ -431,7 +449,9 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     let events = 0;
     const claimed = await withPgTransaction(this.ds, async (c) => {
       const { rows } = await c.query<StatusRow>(
-        `SELECT * FROM notification_trigger_status WHERE next_execution <= $1 ORDER BY next_execution LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        `SELECT st.* FROM notification_trigger_status st JOIN notification_trigger t ON t.trigger_cuid = st.trigger_cuid
+          WHERE st.next_execution <= $1 ORDER BY st.next_execution LIMIT $2
+          FOR UPDATE OF st SKIP LOCKED FOR KEY SHARE OF t SKIP LOCKED`,
         [now, this.config.ALERTS_TIMER_BATCH],
       );
       for (const row of rows) {
@@ -455,6 +475,9 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   private async evaluate(t: IndexedTrigger, wake: Wake): Promise<number> {
     try {
       return await withPgTransaction(this.ds, async (c) => {
+        // The trigger row first (as a delete does): a delete waits for this evaluation and then cascades over what it wrote.
+        const { rows: alive } = await c.query(`SELECT 1 FROM notification_trigger WHERE trigger_cuid = $1 AND is_active FOR KEY SHARE`, [t.trigger_cuid]);
+        if (!alive.length) return 0;
         await c.query(`INSERT INTO notification_trigger_status (trigger_cuid) VALUES ($1) ON CONFLICT DO NOTHING`, [t.trigger_cuid]);
         const { rows } = await c.query<StatusRow>(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1 FOR UPDATE`, [t.trigger_cuid]);
         return this.judgeLocked(c, t, rows[0], wake, this.clock.now());

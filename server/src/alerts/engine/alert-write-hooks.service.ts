@@ -49,7 +49,7 @@ export class AlertWriteHooks {
         await this.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [ids]);
       }
       if (kind === 'update' && data?.args !== undefined) await this.restartJudgement(ids);
-      await this.engine.reload();
+      await this.reload();
     },
   };
 
@@ -58,16 +58,29 @@ export class AlertWriteHooks {
     afterCommit: async ({ kind, ids }) => {
       if (kind !== 'delete') await this.syncTemplates(ids);
       // Deleted: its triggers stay, detached (assignment_cuid SET NULL by the foreign key).
-      await this.engine.reload();
+      await this.reload();
     },
   };
 
   readonly device: CrudHooks = {
     afterCommit: async ({ kind, ids }) => {
-      if (kind === 'delete') return this.engine.reload();
-      if (await this.autocreateForDevices(ids)) await this.engine.reload();
+      if (kind === 'delete') return this.reload();
+      if (await this.autocreateForDevices(ids)) await this.reload();
     },
   };
+
+  /**
+   * The engine's index after a committed write. A failure is logged, not answered: the write is
+   * stored, and the periodic check (ALERTS_INDEX_CHECK_SECONDS) reloads later.
+   */
+  private async reload(): Promise<void> {
+    try {
+      await this.engine.reload();
+    } catch (e) {
+      this.logger.warn(`trigger index not reloaded: ${(e as Error).message}`);
+      this.engine.markStale();
+    }
+  }
 
   // ---- triggers ---------------------------------------------------------------------------------
 
