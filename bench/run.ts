@@ -1,4 +1,5 @@
 import { type BenchContext, type FigureResult } from './lib';
+import { alertEvalFigure } from './figures/alert-eval';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
@@ -16,6 +17,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   shell_js: shellJsFigure,
   login_tti: loginTtiFigure,
   ingest: ingestFigure,
+  alert_eval: alertEvalFigure,
   series: seriesFigure,
   list: listFigure,
 };

@@ -22,7 +22,7 @@ import { type BenchContext, type FigureResult, median, scratchDatabase } from '.
  * Baseline: the very rows accepted in the round, COPY'd (pg-copy-streams, one stream) into the
  * emptied parameter_log (same indexes and foreign keys; no rollups). ratio = ours / COPY.
  */
-const CONTROLLERS = 40;
+export const CONTROLLERS = 40;
 const ROWS_PER_MESSAGE = 500;
 const WINDOW = 3;
 const CONNECTIONS = 4;
@@ -132,7 +132,7 @@ export async function ingestFigure(ctx: BenchContext): Promise<FigureResult> {
 }
 
 /** Closed-loop publishing for `seconds` after a warm-up; counts rows the portal reports accepted. */
-async function runLoad(url: string, fleet: SimController[], series: Series[][], t0: number, seconds: number) {
+export async function runLoad(url: string, fleet: SimController[], series: Series[][], t0: number, seconds: number) {
   const clients: MqttClient[] = [];
   for (let i = 0; i < CONNECTIONS; i++) {
     clients.push(await connectAsync(url, { clientId: `bench-pub-${i}`, protocolVersion: 4, clean: true }));
