@@ -48,7 +48,8 @@ export class AlertWriteHooks {
       if (kind === 'update' && data && CUSTOMIZING.some((f) => data[f] !== undefined)) {
         await this.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [ids]);
       }
-      if (kind === 'update' && data?.args !== undefined) await this.restartJudgement(ids);
+      // New args, or a trigger switched back on: the timer judges it again now.
+      if (kind === 'update' && (data?.args !== undefined || data?.is_active === true)) await this.restartJudgement(ids);
       await this.reload();
     },
   };
