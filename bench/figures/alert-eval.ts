@@ -58,7 +58,14 @@ export async function alertEvalFigure(ctx: BenchContext): Promise<FigureResult> 
           ],
         );
       }
-      await new Promise((r) => setTimeout(r, 3000)); // the server's index check (1 s) and reload
+      if (!on) return new Promise<void>((r) => setTimeout(r, 3000)); // the server's index check (1 s) and reload
+      // The server has indexed them once it made their status rows (at load).
+      for (let waited = 0; ; waited += 500) {
+        const [{ n }] = (await pg.query(`SELECT count(*)::int AS n FROM notification_trigger_status s JOIN notification_trigger t ON t.trigger_cuid = s.trigger_cuid WHERE t.name = 'bench'`)).rows;
+        if (n === count) break;
+        if (waited > 60_000) throw new Error(`the server indexed ${n} of ${count} triggers`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
     };
     ctx.log(`alert_eval: ${count} threshold triggers over ${all.length} series of ${fleet.length} controllers`);
     const withRates: number[] = [];
