@@ -31,8 +31,7 @@ describe('alert engine timer rules', () => {
     clock.set(T + 1000);
     expect((await send(T + 1000, 5)).status).toBe(200);
     await t.engine.settle();
-    const [s] = await t.query(`SELECT next_execution, next_execution_trigger FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
-    expect(new Date(s.next_execution).getTime()).toBe(T + 121_000);
+    const [s] = await t.query(`SELECT next_execution_trigger FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
     expect(s.next_execution_trigger).toBe('TIMER');
 
     clock.set(T + 100_000);
@@ -99,5 +98,29 @@ describe('alert engine timer rules', () => {
       ['TRIGGERED', new Date(start + grace + 600_000).toISOString()],
       ['RELEASED', new Date(back).toISOString()],
     ]);
+    const [name] = await t.query(`SELECT name FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+    const values = await t.query(`SELECT value FROM notification_trigger_event WHERE trigger_cuid = $1 ORDER BY "timestamp"`, [id]);
+    expect(values.map((v) => ZTriggerEventValue.parse(v.value).device)).toEqual([name.name, name.name]);
+  });
+
+  it('no_data stays quiet while values keep coming (their progress is written only once a minute) and fires once they stop', async () => {
+    const id = await createTrigger({ kind: 'no_data', entity_cuid: t.demo.battery, parameter_id: 'battery_temperature', after_seconds: 60 }, 'Temperature silent');
+    const start = T + 5_000_000;
+    for (let s = 0; s <= 600; s += 30) {
+      clock.set(start + s * 1000);
+      const res = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, {
+        rows: [{ timestamp: new Date(start + s * 1000).toISOString(), entity_cuid: t.demo.battery, parameter_id: 'battery_temperature', value: 25 }],
+      });
+      expect(res.status).toBe(200);
+      await t.engine.settle();
+      await t.engine.tick();
+    }
+    expect(await eventsOf(t, id)).toEqual([]);
+    clock.set(start + 600_000 + 59_000);
+    await t.engine.tick();
+    expect(await eventsOf(t, id)).toEqual([]);
+    clock.set(start + 600_000 + 61_000);
+    await t.engine.tick();
+    expect(await eventsOf(t, id)).toEqual([['TRIGGERED', new Date(start + 660_000).toISOString()]]);
   });
 });

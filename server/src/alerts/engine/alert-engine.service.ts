@@ -31,8 +31,9 @@ import { type IndexedTrigger, TriggerIndex, type TriggerRow } from './trigger-in
 interface CachedStatus extends RuleStatus {
   /** Wall time of the last locked evaluation. */
   evaluated_at: Date | null;
-  /** evaluated_until as last written (ms), to write the progress of quiet triggers now and then. */
-  persisted_until: number;
+  /** Wall time (clock ms) the progress was last written: quiet triggers write it now and then. */
+  persisted_at: number;
+
 }
 
 interface StatusRow {
@@ -50,12 +51,12 @@ interface StatusRow {
 /** What woke an evaluation: samples (data or DeviceState), the timer, or a controller transition. */
 type Wake = { via: 'DATA'; samples: Sample[] } | { via: 'TIMER' } | { via: 'STATE'; samples?: Sample[] };
 
-/** Quiet triggers (nothing changes) write their progress at most this often (bounds the replay after a restart). */
+/** Quiet triggers (nothing changes) write their progress at most this often, in wall time (bounds the replay after a restart). */
 const PERSIST_PROGRESS_MS = 60_000;
 /** Stored values one trigger re-reads at most per catch-up round (start-up, queue overflow). */
 const CATCH_UP_ROWS = 10_000;
 
-const toStatus = (r: StatusRow): CachedStatus => ({
+const toStatus = (r: StatusRow, now = 0): CachedStatus => ({
   state: r.trigger_state,
   state_since: r.state_since,
   pending_state: r.pending_state,
@@ -63,7 +64,7 @@ const toStatus = (r: StatusRow): CachedStatus => ({
   evaluated_until: r.evaluated_until,
   evaluated_at: r.evaluated_at,
   last_value: scalar(r.last_value),
-  persisted_until: r.evaluated_until?.getTime() ?? 0,
+  persisted_at: now,
 });
 
 /** A bundle value as a sample: JSON scalars as they are, anything else as its JSON text. */
@@ -199,7 +200,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     if (missing.length) {
       // A new trigger: timer rules are looked at by the timer (no_data counts from its creation, offline judges now).
       const now = this.clock.now();
-      const next = missing.map((t) => (t.rule.kind === 'no_data' ? new Date(Math.max(t.created_at.getTime(), now.getTime()) + t.rule.after_seconds * 1000) : t.rule.kind === 'offline' ? now : null));
+      const next = missing.map((t) => (t.rule.kind === 'no_data' ? new Date(now.getTime() + t.rule.after_seconds * 1000) : t.rule.kind === 'offline' ? now : null));
       const inserted = (await this.ds.query(
         `INSERT INTO notification_trigger_status (trigger_cuid, next_execution, next_execution_trigger)
          SELECT u.id, u.next, u.via::next_execution_trigger FROM unnest($1::varchar[], $2::timestamptz[], $3::text[]) AS u(id, next, via)
@@ -209,7 +210,8 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       statuses.push(...inserted);
     }
     const fresh = new Map<string, CachedStatus>();
-    for (const s of statuses) fresh.set(s.trigger_cuid, toStatus(s));
+    const loadedAt = this.clock.now().getTime();
+    for (const s of statuses) fresh.set(s.trigger_cuid, toStatus(s, loadedAt));
     this.cache.clear();
     for (const [k, v] of fresh) this.cache.set(k, v);
     this.index = index;
@@ -254,7 +256,8 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       for (const r of flush.rows) {
         const list = index.watching(r.entity_cuid, r.parameter_id);
         if (!list) continue;
-        for (const t of list) this.enqueue(t.trigger_cuid, { ts: r.ts, value: r.value });
+        const sample: Sample = { ts: r.ts, value: r.value };
+        for (let i = 0; i < list.length; i++) this.enqueue(list[i].trigger_cuid, sample);
         added = true;
       }
     }
@@ -325,10 +328,11 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   private async judgeBatch(batch: Map<string, Sample[]>): Promise<void> {
     const locked: [IndexedTrigger, Sample[]][] = [];
     const progress: { t: IndexedTrigger; st: CachedStatus }[] = [];
+    const now = this.clock.now().getTime();
     for (const [id, samples] of batch) {
       const t = this.index.triggers.get(id);
       if (!t) continue;
-      const cached = this.cache.get(id) ?? { ...initialStatus(), evaluated_at: null, persisted_until: 0 };
+      const cached = this.cache.get(id) ?? { ...initialStatus(), evaluated_at: null, persisted_at: 0 };
       const r = foldSamples(t.rule, cached, samples);
       if (!r.judged) continue;
       if (movesStatus(cached, r)) {
@@ -337,9 +341,9 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       }
       const st: CachedStatus = { ...cached, ...r.next };
       this.cache.set(id, st);
-      if (t.rule.kind === 'no_data' || (st.evaluated_until?.getTime() ?? 0) - st.persisted_until >= PERSIST_PROGRESS_MS) progress.push({ t, st });
+      if (this.progressDue(t, st, now)) progress.push({ t, st });
     }
-    const refused = await this.writeProgress(progress);
+    const refused = await this.writeProgress(progress, now);
     for (const t of refused) locked.push([t, batch.get(t.trigger_cuid) ?? []]);
     let events = 0;
     for (const [t, samples] of locked) events += await this.evaluate(t, { via: 'DATA', samples });
@@ -347,16 +351,24 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
+   * Whether a quiet trigger writes its progress now: once a minute of wall time (a no_data rule's
+   * stored deadline may lag meanwhile: the timer checks the latest stored value before firing).
+   */
+  private progressDue(_t: IndexedTrigger, st: CachedStatus, now: number): boolean {
+    return now - st.persisted_at >= PERSIST_PROGRESS_MS;
+  }
+
+  /**
    * Quiet triggers: one statement for all, moving evaluated_until (and a no_data rule's
    * next_execution) forward only if the row is still as the cache says (RELEASED, nothing
    * pending). The others are answered back and judged under lock.
    */
-  private async writeProgress(items: { t: IndexedTrigger; st: CachedStatus }[]): Promise<IndexedTrigger[]> {
+  private async writeProgress(items: { t: IndexedTrigger; st: CachedStatus }[], now: number): Promise<IndexedTrigger[]> {
     if (!items.length) return [];
     items.sort((a, b) => (a.t.trigger_cuid < b.t.trigger_cuid ? -1 : 1));
     const rows = (await this.ds.query(
       `UPDATE notification_trigger_status s
-          SET evaluated_until = u.until, last_value = u.v::jsonb,
+          SET evaluated_until = u.until, last_value = u.v::jsonb, evaluated_at = $6,
               next_execution = CASE WHEN u.no_data THEN u.next ELSE s.next_execution END,
               next_execution_trigger = CASE WHEN u.no_data THEN 'TIMER'::next_execution_trigger ELSE s.next_execution_trigger END
          FROM unnest($1::varchar[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::bool[]) AS u(id, until, v, next, no_data)
@@ -370,12 +382,16 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
         items.map((i) => JSON.stringify(i.st.last_value)),
         items.map((i) => nextExecution(i.t.rule, i.st, i.t.created_at)),
         items.map((i) => i.t.rule.kind === 'no_data'),
+        new Date(now),
       ],
     )) as { trigger_cuid: string }[];
     const done = new Set(rows.map((r) => r.trigger_cuid));
     const refused: IndexedTrigger[] = [];
     for (const i of items) {
-      if (done.has(i.t.trigger_cuid)) i.st.persisted_until = i.st.evaluated_until?.getTime() ?? 0;
+      if (done.has(i.t.trigger_cuid)) {
+        i.st.persisted_at = now;
+        i.st.evaluated_at = new Date(now);
+      }
       else refused.push(i.t);
     }
     return refused;
@@ -502,12 +518,24 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       next = judged.next_execution;
       query = { rule, controllers: controllers.map((x) => ({ controller_id: x.controller_id, offline_since: x.offline_since?.toISOString() ?? null })), at: now.toISOString() };
     } else if (wake.via === 'TIMER') {
-      r = timerStep(rule, before, now, t.created_at);
-      next = nextExecution(rule, r.next, t.created_at);
+      // A no_data rule that never saw a value counts from when its status was made (its first deadline − after_seconds).
+      const since = rule.kind === 'no_data' && row.next_execution && !before.evaluated_until ? new Date(row.next_execution.getTime() - rule.after_seconds * 1000) : t.created_at;
+      let judged: RuleStatus = before;
+      if (rule.kind === 'no_data') {
+        // Quiet progress is written once a minute: the stored values say when the last one came (any instance's).
+        const { rows: last } = await c.query<{ ts: Date | null }>(`SELECT max("timestamp") AS ts FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2`, [rule.entity_cuid, rule.parameter_id]);
+        const cached = this.cache.get(t.trigger_cuid)?.evaluated_until?.getTime() ?? 0;
+        const latest = Math.max(last[0]?.ts ? new Date(last[0].ts).getTime() : 0, cached, before.evaluated_until?.getTime() ?? 0);
+        if (latest) judged = { ...before, evaluated_until: new Date(latest) };
+      }
+      r = timerStep(rule, judged, now, since);
+      next = nextExecution(rule, r.next, since);
       // A pending duration whose data may only be late (a backfill in several batches): the
       // timer waits until no data has been judged for the duration itself.
-      if (r.changes.length && rule.kind !== 'no_data' && before.pending_state && before.evaluated_at) {
-        const quietUntil = before.evaluated_at.getTime() + durationFor(rule, before.pending_state) * 1000;
+      // The same for a no_data rule whose values are a backfill of the past (their deadline is long gone).
+      const waited = rule.kind === 'no_data' ? rule.after_seconds : before.pending_state ? durationFor(rule, before.pending_state) : 0;
+      if (r.changes.length && before.evaluated_at && waited > 0) {
+        const quietUntil = before.evaluated_at.getTime() + waited * 1000;
         if (now.getTime() < quietUntil) {
           r = { next: before, changes: [], judged: 0 };
           next = new Date(quietUntil);
@@ -546,7 +574,8 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
           threshold: change.threshold,
           parameter: meta!.parameter,
           unit: meta!.unit,
-          device: rule.kind === 'offline' ? (typeof change.value === 'string' ? change.value : null) : meta!.device,
+          // Offline rules: the controller(s) that went (or had gone) offline.
+          device: rule.kind === 'offline' ? (typeof change.value === 'string' ? change.value : typeof before.last_value === 'string' ? before.last_value : null) : meta!.device,
           system: meta!.system,
           system_cuid: t.system_cuid,
           timezone: meta!.timezone,
@@ -583,7 +612,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
         via,
       ],
     );
-    this.cache.set(t.trigger_cuid, { ...r.next, evaluated_at: log ? now : row.evaluated_at, persisted_until: r.next.evaluated_until?.getTime() ?? 0 });
+    this.cache.set(t.trigger_cuid, { ...r.next, evaluated_at: log ? now : row.evaluated_at, persisted_at: now.getTime() });
     return r.changes.length;
   }
 
