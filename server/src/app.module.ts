@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AlertDeliveryModule } from './alerts/delivery/alert-delivery.module';
+import { AlertEngineModule } from './alerts/engine/alert-engine.module';
 import { OutboxSignalModule } from './alerts/outbox-signal.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
@@ -33,6 +34,7 @@ export class AppModule {
         UsersModule,
         CompaniesModule,
         TelemetryModule,
+        AlertEngineModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

@@ -321,7 +321,7 @@ describe('organisation screens in Chromium', () => {
     await page.locator('input[name=entitytype_id]').fill(type.model.slice(0, 4));
     await page.getByRole('option', { name: new RegExp(type.entitytype_id) }).first().click();
     await page.locator('textarea[name=message]').fill('Battery below {threshold} %');
-    await page.locator('[data-testid=json-input-args] textarea').first().fill('{"threshold": 20}');
+    await page.locator('[data-testid=json-input-args] textarea').first().fill('{"kind": "state", "key": "mode", "op": "equals", "value": "fault"}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/notificationTemplateAssignment$/);
     const row = page.locator('[data-testid=template-list] tbody tr', { hasText: 'Battery low' });
@@ -329,7 +329,7 @@ describe('organisation screens in Chromium', () => {
     const [saved] = await db<{ severity_level: string; args: unknown; entitytype_id: string }>(
       `SELECT severity_level::text, args, entitytype_id FROM notification_template_assignment WHERE name = 'Battery low'`,
     );
-    expect(saved).toEqual({ severity_level: 'CRITICAL', args: { threshold: 20 }, entitytype_id: type.entitytype_id });
+    expect(saved).toEqual({ severity_level: 'CRITICAL', args: { kind: 'state', key: 'mode', op: 'equals', value: 'fault' }, entitytype_id: type.entitytype_id });
   });
 
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {

@@ -31,7 +31,7 @@ describe('stored markup stays text in Chromium', () => {
 
     const [type] = (await portal.app.db.dataSource.query('SELECT entitytype_id FROM entity_type ORDER BY entitytype_id LIMIT 1')) as { entitytype_id: string }[];
     const template = await api.mutate('notificationTemplateAssignment.create', {
-      data: { name: `T ${IMG}`, message: `M ${SCRIPT}`, description: BOTH, args: { html: IMG, script: SCRIPT }, entitytype_id: type.entitytype_id, severity_level: 'WARNING' },
+      data: { name: `T ${IMG}`, message: `M ${SCRIPT}`, description: BOTH, args: { kind: 'state', key: IMG, op: 'equals', value: SCRIPT }, entitytype_id: type.entitytype_id, severity_level: 'WARNING' },
     });
     expect(template.error).toBeUndefined();
     templateId = String(template.data.data.id);
@@ -87,7 +87,7 @@ describe('stored markup stays text in Chromium', () => {
     await page.locator('[data-testid=template-list]').waitFor();
     await page.getByText(`T ${IMG}`, { exact: true }).waitFor();
     // JSON in a list: shown as its text.
-    expect(await page.locator('[data-testid=template-list]').textContent()).toContain('"html":"<img src=x onerror=\\"window.__xss=1;alert(1)\\">"');
+    expect(await page.locator('[data-testid=template-list]').textContent()).toContain('"key":"<img src=x onerror=\\"window.__xss=1;alert(1)\\">"');
     await expectInert(page);
 
     await page.goto(portal.url(`/notificationTemplateAssignment/${encodeURIComponent(templateId)}`));
@@ -95,7 +95,7 @@ describe('stored markup stays text in Chromium', () => {
     expect(await page.locator('input[name=name]').inputValue()).toBe(`T ${IMG}`);
     expect(await page.locator('textarea[name=description]').inputValue()).toBe(BOTH);
     const args = await page.locator('[data-testid=json-input-args] textarea').first().inputValue();
-    expect(JSON.parse(args)).toEqual({ html: IMG, script: SCRIPT });
+    expect(JSON.parse(args)).toEqual({ kind: 'state', key: IMG, op: 'equals', value: SCRIPT });
     await screenshot(page, 'xss-template-edit');
     await expectInert(page);
 

@@ -272,7 +272,10 @@ const entityType = (w: PolicyWorld) => once('entityType', () => made(w, 'entityT
 const logParameter = (w: PolicyWorld) => once('logParameter', () => made(w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' }));
 const entityCategory = (w: PolicyWorld) => once('entityCategory', () => made(w, 'entityCategory', { name: `Policy cat ${uniq()}` }));
 const templateAssignment = (w: PolicyWorld) =>
-  once('templateAssignment', async () => made(w, 'notificationTemplateAssignment', { name: 'Policy template', message: 'm', entitytype_id: await entityType(w) }));
+  once('templateAssignment', async () => made(w, 'notificationTemplateAssignment', { name: 'Policy template', message: 'm', entitytype_id: await entityType(w), args: TEMPLATE_RULE }));
+/** Rules the engine accepts on write (a state rule names no parameter; an offline rule without a controller watches the whole system). */
+const TEMPLATE_RULE = { kind: 'state', key: 'mode', op: 'equals', value: 'fault' };
+const TRIGGER_RULE = { kind: 'offline' };
 
 /** A data-processor type of a kind (StateMachine, CalculatedValue …). */
 const processorType = (w: PolicyWorld, kind: 'StateMachine' | 'CalculatedValue') =>
@@ -841,14 +844,14 @@ export const MATRIX: Record<string, Entry> = {
   // Events: "templates view 0; assignments view 2; triggers view 2, change 1." Template changes are admin actions (0).
   ...crudOmit(NO_IMPORT, 
     'notificationTemplateAssignment',
-    catalogue(0, async (c) => ({ name: c.w.label(c.rel), message: 'm', entitytype_id: await entityType(c.w) }), () => ({ description: uniq() }), async (c) => [
+    catalogue(0, async (c) => ({ name: c.w.label(c.rel), message: 'm', entitytype_id: await entityType(c.w), args: TEMPLATE_RULE }), () => ({ description: uniq() }), async (c) => [
       'entitytype_id',
       await entityType(c.w),
     ]),
   ),
   ...crud('notificationTrigger', {
     omit: NO_IMPORT,
-    sample: async (c) => ({ name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, assignment_cuid: await templateAssignment(c.w) }),
+    sample: async (c) => ({ name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, assignment_cuid: await templateAssignment(c.w), args: TRIGGER_RULE }),
     change: () => ({ is_active: false }),
     reference: async (c) => ['system_cuid', place(c).system_cuid],
     view: systemRead(2),

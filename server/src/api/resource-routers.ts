@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AlertWriteHooks } from '../alerts/engine/alert-write-hooks.service';
 import { CATALOGUE_RESOURCES } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
 import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
@@ -12,7 +13,7 @@ import { SystemMetadataService } from '../systems/system-metadata.service';
 import { systemSharingRouter } from '../systems/system-sharing.router';
 import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
-import { crudProcedures, crudRouter, guardedUpdateProcedure } from '../crud/crud-router.factory';
+import { type CrudHooks, crudProcedures, crudRouter, guardedUpdateProcedure } from '../crud/crud-router.factory';
 import { router } from '../trpc/trpc';
 import { CrudService } from '../crud/crud.service';
 import type { ResourceDefinition } from '../crud/resource';
@@ -40,8 +41,17 @@ export const RESOURCES = [...Object.values(GENERATED), dataProcessorResource] as
 
 type GeneratedRouter<D> = D extends ResourceDefinition<infer R, infer C, infer U> ? ReturnType<typeof crudRouter<R, C, U>> : never;
 
-function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService) {
-  const generated = Object.fromEntries(Object.entries(GENERATED).map(([name, def]) => [name, crudRouter(def, crud)])) as {
+/** Hooks of the alert engine on the writes of triggers, templates and devices (checks, autocreation, index reload). */
+function hooksOf(name: string, alerts: AlertWriteHooks | undefined): CrudHooks | undefined {
+  if (!alerts) return undefined;
+  if (name === 'notificationTrigger') return alerts.trigger;
+  if (name === 'notificationTemplateAssignment') return alerts.template;
+  if (name === 'entity') return alerts.device;
+  return undefined;
+}
+
+function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService, alerts?: AlertWriteHooks) {
+  const generated = Object.fromEntries(Object.entries(GENERATED).map(([name, def]) => [name, crudRouter(def, crud, hooksOf(name, alerts))])) as {
     [K in keyof typeof GENERATED]: GeneratedRouter<(typeof GENERATED)[K]>;
   };
   return {
@@ -61,7 +71,7 @@ export class ResourceRouters {
   readonly routers: ReturnType<typeof buildResourceRouters>;
 
   // The system services are optional only for the procedure-permission snapshot (built without services).
-  constructor(crud: CrudService, sharing?: SystemSharingService, metadata?: SystemMetadataService) {
-    this.routers = buildResourceRouters(crud, sharing as SystemSharingService, metadata as SystemMetadataService);
+  constructor(crud: CrudService, sharing?: SystemSharingService, metadata?: SystemMetadataService, alerts?: AlertWriteHooks) {
+    this.routers = buildResourceRouters(crud, sharing as SystemSharingService, metadata as SystemMetadataService, alerts);
   }
 }

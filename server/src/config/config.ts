@@ -291,6 +291,31 @@ export class AppConfig {
   @IsString()
   FILES_S3_SECRET_ACCESS_KEY = '';
 
+  // ---- Alerts: the trigger engine (server/src/alerts/engine, docs/alerts/engine.md) ----
+  /** Milliseconds between the engine timer's claims of due triggers (no_data, offline, pending durations); 0 → no timer (tests drive it). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_TIMER_INTERVAL_MS = 1000;
+
+  /** Due triggers one timer claim takes (FOR UPDATE SKIP LOCKED LIMIT n; the rest wait for the next claim or another instance). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERTS_TIMER_BATCH = 200;
+
+  /** Ingested values waiting for evaluation, at most; past it the values are dropped and their triggers re-read the stored values instead. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  ALERTS_QUEUE_MAX_ROWS = 500_000;
+
+  /** Seconds between checks whether triggers were changed by another instance (the index is then reloaded); 0 → never. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERTS_INDEX_CHECK_SECONDS = 5;
+
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 

@@ -20,20 +20,34 @@ export interface CrudHooks {
    * before its scope and permission checks): `create` gets the new row, `update` and
    * `updateMany` the changes. Throws a TRPCError.
    */
-  checkInput?: (kind: 'create' | 'update', data: Row) => Promise<void>;
+  checkInput?: (kind: 'create' | 'update', data: Row, ids?: readonly string[]) => Promise<void>;
   /** Runs after every write (create, update, updateMany, delete, deleteMany), done or refused (e.g. drop a cache). */
   afterWrite?: () => void;
+  /**
+   * Runs after a write committed, with the keys it touched and (create, update) the data sent:
+   * effects that follow a change (derived rows, a reload). Its own failure answers as an error,
+   * though the write stays.
+   */
+  afterCommit?: (done: { kind: 'create' | 'update' | 'delete'; ids: string[]; data?: Row }) => Promise<void>;
 }
 
-/** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterWrite` always. */
-async function hooked<T>(hooks: CrudHooks, check: { kind: 'create' | 'update'; data: unknown } | undefined, write: () => Promise<T>): Promise<T> {
+type Check = { kind: 'create' | 'update'; data: unknown; ids?: readonly string[] };
+type Done = { kind: 'create' | 'update' | 'delete'; ids: (result: unknown) => string[]; data?: unknown };
+
+/** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterCommit` on success, `afterWrite` always. */
+async function hooked<T>(hooks: CrudHooks, check: Check | undefined, write: () => Promise<T>, done?: Done): Promise<T> {
   try {
-    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row);
-    return await write();
+    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row, check.ids);
+    const result = await write();
+    if (done && hooks.afterCommit) await hooks.afterCommit({ kind: done.kind, ids: done.ids(result), data: done.data as Row | undefined });
+    return result;
   } finally {
     hooks.afterWrite?.();
   }
 }
+
+const createdId = (r: unknown): string[] => [String((r as { data: { id: unknown } }).data.id)];
+const listedIds = (r: unknown): string[] => (r as { data: unknown[] }).data.map(String);
 
 /** Rows of a CSV file (strings, one object per line, header names as keys). */
 export const ZImportManyParams = z.object({
@@ -63,7 +77,10 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
     .meta({ perm: def.perms.create })
     .input(ZImportManyParams)
     .output(ZImportManyResult)
-    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode)));
+    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode), {
+        kind: 'create',
+        ids: (r) => (r as { ids: string[] }).ids,
+      }));
   return router({ ...crudProcedures(def, crud, hooks), ...(def.importable ? { importMany } : {}) });
 }
 
@@ -126,27 +143,27 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row)) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), { kind: 'create', ids: createdId, data: input.data }) as never),
     update: procedure
       .meta({ perm: def.perms.edit })
       .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.update(ctx.actor, base, input.id, input.data as Row)) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), { kind: 'update', ids: () => [input.id], data: input.data }) as never),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row))),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), { kind: 'update', ids: listedIds, data: input.data })),
     delete: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id)) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id), { kind: 'delete', ids: () => [input.id] }) as never),
     deleteMany: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids))),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds })),
     access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
   };
 }

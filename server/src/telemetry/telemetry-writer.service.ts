@@ -88,11 +88,23 @@ export const isRetryable = (error: unknown): boolean => {
 /** A row's entity or parameter vanished between the check and the insert (foreign key). */
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error) === '23503';
 
+/**
+ * What a committed flush wrote, handed to listeners (the alert engine) after the COMMIT: the
+ * flush's rows as they were in memory (repeats inside the flush dropped; rows already stored
+ * before are included, listeners ignore what they have seen). Never waited for by the sender.
+ */
+export interface CommittedFlush {
+  rows: readonly ValidParameterRow[];
+  states: readonly ValidStateRow[];
+}
+export type FlushListener = (flush: CommittedFlush) => void;
+
 const key = (r: ValidParameterRow): string => `${r.entity_cuid}\u0000${r.parameter_id}\u0000${r.ts.getTime()}`;
 
 @Injectable()
 export class TelemetryWriter {
   private readonly logger = new Logger('TelemetryWriter');
+  private readonly listeners: FlushListener[] = [];
 
   constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
@@ -105,16 +117,38 @@ export class TelemetryWriter {
     let delay = 25;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await withPgTransaction(this.ds, async (c) => ({
+        const result = await withPgTransaction(this.ds, async (c) => ({
           rows: await this.insertParameters(c, rows),
           standard: await this.insertStandard(c, input.standard),
           states: await this.insertStates(c, input.states),
         }));
+        this.emit(rows, input.states);
+        return result;
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;
         this.logger.warn(`batch write failed (${pgCode(error) ?? (error as Error).message}); retry ${attempt}`);
         await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
         delay *= 4;
+      }
+    }
+  }
+
+  /**
+   * Called synchronously after each flush's COMMIT (before the senders are answered, so keep it
+   * to an enqueue: the listener must not block or throw; errors are logged and swallowed).
+   */
+  onCommit(listener: FlushListener): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(rows: { row: ValidParameterRow }[], states: { row: ValidStateRow }[]): void {
+    if (!this.listeners.length || (!rows.length && !states.length)) return;
+    const flush: CommittedFlush = { rows: rows.map((r) => r.row), states: states.map((s) => s.row) };
+    for (const l of this.listeners) {
+      try {
+        l(flush);
+      } catch (e) {
+        this.logger.warn(`flush listener failed: ${(e as Error).message}`);
       }
     }
   }

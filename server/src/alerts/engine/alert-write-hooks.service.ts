@@ -1,0 +1,222 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { z } from 'zod';
+import { newCuid } from '../../common/ids';
+import type { CrudHooks } from '../../crud/crud-router.factory';
+import { fieldError, fieldErrors } from '../../crud/field-error';
+import { DATA_SOURCE } from '../../database/database.module';
+import { type TTemplateRule, ZTemplateRule, ZTriggerRule } from '../rules';
+import { AlertEngine } from './alert-engine.service';
+
+type Row = Record<string, unknown>;
+type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
+
+/** Fields whose hand edit marks a trigger made from a template as customized (is_active is not one: pausing is not editing). */
+const CUSTOMIZING = ['name', 'message', 'release_message', 'severity_level', 'args'] as const;
+
+const issuesOf = (error: z.ZodError) => error.issues.map((i) => ({ path: ['args', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message }));
+
+/** The name of a trigger made from a template for one device. */
+export const autocreatedName = (template: string, device: string): string => `${template} – ${device}`.slice(0, 200);
+
+/**
+ * The write side of alerts, as hooks of the generated CRUD routers (mounted in api/resource-routers.ts,
+ * the composition root, so lower layers never import alerts/):
+ * - notificationTrigger: args must parse as a rule, and name a device / parameter / controller of
+ *   the trigger's own system (NOT_FOUND otherwise; a parameter must be one the device's type logs);
+ *   a hand edit of a trigger made from a template sets customized_at; the engine reloads.
+ * - notificationTemplateAssignment: args must parse as a template rule whose parameter the entity
+ *   type logs; with autocreate_triggers, triggers are made for every device of the type and kept in
+ *   step with the template (customized ones are left alone).
+ * - entity (devices): a new device gets the triggers of its type's autocreate templates.
+ */
+@Injectable()
+export class AlertWriteHooks {
+  private readonly logger = new Logger('AlertWrites');
+  private readonly query: Query;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly engine: AlertEngine,
+  ) {
+    this.query = (sql, params) => ds.query(sql, params) as Promise<Row[]>;
+  }
+
+  readonly trigger: CrudHooks = {
+    checkInput: (kind, data, ids) => this.checkTrigger(kind, data, ids),
+    afterCommit: async ({ kind, ids, data }) => {
+      if (kind === 'update' && data && CUSTOMIZING.some((f) => data[f] !== undefined)) {
+        await this.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [ids]);
+      }
+      // New args, or a trigger switched back on: the timer judges it again now.
+      if (kind === 'update' && (data?.args !== undefined || data?.is_active === true)) await this.restartJudgement(ids);
+      await this.reload();
+    },
+  };
+
+  readonly template: CrudHooks = {
+    checkInput: (kind, data, ids) => this.checkTemplate(kind, data, ids),
+    afterCommit: async ({ kind, ids }) => {
+      if (kind !== 'delete') await this.syncTemplates(ids);
+      // Deleted: its triggers stay, detached (assignment_cuid SET NULL by the foreign key).
+      await this.reload();
+    },
+  };
+
+  readonly device: CrudHooks = {
+    afterCommit: async ({ kind, ids }) => {
+      if (kind === 'delete') return this.reload();
+      if (await this.autocreateForDevices(ids)) await this.reload();
+    },
+  };
+
+  /**
+   * The engine's index after a committed write. A failure is logged, not answered: the write is
+   * stored, and the periodic check (ALERTS_INDEX_CHECK_SECONDS) reloads later.
+   */
+  private async reload(): Promise<void> {
+    try {
+      await this.engine.reload();
+    } catch (e) {
+      this.logger.warn(`trigger index not reloaded: ${(e as Error).message}`);
+      this.engine.markStale();
+    }
+  }
+
+  // ---- triggers ---------------------------------------------------------------------------------
+
+  private async checkTrigger(kind: 'create' | 'update', data: Row, ids?: readonly string[]): Promise<void> {
+    if (data.args === undefined) return;
+    const parsed = ZTriggerRule.safeParse(data.args);
+    if (!parsed.success) throw fieldErrors(issuesOf(parsed.error), 'The rule is not valid');
+    const systems =
+      kind === 'create'
+        ? [String(data.system_cuid)]
+        : ((await this.query(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [ids ?? []])).map((r) => String(r.system_cuid)));
+    // Unknown triggers: the update itself answers NOT_FOUND.
+    for (const system_cuid of systems) await this.checkRuleInSystem(parsed.data, system_cuid);
+  }
+
+  /** Every device, parameter and controller a rule names must be of the system (answers like a missing one otherwise). */
+  private async checkRuleInSystem(rule: z.infer<typeof ZTriggerRule>, system_cuid: string): Promise<void> {
+    if (rule.kind === 'offline') {
+      if (rule.controller_id === undefined) return;
+      const [c] = await this.query(`SELECT 1 FROM controller WHERE controller_id = $1 AND system_cuid = $2`, [rule.controller_id, system_cuid]);
+      if (!c) throw fieldError(['args', 'controller_id'], 'Controller not found in this system', 'NOT_FOUND');
+      return;
+    }
+    const [device] = await this.query(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [rule.entity_cuid, system_cuid]);
+    if (!device) throw fieldError(['args', 'entity_cuid'], 'Device not found in this system', 'NOT_FOUND');
+    if (rule.kind === 'threshold' || rule.kind === 'no_data') await this.checkParameter(String(device.entitytype_id), rule.parameter_id);
+  }
+
+  /** The parameter must be one the device type logs (ingest refuses any other, so a rule on it could never see a value). */
+  private async checkParameter(entitytype_id: string, parameter_id: string): Promise<void> {
+    const [p] = await this.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [entitytype_id, parameter_id]);
+    if (!p) throw fieldError(['args', 'parameter_id'], 'Parameter not found for this device type', 'NOT_FOUND');
+  }
+
+  /** New args: a running duration no longer means anything; the timer judges the trigger again now. */
+  private async restartJudgement(ids: string[]): Promise<void> {
+    await this.query(
+      `UPDATE notification_trigger_status SET pending_state = NULL, pending_since = NULL, next_execution = now(), next_execution_trigger = 'TIMER'
+        WHERE trigger_cuid = ANY($1::varchar[])`,
+      [ids],
+    );
+  }
+
+  // ---- templates --------------------------------------------------------------------------------
+
+  private async checkTemplate(kind: 'create' | 'update', data: Row, ids?: readonly string[]): Promise<void> {
+    if (data.args === undefined) return;
+    const parsed = ZTemplateRule.safeParse(data.args);
+    if (!parsed.success) throw fieldErrors(issuesOf(parsed.error), 'The rule is not valid');
+    const rule = parsed.data;
+    if (rule.kind === 'state') return;
+    const types =
+      kind === 'create'
+        ? [String(data.entitytype_id)]
+        : (await this.query(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [ids ?? []])).map((r) => String(r.entitytype_id));
+    for (const t of types) await this.checkParameter(t, rule.parameter_id);
+  }
+
+  /**
+   * A template's triggers: with autocreate_triggers, one per device of its entity type (those
+   * missing are created); every trigger made from it and not customized gets the template's name,
+   * message, release message, severity and args. Answers how many triggers were written.
+   */
+  async syncTemplates(assignmentIds: readonly string[]): Promise<number> {
+    let written = 0;
+    const templates = await this.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignmentIds]);
+    for (const tpl of templates) {
+      const rule = ZTemplateRule.safeParse(tpl.args);
+      if (!rule.success) {
+        this.logger.warn(`template ${String(tpl.assignment_cuid)} has args that do not parse: no triggers made or updated`);
+        continue;
+      }
+      const linked = await this.query(
+        `SELECT t.trigger_cuid, t.args, e.name AS device FROM notification_trigger t LEFT JOIN entity e ON e.entity_cuid = t.args->>'entity_cuid'
+          WHERE t.assignment_cuid = $1 AND t.customized_at IS NULL`,
+        [tpl.assignment_cuid],
+      );
+      for (const t of linked) {
+        const entity_cuid = String((t.args as Row)?.entity_cuid ?? '');
+        await this.query(
+          `UPDATE notification_trigger SET name = $2, message = $3, release_message = $4, severity_level = $5, args = $6::jsonb WHERE trigger_cuid = $1`,
+          [t.trigger_cuid, autocreatedName(String(tpl.name), String(t.device ?? entity_cuid)), tpl.message, tpl.release_message, tpl.severity_level, JSON.stringify(this.ruleFor(rule.data, entity_cuid))],
+        );
+        written++;
+      }
+      if (linked.length) await this.restartJudgement(linked.map((t) => String(t.trigger_cuid)));
+      if (tpl.autocreate_triggers) written += await this.createMissing(`e.entitytype_id = $1`, [tpl.entitytype_id], String(tpl.assignment_cuid));
+    }
+    return written;
+  }
+
+  /** Devices just created (or changed): the triggers of their types' autocreate templates. */
+  async autocreateForDevices(entityIds: readonly string[]): Promise<number> {
+    if (!entityIds.length) return 0;
+    const templates = await this.query(
+      `SELECT DISTINCT a.assignment_cuid FROM notification_template_assignment a JOIN entity e ON e.entitytype_id = a.entitytype_id
+        WHERE a.autocreate_triggers AND e.entity_cuid = ANY($1::varchar[])`,
+      [entityIds],
+    );
+    let written = 0;
+    for (const t of templates) written += await this.createMissing(`e.entity_cuid = ANY($1::varchar[])`, [entityIds], String(t.assignment_cuid));
+    return written;
+  }
+
+  /** Creates the template's trigger for each device matching `where` (with a system) that has none from it yet. */
+  private async createMissing(where: string, params: unknown[], assignment_cuid: string): Promise<number> {
+    const [tpl] = await this.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = $1`, [assignment_cuid]);
+    const rule = tpl && ZTemplateRule.safeParse(tpl.args);
+    if (!tpl || !rule || !rule.success) return 0;
+    const devices = await this.query(
+      `SELECT e.entity_cuid, e.name, e.system_cuid FROM entity e
+        WHERE ${where} AND e.entitytype_id = $${params.length + 1} AND e.system_cuid IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM notification_trigger t WHERE t.assignment_cuid = $${params.length + 2} AND t.args->>'entity_cuid' = e.entity_cuid)`,
+      [...params, tpl.entitytype_id, assignment_cuid],
+    );
+    if (!devices.length) return 0;
+    await this.query(
+      `INSERT INTO notification_trigger (trigger_cuid, is_active, severity_level, args, name, message, release_message, system_cuid, assignment_cuid)
+       SELECT u.id, TRUE, $1::notification_severity, u.args::jsonb, u.name, $2, $3, u.system_cuid, $4
+         FROM unnest($5::varchar[], $6::text[], $7::varchar[], $8::varchar[]) AS u(id, args, name, system_cuid)`,
+      [
+        tpl.severity_level,
+        tpl.message,
+        tpl.release_message,
+        assignment_cuid,
+        devices.map(() => newCuid()),
+        devices.map((d) => JSON.stringify(this.ruleFor(rule.data, String(d.entity_cuid)))),
+        devices.map((d) => autocreatedName(String(tpl.name), String(d.name))),
+        devices.map((d) => d.system_cuid),
+      ],
+    );
+    return devices.length;
+  }
+
+  private ruleFor(rule: TTemplateRule, entity_cuid: string): Row {
+    return { ...rule, entity_cuid };
+  }
+}
