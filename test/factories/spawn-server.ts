@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { freePort } from './mosquitto';
 
 /** The built portal in its own process (bench, kill -9 test); TELEMETRY_SERVER_ENTRY overrides it. */
 export function telemetryServerEntry(): string {
-  return process.env.TELEMETRY_SERVER_ENTRY ?? resolve(__dirname, '..', '..', 'main.js');
+  // Built (dist/test/factories) or run from source by Jest (test/factories): the server is dist/server/src/main.js either way.
+  const root = resolve(__dirname, '..', '..');
+  const dist = basename(root) === 'dist' ? root : resolve(root, 'dist');
+  return process.env.TELEMETRY_SERVER_ENTRY ?? resolve(dist, 'server', 'src', 'main.js');
 }
 
 export interface SpawnedServer {
