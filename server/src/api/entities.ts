@@ -41,6 +41,7 @@ import { PortalNotificationUserBlacklistEntity } from '../notifications/portal-n
 import { PortalNotificationUserHistoryEntity } from '../notifications/portal-notification-user-history.entity';
 import { PortalNotificationEntity } from '../notifications/portal-notification.entity';
 import { NotificationTriggerStatusEntity } from '../alerts/notification-trigger-status.entity';
+import { TelegramBotStateEntity } from '../alerts/channels/telegram-bot-state.entity';
 import { TelegramNotificationChannelEntity } from '../notifications/telegram-notification-channel.entity';
 import { SiteEntity } from '../sites/site.entity';
 import { SystemChangelogEntity } from '../systems/system-changelog.entity';
@@ -111,6 +112,7 @@ export const ENTITIES = [
   NotificationTriggerLogEntity,
   NotificationTriggerEventEntity,
   NotificationTriggerStatusEntity,
+  TelegramBotStateEntity,
   NotificationUserHistoryEntity,
   PortalNotificationUserHistoryEntity,
   // branding & files

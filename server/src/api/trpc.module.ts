@@ -2,6 +2,7 @@ import { Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AlertChannelsModule } from '../alerts/channels/channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
@@ -133,7 +134,7 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
 }
 
 @Module({
-  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule],
+  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule, AlertChannelsModule],
   providers: [TrpcService, ResourceRouters],
   exports: [TrpcService],
 })
