@@ -907,7 +907,7 @@ export const MATRIX: Record<string, Entry> = {
   'channelDetails.sources': { type: 'query', answer: 'one', expect: openToAll, input: async () => ({ input: undefined }) },
   // A PENDING channel answers { ok: false } (nothing is sent): the call itself is allowed.
   'channelDetails.sendTest': { type: 'mutation', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
-  'channelLink.list [channel]': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  'channelLink.list': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
   // By trigger: the caller's channels for a trigger of a system the caller sees (owned or shared).
   'channelLink.list [trigger]': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { trigger_cuid: await triggerOf(c) } }) },
   // The relation's channel and a trigger of that company's system.

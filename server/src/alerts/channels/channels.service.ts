@@ -240,7 +240,7 @@ export class ChannelsService {
       html: escapeHtml(text),
       markdown: text.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1'),
       time: new Date().toISOString(),
-      link: `${this.publicUrl}/#/notificationChannel/${channel_cuid}/show`,
+      link: `${this.publicUrl}/notificationChannel/${channel_cuid}/show`,
     };
     const sender: ChannelSender = c.source === 'EMAIL' ? this.email : c.source === 'TELEGRAM' ? this.telegram : this.discord;
     const r = await sender.send({ channel_cuid, company_cuid: c.company_cuid, source: c.source }, [alert]);
