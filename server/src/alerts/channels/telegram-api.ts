@@ -40,8 +40,13 @@ export class TelegramBotApi {
 
   /** Calls a method; answers Telegram's JSON. Throws (scrubbed) only when no answer came. */
   async call<T>(method: string, params: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TelegramAnswer<T> & { status: number }> {
-    const timeout = AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    // One controller per call, tied to the caller's long-lived signal only while the call runs.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), opts.timeoutMs ?? this.timeoutMs);
+    const onAbort = () => controller.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    if (opts.signal?.aborted) controller.abort(opts.signal.reason);
+    const signal = controller.signal;
     try {
       const res = await fetch(`${this.apiUrl.replace(/\/+$/, '')}/bot${this.token}/${method}`, {
         method: 'POST',
@@ -59,7 +64,10 @@ export class TelegramBotApi {
       }
       return { ...body, status: res.status };
     } catch (e) {
-      throw new Error(this.scrub(`Telegram ${method}: ${describe(e)}`));
+      throw new Error(this.scrub(`Telegram ${method}: ${describe(signal.aborted ? signal.reason : e)}`));
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -4,7 +4,6 @@ import { newCuid } from '../../common/ids';
 import { DATA_SOURCE } from '../../database/database.module';
 import { AppConfig } from '../../config/config';
 import { escapeHtml } from '../render';
-import { sleep } from './rate-limit';
 import type { TelegramChat, TelegramMessage, TelegramUpdate } from './telegram-api';
 import { TelegramBot } from './telegram-bot';
 
@@ -158,6 +157,14 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
 
   private pause(ms: number): Promise<void> {
     if (this.stop.signal.aborted) return Promise.resolve();
-    return Promise.race([sleep(ms), new Promise<void>((r) => this.stop.signal.addEventListener('abort', () => r(), { once: true }))]);
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.stop.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.stop.signal.addEventListener('abort', done, { once: true });
+    });
   }
 }
