@@ -114,6 +114,19 @@ describe('TELEGRAM channel', () => {
     await until(async () => peer.offsets.at(-1) === 1002);
   });
 
+  it('one instance polls at a time: a second instance does not get the lease while the first holds it', async () => {
+    const { TelegramUpdatesService } = await import('../../server/src/alerts/channels/telegram-updates.service');
+    const { TelegramBot } = await import('../../server/src/alerts/channels/telegram-bot');
+    const second = new TelegramUpdatesService(t.db.dataSource, t.config, new TelegramBot(t.config)) as unknown as { lease(bot_id: string): Promise<number | null> };
+    expect(await second.lease('7000001')).toBeNull();
+    // once the first one's lease has run out, the second takes over from the stored offset
+    const [{ offset }] = await t.db.dataSource.query(`SELECT update_offset::int AS offset FROM telegram_bot_state WHERE bot_id = '7000001'`);
+    await t.db.dataSource.query(`UPDATE telegram_bot_state SET lease_until = now() - interval '1 second' WHERE bot_id = '7000001'`);
+    expect(await second.lease('7000001')).toBe(offset);
+    // let go, so the app's own loop carries on
+    await t.db.dataSource.query(`UPDATE telegram_bot_state SET lease_owner = NULL, lease_until = NULL WHERE bot_id = '7000001'`);
+  });
+
   it('the same code used again in another chat links nothing', async () => {
     const sentBefore = peer.sent.length;
     peer.push({ message: { message_id: 3, chat: { id: -42, type: 'group', title: 'Intruders' }, text: `/start ${code}` } });
