@@ -2,6 +2,8 @@ import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { TelegramPeer } from '../factories/telegram-peer';
 import { CHANNEL_SENDERS, type ChannelSender, type OutgoingAlert } from '../../server/src/alerts/delivery/channel-sender';
+import { TelegramBot } from '../../server/src/alerts/channels/telegram-bot';
+import { TelegramUpdatesService } from '../../server/src/alerts/channels/telegram-updates.service';
 
 /**
  * TELEGRAM channels against a local peer speaking the Bot API (real HTTP, the portal's own client
@@ -115,8 +117,6 @@ describe('TELEGRAM channel', () => {
   });
 
   it('one instance polls at a time: a second instance does not get the lease while the first holds it', async () => {
-    const { TelegramUpdatesService } = await import('../../server/src/alerts/channels/telegram-updates.service');
-    const { TelegramBot } = await import('../../server/src/alerts/channels/telegram-bot');
     const second = new TelegramUpdatesService(t.db.dataSource, t.config, new TelegramBot(t.config)) as unknown as { lease(bot_id: string): Promise<number | null> };
     expect(await second.lease('7000001')).toBeNull();
     // once the first one's lease has run out, the second takes over from the stored offset
