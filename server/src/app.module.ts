@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AlertDeliveryModule } from './alerts/delivery/alert-delivery.module';
 import { AlertEngineModule } from './alerts/engine/alert-engine.module';
 import { OutboxSignalModule } from './alerts/outbox-signal.module';
+import { AlertChannelsModule } from './alerts/channels/channels.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
@@ -35,6 +36,7 @@ export class AppModule {
         CompaniesModule,
         TelemetryModule,
         AlertEngineModule,
+        AlertChannelsModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

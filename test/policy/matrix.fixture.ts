@@ -286,6 +286,23 @@ const templateSection = (w: PolicyWorld) => once('templateSection', () => made(w
 const OPTIONAL_FIELDS = { fields: [{ key: 'note', label: 'Note', type: 'text' }] };
 
 const place = (c: CaseCtx) => c.w.places[c.rel];
+
+/** Refused as bad input (400) wherever `base` would allow the call; otherwise as `base` says. */
+const invalidWhereAllowed =
+  (base: Rule): Rule =>
+  (who, rel) => {
+    const r = base(who, rel);
+    return r === 'allow' ? 'invalid' : r;
+  };
+/** A fresh PENDING e-mail channel (with its details) of the relation's company, written directly. */
+async function channelOf(c: CaseCtx): Promise<string> {
+  const channel_cuid = uniq('ch').slice(0, 32);
+  await c.w.ds.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [channel_cuid, place(c).company_cuid]);
+  await c.w.ds.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email) VALUES ($1, $2, $3)`, [uniq('ec').slice(0, 32), channel_cuid, `${uniq('m')}@policy.test`]);
+  return channel_cuid;
+}
+/** A trigger on the relation's system (one per relation). */
+const triggerOf = (c: CaseCtx) => once(`trigger/${c.rel}`, () => made(c.w, 'notificationTrigger', { name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid }));
 /** A root domain owned by the relation's company. */
 const rootDomainOf = (c: CaseCtx) => once(`rootDomain/${c.rel}`, () => made(c.w, 'rootDomain', { name: `${uniq('rd')}.example`, company_cuid: place(c).company_cuid }));
 /**
@@ -859,17 +876,50 @@ export const MATRIX: Record<string, Entry> = {
     edit: systemWrite(1),
     delete: systemWrite(1),
   }),
-  // "Channels and notifications: open to all" (channels belong to a company)
+  // "Channels and notifications: open to all" (channels belong to a company). A channel is made with its
+  // details by emailChannel / telegramChannel / discordChannel.create: the generic create answers 400
+  // wherever the caller could otherwise create one (a foreign company stays unseen).
   ...crud('notificationChannel', {
     omit: NO_IMPORT,
     sample: async (c) => ({ source: 'EMAIL', company_cuid: place(c).company_cuid }),
+    makeTarget: (c) => channelOf(c),
     change: () => ({ status: 'DISABLED' }),
     reference: async (c) => ['company_cuid', place(c).company_cuid],
     view: companyRecord(3),
-    create: companyRecord(3),
+    create: invalidWhereAllowed(companyRecord(3)),
     edit: companyRecord(3),
     delete: companyRecord(3),
   }),
+  'emailChannel.create': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(3),
+    input: async (c) => ({ input: { company_cuid: place(c).company_cuid, email: `${uniq('mail')}@policy.test` } }),
+  },
+  'emailChannel.resendVerification': { type: 'mutation', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  // The policy world has no Telegram bot: a member is told Telegram is not configured (400).
+  'telegramChannel.create': { type: 'mutation', answer: 'one', expect: invalidWhereAllowed(companyRecord(3)), input: async (c) => ({ input: { company_cuid: place(c).company_cuid } }) },
+  // No webhook host of the policy world answers: a member's webhook off the allow list is refused (400), never requested.
+  'discordChannel.create': {
+    type: 'mutation',
+    answer: 'one',
+    expect: invalidWhereAllowed(companyRecord(3)),
+    input: async (c) => ({ input: { company_cuid: place(c).company_cuid, name: c.w.label(c.rel), webhook: 'https://hooks.policy.invalid/api/webhooks/1/policy' } }),
+  },
+  'channelDetails.get': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  'channelDetails.sources': { type: 'query', answer: 'one', expect: openToAll, input: async () => ({ input: undefined }) },
+  // A PENDING channel answers { ok: false } (nothing is sent): the call itself is allowed.
+  'channelDetails.sendTest': { type: 'mutation', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  'channelLink.list': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  // By trigger: the caller's channels for a trigger of a system the caller sees (owned or shared).
+  'channelLink.list [trigger]': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { trigger_cuid: await triggerOf(c) } }) },
+  // The relation's channel and a trigger of that company's system.
+  'channelLink.set': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(3),
+    input: async (c) => ({ input: { channel_cuid: await channelOf(c), trigger_cuid: await triggerOf(c), enabled: true } }),
+  },
 
   // "Admin view 3 … Admin actions need 0."
   ...crudOmit(NO_IMPORT, 'documentation', catalogue(3, async (c) => ({ content: c.w.label(c.rel), documentation_type: 'ENTITYTYPE' }), () => ({ content: uniq() }), async () => ['documentation_type', 'ENTITYTYPE'])),

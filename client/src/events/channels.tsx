@@ -1,29 +1,92 @@
-import { Chip } from '@mui/material';
-import { Create, DataTable, Edit, List, ReferenceField, required, SelectInput, SimpleForm, useRecordContext, useTranslate } from 'react-admin';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import SendIcon from '@mui/icons-material/Send';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  FormControlLabel,
+  IconButton,
+  Link,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  DataTable,
+  Edit,
+  email,
+  Form,
+  List,
+  maxLength,
+  ReferenceField,
+  required,
+  SelectInput,
+  Show,
+  SimpleForm,
+  TextInput,
+  Title,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+  useTranslate,
+} from 'react-admin';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../server/src/common/enums';
 import { ListActions } from '../kit/ListActions';
+import { messageOf, trpc } from '../trpc';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
 
+type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
 const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.events.source.${s}` }));
 const statusChoices = NOTIFICATION_CHANNEL_STATUSES.map((s) => ({ id: s, name: `portal.events.status.${s}` }));
 // A channel becomes ACTIVE once confirmed; the back office only switches it on or off.
 const editableStatusChoices = statusChoices.filter((c) => c.id !== 'PENDING');
 
 const STATUS_COLOUR: Record<string, 'success' | 'warning' | 'default'> = { ACTIVE: 'success', PENDING: 'warning', DISABLED: 'default' };
+/** While a channel waits for its verification or link, its page asks again this often. */
+const PENDING_POLL_MS = 3000;
+
+function StatusChip({ status }: { status: string }) {
+  const translate = useTranslate();
+  return <Chip size="small" variant="outlined" color={STATUS_COLOUR[status] ?? 'default'} label={translate(`portal.events.status.${status}`, { _: status })} data-status={status} />;
+}
 
 function StatusField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
-  const translate = useTranslate();
-  if (!record) return null;
-  const status = String(record.status);
-  return <Chip size="small" variant="outlined" color={STATUS_COLOUR[status] ?? 'default'} label={translate(`portal.events.status.${status}`, { _: status })} data-status={status} />;
+  return record ? <StatusChip status={String(record.status)} /> : null;
 }
 
 function SourceField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
   return record ? <span>{translate(`portal.events.source.${String(record.source)}`, { _: String(record.source) })}</span> : null;
+}
+
+/** The channel's address as the user knows it (e-mail, chat name, Discord name), read from its details. */
+function AddressField(_props: { source?: string; label?: string }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const id = record ? String(record.id) : '';
+  const details = useQuery({ queryKey: ['channelDetails', id], queryFn: () => trpc.channelDetails.get.query({ channel_cuid: id }), enabled: !!id, staleTime: 30_000 });
+  const d = details.data;
+  if (!d) return null;
+  const text = d.email?.email ?? d.discord?.name ?? d.telegram?.group_chat_name ?? (d.telegram ? translate('portal.channels.telegram.notLinked') : '');
+  return <span>{text}</span>;
 }
 
 const filters = [
@@ -35,9 +98,12 @@ const filters = [
 export function ChannelList() {
   return (
     <List actions={<ListActions />} filters={filters} sort={{ field: 'source', order: 'ASC' }} data-testid="channel-list">
-      <DataTable rowClick={false} bulkActionButtons={false}>
+      <DataTable rowClick="show" bulkActionButtons={false}>
         <DataTable.Col source="source">
           <SourceField />
+        </DataTable.Col>
+        <DataTable.Col label="portal.channels.address" disableSort>
+          <AddressField />
         </DataTable.Col>
         <DataTable.Col source="status">
           <StatusField />
@@ -53,14 +119,300 @@ export function ChannelList() {
   );
 }
 
+// ---- create: one flow per source ------------------------------------------------------------
+
+function CreateFields({ source }: { source: Source }) {
+  const translate = useTranslate();
+  if (source === 'EMAIL') {
+    return <TextInput source="email" type="email" label="portal.channels.email.address" validate={[required(), email()]} autoComplete="email" inputProps={{ 'data-testid': 'channel-email' }} />;
+  }
+  if (source === 'DISCORD') {
+    return (
+      <>
+        <TextInput source="name" label="portal.channels.discord.name" validate={[required(), maxLength(200)]} inputProps={{ 'data-testid': 'channel-discord-name' }} />
+        <TextInput
+          source="webhook"
+          type="url"
+          label="portal.channels.discord.webhook"
+          helperText="portal.channels.discord.webhookHelp"
+          validate={required()}
+          autoComplete="off"
+          inputProps={{ 'data-testid': 'channel-discord-webhook' }}
+        />
+      </>
+    );
+  }
+  return <Typography variant="body2">{translate('portal.channels.telegram.createHelp')}</Typography>;
+}
+
 export function ChannelCreate() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const queryClient = useQueryClient();
+  const [source, setSource] = useState<Source>('EMAIL');
+  const [busy, setBusy] = useState(false);
+  const sources = useQuery({ queryKey: ['channelDetails', 'sources'], queryFn: () => trpc.channelDetails.sources.query(), staleTime: 60_000 });
+  const telegramOff = sources.data ? !sources.data.telegram.configured : false;
+
+  const submit = async (values: Record<string, unknown>) => {
+    const company_cuid = String(values.company_cuid ?? '');
+    setBusy(true);
+    try {
+      const answer =
+        source === 'EMAIL'
+          ? await trpc.emailChannel.create.mutate({ company_cuid, email: String(values.email ?? '') })
+          : source === 'TELEGRAM'
+            ? await trpc.telegramChannel.create.mutate({ company_cuid })
+            : await trpc.discordChannel.create.mutate({ company_cuid, name: String(values.name ?? ''), webhook: String(values.webhook ?? '') });
+      if ('message' in answer) notify(answer.message, { type: 'info' });
+      await queryClient.invalidateQueries({ queryKey: ['notificationChannel'] });
+      redirect('show', 'notificationChannel', answer.channel.channel_cuid);
+    } catch (err) {
+      notify(messageOf(err), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Create redirect="list">
-      <SimpleForm>
-        <SelectInput source="source" choices={sourceChoices} validate={required()} />
-        <CompanyInput source="company_cuid" required />
-      </SimpleForm>
-    </Create>
+    <Card sx={{ mt: 2 }}>
+      <Title title={translate('portal.channels.newChannel')} />
+      <CardContent>
+        <Form onSubmit={submit}>
+          <Stack spacing={2} sx={{ maxWidth: 560 }}>
+            <CompanyInput source="company_cuid" required />
+            <ToggleButtonGroup exclusive value={source} onChange={(_e, v: Source | null) => v && setSource(v)} aria-label={translate('portal.channels.source')} color="primary">
+              {NOTIFICATION_CHANNEL_SOURCES.map((s) => (
+                <ToggleButton key={s} value={s} data-testid={`channel-source-${s}`} disabled={s === 'TELEGRAM' && telegramOff}>
+                  {translate(`portal.events.source.${s}`)}
+                </ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+            {telegramOff ? (
+              <Typography variant="caption" color="text.secondary" data-testid="telegram-not-configured">
+                {translate('portal.channels.telegram.notConfigured')}
+              </Typography>
+            ) : null}
+            <CreateFields source={source} />
+            <Box>
+              <Button type="submit" variant="contained" disabled={busy} data-testid="channel-create-submit" startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+                {translate(source === 'DISCORD' ? 'portal.channels.discord.check' : 'portal.channels.create')}
+              </Button>
+            </Box>
+          </Stack>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+// ---- show: details, verification / linking, test, triggers --------------------------------------
+
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      notify('portal.channels.copied', { type: 'info' });
+    } catch {
+      notify('portal.channels.copyFailed', { type: 'warning' });
+    }
+  };
+  return (
+    <Stack direction="row" spacing={1} alignItems="center">
+      <TextField size="small" label={label} value={value} InputProps={{ readOnly: true }} inputProps={{ 'data-testid': testId }} sx={{ minWidth: 360 }} />
+      <Tooltip title={translate('portal.channels.copy')}>
+        <IconButton onClick={copy} aria-label={`${translate('portal.channels.copy')}: ${label}`}>
+          <ContentCopyIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+function ChannelDetailsPanel() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const id = record ? String(record.id) : '';
+  const details = useQuery({
+    queryKey: ['channelDetails', id],
+    queryFn: () => trpc.channelDetails.get.query({ channel_cuid: id }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data?.channel.status === 'PENDING' ? PENDING_POLL_MS : false),
+  });
+  const sendTest = useMutation({
+    mutationFn: () => trpc.channelDetails.sendTest.mutate({ channel_cuid: id }),
+    onSuccess: (r) => notify(r.message, { type: r.ok ? 'success' : 'warning' }),
+    onError: (e) => notify(messageOf(e), { type: 'error' }),
+  });
+  const resend = useMutation({
+    mutationFn: () => trpc.emailChannel.resendVerification.mutate({ channel_cuid: id }),
+    onSuccess: (r) => {
+      notify(r.message, { type: 'info' });
+      void queryClient.invalidateQueries({ queryKey: ['channelDetails', id] });
+    },
+    onError: (e) => notify(messageOf(e), { type: 'error' }),
+  });
+  if (!details.data) return details.isError ? <Alert severity="error">{messageOf(details.error)}</Alert> : <CircularProgress size={24} />;
+  const d = details.data;
+  const pending = d.channel.status === 'PENDING';
+  return (
+    <Stack spacing={2} data-testid="channel-details" data-status={d.channel.status}>
+      <Stack direction="row" spacing={1} alignItems="center">
+        <Typography variant="h6">{translate(`portal.events.source.${d.channel.source}`)}</Typography>
+        <StatusChip status={d.channel.status} />
+        <Typography variant="body2" color="text.secondary">
+          {d.channel.company_name}
+        </Typography>
+      </Stack>
+
+      {d.email ? (
+        <Stack spacing={1}>
+          <Typography>
+            {translate('portal.channels.email.address')}: <b>{d.email.email}</b>
+          </Typography>
+          {d.email.verified_at ? (
+            <Typography variant="body2" color="text.secondary">
+              {translate('portal.channels.email.verifiedAt', { date: d.email.verified_at.toLocaleString() })}
+            </Typography>
+          ) : (
+            <Alert
+              severity="info"
+              data-testid="email-check-inbox"
+              action={
+                <Button color="inherit" size="small" onClick={() => resend.mutate()} disabled={resend.isPending} data-testid="email-resend">
+                  {translate('portal.channels.email.resend')}
+                </Button>
+              }
+            >
+              {translate('portal.channels.email.checkInbox', { email: d.email.email })}
+            </Alert>
+          )}
+        </Stack>
+      ) : null}
+
+      {d.telegram ? (
+        d.telegram.linked_at ? (
+          <Alert severity="success" data-testid="telegram-linked">
+            {translate('portal.channels.telegram.linkedTo', { group: d.telegram.group_chat_name ?? '' })}
+          </Alert>
+        ) : (
+          <Stack spacing={1.5} data-testid="telegram-pending">
+            {!d.telegram.configured ? <Alert severity="warning">{translate('portal.channels.telegram.notConfigured')}</Alert> : null}
+            <Typography>{translate('portal.channels.telegram.howTo')}</Typography>
+            {d.telegram.deepLink ? (
+              <Stack direction="row" spacing={1} alignItems="center">
+                <Link href={d.telegram.deepLink} target="_blank" rel="noopener noreferrer" data-testid="telegram-deeplink">
+                  {translate('portal.channels.telegram.openTelegram')}
+                </Link>
+              </Stack>
+            ) : null}
+            {d.telegram.deepLink ? <CopyField label={translate('portal.channels.telegram.deepLink')} value={d.telegram.deepLink} testId="telegram-deeplink-text" /> : null}
+            {d.telegram.command ? <CopyField label={translate('portal.channels.telegram.command')} value={d.telegram.command} testId="telegram-command" /> : null}
+            <Stack direction="row" spacing={1} alignItems="center">
+              <CircularProgress size={14} />
+              <Typography variant="body2" color="text.secondary">
+                {translate('portal.channels.telegram.waiting')}
+              </Typography>
+            </Stack>
+          </Stack>
+        )
+      ) : null}
+
+      {d.discord ? (
+        <Typography>
+          {translate('portal.channels.discord.name')}: <b>{d.discord.name}</b> · {translate('portal.channels.discord.host')}: {d.discord.host}
+        </Typography>
+      ) : null}
+
+      <Box>
+        <Button variant="outlined" startIcon={<SendIcon />} onClick={() => sendTest.mutate()} disabled={sendTest.isPending || pending} data-testid="channel-send-test">
+          {translate('portal.channels.sendTest')}
+        </Button>
+      </Box>
+      <ChannelTriggers channel_cuid={id} />
+    </Stack>
+  );
+}
+
+/** The triggers the channel's company sees, each with a switch: does this channel deliver it? */
+function ChannelTriggers({ channel_cuid }: { channel_cuid: string }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const key = ['channelLink', channel_cuid];
+  const links = useQuery({ queryKey: key, queryFn: () => trpc.channelLink.list.query({ channel_cuid }) });
+  const set = useMutation({
+    mutationFn: (v: { trigger_cuid: string; enabled: boolean }) => trpc.channelLink.set.mutate({ channel_cuid, ...v }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: key }),
+    onError: (e) => notify(messageOf(e), { type: 'error' }),
+  });
+  const items = links.data?.items ?? [];
+  return (
+    <Box>
+      <Typography variant="subtitle1" sx={{ mt: 2 }}>
+        {translate('portal.channels.triggers')}
+      </Typography>
+      {links.isLoading ? <CircularProgress size={20} /> : null}
+      {links.data && items.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('portal.channels.noTriggers')}
+        </Typography>
+      ) : null}
+      {items.length > 0 ? (
+        <Table size="small" data-testid="channel-triggers">
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('portal.channels.system')}</TableCell>
+              <TableCell>{translate('portal.channels.trigger')}</TableCell>
+              <TableCell>{translate('resources.notificationTrigger.fields.severity_level')}</TableCell>
+              <TableCell align="right">{translate('portal.channels.delivers')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {items.map((i) => (
+              <TableRow key={i.trigger_cuid}>
+                <TableCell>{i.system_name}</TableCell>
+                <TableCell>{i.trigger_name}</TableCell>
+                <TableCell>{i.severity_level}</TableCell>
+                <TableCell align="right">
+                  <FormControlLabel
+                    label=""
+                    control={
+                      <Switch
+                        checked={i.enabled}
+                        onChange={(_e, enabled) => set.mutate({ trigger_cuid: i.trigger_cuid, enabled })}
+                        inputProps={{ 'aria-label': translate('portal.channels.deliversTrigger', { trigger: i.trigger_name, system: i.system_name }) }}
+                        data-testid={`channel-link-${i.trigger_cuid}`}
+                      />
+                    }
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : null}
+      {links.data?.truncated ? (
+        <Typography variant="caption" color="text.secondary">
+          {translate('portal.channels.truncated')}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+export function ChannelShow() {
+  return (
+    <Show>
+      <CardContent>
+        <ChannelDetailsPanel />
+      </CardContent>
+    </Show>
   );
 }
 

@@ -9,6 +9,7 @@ import { messages } from './i18n';
 const ChannelCreate = lazyPage(() => import('./channels'), (m) => m.ChannelCreate);
 const ChannelEdit = lazyPage(() => import('./channels'), (m) => m.ChannelEdit);
 const ChannelList = lazyPage(() => import('./channels'), (m) => m.ChannelList);
+const ChannelShow = lazyPage(() => import('./channels'), (m) => m.ChannelShow);
 const TemplateCreate = lazyPage(() => import('./templates'), (m) => m.TemplateCreate);
 const TemplateEdit = lazyPage(() => import('./templates'), (m) => m.TemplateEdit);
 const TemplateList = lazyPage(() => import('./templates'), (m) => m.TemplateList);
@@ -26,7 +27,7 @@ export const events: ResourceGroup = {
   resources: [
     { name: 'notificationTemplateAssignment', list: TemplateList, edit: TemplateEdit, create: TemplateCreate, icon: TuneIcon, recordRepresentation: 'name' },
     { name: 'notificationTrigger', list: TriggerList, edit: TriggerEdit, create: TriggerCreate, icon: NotificationsActiveIcon, recordRepresentation: 'name' },
-    { name: 'notificationChannel', list: ChannelList, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: 'source' },
+    { name: 'notificationChannel', list: ChannelList, show: ChannelShow, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: 'source' },
   ],
   messages,
 };

@@ -120,6 +120,12 @@ export const RESOURCE_ACCESS = {
   notificationTemplate: { perms: {}, pages: { list: 'eventTemplates.view', show: 'eventTemplates.view' } },
   notificationTrigger: { perms: crud('eventTriggers.view', 'eventTriggers.change') },
   notificationChannel: { perms: crud('channels.view', 'channels.change') },
+  // The channels' own procedures (alerts/channels): a channel is made with its details, per source.
+  emailChannel: { perms: { create: 'channels.change', resendVerification: 'channels.change' } },
+  telegramChannel: { perms: { create: 'channels.change' } },
+  discordChannel: { perms: { create: 'channels.change' } },
+  channelDetails: { perms: { get: 'channels.view', sources: 'channels.view', sendTest: 'channels.change' } },
+  channelLink: { perms: { list: 'channels.view', set: 'channels.change' } },
   notification: { perms: {}, pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' } },
   portalNotification: {
     perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },

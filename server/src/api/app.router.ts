@@ -1,3 +1,4 @@
+import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
@@ -28,6 +29,7 @@ export const ROUTER_PROVIDERS = {
   dashboards: DashboardRouter,
   telemetry: TelemetryRouter,
   hostedFile: HostedFileRouter,
+  channels: ChannelRouters,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -46,6 +48,11 @@ export function buildAppRouter(r: RouterProviders) {
     rootDomain: r.domains.rootDomain,
     domain: r.domains.domain,
     dashboard: r.dashboards.router,
+    emailChannel: r.channels.emailChannel,
+    telegramChannel: r.channels.telegramChannel,
+    discordChannel: r.channels.discordChannel,
+    channelDetails: r.channels.channelDetails,
+    channelLink: r.channels.channelLink,
     ...r.resources.routers,
   });
 }

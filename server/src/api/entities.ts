@@ -42,6 +42,7 @@ import { PortalNotificationUserHistoryEntity } from '../notifications/portal-not
 import { PortalNotificationEntity } from '../notifications/portal-notification.entity';
 import { NotificationTriggerStatusEntity } from '../alerts/notification-trigger-status.entity';
 import { NotificationDeliveryEntity } from '../alerts/delivery/notification-delivery.entity';
+import { TelegramBotStateEntity } from '../alerts/channels/telegram-bot-state.entity';
 import { TelegramNotificationChannelEntity } from '../notifications/telegram-notification-channel.entity';
 import { SiteEntity } from '../sites/site.entity';
 import { SystemChangelogEntity } from '../systems/system-changelog.entity';
@@ -113,6 +114,7 @@ export const ENTITIES = [
   NotificationTriggerEventEntity,
   NotificationTriggerStatusEntity,
   NotificationDeliveryEntity,
+  TelegramBotStateEntity,
   NotificationUserHistoryEntity,
   PortalNotificationUserHistoryEntity,
   // branding & files

@@ -3,6 +3,7 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AlertEngineModule } from '../alerts/engine/alert-engine.module';
+import { AlertChannelsModule } from '../alerts/channels/channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
@@ -134,7 +135,7 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
 }
 
 @Module({
-  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule, AlertEngineModule],
+  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule, AlertEngineModule, AlertChannelsModule],
   providers: [TrpcService, ResourceRouters],
   exports: [TrpcService],
 })

@@ -315,6 +315,50 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   ALERTS_INDEX_CHECK_SECONDS = 5;
+  // ---- Alert channels (email, Telegram, Discord: server/src/alerts/channels) -------------------
+
+  /** Email: the SMTP server (smtp://user:pass@host:587, smtps://…:465); empty → mails are written as .eml files under <DATA_DIR>/mail. */
+  @IsString()
+  SMTP_URL = '';
+
+  /** Email: the sender of alert and verification mails. */
+  @IsString()
+  MAIL_FROM = 'Energy portal <alerts@portal.invalid>';
+
+  /** The portal's address as users reach it, for links in messages (no trailing slash); empty → http://localhost:<PORT>. */
+  @IsString()
+  PUBLIC_URL = '';
+
+  /** Email: seconds an address verification link stays valid. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  EMAIL_VERIFY_TTL_SECONDS = 48 * 3600;
+
+  /** Telegram: the bot's token from BotFather; empty → Telegram channels are not offered. A secret: never logged. */
+  @IsString()
+  TELEGRAM_BOT_TOKEN = '';
+
+  /** Telegram: the Bot API's address (a local Bot API server or a test peer may stand in). */
+  @IsString()
+  TELEGRAM_API_URL = 'https://api.telegram.org';
+
+  /** Telegram: seconds one getUpdates long poll waits for the bot's next message. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(50)
+  TELEGRAM_POLL_SECONDS = 25;
+
+  /** Discord: hosts (host or host:port) a webhook URL may point at, comma-separated; nothing else is ever requested. */
+  @IsString()
+  DISCORD_WEBHOOK_HOSTS = 'discord.com,discordapp.com,canary.discord.com,ptb.discord.com';
+
+  /** Alert channels: milliseconds one request to Telegram, Discord or the SMTP server may take. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  CHANNEL_HTTP_TIMEOUT_MS = 10_000;
 
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';

@@ -1,3 +1,4 @@
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../common/enums';
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
@@ -121,6 +122,21 @@ export const channelResource: Def = {
   create: z.object({ source: z.enum(NOTIFICATION_CHANNEL_SOURCES), company_cuid: ZRefCuid }),
   update: z.object({ status: z.enum(['ACTIVE', 'DISABLED']) }).partial(),
   ...resourceAccess('notificationChannel'),
+  // A channel is made with its details (an address, a chat, a webhook) by emailChannel.create,
+  // telegramChannel.create or discordChannel.create (alerts/channels); a bare row would be a channel
+  // nothing can deliver to. Asked after the permission and scope checks: a foreign company stays NOT_FOUND.
+  // Re-activating (ACTIVE) needs what made it active: a verified address, a linked chat.
+  beforeWrite: async (tx, _actor, row, current) => {
+    if (!current) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Create a channel with emailChannel.create, telegramChannel.create or discordChannel.create' });
+    if (row.status !== 'ACTIVE' || current.status === 'ACTIVE') return;
+    const [ready] = (await tx.query(
+      `SELECT EXISTS (SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND verified_at IS NOT NULL)
+           OR EXISTS (SELECT 1 FROM telegram_notification_channel WHERE channel_cuid = $1 AND linked_at IS NOT NULL)
+           OR EXISTS (SELECT 1 FROM discord_notification_channel WHERE channel_cuid = $1) AS ready`,
+      [current.channel_cuid],
+    )) as { ready: boolean }[];
+    if (!ready?.ready) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This channel is not verified or linked yet: it cannot be activated' });
+  },
   scope: { kind: 'company', column: 'company_cuid' },
   search: [],
   filters: ['company_cuid', 'source', 'status'],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../../notifications/notifications.module';
+import { AlertChannelsModule } from '../channels/channels.module';
 import { OutboxWorker } from './outbox-worker.service';
 import { ChannelSenderRegistry } from './sender-registry';
 
@@ -9,11 +10,10 @@ export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, OutboxWorker];
 /**
  * The alert outbox: delivers NotificationTriggerEvent rows to channels and alarm toasts to the
  * portal (docs/alerts/outbox.md). Needs the global ConfigModule, DatabaseModule and
- * OutboxSignalModule; takes its senders from CHANNEL_SENDERS when a module provides them
- * (AlertChannelsModule, imported here once it exists).
+ * OutboxSignalModule; takes its senders (CHANNEL_SENDERS) from AlertChannelsModule.
  */
 @Module({
-  imports: [NotificationsModule],
+  imports: [NotificationsModule, AlertChannelsModule],
   providers: ALERT_DELIVERY_PROVIDERS,
   exports: ALERT_DELIVERY_PROVIDERS,
 })

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { procedure, router } from '../../trpc/trpc';
+import { ChannelsService } from './channels.service';
+import {
+  ZChannelDetails,
+  ZChannelLink,
+  ZChannelLinks,
+  ZChannelRef,
+  ZCreateAnswer,
+  ZDiscordCreate,
+  ZEmailCreate,
+  ZLinkList,
+  ZLinkSet,
+  ZSendTestAnswer,
+  ZSources,
+  ZTelegramCreate,
+  ZTelegramCreateAnswer,
+} from './channels.schema';
+
+/**
+ * The channel procedures, one router per name the app router mounts: emailChannel, telegramChannel,
+ * discordChannel, channelDetails, channelLink. Spec §6: "Channels and notifications: open to all"
+ * (channels.view / channels.change), against the channel's company: a member acts, anybody else
+ * gets NOT_FOUND.
+ */
+@Injectable()
+export class ChannelRouters {
+  constructor(private readonly channels: ChannelsService) {}
+
+  readonly emailChannel = router({
+    create: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZEmailCreate)
+      .output(ZCreateAnswer)
+      .mutation(({ ctx, input }) => this.channels.createEmail(ctx.actor, input)),
+    resendVerification: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZChannelRef)
+      .output(ZCreateAnswer)
+      .mutation(({ ctx, input }) => this.channels.resendVerification(ctx.actor, input.channel_cuid)),
+  });
+
+  readonly telegramChannel = router({
+    create: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZTelegramCreate)
+      .output(ZTelegramCreateAnswer)
+      .mutation(({ ctx, input }) => this.channels.createTelegram(ctx.actor, input)),
+  });
+
+  readonly discordChannel = router({
+    create: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZDiscordCreate)
+      .output(ZCreateAnswer)
+      .mutation(({ ctx, input }) => this.channels.createDiscord(ctx.actor, input)),
+  });
+
+  readonly channelDetails = router({
+    get: procedure
+      .meta({ perm: 'channels.view' })
+      .input(ZChannelRef)
+      .output(ZChannelDetails)
+      .query(({ ctx, input }) => this.channels.details(ctx.actor, input.channel_cuid)),
+    /** Which sources this portal offers (Telegram needs a bot token; Discord an allow list). */
+    sources: procedure
+      .meta({ perm: 'channels.view' })
+      .input(z.void())
+      .output(ZSources)
+      .query(() => this.channels.sources()),
+    sendTest: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZChannelRef)
+      .output(ZSendTestAnswer)
+      .mutation(({ ctx, input }) => this.channels.sendTest(ctx.actor, input.channel_cuid)),
+  });
+
+  readonly channelLink = router({
+    list: procedure
+      .meta({ perm: 'channels.view' })
+      .input(ZLinkList)
+      .output(ZChannelLinks)
+      .query(({ ctx, input }) => this.channels.links(ctx.actor, input)),
+    set: procedure
+      .meta({ perm: 'channels.change' })
+      .input(ZLinkSet)
+      .output(ZChannelLink)
+      .mutation(({ ctx, input }) => this.channels.setLink(ctx.actor, input)),
+  });
+}

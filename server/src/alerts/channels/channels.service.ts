@@ -1,0 +1,317 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { TRPCError } from '@trpc/server';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { can, isSuperUser, type Actor, type Permission } from '../../access/policy';
+import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../common/enums';
+import { notFound } from '../../common/errors';
+import { newCuid } from '../../common/ids';
+import { AppConfig } from '../../config/config';
+import { fieldError } from '../../crud/field-error';
+import { DATA_SOURCE } from '../../database/database.module';
+import type { ChannelSender, OutgoingAlert } from '../delivery/channel-sender';
+import { escapeHtml, escapeMarkdown } from '../render';
+import type { TChannelDetails } from './channels.schema';
+import { allowedHosts, checkWebhookUrl, webhookHost } from './discord-webhook';
+import { Mailer } from './mailer';
+import { DiscordSender, EmailSender, TelegramSender } from './senders';
+import { TelegramBot } from './telegram-bot';
+
+type Row = Record<string, unknown>;
+interface ChannelRow {
+  channel_cuid: string;
+  source: NotificationChannelSourceValue;
+  status: NotificationChannelStatusValue;
+  company_cuid: string;
+  company_name: string;
+}
+
+/** url_request.data of an address verification (only a hash of the link's secret is kept). */
+const VERIFY_KIND = 'alertEmailVerification';
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** Seconds between two test messages of one channel. */
+const TEST_COOLDOWN_MS = 5000;
+/** At most this many rows in a channel↔trigger list. */
+const LINK_LIST_MAX = 500;
+
+export type VerifyOutcome = { kind: 'verified'; email: string } | { kind: 'expired' } | { kind: 'invalid' };
+
+/** The channel procedures (spec §6 "Channels and notifications: open to all" members of the channel's company). */
+@Injectable()
+export class ChannelsService {
+  private readonly logger = new Logger('Channels');
+  private readonly lastTest = new Map<string, number>();
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly mailer: Mailer,
+    private readonly bot: TelegramBot,
+    private readonly email: EmailSender,
+    private readonly telegram: TelegramSender,
+    private readonly discord: DiscordSender,
+  ) {}
+
+  get publicUrl(): string {
+    return (this.config.PUBLIC_URL || `http://localhost:${this.config.PORT}`).replace(/\/+$/, '');
+  }
+
+  // ---- lookups under the policy --------------------------------------------------------------
+
+  /** The company, when the caller may act on its channels; else NOT_FOUND (foreign = missing). */
+  private async company(actor: Actor, company_cuid: string, perm: Permission): Promise<{ company_cuid: string; name: string }> {
+    const [row] = (await this.ds.query(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid])) as { company_cuid: string; name: string }[];
+    if (!row || !can(actor, perm, { company_cuid })) throw notFound('Company');
+    return row;
+  }
+
+  async channel(actor: Actor, channel_cuid: string, perm: Permission, tx: EntityManager | DataSource = this.ds): Promise<ChannelRow> {
+    const [row] = (await tx.query(
+      `SELECT c.channel_cuid, c.company_cuid, c.source::text AS source, c.status::text AS status, c.company_cuid, co.name AS company_name
+         FROM notification_channel c JOIN company co ON co.company_cuid = c.company_cuid WHERE c.channel_cuid = $1`,
+      [channel_cuid],
+    )) as ChannelRow[];
+    if (!row || !can(actor, perm, { company_cuid: row.company_cuid })) throw notFound('Channel');
+    return row;
+  }
+
+  // ---- details -----------------------------------------------------------------------------
+
+  async details(actor: Actor, channel_cuid: string): Promise<TChannelDetails> {
+    return this.detailsOf(await this.channel(actor, channel_cuid, 'channels.view'));
+  }
+
+  private async detailsOf(c: ChannelRow): Promise<TChannelDetails> {
+    const channel = { channel_cuid: c.channel_cuid, source: c.source, status: c.status, company_cuid: c.company_cuid, company_name: c.company_name };
+    if (c.source === 'EMAIL') {
+      const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
+      return { channel, email: e ? { email: String(e.email), verified_at: (e.verified_at as Date | null) ?? null } : { email: '', verified_at: null } };
+    }
+    if (c.source === 'TELEGRAM') {
+      const [t] = (await this.ds.query(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
+      const code = t && !t.linked_at && t.token ? String(t.token) : null;
+      return { channel, telegram: { configured: this.bot.configured, group_chat_name: (t?.group_chat_name as string | null) ?? null, linked_at: (t?.linked_at as Date | null) ?? null, ...(await this.linkOf(code)) } };
+    }
+    const [d] = (await this.ds.query(`SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
+    return { channel, discord: d ? { name: String(d.name), host: webhookHost(String(d.webhook)), created_at: d.created_at as Date } : { name: '', host: '', created_at: new Date(0) } };
+  }
+
+  private async linkOf(code: string | null): Promise<{ code: string | null; command: string | null; deepLink: string | null }> {
+    if (!code) return { code: null, command: null, deepLink: null };
+    const me = await this.bot.me();
+    return { code, command: `/start ${code}`, deepLink: me?.username ? `https://t.me/${me.username}?startgroup=${code}` : null };
+  }
+
+  sources() {
+    const hosts = allowedHosts(this.config.DISCORD_WEBHOOK_HOSTS);
+    return this.bot.me().then((me) => ({
+      email: { configured: true as const, files: this.mailer.folder !== null },
+      telegram: { configured: this.bot.configured, bot_username: me?.username ?? null },
+      discord: { configured: hosts.length > 0, hosts },
+    }));
+  }
+
+  // ---- EMAIL -------------------------------------------------------------------------------
+
+  async createEmail(actor: Actor, input: { company_cuid: string; email: string }) {
+    await this.company(actor, input.company_cuid, 'channels.change');
+    const channel_cuid = newCuid();
+    await this.ds.transaction(async (tx) => {
+      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
+      await tx.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, $3, NULL)`, [newCuid(), channel_cuid, input.email]);
+    });
+    const sent = await this.sendVerification(channel_cuid, input.email);
+    return { ...(await this.details(actor, channel_cuid)), message: sent };
+  }
+
+  async resendVerification(actor: Actor, channel_cuid: string) {
+    const c = await this.channel(actor, channel_cuid, 'channels.change');
+    if (c.source !== 'EMAIL') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only an e-mail channel is verified' });
+    const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as Row[];
+    if (!e) throw notFound('Channel');
+    if (e.verified_at) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This address is already verified' });
+    const sent = await this.sendVerification(channel_cuid, String(e.email));
+    return { ...(await this.detailsOf(c)), message: sent };
+  }
+
+  /** A new single-use link (earlier ones of the channel stop working) and its mail. */
+  private async sendVerification(channel_cuid: string, email: string): Promise<string> {
+    const token_cuid = newCuid();
+    const secret = randomBytes(24).toString('base64url');
+    await this.ds.transaction(async (tx) => {
+      await tx.query(`DELETE FROM url_request WHERE data->>'kind' = $1 AND data->>'channel_cuid' = $2`, [VERIFY_KIND, channel_cuid]);
+      await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
+        token_cuid,
+        JSON.stringify({ kind: VERIFY_KIND, channel_cuid, email, secret_sha256: sha256(secret) }),
+        this.config.EMAIL_VERIFY_TTL_SECONDS,
+      ]);
+    });
+    const link = `${this.publicUrl}/api/alerts/email/verify?token=${token_cuid}.${secret}`;
+    const hours = Math.round(this.config.EMAIL_VERIFY_TTL_SECONDS / 3600);
+    const r = await this.mailer.send({
+      to: email,
+      subject: 'Confirm this address for alerts',
+      text: `Someone asked to send the alerts of the energy portal to this address.\n\nConfirm it by opening this link (valid ${hours} h, once):\n${link}\n\nIf it was not you, ignore this mail.\n`,
+      html: `<!doctype html><html><body style="font-family:sans-serif"><p>Someone asked to send the alerts of the energy portal to this address.</p><p><a href="${escapeHtml(link)}">Confirm this address</a> (valid ${hours} h, once).</p><p>If it was not you, ignore this mail.</p></body></html>`,
+    });
+    if (r.ok) return this.mailer.folder ? `Verification mail written to the portal's mail folder (no SMTP server is configured)` : `Verification mail sent to ${email}`;
+    this.logger.warn(`Verification mail for channel ${channel_cuid} not sent: ${r.reason}`);
+    return `The verification mail could not be sent: ${r.reason}. Try "Resend" later.`;
+  }
+
+  /** Opens a verification link: once, before it expires, for the address it was sent to. */
+  async verify(token: string): Promise<VerifyOutcome> {
+    const m = /^([a-z0-9]{1,32})\.([A-Za-z0-9_-]{16,128})$/.exec(token);
+    if (!m) return { kind: 'invalid' };
+    const [, token_cuid, secret] = m;
+    return this.ds.transaction(async (tx): Promise<VerifyOutcome> => {
+      const [row] = (await tx.query(`SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`, [token_cuid])) as { data: Row; expired: boolean }[];
+      if (!row || row.data.kind !== VERIFY_KIND || typeof row.data.secret_sha256 !== 'string') return { kind: 'invalid' };
+      const a = Buffer.from(sha256(secret), 'hex');
+      const b = Buffer.from(row.data.secret_sha256, 'hex');
+      if (a.length !== b.length || !timingSafeEqual(a, b)) return { kind: 'invalid' };
+      await tx.query(`DELETE FROM url_request WHERE token_cuid = $1`, [token_cuid]);
+      if (row.expired) return { kind: 'expired' };
+      const channel_cuid = String(row.data.channel_cuid);
+      const email = String(row.data.email);
+      const done = (await tx.query(`SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND email = $2`, [channel_cuid, email])) as Row[];
+      if (done.length === 0) return { kind: 'invalid' };
+      await tx.query(`UPDATE email_notification_channel SET verified_at = now() WHERE channel_cuid = $1`, [channel_cuid]);
+      await tx.query(`UPDATE notification_channel SET status = 'ACTIVE' WHERE channel_cuid = $1 AND status = 'PENDING'`, [channel_cuid]);
+      return { kind: 'verified', email };
+    });
+  }
+
+  // ---- TELEGRAM ----------------------------------------------------------------------------
+
+  async createTelegram(actor: Actor, input: { company_cuid: string }) {
+    await this.company(actor, input.company_cuid, 'channels.change');
+    if (!this.bot.configured) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'Telegram is not configured on this portal: the operator has to set TELEGRAM_BOT_TOKEN' });
+    }
+    const channel_cuid = newCuid();
+    const code = randomBytes(12).toString('base64url');
+    await this.ds.transaction(async (tx) => {
+      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'TELEGRAM', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
+      await tx.query(`INSERT INTO telegram_notification_channel (telegram_channel_cuid, channel_cuid, token) VALUES ($1, $2, $3)`, [newCuid(), channel_cuid, code]);
+    });
+    const details = await this.details(actor, channel_cuid);
+    const link = await this.linkOf(code);
+    return { ...details, link: { code, command: link.command!, deepLink: link.deepLink } };
+  }
+
+  // ---- DISCORD -----------------------------------------------------------------------------
+
+  async createDiscord(actor: Actor, input: { company_cuid: string; name: string; webhook: string }) {
+    const company = await this.company(actor, input.company_cuid, 'channels.change');
+    const checked = checkWebhookUrl(input.webhook, allowedHosts(this.config.DISCORD_WEBHOOK_HOSTS));
+    if (!checked.ok) throw fieldError(['webhook'], checked.reason);
+    const webhook = checked.url.toString();
+    const channel_cuid = newCuid();
+    const r = await this.discord.post(`new:${channel_cuid}`, webhook, `✅ This channel will receive the alerts of **${company.name.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1')}** from the energy portal.`);
+    if (!r.ok) throw fieldError(['webhook'], `The webhook did not take a test message: ${r.reason}`);
+    await this.ds.transaction(async (tx) => {
+      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'DISCORD', 'ACTIVE', $2)`, [channel_cuid, input.company_cuid]);
+      await tx.query(`INSERT INTO discord_notification_channel (discord_channel_cuid, name, channel_cuid, webhook) VALUES ($1, $2, $3, $4)`, [newCuid(), input.name, channel_cuid, webhook]);
+    });
+    return { ...(await this.details(actor, channel_cuid)), message: 'The webhook took a test message; the channel is active' };
+  }
+
+  // ---- test message ------------------------------------------------------------------------
+
+  async sendTest(actor: Actor, channel_cuid: string): Promise<{ ok: boolean; message: string }> {
+    const c = await this.channel(actor, channel_cuid, 'channels.change');
+    if (c.status !== 'ACTIVE') {
+      const why = c.status === 'DISABLED' ? 'it is disabled' : c.source === 'EMAIL' ? 'its address is not verified yet' : c.source === 'TELEGRAM' ? 'it is not linked to a chat yet' : 'it is not active';
+      return { ok: false, message: `No test message: ${why}` };
+    }
+    const last = this.lastTest.get(channel_cuid) ?? 0;
+    if (Date.now() - last < TEST_COOLDOWN_MS) return { ok: false, message: 'A test message was just sent; wait a few seconds' };
+    this.lastTest.set(channel_cuid, Date.now());
+    const text = `Test message: alerts of ${c.company_name} will arrive here.`;
+    const alert: OutgoingAlert = {
+      event_cuid: `test-${newCuid()}`,
+      trigger_cuid: '',
+      system_cuid: '',
+      system_name: c.company_name,
+      severity: 'INFO',
+      state: 'TRIGGERED',
+      text,
+      html: escapeHtml(text),
+      markdown: escapeMarkdown(text),
+      time: new Date().toISOString(),
+      link: `${this.publicUrl}/notificationChannel/${channel_cuid}/show`,
+    };
+    const sender: ChannelSender = c.source === 'EMAIL' ? this.email : c.source === 'TELEGRAM' ? this.telegram : this.discord;
+    const r = await sender.send({ channel_cuid, company_cuid: c.company_cuid, source: c.source }, [alert]);
+    if (r.ok) return { ok: true, message: 'Test message sent' };
+    if (r.permanent) return { ok: false, message: `Not sent: ${r.reason}` };
+    const wait = r.retryAfterMs === undefined ? 'later' : `in ${Math.ceil(r.retryAfterMs / 1000)} s`;
+    return { ok: false, message: `Not sent now: ${r.reason}; try again ${wait}` };
+  }
+
+  // ---- channel ↔ trigger links ---------------------------------------------------------------
+
+  private readonly LINK_SELECT = `SELECT c.channel_cuid, c.company_cuid, c.source::text AS source, c.status::text AS status,
+      COALESCE(e.email, tg.group_chat_name, d.name) AS label,
+      t.trigger_cuid, t.name AS trigger_name, t.severity_level::text AS severity_level, t.is_active,
+      s.system_cuid, s.name AS system_name, COALESCE(l.enabled, FALSE) AS enabled
+    FROM notification_channel c
+    LEFT JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid
+    LEFT JOIN telegram_notification_channel tg ON tg.channel_cuid = c.channel_cuid
+    LEFT JOIN discord_notification_channel d ON d.channel_cuid = c.channel_cuid
+    JOIN system s ON s.company_cuid = c.company_cuid
+      OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = c.company_cuid)
+    JOIN notification_trigger t ON t.system_cuid = s.system_cuid
+    LEFT JOIN notification_channel_to_trigger l ON l.channel_cuid = c.channel_cuid AND l.trigger_cuid = t.trigger_cuid`;
+
+  /**
+   * For a channel: the triggers of every system its company sees (owned or shared), each with
+   * whether the channel serves it. For a trigger: the caller's channels of companies that see the
+   * trigger's system.
+   */
+  async links(actor: Actor, input: { channel_cuid: string } | { trigger_cuid: string }) {
+    let rows: Row[];
+    if ('channel_cuid' in input) {
+      await this.channel(actor, input.channel_cuid, 'channels.view');
+      rows = (await this.ds.query(`${this.LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${LINK_LIST_MAX + 1}`, [input.channel_cuid])) as Row[];
+    } else {
+      const all = (await this.ds.query(`${this.LINK_SELECT} WHERE t.trigger_cuid = $1 ORDER BY c.source, label, c.channel_cuid`, [input.trigger_cuid])) as Row[];
+      // A trigger no company of the caller's sees is unknown to the caller (foreign = missing).
+      if (!(await this.triggerVisible(actor, input.trigger_cuid))) throw notFound('Trigger');
+      rows = all.filter((r) => can(actor, 'channels.view', { company_cuid: String(r.company_cuid) })).slice(0, LINK_LIST_MAX + 1);
+    }
+    return {
+      items: rows.slice(0, LINK_LIST_MAX).map(({ company_cuid: _company, ...r }) => ({ ...r, is_active: Boolean(r.is_active), enabled: Boolean(r.enabled) })) as never[],
+      truncated: rows.length > LINK_LIST_MAX,
+    };
+  }
+
+  private async triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
+    const companies = actor.memberships.map((m) => m.company_cuid);
+    const rows = (await this.ds.query(
+      `SELECT 1 FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
+        WHERE t.trigger_cuid = $1 AND ($2::boolean OR s.company_cuid = ANY($3::varchar[])
+          OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY($3::varchar[])))`,
+      [trigger_cuid, isSuperUser(actor), companies],
+    )) as Row[];
+    return rows.length > 0;
+  }
+
+  async setLink(actor: Actor, input: { channel_cuid: string; trigger_cuid: string; enabled: boolean }) {
+    const c = await this.channel(actor, input.channel_cuid, 'channels.change');
+    const [t] = (await this.ds.query(
+      `SELECT t.trigger_cuid FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
+        WHERE t.trigger_cuid = $1 AND (s.company_cuid = $2 OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = $2))`,
+      [input.trigger_cuid, c.company_cuid],
+    )) as Row[];
+    if (!t) throw notFound('Trigger');
+    await this.ds.query(
+      `INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, $3)
+       ON CONFLICT (channel_cuid, trigger_cuid) DO UPDATE SET enabled = EXCLUDED.enabled`,
+      [input.channel_cuid, input.trigger_cuid, input.enabled],
+    );
+    const [{ company_cuid: _company, ...row }] = (await this.ds.query(`${this.LINK_SELECT} WHERE c.channel_cuid = $1 AND t.trigger_cuid = $2`, [input.channel_cuid, input.trigger_cuid])) as Row[];
+    return { ...row, is_active: Boolean(row.is_active), enabled: Boolean(row.enabled) } as never;
+  }
+}
