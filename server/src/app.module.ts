@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AlarmsModule } from './alerts/alarms/alarms.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
@@ -31,6 +32,7 @@ export class AppModule {
         UsersModule,
         CompaniesModule,
         TelemetryModule,
+        AlarmsModule,
         TrpcModule,
       ],
     };

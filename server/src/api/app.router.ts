@@ -1,3 +1,4 @@
+import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
@@ -28,6 +29,7 @@ export const ROUTER_PROVIDERS = {
   dashboards: DashboardRouter,
   telemetry: TelemetryRouter,
   hostedFile: HostedFileRouter,
+  alarms: AlarmsRouters,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -46,6 +48,9 @@ export function buildAppRouter(r: RouterProviders) {
     rootDomain: r.domains.rootDomain,
     domain: r.domains.domain,
     dashboard: r.dashboards.router,
+    alarm: r.alarms.alarm,
+    inbox: r.alarms.inbox,
+    triggerStatus: r.alarms.triggerStatus,
     ...r.resources.routers,
   });
 }
