@@ -55,7 +55,7 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
     await t?.close();
   });
 
-  const mine = <T extends { trigger_cuid: string }>(rows: T[]) => rows.filter((r) => [farmTrigger, clinicTrigger, quietTrigger].includes(r.trigger_cuid));
+  const mine = (rows: any[]): any[] => rows.filter((r) => [farmTrigger, clinicTrigger, quietTrigger].includes(r.trigger_cuid));
 
   it('active: the TRIGGERED triggers of the systems one sees, owner company or share, with the rendered message', async () => {
     const basic = await as.basic.query('alarm.active', {});
