@@ -55,10 +55,7 @@ export function useAlarmActions() {
   };
 }
 
-/** Is this trigger muted now by the session's blacklist (an entry whose `until` has passed no longer counts)? */
-export function isTriggerMuted(blacklist: readonly { trigger_cuid: string; until?: string | null }[], trigger_cuid: string, now = Date.now()): boolean {
-  return blacklist.some((b) => b.trigger_cuid === trigger_cuid && (!b.until || new Date(b.until).getTime() > now));
-}
+export { isTriggerMuted } from './mute';
 
 export function formatDeviceTime(value: Date | string | null | undefined, timezone: string, locale: string): string {
   if (!value) return '—';
