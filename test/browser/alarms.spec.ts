@@ -116,8 +116,14 @@ describe('alarm screens in Chromium', () => {
       onClickTarget: `/systems/${farm.system_cuid}/alarms`,
       alarm: { notification_cuid: n.notification_cuid, trigger_cuid: critical, system_cuid: farm.system_cuid, state: 'TRIGGERED' },
     });
-    await live.publish([installer], { kind: 'toast', toast: toast('alarm-toast-1') });
     const shown = page.locator('[data-testid=toast][data-toast-id=alarm-toast-1][data-state=open]');
+    // "open" shows once the stream has started; the server may register it a moment later. A toast
+    // id is shown once, so publishing it again until it shows is harmless.
+    await eventually(
+      async () => (await live.publish([installer], { kind: 'toast', toast: toast('alarm-toast-1') }), shown.count()),
+      (n) => n === 1,
+      10_000,
+    );
     await shown.waitFor();
     expect(await shown.getAttribute('data-trigger')).toBe(critical);
     expect(await shown.evaluate((el) => getComputedStyle(el).borderLeftColor)).toBe(rgb(SEVERITY_COLOURS.CRITICAL));
