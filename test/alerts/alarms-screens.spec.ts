@@ -247,6 +247,13 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
     expect(portal).toMatchObject({ read: false, system_cuid: farm.system_cuid, type: 'CHANGELOG', target: `/systems/${farm.system_cuid}/changelog` });
     expect(alarm).toMatchObject({ read: true, trigger_cuid: farmTrigger, trigger_name: 'Farm battery low', target: `/systems/${farm.system_cuid}/alarms` }); // acknowledged above
     expect(items.map((i) => i.sent_at.getTime())).toEqual([...items.map((i) => i.sent_at.getTime())].sort((a, b) => b - a));
+    // Page after page (each kind cut to the page's end before merging) gives the same list.
+    const paged: string[] = [];
+    for (let page = 1; page <= Math.ceil(list.data.total / 2); page++) {
+      paged.push(...(await as.basic.query('inbox.list', { pagination: { page, perPage: 2 } })).data.data.map((i: any) => i.id));
+    }
+    expect(paged).toEqual(items.map((i) => i.id));
+    expect(items.map((i) => i.kind).sort()).toEqual(expect.arrayContaining(['alarm', 'portal']));
 
     const unread = await as.basic.query('inbox.list', { pagination: { page: 1, perPage: 1000 }, unreadOnly: true });
     expect(unread.data.data.every((i: any) => !i.read)).toBe(true);

@@ -159,36 +159,48 @@ export class AlarmsService {
    * first, with the caller's read state. Alarms of triggers the caller mutes now are left out (the
    * same rule as their toasts).
    */
-  private inboxSql(actor: Actor, p: SqlParams, unreadOnly: boolean): string {
+  private inboxBranches(actor: Actor, p: SqlParams, unreadOnly: boolean): [string, string] {
     const user = p.add(actor.user_cuid);
     const portalRead = `EXISTS (SELECT 1 FROM portal_notification_user_history h WHERE h.user_cuid = ${user} AND h.notification_cuid = pn.notification_cuid)`;
     const alarmRead = `EXISTS (SELECT 1 FROM notification_user_history h WHERE h.user_cuid = ${user} AND h.notification_cuid = n.notification_cuid)`;
-    return `SELECT 'portal' AS kind, pn.notification_cuid, pn.message, pn.sent_at, pn.severity_level::text AS severity_level,
-                   pn.system_cuid, s.name AS system_name, s.timezone, pn.type::text AS type, NULL::varchar AS trigger_cuid,
-                   NULL::varchar AS trigger_name, ${portalRead} AS read
-              FROM portal_notification pn JOIN system s ON s.system_cuid = pn.system_cuid
-             WHERE ${visibleSystemSql(actor, p, 's')} ${unreadOnly ? `AND NOT ${portalRead}` : ''}
-            UNION ALL
-            SELECT 'alarm', n.notification_cuid, n.message, n.sent_at, n.severity_level::text, t.system_cuid, s.name, s.timezone,
-                   NULL, t.trigger_cuid, t.name, ${alarmRead}
-              FROM notification n
-              JOIN notification_trigger t ON t.trigger_cuid = n.trigger_cuid
-              JOIN system s ON s.system_cuid = t.system_cuid
-             WHERE ${visibleSystemSql(actor, p, 's')} ${unreadOnly ? `AND NOT ${alarmRead}` : ''}
-               AND NOT EXISTS (SELECT 1 FROM notification_user_blacklist b
-                                WHERE b.user_cuid = ${user} AND b.trigger_cuid = t.trigger_cuid AND ${MUTE_IN_FORCE})`;
+    return [
+      `SELECT 'portal' AS kind, pn.notification_cuid, pn.message, pn.sent_at, pn.severity_level::text AS severity_level,
+              pn.system_cuid, s.name AS system_name, s.timezone, pn.type::text AS type, NULL::varchar AS trigger_cuid,
+              NULL::varchar AS trigger_name, ${portalRead} AS read
+         FROM portal_notification pn JOIN system s ON s.system_cuid = pn.system_cuid
+        WHERE ${visibleSystemSql(actor, p, 's')} ${unreadOnly ? `AND NOT ${portalRead}` : ''}`,
+      `SELECT 'alarm' AS kind, n.notification_cuid, n.message, n.sent_at, n.severity_level::text AS severity_level,
+              t.system_cuid, s.name AS system_name, s.timezone, NULL::text AS type, t.trigger_cuid, t.name AS trigger_name, ${alarmRead} AS read
+         FROM notification n
+         JOIN notification_trigger t ON t.trigger_cuid = n.trigger_cuid
+         JOIN system s ON s.system_cuid = t.system_cuid
+        WHERE ${visibleSystemSql(actor, p, 's')} ${unreadOnly ? `AND NOT ${alarmRead}` : ''}
+          AND NOT EXISTS (SELECT 1 FROM notification_user_blacklist b
+                           WHERE b.user_cuid = ${user} AND b.trigger_cuid = t.trigger_cuid AND ${MUTE_IN_FORCE})`,
+    ];
+  }
+
+  private inboxSql(actor: Actor, p: SqlParams, unreadOnly: boolean): string {
+    const [portal, alarm] = this.inboxBranches(actor, p, unreadOnly);
+    return `${portal} UNION ALL ${alarm}`;
   }
 
   async inboxList(actor: Actor, input: { pagination: { page: number; perPage: number }; unreadOnly: boolean }): Promise<{ data: TInboxItem[]; total: number }> {
-    const p = new SqlParams();
-    const inbox = this.inboxSql(actor, p, input.unreadOnly);
-    const countValues = [...p.values];
     const { page, perPage } = input.pagination;
+    const countParams = new SqlParams();
+    const [{ total }] = (await this.ds.query(`SELECT count(*)::int AS total FROM (${this.inboxSql(actor, countParams, input.unreadOnly)}) i`, countParams.values)) as {
+      total: number;
+    }[];
+    // Each side sorted and cut to the page's end first: a fleet's whole history is never sorted in one piece.
+    const p = new SqlParams();
+    const [portal, alarm] = this.inboxBranches(actor, p, input.unreadOnly);
+    const end = p.add(page * perPage);
+    const order = `ORDER BY sent_at DESC, notification_cuid`;
     const rows = (await this.ds.query(
-      `SELECT * FROM (${inbox}) i ORDER BY sent_at DESC, notification_cuid LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
+      `SELECT * FROM ((${portal} ${order} LIMIT ${end}) UNION ALL (${alarm} ${order} LIMIT ${end})) i
+        ${order} LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
       p.values,
     )) as Omit<TInboxItem, 'id' | 'target'>[];
-    const [{ total }] = (await this.ds.query(`SELECT count(*)::int AS total FROM (${inbox}) i`, countValues)) as { total: number }[];
     return {
       data: rows.map((r) => ({
         ...r,
