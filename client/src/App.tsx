@@ -90,6 +90,7 @@ export default function App() {
           <Route path="/systems" element={<Navigate to="/system" replace />} />
           <Route path="/systems/:id" element={<SystemPageRoute />} />
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />
+          <Route path="/systems/:id/alarms" element={<SystemPageRoute />} />
           {GROUP_ROUTES}
         </CustomRoutes>
         {RESOURCES}

@@ -1,5 +1,6 @@
 import { Resource } from 'react-admin';
 import { admin } from './admin';
+import { alarms } from './alarms';
 import { catalogue } from './catalogue';
 import { events } from './events';
 import { fleet } from './fleet';
@@ -7,11 +8,11 @@ import type { ResourceGroup } from './kit/group';
 import { organisation } from './organisation';
 
 /**
- * The back office, grouped in the menu by who uses it: Organisation, Fleet, Catalogue, Events,
+ * The back office, grouped in the menu by who uses it: Organisation, Fleet, Alarms, Catalogue, Events,
  * Admin. Each group folder (client/src/<group>/index.tsx) lists its resources; a resource name is
  * the tRPC router name (the dataProvider calls `system.getList` …).
  */
-export const GROUPS: ResourceGroup[] = [organisation, fleet, catalogue, events, admin];
+export const GROUPS: ResourceGroup[] = [organisation, fleet, alarms, catalogue, events, admin];
 
 export const RESOURCES = GROUPS.flatMap((g) => g.resources.map((r) => <Resource key={r.name} {...r} />));
 

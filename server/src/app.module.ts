@@ -3,6 +3,7 @@ import { AlertDeliveryModule } from './alerts/delivery/alert-delivery.module';
 import { AlertEngineModule } from './alerts/engine/alert-engine.module';
 import { OutboxSignalModule } from './alerts/outbox-signal.module';
 import { AlertChannelsModule } from './alerts/channels/channels.module';
+import { AlarmsModule } from './alerts/alarms/alarms.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
@@ -37,6 +38,7 @@ export class AppModule {
         TelemetryModule,
         AlertEngineModule,
         AlertChannelsModule,
+        AlarmsModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

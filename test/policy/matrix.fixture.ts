@@ -317,6 +317,34 @@ async function shareOf(c: CaseCtx): Promise<string> {
   return `${system_cuid}:${company_cuid}`;
 }
 const systemOf = async (c: CaseCtx) => place(c).system_cuid;
+/**
+ * A TRIGGERED trigger of the relation's system with a delivered notification, written directly (the
+ * engine and the outbox are not under test here).
+ */
+async function freshAlarm(c: CaseCtx): Promise<{ trigger_cuid: string; notification_cuid: string }> {
+  const trigger_cuid = uniq('trg');
+  const notification_cuid = uniq('ntf');
+  const system_cuid = place(c).system_cuid;
+  await c.w.ds.query(`INSERT INTO notification_trigger (trigger_cuid, system_cuid, name, severity_level, message) VALUES ($1, $2, $3, 'WARNING', 'Low {value}')`, [
+    trigger_cuid,
+    system_cuid,
+    c.w.label(c.rel),
+  ]);
+  await c.w.ds.query(`INSERT INTO notification_trigger_status (trigger_cuid, trigger_state, state_since) VALUES ($1, 'TRIGGERED', now())`, [trigger_cuid]);
+  await c.w.ds.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'Low 3', 'WARNING', $2)`, [notification_cuid, trigger_cuid]);
+  await c.w.ds.query(
+    `INSERT INTO notification_trigger_event (event_cuid, "timestamp", trigger_cuid, value, notification_cuid, status) VALUES ($1, now(), $2, $3, $4, 'SENT')`,
+    [uniq('evt'), trigger_cuid, JSON.stringify({ state: 'TRIGGERED', value: 3 }), notification_cuid],
+  );
+  return { trigger_cuid, notification_cuid };
+}
+/** One alarm per relation, shared by the read and idempotent calls. */
+const alarms = new Map<string, Promise<{ trigger_cuid: string; notification_cuid: string }>>();
+function alarmOf(c: CaseCtx): Promise<{ trigger_cuid: string; notification_cuid: string }> {
+  const key = place(c).system_cuid;
+  if (!alarms.has(key)) alarms.set(key, freshAlarm(c));
+  return alarms.get(key)!;
+}
 const deviceOf = (c: CaseCtx) =>
   once(`device/${c.rel}`, async () => made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid: place(c).system_cuid }));
 
@@ -642,6 +670,45 @@ export const MATRIX: Record<string, Entry> = {
   },
   'portalNotification.mute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }) },
   'portalNotification.unmute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }) },
+
+  // Alarms (issue 11; §6 is silent): alarms are notifications, "open to all" who see the system; a
+  // trigger's evaluation state is trigger configuration, "Events: triggers view 2".
+  'alarm.active': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
+  'alarm.history': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { filter: { trigger_cuid: (await alarmOf(c)).trigger_cuid } } }) },
+  'alarm.acknowledge': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { notification_cuid: (await alarmOf(c)).notification_cuid } }) },
+  'alarm.mute': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid, until: new Date(Date.now() + 3600_000) } }),
+  },
+  'alarm.unmute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }) },
+  'inbox.list': {
+    type: 'query',
+    answer: 'list',
+    expect: systemRead(3),
+    input: async (c) => {
+      const { notification_cuid } = await freshAlarm(c);
+      return { input: { pagination: { page: 1, perPage: 1000 } }, target: notification_cuid };
+    },
+  },
+  'inbox.unreadCount': { type: 'query', answer: 'one', expect: openToAll, input: async () => ({ input: undefined }) },
+  'inbox.markRead': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { items: [{ kind: 'alarm', notification_cuid: (await freshAlarm(c)).notification_cuid }] } }),
+  },
+  'triggerStatus.get': { type: 'query', answer: 'one', expect: systemRead(2), input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }) },
+  'triggerStatus.list': {
+    type: 'query',
+    answer: 'list',
+    expect: systemRead(2),
+    input: async (c) => {
+      const { trigger_cuid } = await alarmOf(c);
+      return { input: { trigger_cuids: [trigger_cuid] }, target: trigger_cuid };
+    },
+  },
 
   // "Changelog create, edit and delete 2" (on a system one sees)
   'systemChangelog.create': {

@@ -17,7 +17,8 @@ import {
   DeleteWithConfirmButton,
 } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
-import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { RuleInputs } from './RuleInputs';
+import { transformRule, validateRuleForm } from './rule-form';
 import { ListActions } from '../kit/ListActions';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
 import { RowButtons } from './common';
@@ -76,7 +77,7 @@ function TemplateInputs({ creating }: { creating?: boolean }) {
       <TextInput source="message" validate={required()} multiline fullWidth />
       <TextInput source="release_message" multiline fullWidth />
       <TextInput source="description" multiline fullWidth />
-      <JsonInput source="args" validate={jsonObject} />
+      <RuleInputs template />
       <BooleanInput source="autocreate_triggers" />
     </>
   );
@@ -84,8 +85,8 @@ function TemplateInputs({ creating }: { creating?: boolean }) {
 
 export function TemplateCreate() {
   return (
-    <Create redirect="list">
-      <SimpleForm defaultValues={{ severity_level: 'INFO', args: {}, autocreate_triggers: false }}>
+    <Create redirect="list" transform={transformRule}>
+      <SimpleForm defaultValues={{ severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 }, autocreate_triggers: false }} validate={validateRuleForm(true)}>
         <TemplateInputs creating />
       </SimpleForm>
     </Create>
@@ -104,8 +105,8 @@ function EditToolbar() {
 
 export function TemplateEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm toolbar={<EditToolbar />}>
+    <Edit mutationMode="pessimistic" redirect="list" transform={transformRule}>
+      <SimpleForm toolbar={<EditToolbar />} validate={validateRuleForm(true)}>
         <TemplateInputs />
       </SimpleForm>
     </Edit>

@@ -1,10 +1,12 @@
 import { BooleanField, BooleanInput, Create, DataTable, DateField, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
-import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from './common';
 import { SeverityField, SeverityInput } from './severity';
 import { EventEditToolbar } from './templates';
+import { RuleInputs } from './RuleInputs';
+import { transformRule, validateRuleForm } from './rule-form';
+import { TriggerStatusField, TriggerStatusPanel } from './TriggerStatus';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
@@ -25,6 +27,9 @@ export function TriggerList() {
           <SeverityField />
         </DataTable.Col>
         <DataTable.Col source="is_active" field={BooleanField} />
+        <DataTable.Col label="portal.rules.status" disableSort>
+          <TriggerStatusField />
+        </DataTable.Col>
         <DataTable.Col source="args" disableSort>
           <JsonField source="args" compact />
         </DataTable.Col>
@@ -53,15 +58,15 @@ function TriggerInputs({ creating }: { creating?: boolean }) {
       <SeverityInput source="severity_level" validate={required()} />
       <TextInput source="message" validate={required()} multiline fullWidth />
       <TextInput source="release_message" multiline fullWidth />
-      <JsonInput source="args" validate={jsonObject} />
+      <RuleInputs />
     </>
   );
 }
 
 export function TriggerCreate() {
   return (
-    <Create redirect="list">
-      <SimpleForm defaultValues={{ is_active: true, severity_level: 'INFO', args: {} }}>
+    <Create redirect="list" transform={transformRule}>
+      <SimpleForm defaultValues={{ is_active: true, severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 } }} validate={validateRuleForm()}>
         <TriggerInputs creating />
       </SimpleForm>
     </Create>
@@ -70,8 +75,8 @@ export function TriggerCreate() {
 
 export function TriggerEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm toolbar={<EventEditToolbar />}>
+    <Edit mutationMode="pessimistic" redirect="list" transform={transformRule} aside={<TriggerStatusPanel />}>
+      <SimpleForm toolbar={<EventEditToolbar />} validate={validateRuleForm()}>
         <TriggerInputs />
       </SimpleForm>
     </Edit>

@@ -30,6 +30,7 @@ import type { ChartParameter } from './SystemChart';
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
 const SystemChart = lazy(() => import('./SystemChart'));
 const SystemChangelog = lazy(() => import('./SystemChangelog'));
+const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
 
 type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 type Device = Latest['devices'][number];
@@ -43,7 +44,7 @@ export default function SystemPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   const translate = useTranslate();
-  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : 'overview';
+  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : 'overview';
 
   const latest = useQuery({
     queryKey: ['telemetry.latest', id],
@@ -83,10 +84,15 @@ export default function SystemPage() {
       <Tabs value={tab} sx={{ mb: 2 }} aria-label={data.name}>
         <Tab value="overview" label={translate('portal.system.tab_overview')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}`} />
         <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
+        <Tab value="alarms" label={translate('portal.alarms.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/alarms`} data-testid="tab-alarms" />
       </Tabs>
       {tab === 'changelog' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
           <SystemChangelog systemCuid={id} timezone={data.timezone} />
+        </Suspense>
+      ) : tab === 'alarms' ? (
+        <Suspense fallback={<CircularProgress size={24} />}>
+          <SystemAlarms systemCuid={id} />
         </Suspense>
       ) : (
         <>

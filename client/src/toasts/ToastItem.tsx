@@ -117,6 +117,8 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
       data-state={toast.state}
       data-type={toast.type}
       data-severity={toast.severity}
+      data-alarm-state={toast.alarm?.state}
+      data-trigger={toast.alarm?.trigger_cuid}
       data-action-response={toast.actionResponse}
       data-swiping={dx > 0 || undefined}
       onPointerDown={onPointerDown}
@@ -145,7 +147,7 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
               <span data-testid="toast-timezone">{toast.triggeredAt.timezone}</span>
             </div>
           )}
-          {toast.type === 'NOTIFICATION' && toast.source && (
+          {toast.type === 'NOTIFICATION' && (toast.source || toast.alarm) && (
             <div className="toast-actions">
               <button
                 type="button"
@@ -157,11 +159,11 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
               >
                 {translate('portal.toasts.acknowledge')}
               </button>
-              {toast.source.system_cuid && (
+              {(toast.alarm || toast.source?.system_cuid) && (
                 <button
                   type="button"
                   data-testid="toast-mute"
-                  title={translate('portal.toasts.mute_title')}
+                  title={translate(toast.alarm ? 'portal.alarms.toast_mute_title' : 'portal.toasts.mute_title')}
                   onClick={(e) => {
                     e.stopPropagation();
                     onMute(toast);

@@ -2,18 +2,15 @@ import { createContext, type ReactNode, useContext, useEffect, useRef, useState 
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
 import type { TLiveEvent } from '../../../server/src/notifications/notifications.schema';
+import { isToastMuted } from '../alarms/mute';
 import { formatLocale } from '../i18n/locale';
 import { useSession, useSessionManager } from '../session/SessionProvider';
 import { messageOf, trpc } from '../trpc';
-import { ToastStore, type ToastEntry, type TToast } from './toast-store';
+import { ToastStore, type ToastEntry } from './toast-store';
 import { ToastViewport } from './ToastViewport';
 
-/** Is this notification's source on the user's portal-notification blacklist (muted)? */
-function isMuted(toast: TToast, blacklist: readonly { system_cuid: string | null; notification_type: string }[]): boolean {
-  const source = toast.source;
-  if (toast.type !== 'NOTIFICATION' || !source) return false;
-  return blacklist.some((b) => b.notification_type === source.notification_type && b.system_cuid === source.system_cuid);
-}
+/** How long an alarm toast's Mute silences its trigger (the alarm menus offer other lengths and "until unmuted"). */
+export const TOAST_ALARM_MUTE_MS = 24 * 3600_000;
 
 /** Tracked events arrive as { id, data }; plain ones as the event itself. */
 function unwrap(value: unknown): TLiveEvent | undefined {
@@ -67,7 +64,7 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
       onData: (value: unknown) => {
         const event = unwrap(value);
         if (!event || event.kind !== 'toast') return;
-        if (isMuted(event.toast, latest.current.context?.portalNotificationBlacklist ?? [])) return;
+        if (isToastMuted(event.toast, latest.current.context?.portalNotificationBlacklist ?? [], latest.current.context?.notificationBlacklist ?? [])) return;
         store.push(event.toast);
       },
       onError: (error: unknown) => {
@@ -82,6 +79,8 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
   }, [store, userCuid]);
 
   const acknowledge = (toast: ToastEntry) => {
+    // An alarm: NotificationUserHistory (alarm.acknowledge); a portal notification: its own history.
+    if (toast.alarm) return trpc.alarm.acknowledge.mutate({ notification_cuid: toast.alarm.notification_cuid });
     if (!toast.source) return;
     return trpc.portalNotification.acknowledge.mutate({ notification_cuid: toast.source.notification_cuid });
   };
@@ -95,12 +94,26 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
 
   const onClickThrough = (toast: ToastEntry) => {
     store.close(toast.id, 'click-through');
-    // Opening it is reading it (PortalNotificationUserHistory).
-    acknowledge(toast)?.catch(() => undefined);
+    // Opening a portal notification is reading it (PortalNotificationUserHistory); an alarm is
+    // acknowledged only on purpose (its button, or its row menu on the alarm tab this leads to).
+    if (!toast.alarm) acknowledge(toast)?.catch(() => undefined);
     if (toast.onClickTarget.startsWith('/') && !toast.onClickTarget.startsWith('//')) navigate(toast.onClickTarget);
   };
 
   const onMute = (toast: ToastEntry) => {
+    const alarm = toast.alarm;
+    if (alarm) {
+      // Every toast of this trigger goes away; the trigger stays muted for a day (or until unmuted from its menu).
+      store.closeWhere((t) => t.alarm?.trigger_cuid === alarm.trigger_cuid, 'mute');
+      trpc.alarm.mute
+        .mutate({ trigger_cuid: alarm.trigger_cuid, until: new Date(Date.now() + TOAST_ALARM_MUTE_MS) })
+        .then((context) => {
+          manager.replaceContext(context);
+          notify('portal.alarms.muted', { type: 'info' });
+        })
+        .catch((error: unknown) => notify('portal.toasts.mute_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
+      return;
+    }
     const source = toast.source;
     if (!source?.system_cuid) return;
     const system_cuid = source.system_cuid;

@@ -131,6 +131,13 @@ export const RESOURCE_ACCESS = {
     perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },
     pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' },
   },
+  // Alarm screens (issue 11): alarms are notifications (open to all who see the system); trigger state goes with the trigger.
+  alarm: {
+    perms: { active: 'notifications.view', history: 'notifications.view', acknowledge: 'notifications.change', mute: 'notifications.change', unmute: 'notifications.change' },
+    pages: { list: 'notifications.view', show: 'notifications.view' },
+  },
+  inbox: { perms: { unreadCount: 'notifications.view', markRead: 'notifications.change' }, pages: { list: 'notifications.view' } },
+  triggerStatus: { perms: { get: 'eventTriggers.view' }, pages: { list: 'eventTriggers.view' } },
   authToken: { perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' }, pages: { edit: 'authTokens.manage' } },
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
   documentation: { perms: crud('admin.view', 'admin.actions') },

@@ -1,4 +1,5 @@
 import { ChannelRouters } from '../alerts/channels/channels.router';
+import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
@@ -30,6 +31,7 @@ export const ROUTER_PROVIDERS = {
   telemetry: TelemetryRouter,
   hostedFile: HostedFileRouter,
   channels: ChannelRouters,
+  alarms: AlarmsRouters,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -53,6 +55,9 @@ export function buildAppRouter(r: RouterProviders) {
     discordChannel: r.channels.discordChannel,
     channelDetails: r.channels.channelDetails,
     channelLink: r.channels.channelLink,
+    alarm: r.alarms.alarm,
+    inbox: r.alarms.inbox,
+    triggerStatus: r.alarms.triggerStatus,
     ...r.resources.routers,
   });
 }

@@ -59,6 +59,8 @@ export const ZNotificationBlacklistEntry = z.object({
   blacklist_cuid: z.string(),
   user_cuid: z.string(),
   trigger_cuid: z.string(),
+  /** End of the mute (ISO 8601); null or absent: until unmuted. The browser drops toasts of muted triggers until then. */
+  until: z.string().nullable().optional(),
 });
 
 export const ZPortalNotificationBlacklistEntry = z.object({

@@ -78,7 +78,9 @@ export class SessionService implements OnModuleDestroy {
     const [memberships, blacklist, portalBlacklist] = await Promise.all([
       this.ds.query(`${MEMBERSHIP_SELECT} WHERE m.user_cuid = $1 ORDER BY r.level, c.name`, [user_cuid]),
       this.ds.query(
-        `SELECT blacklist_cuid, user_cuid, trigger_cuid FROM notification_user_blacklist WHERE user_cuid = $1`,
+        `SELECT blacklist_cuid, user_cuid, trigger_cuid,
+                to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+           FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`,
         [user_cuid],
       ),
       this.ds.query(

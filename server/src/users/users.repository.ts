@@ -192,7 +192,9 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
 
   async blacklists(_scope: Scope, user_cuid: string) {
     const [notification_blacklist, portal_notification_blacklist] = await Promise.all([
-      this.db.query(`SELECT blacklist_cuid, user_cuid, trigger_cuid FROM notification_user_blacklist WHERE user_cuid = $1`, [user_cuid]),
+      this.db.query(`SELECT blacklist_cuid, user_cuid, trigger_cuid,
+                to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+           FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`, [user_cuid]),
       this.db.query(
         `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
            FROM portal_notification_user_blacklist WHERE user_cuid = $1`,

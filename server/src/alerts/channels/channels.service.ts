@@ -245,8 +245,8 @@ export class ChannelsService {
     const sender: ChannelSender = c.source === 'EMAIL' ? this.email : c.source === 'TELEGRAM' ? this.telegram : this.discord;
     const r = await sender.send({ channel_cuid, company_cuid: c.company_cuid, source: c.source }, [alert]);
     if (r.ok) return { ok: true, message: 'Test message sent' };
-    if (r.permanent) return { ok: false, message: `Not sent: ${r.reason}` };
-    const wait = r.retryAfterMs === undefined ? 'later' : `in ${Math.ceil(r.retryAfterMs / 1000)} s`;
+    if ('permanent' in r && r.permanent) return { ok: false, message: `Not sent: ${r.reason}` };
+    const wait = 'retryAfterMs' in r && r.retryAfterMs !== undefined ? `in ${Math.ceil(r.retryAfterMs / 1000)} s` : 'later';
     return { ok: false, message: `Not sent now: ${r.reason}; try again ${wait}` };
   }
 
