@@ -200,13 +200,13 @@ describe('EMAIL channel', () => {
     let foreign_trigger: string;
     beforeAll(async () => {
       const [{ system_cuid }] = await t.db.dataSource.query(`SELECT system_cuid FROM system WHERE company_cuid = $1 ORDER BY name LIMIT 1`, [company_cuid]);
-      const made = await superuser.mutate('notificationTrigger.create', { data: { name: 'Battery low', message: 'Battery {value}', system_cuid } });
+      const made = await superuser.mutate('notificationTrigger.create', { data: { name: 'Battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } } });
       trigger_cuid = made.data.data.id;
       // a system of the other company that is not shared with the demo company
       const sys = await superuser.mutate('system.create', { data: { company_cuid: other_company_cuid, name: 'Foreign plant' } });
       expect(sys.status).toBe(200);
       const foreign_system = sys.data.data.id;
-      foreign_trigger = (await superuser.mutate('notificationTrigger.create', { data: { name: 'Foreign', message: 'x', system_cuid: foreign_system } })).data.data.id;
+      foreign_trigger = (await superuser.mutate('notificationTrigger.create', { data: { name: 'Foreign', message: 'x', system_cuid: foreign_system, args: { kind: 'offline' } } })).data.data.id;
     });
 
     it('lists the triggers the channel could serve, and switches one on and off', async () => {

@@ -190,14 +190,14 @@ describe('alert outbox: delivery', () => {
     expect(n).toBe(40);
   });
 
-  it('a source without a sender on this server archives with that reason; depth and lag are readable', async () => {
+  it('a channel whose details are gone (an EMAIL channel without its address) archives with that reason; depth and lag are readable', async () => {
     const trigger = await addTrigger(t.db.dataSource, farm.system_cuid);
     await addChannel(t.db.dataSource, demo, { source: 'EMAIL', triggers: [trigger] });
     const [id] = await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);
     kick();
     const e = await waitFinal(id);
     expect(e.status).toBe('ARCHIVED');
-    expect(e.last_error).toMatch(/No sender for EMAIL channels on this server$/);
+    expect(e.last_error).toMatch(/The channel no longer exists$/);
 
     // An event not due yet (a retry scheduled later), written 2 minutes ago: depth 1, lag ≥ 120 s.
     const [late] = await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);

@@ -83,7 +83,7 @@ describe('channels in Chromium', () => {
     const [{ system_cuid, company_cuid }] = (await portal.app.db.dataSource.query(
       `SELECT s.system_cuid, s.company_cuid FROM system s JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = 'Demo Solar Ltd' ORDER BY s.name LIMIT 1`,
     )) as { system_cuid: string; company_cuid: string }[];
-    const trigger = await admin.mutate('notificationTrigger.create', { data: { name: 'Browser battery low', message: 'Battery {value}', system_cuid } });
+    const trigger = await admin.mutate('notificationTrigger.create', { data: { name: 'Browser battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } } });
     const trigger_cuid = trigger.data.data.id as string;
     const [{ channel_cuid }] = (await portal.app.db.dataSource.query(
       `SELECT c.channel_cuid FROM notification_channel c JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid WHERE e.email = 'browser@example.test' AND c.company_cuid = $1`,

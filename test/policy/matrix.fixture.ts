@@ -302,7 +302,7 @@ async function channelOf(c: CaseCtx): Promise<string> {
   return channel_cuid;
 }
 /** A trigger on the relation's system (one per relation). */
-const triggerOf = (c: CaseCtx) => once(`trigger/${c.rel}`, () => made(c.w, 'notificationTrigger', { name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid }));
+const triggerOf = (c: CaseCtx) => once(`trigger/${c.rel}`, () => made(c.w, 'notificationTrigger', { name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, args: TRIGGER_RULE }));
 /** A root domain owned by the relation's company. */
 const rootDomainOf = (c: CaseCtx) => once(`rootDomain/${c.rel}`, () => made(c.w, 'rootDomain', { name: `${uniq('rd')}.example`, company_cuid: place(c).company_cuid }));
 /**

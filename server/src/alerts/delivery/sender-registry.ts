@@ -4,8 +4,8 @@ import { CHANNEL_SENDERS, type ChannelSender } from './channel-sender';
 
 /**
  * The senders the worker uses, one per channel source: those AlertChannelsModule provides as
- * CHANNEL_SENDERS (none until it is present: deliveries to a source without a sender are ARCHIVED
- * with that reason). `use` replaces senders by source (tests point the worker at a local peer).
+ * CHANNEL_SENDERS (a delivery to a source without a sender would be ARCHIVED with that reason).
+ * `use` replaces senders by source (tests point the worker at a local peer).
  */
 @Injectable()
 export class ChannelSenderRegistry {
