@@ -15,7 +15,7 @@ import { RecordingPeer } from '../factories/recording-sender';
  * built by `npm run build:server` to dist/), sending through a RecordingSender to a local peer
  * that answers slowly, so sends are in flight when the process is killed. Needs PostgreSQL
  * (TEST_DATABASE_URL): the child opens the same database. After AlertChannelsModule is merged the
- * same scenario runs against the built server and its TELEGRAM sender (see docs/alerts/outbox.md).
+ * same scenario runs against the built server and its TELEGRAM sender (see docs/alerts.md, "The outbox").
  */
 const DIST = process.env.TELEMETRY_DIST_DIR ?? resolve(__dirname, '..', '..', 'dist');
 const ENTRY = join(DIST, 'test', 'factories', 'outbox-worker-process.js');

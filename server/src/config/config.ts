@@ -162,7 +162,7 @@ export class AppConfig {
   @Min(1)
   LIVE_SESSION_CHECK_SECONDS = 15;
 
-  // ---- Alerts: the outbox worker (server/src/alerts/delivery, docs/alerts/outbox.md) ----
+  // ---- Alerts: the outbox worker (server/src/alerts/delivery, docs/alerts.md, "The outbox") ----
 
   /** Deliver alert events at all (off: events stay PENDING; benches compare with it off). */
   @Transform(toBool)
@@ -291,7 +291,7 @@ export class AppConfig {
   @IsString()
   FILES_S3_SECRET_ACCESS_KEY = '';
 
-  // ---- Alerts: the trigger engine (server/src/alerts/engine, docs/alerts/engine.md) ----
+  // ---- Alerts: the trigger engine (server/src/alerts/engine, docs/alerts.md, "The trigger engine") ----
   /** Milliseconds between the engine timer's claims of due triggers (no_data, offline, pending durations); 0 → no timer (tests drive it). */
   @Transform(toInt)
   @IsInt()

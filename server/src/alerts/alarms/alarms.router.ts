@@ -25,7 +25,7 @@ import {
 import { AlarmsService } from './alarms.service';
 
 /**
- * Alarm screens. Permissions (spec §6 is silent on alarms; decided in docs/alerts/screens.md):
+ * Alarm screens. Permissions (spec §6 is silent on alarms; decided in docs/alerts.md, "Alarm screens"):
  * alarms are notifications ("Channels and notifications: open to all"), so every member who sees a
  * system sees its alarms, acknowledges them and mutes them for themselves; a trigger's evaluation
  * state belongs to the trigger ("Events: triggers view 2").

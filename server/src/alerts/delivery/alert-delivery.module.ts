@@ -9,7 +9,7 @@ export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, OutboxWorker];
 
 /**
  * The alert outbox: delivers NotificationTriggerEvent rows to channels and alarm toasts to the
- * portal (docs/alerts/outbox.md). Needs the global ConfigModule, DatabaseModule and
+ * portal (docs/alerts.md, "The outbox"). Needs the global ConfigModule, DatabaseModule and
  * OutboxSignalModule; takes its senders (CHANNEL_SENDERS) from AlertChannelsModule.
  */
 @Module({

@@ -6,7 +6,7 @@ import { NotificationEntity } from '../../notifications/notification.entity';
 /**
  * Not in the spec: one alert event's delivery to one channel (migration 1764120000000). The
  * event row is the queue; this row tracks each channel separately so a retry sends only to the
- * channels that have not had it. See docs/alerts/outbox.md.
+ * channels that have not had it. See docs/alerts.md, "The outbox".
  */
 @Entity({ name: 'notification_delivery' })
 @Index('ix_notification_delivery_due', ['status', 'next_attempt_at'])

@@ -88,7 +88,7 @@ const truncate = (s: string): string => (s.length > MAX_REASON ? `${s.slice(0, M
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
- * The alert outbox worker (docs/alerts/outbox.md). Two loops share nothing but the database:
+ * The alert outbox worker (docs/alerts.md, "The outbox"). Two loops share nothing but the database:
  * - the **event loop** claims due NotificationTriggerEvent rows (`FOR UPDATE SKIP LOCKED`), writes
  *   each one's Notification row and its per-channel notification_delivery rows in one
  *   transaction, marks it SENDING (or SENT when no channel takes it), and right after the commit

@@ -75,7 +75,7 @@ export function scalar(v: unknown): SampleValue {
 }
 
 /**
- * The trigger engine (docs/alerts/engine.md). Judges active NotificationTriggers
+ * The trigger engine (docs/alerts.md, "The trigger engine"). Judges active NotificationTriggers
  * - on data: after each ingest flush commits, TelemetryWriter hands the flush's rows to `onFlush`,
  *   which keeps the rows some trigger watches in a bounded queue; a drain loop judges them in
  *   device-time order per trigger, first against a cached copy of the status, and only when a
