@@ -24,7 +24,9 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
   const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The screens read alert rows written here as fixtures: the engine's timer and the outbox stay
+    // off so they keep the states the fixtures give them (the whole path runs in test/browser/alerts-e2e.spec.ts).
+    t = await startTestApp({ ALERTS_DELIVERY_ENABLED: 'false', ALERTS_TIMER_INTERVAL_MS: '0' });
     for (const who of ['superuser', 'expert', 'basic', 'other']) {
       as[who] = new HttpClient(t.baseUrl);
       expect((await as[who].login(`${who}@demo.local`)).status).toBe(200);

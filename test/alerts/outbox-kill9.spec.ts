@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -49,7 +50,7 @@ describe('kill -9 of an outbox worker in the middle of sending', () => {
         NODE_OPTIONS: '',
         DATABASE_URL: url,
         PEER_URL: peer.url,
-        SESSION_SECRET: 'k'.repeat(40),
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
         LOG_LEVEL: 'warn',
         ALERTS_DELIVERY_POLL_MS: '200',
         ALERTS_DELIVERY_LEASE_SECONDS: '2',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ALERT_DELIVERY_PROVIDERS } from '../../server/src/alerts/delivery/alert-delivery.module';
@@ -43,7 +44,7 @@ describe('alert outbox: several workers', () => {
     await peer.start();
     t = await startTestApp(SETTINGS, { liveOverPostgres: true });
     const url = (t.db.dataSource.options as { url?: string }).url;
-    const configB = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'error', ...SETTINGS, ...(url ? { DATABASE_URL: url } : {}) });
+    const configB = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error', ...SETTINGS, ...(url ? { DATABASE_URL: url } : {}) });
     dbB = url ? await openDatabase({ url, poolSize: 5, entities: ENTITIES }, false) : undefined;
     @Module({
       imports: [ConfigModule.forConfig(configB), DatabaseModule.forDatabase(dbB ?? t.db, false), OutboxSignalModule],
