@@ -19,9 +19,9 @@ export interface BrowserPortal {
   close(): Promise<void>;
 }
 
-export async function startBrowserPortal(env: Record<string, string> = {}): Promise<BrowserPortal> {
+export async function startBrowserPortal(env: Record<string, string> = {}, options: { liveOverPostgres?: boolean } = {}): Promise<BrowserPortal> {
   assertClientBuilt();
-  const app = await startTestApp(env);
+  const app = await startTestApp(env, options);
   const browser = await launchChromium();
   const port = new URL(app.baseUrl).port;
   const contexts: BrowserContext[] = [];
