@@ -36,7 +36,7 @@ export interface AlertTestApp {
 }
 
 /**
- * The whole portal over HTTP with the engine's timer off (tests call engine.tick()) and a manual
+ * The whole portal over HTTP with the engine's timer and the outbox off (tests call engine.tick()) and a manual
  * clock shared by telemetry and the engine. With `db`, a new app on an existing database (a restart).
  */
 export async function startAlertApp(options: { db?: TestDatabase; clock?: ManualClock; env?: Record<string, string> } = {}): Promise<AlertTestApp> {
@@ -48,6 +48,8 @@ export async function startAlertApp(options: { db?: TestDatabase; clock?: Manual
     MQTT_PORT: '0',
     ALERTS_TIMER_INTERVAL_MS: '0',
     ALERTS_INDEX_CHECK_SECONDS: '0',
+    // The engine's events are read as the engine wrote them (PENDING); delivery has its own tests (outbox-*.spec.ts).
+    ALERTS_DELIVERY_ENABLED: 'false',
     ...options.env,
   });
   let db = options.db;
