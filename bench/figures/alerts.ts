@@ -372,7 +372,7 @@ export async function deliveryFigure(ctx: BenchContext): Promise<FigureResult> {
       }
     };
 
-    interface WithRound { rate: number; eventsPerSecond: number; p50: number; p95: number; messages: number; grouped: number; perChat: number[] }
+    interface WithRound { rate: number; eventsPerSecond: number; p50: number; p95: number; messages: number; grouped: number; perChat: number[]; spreadSeconds?: number }
     const withDelivery = async (label: string): Promise<WithRound> => {
       const from = peer!.sent.length;
       const { t0, insertedAt, ids } = await burst(linked);
@@ -404,9 +404,16 @@ export async function deliveryFigure(ctx: BenchContext): Promise<FigureResult> {
         perChat: chatOf.map((c) => perChatMap.get(c) ?? 0),
       };
       await allDone(ids, 30_000); // the outbox closes its events before the next burst
+      // How long the event loop took to turn the burst into deliveries (against the 2 s group window).
+      const [{ spread }] = await q<{ spread: number }>(
+        `SELECT COALESCE(extract(epoch FROM max(created_at) - min(created_at)), 0)::float8 AS spread FROM notification_delivery WHERE event_cuid = ANY($1::varchar[])`,
+        [ids],
+      );
+      r.spreadSeconds = spread;
       ctx.log(
         `delivery ${label}: ${r.messages} messages for ${insertedAt.size} alerts in ${seconds.toFixed(2)} s = ${r.rate.toFixed(1)} msg/s; ` +
-          `insert → peer p50 ${r.p50} ms, p95 ${r.p95} ms; ${r.grouped} grouped; per chat ${Math.min(...r.perChat)}–${Math.max(...r.perChat)}`,
+          `insert → peer p50 ${r.p50} ms, p95 ${r.p95} ms; ${r.grouped} grouped; per chat ${Math.min(...r.perChat)}–${Math.max(...r.perChat)}; ` +
+          `deliveries written over ${spread.toFixed(2)} s`,
       );
       return r;
     };
@@ -460,7 +467,7 @@ export async function deliveryFigure(ctx: BenchContext): Promise<FigureResult> {
       notes:
         `${events} events in a burst over ${DELIVERY_CHATS} linked Telegram group chats, counted at the Bot API peer (${ctx.rounds} rounds); ` +
         `${median(withRounds.map((r) => r.eventsPerSecond)).toFixed(1)} alerts/s; per chat ${Math.min(...allPerChat)}–${Math.max(...allPerChat)} messages a round; ` +
-        `grouping (ALERTS_GROUP_MIN 3, window 2 s) merged ${grouped ? `${grouped} messages` : 'none'}; ` +
+        `grouping (ALERTS_GROUP_MIN 3, window 2 s) merged ${grouped ? `${grouped} messages` : 'none'} (the burst's deliveries were written over ${median(withRounds.map((r) => r.spreadSeconds ?? 0)).toFixed(2)} s); ` +
         `limits at the peer (1/s per chat, 20/min per group, 30/s overall): ${broken ? `BROKEN ${JSON.stringify(limits)}` : 'kept'}; ` +
         `${duplicates} duplicates, ${archived} archived; baseline = same burst, no channel (Notification + toasts, events/s)`,
     };
