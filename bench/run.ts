@@ -1,6 +1,6 @@
 import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
-import { alertEvalFigure, alertLatencyFigure } from './figures/alerts';
+import { alertEvalFigure, alertLatencyFigure, deliveryFigure } from './figures/alerts';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
 import { seriesFigure } from './figures/series';
@@ -21,6 +21,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   list: listFigure,
   alert_latency: alertLatencyFigure,
   alert_eval: alertEvalFigure,
+  delivery: deliveryFigure,
 };
 
 async function main(): Promise<void> {

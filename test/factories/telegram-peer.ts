@@ -25,6 +25,11 @@ export class TelegramPeer {
   private nextUpdateId = 1000;
   private waiters: (() => void)[] = [];
   private rateLimited: { retry_after: number; times: number } | null = null;
+  /**
+   * Milliseconds each sendMessage waits before it answers (the message is recorded as received
+   * first, as Telegram delivers it before the bot reads the answer): sends stay in flight.
+   */
+  sendDelayMs = 0;
   private server!: Server;
   port = 0;
 
@@ -67,6 +72,41 @@ export class TelegramPeer {
     return this.sent[count - 1];
   }
 
+  /**
+   * Checks, without enforcing anything, that what arrived kept Telegram's bot limits: at most 1
+   * message per second to a chat, 20 per minute to a group (negative id), 30 per second overall.
+   * A window counts as broken when max + 1 messages arrived within it less `slackMs` (arrival
+   * times jitter a little around the sender's schedule). Answers the broken windows per rule and
+   * the tightest span seen per rule (between a message and the one `max` places before it; null
+   * when no chat got more than `max`).
+   */
+  limitReport(from = 0, slackMs = 50): { perChat: number; perGroup: number; overall: number; tightestMs: { perChat: number | null; perGroup: number | null; overall: number | null } } {
+    const sent = this.sent.slice(from);
+    const tightestMs = { perChat: Infinity, perGroup: Infinity, overall: Infinity };
+    const broken = (times: number[], max: number, perMs: number, rule: keyof typeof tightestMs) => {
+      let n = 0;
+      for (let i = max; i < times.length; i++) {
+        const span = times[i] - times[i - max];
+        tightestMs[rule] = Math.min(tightestMs[rule], span);
+        if (span < perMs - slackMs) n++;
+      }
+      return n;
+    };
+    const byChat = new Map<string, number[]>();
+    for (const m of sent) byChat.set(m.chat_id, [...(byChat.get(m.chat_id) ?? []), m.at]);
+    let perChat = 0;
+    let perGroup = 0;
+    for (const [chat, times] of byChat) {
+      times.sort((a, b) => a - b);
+      perChat += broken(times, 1, 1000, 'perChat');
+      if (chat.startsWith('-')) perGroup += broken(times, 20, 60_000, 'perGroup');
+    }
+    const all = sent.map((m) => m.at).sort((a, b) => a - b);
+    const overall = broken(all, 30, 1000, 'overall');
+    const tight = (v: number) => (Number.isFinite(v) ? v : null);
+    return { perChat, perGroup, overall, tightestMs: { perChat: tight(tightestMs.perChat), perGroup: tight(tightestMs.perGroup), overall: tight(tightestMs.overall) } };
+  }
+
   close(): Promise<void> {
     for (const w of this.waiters.splice(0)) w();
     this.server.closeAllConnections();
@@ -104,6 +144,8 @@ export class TelegramPeer {
         if (chat_id === 'unknown') return answer(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
         this.sent.push({ chat_id, text: String(body.text), parse_mode: body.parse_mode as string | undefined, at: Date.now() });
         this.perChat.set(chat_id, (this.perChat.get(chat_id) ?? 0) + 1);
+        if (this.sendDelayMs > 0) await new Promise((r) => setTimeout(r, this.sendDelayMs));
+        if (res.destroyed) return;
         return answer(200, { ok: true, result: { message_id: this.sent.length, chat: { id: Number(chat_id), type: 'group' }, text: body.text } });
       }
       case 'getUpdates': {

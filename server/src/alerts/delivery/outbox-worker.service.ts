@@ -464,7 +464,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
          SELECT d.event_cuid, d.channel_cuid, d.status::text AS was FROM notification_delivery d
           WHERE (d.status = 'PENDING' AND d.next_attempt_at <= now())
              OR (d.status = 'SENDING' AND d.lease_until <= now())
-          ORDER BY d.next_attempt_at, d.event_timestamp
+          -- A channel's due deliveries stay together in a claim (they share a due time: the group
+          -- window), so a burst over many channels is grouped per channel instead of being cut
+          -- into slices of every channel (one event-loop transaction gives them all the same due time).
+          ORDER BY d.next_attempt_at, d.channel_cuid, d.event_timestamp
           LIMIT $1
           FOR UPDATE SKIP LOCKED)
        UPDATE notification_delivery d
