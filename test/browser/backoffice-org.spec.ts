@@ -305,7 +305,7 @@ describe('organisation screens in Chromium', () => {
     expect((await api.mutate('companyMembership.update', { membership_cuid: m.membership_cuid, role_cuid: role.role_cuid })).error).toBeUndefined();
   });
 
-  it('events: a superuser creates a template with a severity (spec colours), device type and args JSON', async () => {
+  it('events: a superuser creates a template with a severity (spec colours), device type and a rule from the rule form', async () => {
     const [type] = await db<{ entitytype_id: string; model: string }>('SELECT entitytype_id, model FROM entity_type ORDER BY entitytype_id LIMIT 1');
     const page = await openAs('superuser@demo.local');
     await page.getByRole('menuitem', { name: 'Event templates' }).click();
@@ -321,7 +321,13 @@ describe('organisation screens in Chromium', () => {
     await page.locator('input[name=entitytype_id]').fill(type.model.slice(0, 4));
     await page.getByRole('option', { name: new RegExp(type.entitytype_id) }).first().click();
     await page.locator('textarea[name=message]').fill('Battery below {threshold} %');
-    await page.locator('[data-testid=json-input-args] textarea').first().fill('{"kind": "state", "key": "mode", "op": "equals", "value": "fault"}');
+    // The rule form (a threshold by default, below): the parameter, the trigger and release values.
+    const parameter = page.locator('input[name="args.parameter_id"]');
+    await parameter.click();
+    await parameter.fill('battery_soc');
+    await page.getByRole('option', { name: /battery_soc/ }).first().click();
+    await page.locator('input[name="args.value"]').fill('20');
+    await page.locator('input[name="args.release_value"]').fill('25,5');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/notificationTemplateAssignment$/);
     const row = page.locator('[data-testid=template-list] tbody tr', { hasText: 'Battery low' });
@@ -329,7 +335,11 @@ describe('organisation screens in Chromium', () => {
     const [saved] = await db<{ severity_level: string; args: unknown; entitytype_id: string }>(
       `SELECT severity_level::text, args, entitytype_id FROM notification_template_assignment WHERE name = 'Battery low'`,
     );
-    expect(saved).toEqual({ severity_level: 'CRITICAL', args: { kind: 'state', key: 'mode', op: 'equals', value: 'fault' }, entitytype_id: type.entitytype_id });
+    expect(saved).toEqual({
+      severity_level: 'CRITICAL',
+      args: { kind: 'threshold', parameter_id: 'battery_soc', op: 'below', value: 20, release_value: 25.5, for_seconds: 0, release_for_seconds: 0 },
+      entitytype_id: type.entitytype_id,
+    });
   });
 
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {

@@ -1,10 +1,12 @@
 import { Box, Typography } from '@mui/material';
-import { AutocompleteInput, NumberInput, ReferenceInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { DecimalInput } from '../kit/DecimalInput';
 import { useWatch } from 'react-hook-form';
 import { RULE_KINDS } from '../../../server/src/alerts/rules';
 import { PLACEHOLDER_LIST } from './rule-form';
 
-const seconds = { step: 1, min: 0 } as const;
+/** Durations are whole seconds. */
+const seconds = { integer: true } as const;
 
 /**
  * The rule of a trigger (`args`), one set of inputs per kind instead of raw JSON. With `template`
@@ -48,19 +50,19 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
           {parameter}
           <SelectInput source="args.op" label="portal.rules.op" choices={[{ id: 'above', name: 'portal.rules.ops.above' }, { id: 'below', name: 'portal.rules.ops.below' }]} />
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-            <NumberInput source="args.value" label="portal.rules.value" />
-            <NumberInput source="args.release_value" label="portal.rules.release_value" sx={{ minWidth: 320 }} />
+            <DecimalInput source="args.value" label="portal.rules.value" />
+            <DecimalInput source="args.release_value" label="portal.rules.release_value" />
           </Box>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-            <NumberInput source="args.for_seconds" label="portal.rules.for_seconds" {...seconds} />
-            <NumberInput source="args.release_for_seconds" label="portal.rules.release_for_seconds" {...seconds} />
+            <DecimalInput source="args.for_seconds" label="portal.rules.for_seconds" {...seconds} />
+            <DecimalInput source="args.release_for_seconds" label="portal.rules.release_for_seconds" {...seconds} />
           </Box>
         </>
       )}
       {kind === 'no_data' && (
         <>
           {parameter}
-          <NumberInput source="args.after_seconds" label="portal.rules.after_seconds" {...seconds} />
+          <DecimalInput source="args.after_seconds" label="portal.rules.after_seconds" {...seconds} />
         </>
       )}
       {kind === 'offline' && (
@@ -68,7 +70,7 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
           <ReferenceInput source="args.controller_id" reference="controller" filter={system_cuid ? { system_cuid } : {}}>
             <AutocompleteInput label="portal.rules.controller" optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 280 }} />
           </ReferenceInput>
-          <NumberInput source="args.after_seconds" label="portal.rules.after_seconds" {...seconds} />
+          <DecimalInput source="args.after_seconds" label="portal.rules.after_seconds" {...seconds} />
         </>
       )}
       {kind === 'state' && (
@@ -76,7 +78,7 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
           <TextInput source="args.key" label="portal.rules.key" />
           <SelectInput source="args.op" label="portal.rules.op" choices={[{ id: 'equals', name: 'portal.rules.ops.equals' }, { id: 'differs', name: 'portal.rules.ops.differs' }]} />
           <TextInput source="args.value" label="portal.rules.state_value" format={(v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))} />
-          <NumberInput source="args.for_seconds" label="portal.rules.for_seconds" {...seconds} />
+          <DecimalInput source="args.for_seconds" label="portal.rules.for_seconds" {...seconds} />
         </>
       )}
       <Typography variant="caption" color="text.secondary" sx={{ mb: 2 }} data-testid="rule-placeholders">
