@@ -94,8 +94,9 @@ describe('stored markup stays text in Chromium', () => {
     await page.locator('input[name=name]').waitFor();
     expect(await page.locator('input[name=name]').inputValue()).toBe(`T ${IMG}`);
     expect(await page.locator('textarea[name=description]').inputValue()).toBe(BOTH);
-    const args = await page.locator('[data-testid=json-input-args] textarea').first().inputValue();
-    expect(JSON.parse(args)).toEqual({ kind: 'state', key: IMG, op: 'equals', value: SCRIPT });
+    // The rule form shows the state rule's key and value as text in their inputs.
+    expect(await page.locator('input[name="args.key"]').inputValue()).toBe(IMG);
+    expect(await page.locator('input[name="args.value"]').inputValue()).toBe(SCRIPT);
     await screenshot(page, 'xss-template-edit');
     await expectInert(page);
 
