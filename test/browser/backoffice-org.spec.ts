@@ -306,7 +306,12 @@ describe('organisation screens in Chromium', () => {
   });
 
   it('events: a superuser creates a template with a severity (spec colours), device type and a rule from the rule form', async () => {
-    const [type] = await db<{ entitytype_id: string; model: string }>('SELECT entitytype_id, model FROM entity_type ORDER BY entitytype_id LIMIT 1');
+    // A device type that logs the battery's charge (the rule's parameter must be one it logs).
+    const [type] = await db<{ entitytype_id: string; model: string }>(
+      `SELECT t.entitytype_id, t.model FROM entity_type t
+         JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = t.entitytype_id AND a.parameter_id = 'battery_soc'
+        ORDER BY t.entitytype_id LIMIT 1`,
+    );
     const page = await openAs('superuser@demo.local');
     await page.getByRole('menuitem', { name: 'Event templates' }).click();
     await page.locator('[data-testid=template-list]').waitFor();
