@@ -1,5 +1,5 @@
 /**
- * The policy matrix, written by hand from spec §6 (/work/shared/spec/portal-spec.md), NOT from
+ * The policy matrix, written by hand from spec §6 (the product specification), NOT from
  * server/src/access/policy.ts (never import it here).
  *
  * One entry per tRPC procedure: who may call it against a record of each relation, and how to
