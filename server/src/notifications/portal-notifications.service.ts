@@ -5,7 +5,7 @@ import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService } from '../systems/system-access.service';
-import { visibleSystemSql } from '../tenancy/visibility';
+import { companySeesSystemSql, visibleSystemSql } from '../tenancy/visibility';
 import { SqlParams } from '../database/sql-params';
 import { LiveEventsService } from './live-events.service';
 import type { TChangelog, TPortalNotification, TToast } from './notifications.schema';
@@ -54,12 +54,12 @@ export class PortalNotificationsService {
         `SELECT DISTINCT u.user_cuid
            FROM "user" u
            JOIN company_membership m ON m.user_cuid = u.user_cuid
-          WHERE u.inactive = false AND u.user_cuid <> $3
-            AND (m.company_cuid = $2
-                 OR m.company_cuid IN (SELECT company_cuid FROM system_sharing WHERE system_cuid = $1))
+           JOIN system s ON s.system_cuid = $1
+          WHERE u.inactive = false AND u.user_cuid <> $2
+            AND ${companySeesSystemSql('m.company_cuid')}
             AND NOT EXISTS (SELECT 1 FROM portal_notification_user_blacklist b
                              WHERE b.user_cuid = u.user_cuid AND b.system_cuid = $1 AND b.notification_type = 'CHANGELOG')`,
-        [system.system_cuid, system.company_cuid, actor.user_cuid],
+        [system.system_cuid, actor.user_cuid],
       )) as { user_cuid: string }[]).map((r) => r.user_cuid);
       const toast: TToast = {
         id: notification_cuid,

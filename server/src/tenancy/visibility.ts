@@ -50,6 +50,16 @@ export function visibleSystemSql(caller: Caller, p: SqlParams, s = 's'): string 
     SELECT 1 FROM system_sharing vs WHERE vs.system_cuid = ${s}.system_cuid AND vs.company_cuid = ANY(${companies})))`;
 }
 
+/**
+ * A company sees a system: the company whose id is the expression `company` (a column such as
+ * `c.company_cuid`, or a placeholder) owns the `system` row under alias `s` or has it shared with it.
+ * For background work that acts for a company rather than a caller (alarm recipients, channels).
+ */
+export function companySeesSystemSql(company: string, s = 's'): string {
+  return `(${s}.company_cuid = ${company} OR EXISTS (
+    SELECT 1 FROM system_sharing cs WHERE cs.system_cuid = ${s}.system_cuid AND cs.company_cuid = ${company}))`;
+}
+
 /** Visible systems by id: the system whose id is `systemId` (e.g. `t.system_cuid`) is visible. */
 export function visibleSystemIdSql(caller: Caller, p: SqlParams, systemId: string): string {
   const scope = scopeOfCaller(caller);

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_LOG_PROCESSING_STATUSES, TRIGGER_STATES } from '../../common/enums';
+import { ZPagination } from '../../crud/crud.schema';
 import { ZCuid } from '../../users/users.schema';
 
 /** Longest mute with an end: one year (a mute "until unmuted" has no `until`). */
 export const MUTE_MAX_MS = 366 * 24 * 3600 * 1000;
-
-const ZPagination = z
-  .object({ page: z.number().int().min(1).max(1_000_000), perPage: z.number().int().min(1).max(1000) })
-  .default({ page: 1, perPage: 25 });
 
 export const ZActiveInput = z.object({ system_cuid: ZCuid.optional() }).default({});
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { can, isSuperUser, type Actor, type Permission } from '../../access/policy';
+import { can, type Actor, type Permission } from '../../access/policy';
 import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../common/enums';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
@@ -16,6 +16,8 @@ import { allowedHosts, checkWebhookUrl, webhookHost } from './discord-webhook';
 import { Mailer } from './mailer';
 import { DiscordSender, EmailSender, TelegramSender } from './senders';
 import { TelegramBot } from './telegram-bot';
+import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';
+import { SqlParams } from '../../database/sql-params';
 
 type Row = Record<string, unknown>;
 interface ChannelRow {
@@ -260,8 +262,7 @@ export class ChannelsService {
     LEFT JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid
     LEFT JOIN telegram_notification_channel tg ON tg.channel_cuid = c.channel_cuid
     LEFT JOIN discord_notification_channel d ON d.channel_cuid = c.channel_cuid
-    JOIN system s ON s.company_cuid = c.company_cuid
-      OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = c.company_cuid)
+    JOIN system s ON ${companySeesSystemSql('c.company_cuid')}
     JOIN notification_trigger t ON t.system_cuid = s.system_cuid
     LEFT JOIN notification_channel_to_trigger l ON l.channel_cuid = c.channel_cuid AND l.trigger_cuid = t.trigger_cuid`;
 
@@ -288,12 +289,11 @@ export class ChannelsService {
   }
 
   private async triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
-    const companies = actor.memberships.map((m) => m.company_cuid);
+    const p = new SqlParams([trigger_cuid]);
     const rows = (await this.ds.query(
       `SELECT 1 FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND ($2::boolean OR s.company_cuid = ANY($3::varchar[])
-          OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = ANY($3::varchar[])))`,
-      [trigger_cuid, isSuperUser(actor), companies],
+        WHERE t.trigger_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
+      p.values,
     )) as Row[];
     return rows.length > 0;
   }
@@ -302,7 +302,7 @@ export class ChannelsService {
     const c = await this.channel(actor, input.channel_cuid, 'channels.change');
     const [t] = (await this.ds.query(
       `SELECT t.trigger_cuid FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND (s.company_cuid = $2 OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = $2))`,
+        WHERE t.trigger_cuid = $1 AND ${companySeesSystemSql('$2')}`,
       [input.trigger_cuid, c.company_cuid],
     )) as Row[];
     if (!t) throw notFound('Trigger');

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { NotificationSeverityValue } from '../../common/enums';
 import type { TToast } from '../../notifications/notifications.schema';
+import { companySeesSystemSql } from '../../tenancy/visibility';
 
 /** What an alarm toast is made of (one event, once its Notification row exists). */
 export interface AlarmToastInput {
@@ -42,9 +43,7 @@ export async function alarmToastRecipients(tx: EntityManager, system_cuid: strin
   const rows = (await tx.query(
     `SELECT DISTINCT u.user_cuid
        FROM system s
-       JOIN company_membership m
-         ON m.company_cuid = s.company_cuid
-         OR m.company_cuid IN (SELECT sh.company_cuid FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid)
+       JOIN company_membership m ON ${companySeesSystemSql('m.company_cuid')}
        JOIN "user" u ON u.user_cuid = m.user_cuid
       WHERE s.system_cuid = $1
         AND u.inactive = false

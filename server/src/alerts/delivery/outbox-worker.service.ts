@@ -13,6 +13,7 @@ import { ZTriggerEventValue, type TTriggerEventValue } from '../rules';
 import { alarmToast, alarmToastRecipients } from './alarm-toasts';
 import type { ChannelTarget, OutgoingAlert, SendResult } from './channel-sender';
 import { ChannelSenderRegistry } from './sender-registry';
+import { companySeesSystemSql } from '../../tenancy/visibility';
 
 /** PostgreSQL channel the insert trigger on notification_trigger_event NOTIFYs (migration 1764120000000). */
 export const OUTBOX_NOTIFY_CHANNEL = 'alert_outbox';
@@ -304,8 +305,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
          JOIN notification_trigger t ON t.trigger_cuid = ct.trigger_cuid
          JOIN system s ON s.system_cuid = t.system_cuid
         WHERE ct.trigger_cuid = ANY($1::varchar[]) AND ct.enabled AND c.status = 'ACTIVE'
-          AND (c.company_cuid = s.company_cuid
-               OR EXISTS (SELECT 1 FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid AND sh.company_cuid = c.company_cuid))
+          AND ${companySeesSystemSql('c.company_cuid')}
         ORDER BY c.channel_cuid`,
       [triggerIds],
     )) as { trigger_cuid: string; channel_cuid: string; company_cuid: string }[];
