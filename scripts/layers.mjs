@@ -42,6 +42,8 @@ export const LAYERS = [
   ['telemetry'],
   // Alerts: the trigger engine (told by telemetry after each commit), the outbox and its channels.
   ['alerts'],
+  // Control: commands to controllers and their acknowledgements, configuration, the status view, mutes.
+  ['control'],
   ['health'],
   // The composition root: it knows every domain; no domain knows it.
   ['api'],

@@ -125,6 +125,8 @@ export const POLICY = {
   'systems.move': rule(1, 'Moving a device, controller or other record of a system to another system: level 1 in the owner company of both systems itself; a share, even with change, edits in place only', { target: 'companyLevel' }),
   'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', { target: 'companyLevel' }),
   'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
+  'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
+  'states.mute': rule(1, 'Mute states needs 1', { target: 'systemWrite' }),
   'telemetry.view': rule(3, 'Telemetry (charts, current values, energy) of a visible system: everyone watches charts (not in §6)', { target: 'systemRead' }),
 
   // Dashboards

@@ -142,6 +142,13 @@ export const RESOURCE_ACCESS = {
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
   documentation: { perms: crud('admin.view', 'admin.actions') },
   systemDataExportTemplate: { perms: crud('systemConfiguration.view', 'systems.edit') },
+  // Control (issue 12): commands to controllers (send = configure, spec §6 "controllers configure 1";
+  // apply_config of data processors also needs dataProcessors.configure per processor), the desired
+  // against reported configuration, the system status view and device mutes.
+  controllerCommand: { perms: { list: 'controllers.view', show: 'controllers.view', send: 'controllers.configure' } },
+  controllerConfig: { perms: { get: 'controllers.view', apply: 'controllers.configure' } },
+  systemStatus: { perms: { get: 'systemStatus.view' }, pages: { show: 'systemStatus.view' } },
+  deviceMute: { perms: { list: 'systemStatus.view', create: 'states.mute', end: 'states.mute' } },
   hostedFile: { perms: { list: 'files.view', show: 'files.view', delete: 'files.delete' }, pages: { create: 'files.upload' } },
   rootDomain: { perms: crud('admin.view', 'admin.actions') },
   domain: { perms: crud('admin.view', 'admin.actions') },

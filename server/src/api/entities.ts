@@ -21,6 +21,9 @@ import { ControllerOnlineStateEntity } from '../controllers/controller-online-st
 import { ControllerEntity } from '../controllers/controller.entity';
 import { DeviceEntity } from '../controllers/device-entity.entity';
 import { DeviceStateEntity } from '../controllers/device-state.entity';
+import { ControllerCommandEntity } from '../controllers/controller-command.entity';
+import { DeviceMuteEntity } from '../controllers/device-mute.entity';
+import { SessionStepUpEntity } from '../users/session-step-up.entity';
 import { DashboardEntity } from '../dashboards/dashboard.entity';
 import { DocumentationEntity } from '../documentation/documentation.entity';
 import { SystemDataExportTemplateEntity } from '../exports/system-data-export-template.entity';
@@ -93,6 +96,8 @@ export const ENTITIES = [
   ControllerOnlineStateHistoryEntity,
   DeviceEntity,
   DeviceStateEntity,
+  ControllerCommandEntity,
+  DeviceMuteEntity,
   // telemetry
   ParameterLogEntity,
   // dashboards
@@ -128,4 +133,5 @@ export const ENTITIES = [
   AuthTokenEntity,
   UrlRequestEntity,
   RevokedSessionEntity,
+  SessionStepUpEntity,
 ];

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { JsonValue } from '../common/enums';
 import { ManufacturerEntity } from './manufacturer.entity';
 
 /** A controller (edge gateway) model. */
@@ -26,4 +27,12 @@ export class ControllerTypeEntity {
   @ManyToOne(() => ManufacturerEntity, { nullable: false, onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'manufacturer_cuid', foreignKeyConstraintName: 'fk_controller_type_manufacturer_cuid' })
   manufacturer: Relation<ManufacturerEntity>;
+
+  /**
+   * Commands this model takes besides the built-in ones (apply_config, set_parameter, restart):
+   * a list checked by ZDeclaredCommands (control/commands/commands.schema.ts), e.g.
+   * `[{ "name": "genset_start", "label": "Start the genset", "dangerous": true, "args": [] }]`.
+   */
+  @Column({ type: 'jsonb', name: 'commands', default: [] })
+  commands: JsonValue[];
 }

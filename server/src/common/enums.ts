@@ -173,6 +173,23 @@ export const TRIGGER_EVENT_STATUSES = ['PENDING', 'SENT', 'SENDING', 'ARCHIVED']
 export type TriggerEventStatusValue = (typeof TRIGGER_EVENT_STATUSES)[number];
 assertSameValues<SameValues<`${TriggerEventStatus}`, typeof TRIGGER_EVENT_STATUSES>>(true);
 
+// ---- Controller command status (issue: control; not in the spec's enumerations) ---------------
+/**
+ * PENDING (stored, not yet handed to the broker or fetched) → SENT → SUCCESS / FAILURE (the
+ * controller's acknowledgement), or TIMEOUT (SENT, no answer within the ack timeout) / EXPIRED
+ * (never delivered before `not_after`). A late acknowledgement after TIMEOUT or EXPIRED still
+ * records the controller's answer.
+ */
+export const CONTROLLER_COMMAND_STATUSES = ['PENDING', 'SENT', 'SUCCESS', 'FAILURE', 'TIMEOUT', 'EXPIRED'] as const;
+export type ControllerCommandStatusValue = (typeof CONTROLLER_COMMAND_STATUSES)[number];
+/** Statuses after which nothing happens unless a (late) acknowledgement arrives. */
+export const FINAL_COMMAND_STATUSES = ['SUCCESS', 'FAILURE', 'TIMEOUT', 'EXPIRED'] as const;
+
+// ---- System changelog entry kind (issue: control) ---------------------------------------------
+/** MANUAL: written by a person (editable); the others are written by the portal (read-only). */
+export const CHANGELOG_KINDS = ['MANUAL', 'COMMAND', 'CONFIGURATION', 'MUTE'] as const;
+export type ChangelogKindValue = (typeof CHANGELOG_KINDS)[number];
+
 // ---- PostgreSQL enum types --------------------------------------------------------------------
 /**
  * Name of the PostgreSQL enum type of each enumeration (entities and migration use these).
@@ -193,6 +210,8 @@ export const PG_ENUM_NAMES = {
   triggerState: 'trigger_state',
   nextExecutionTrigger: 'next_execution_trigger',
   triggerEventStatus: 'trigger_event_status',
+  controllerCommandStatus: 'controller_command_status',
+  changelogKind: 'changelog_kind',
 } as const;
 
 // ---- Roles (spec §6) --------------------------------------------------------------------------

@@ -56,4 +56,15 @@ export class ControllerEntity {
   /** What the controller reports about itself (hardware, OS, network …). */
   @Column({ type: 'jsonb', name: 'controller_info', default: {} })
   controller_info: JsonObject;
+
+  /** Desired configuration: what the portal asks the controller to run (sent by an apply_config command). */
+  @Column({ type: 'jsonb', name: 'config', default: {} })
+  config: JsonObject;
+
+  /** Reported configuration: what the controller last said it runs (an ack's applied_config); null until it said so. */
+  @Column({ type: 'jsonb', name: 'reported_config', nullable: true })
+  reported_config: JsonObject | null;
+
+  @Column({ type: 'timestamptz', name: 'reported_at', nullable: true })
+  reported_at: Date | null;
 }

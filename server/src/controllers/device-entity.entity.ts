@@ -52,4 +52,11 @@ export class DeviceEntity {
   /** Portal-only presentation settings (icons, chart choices …). */
   @Column({ type: 'jsonb', name: 'portal_config', default: {} })
   portal_config: JsonObject;
+
+  /** Reported configuration: what the controller last said this device runs (an ack's applied_config); `config` is the desired one. */
+  @Column({ type: 'jsonb', name: 'reported_config', nullable: true })
+  reported_config: JsonObject | null;
+
+  @Column({ type: 'timestamptz', name: 'reported_at', nullable: true })
+  reported_at: Date | null;
 }

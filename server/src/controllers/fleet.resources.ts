@@ -31,6 +31,11 @@ export const controllerResource: Def = {
     ssh_port: z.number().nullable(),
     sw_version: z.string().nullable(),
     controller_info: ZStoredJson,
+    /** Desired configuration (sent by controllerConfig.apply). */
+    config: ZStoredJson,
+    /** What the controller last said it runs (read-only: from its acknowledgements). */
+    reported_config: ZStoredJson.nullable(),
+    reported_at: z.date().nullable(),
   }),
   create: z.object({
     controller_id: ZControllerId,
@@ -42,6 +47,7 @@ export const controllerResource: Def = {
     ssh_port: z.number().int().min(1).max(65535).nullable().optional(),
     sw_version: z.string().trim().max(64).nullable().optional(),
     controller_info: ZJsonObject.default({}),
+    config: ZJsonObject.default({}),
   }),
   update: z
     .object({
@@ -52,6 +58,7 @@ export const controllerResource: Def = {
       ssh_port: z.number().int().min(1).max(65535).nullable(),
       sw_version: z.string().trim().max(64).nullable(),
       controller_info: ZJsonObject,
+      config: ZJsonObject,
     })
     .partial(),
   ...resourceAccess('controller'),
@@ -92,6 +99,9 @@ export const deviceResource: Def = {
     system_cuid: z.string().nullable(),
     device_info: ZStoredJson,
     portal_config: ZStoredJson,
+    /** What the controller last said this device runs (read-only: from its acknowledgements); `config` is the desired one. */
+    reported_config: ZStoredJson.nullable(),
+    reported_at: z.date().nullable(),
   }),
   create: z.object({
     name: ZName,

@@ -21,6 +21,17 @@ export const ZToast = z.object({
       notification_type: z.enum(PORTAL_NOTIFICATION_TYPES),
     })
     .optional(),
+  /**
+   * An ACTION_RESPONSE about a command (issue: control): the toast's id is the command_id, so the
+   * SUCCESS / FAILURE toast replaces the PENDING one; lists of commands refresh on it.
+   */
+  command: z
+    .object({
+      command_id: z.string(),
+      controller_id: z.string(),
+      status: z.enum(['PENDING', 'SENT', 'SUCCESS', 'FAILURE', 'TIMEOUT', 'EXPIRED']),
+    })
+    .optional(),
   /** An alarm (a trigger's state change): Acknowledge writes NotificationUserHistory, Mute a NotificationUserBlacklist. */
   alarm: z
     .object({

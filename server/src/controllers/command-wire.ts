@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ZJsonObject } from '../common/zod-fields';
+
+/**
+ * What travels between the portal and a controller for commands (docs/controller-protocol.md,
+ * *Commands*), the same over MQTT and HTTP. Pure zod: the portal's command service, its transports
+ * and the simulator (the controller side) all read these.
+ *
+ * Down (`<prefix>/<controller_id>/command`, QoS 1, or GET /api/ingest/<controller_id>/commands):
+ *   { id, kind, payload, not_after, requested_at }
+ * Up (`<prefix>/<controller_id>/command/ack`, QoS 1, or POST /api/ingest/<controller_id>/commands/ack):
+ *   { id, status: SUCCESS | FAILURE, message?, applied_config? }
+ */
+
+/** Commands every controller takes. Anything else must be declared by the controller type. */
+export const BUILT_IN_COMMANDS = ['apply_config', 'set_parameter', 'restart'] as const;
+export type BuiltInCommand = (typeof BUILT_IN_COMMANDS)[number];
+
+/** Built-in commands that need a recent password (step-up). Declared ones say so themselves (`dangerous`). */
+export const DANGEROUS_BUILT_INS: readonly string[] = ['restart'];
+
+/** A command name: lower-case words joined by '_' (it names a command in the UI, the changelog and on the wire). */
+export const COMMAND_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** A command id (the idempotency key): the portal's cuid, or any caller-chosen 8–64 characters of [A-Za-z0-9_-]. */
+export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+export const ZCommandId = z.string().regex(COMMAND_ID_PATTERN, '8 to 64 letters, digits, "_" or "-"');
+
+/**
+ * A configuration change for one target as a JSON Merge Patch (RFC 7386): a key with a value sets
+ * it (objects merge recursively), a key with `null` removes it.
+ */
+export const ZConfigPatch = ZJsonObject;
+
+/** apply_config: merge patches of the controller's own config and of its devices' (by entity_cuid). */
+export const ZApplyConfigPayload = z
+  .object({
+    controller: ZConfigPatch.optional(),
+    devices: z.record(z.string().min(1).max(32), ZConfigPatch).optional(),
+  })
+  .strict()
+  .refine((p) => p.controller !== undefined || (p.devices !== undefined && Object.keys(p.devices).length > 0), {
+    message: 'Nothing to apply: give the controller’s or a device’s configuration',
+  });
+export type TApplyConfigPayload = z.infer<typeof ZApplyConfigPayload>;
+
+/** set_parameter: one setpoint of one device of this controller. */
+export const ZSetParameterPayload = z
+  .object({
+    entity_cuid: z.string().min(1).max(32),
+    parameter_id: z.string().min(1).max(64),
+    value: z.union([z.number().finite().min(-1e15).max(1e15), z.boolean()]),
+  })
+  .strict();
+export type TSetParameterPayload = z.infer<typeof ZSetParameterPayload>;
+
+/** restart: nothing to say (`reason` is shown in the changelog). */
+export const ZRestartPayload = z.object({ reason: z.string().trim().max(500).optional() }).strict();
+
+/** One argument of a declared command (the send form draws a field per argument). */
+export const ZDeclaredArg = z
+  .object({
+    name: z.string().regex(COMMAND_NAME_PATTERN, 'Lower-case letters, digits and "_"'),
+    label: z.string().trim().max(200).optional(),
+    type: z.enum(['number', 'string', 'boolean']),
+    required: z.boolean().default(false),
+    min: z.number().finite().optional(),
+    max: z.number().finite().optional(),
+    /** For strings: the allowed values (a select in the form). */
+    choices: z.array(z.string().max(200)).max(50).optional(),
+  })
+  .strict();
+
+/** A command a controller type declares (controller_type.commands). */
+export const ZDeclaredCommand = z
+  .object({
+    name: z
+      .string()
+      .regex(COMMAND_NAME_PATTERN, 'Lower-case letters, digits and "_"')
+      .refine((n) => !(BUILT_IN_COMMANDS as readonly string[]).includes(n), 'This name is a built-in command'),
+    label: z.string().trim().max(200).optional(),
+    description: z.string().trim().max(2000).optional(),
+    /** Needs a recent password (genset start/stop, anything that moves power). */
+    dangerous: z.boolean().default(false),
+    args: z.array(ZDeclaredArg).max(20).default([]),
+  })
+  .strict();
+export type TDeclaredCommand = z.infer<typeof ZDeclaredCommand>;
+
+export const ZDeclaredCommands = z
+  .array(ZDeclaredCommand)
+  .max(50)
+  .refine((list) => new Set(list.map((c) => c.name)).size === list.length, 'Each command name once');
+
+/** Down: a command as the controller receives it. */
+export const ZCommandMessage = z.object({
+  id: ZCommandId,
+  kind: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  /** ISO 8601: do not run it after this (answer FAILURE "expired"). */
+  not_after: z.string(),
+  requested_at: z.string(),
+});
+export type TCommandMessage = z.infer<typeof ZCommandMessage>;
+
+/** Up: the controller's answer. A repeated id is answered again with the same result, never run twice. */
+export const ZCommandAck = z
+  .object({
+    id: ZCommandId,
+    status: z.enum(['SUCCESS', 'FAILURE']),
+    message: z.string().max(2000).optional(),
+    /** After apply_config: what now runs, in full, per target (becomes the reported configuration). */
+    applied_config: z
+      .object({
+        controller: ZJsonObject.optional(),
+        devices: z.record(z.string().min(1).max(32), ZJsonObject).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type TCommandAck = z.infer<typeof ZCommandAck>;
+
+/** Applies a JSON Merge Patch (RFC 7386) to a configuration; returns a new object. */
+export function applyMergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isPlainObject(value)) out[key] = applyMergePatch(isPlainObject(out[key]) ? (out[key] as Record<string, unknown>) : {}, value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The merge patch that turns `from` into `to` (undefined when they are equal): what "apply" sends
+ * for the difference between the reported and the desired configuration.
+ */
+export function mergePatchBetween(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, unknown> | undefined {
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(from)) if (!(key in to)) patch[key] = null;
+  for (const [key, value] of Object.entries(to)) {
+    const before = from[key];
+    if (isPlainObject(value) && isPlainObject(before)) {
+      const inner = mergePatchBetween(before, value);
+      if (inner) patch[key] = inner;
+    } else if (!sameJson(before, value)) {
+      patch[key] = value;
+    }
+  }
+  return Object.keys(patch).length ? patch : undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
