@@ -29,3 +29,18 @@ export interface CommandLink {
 }
 
 export const COMMAND_LINK = Symbol('COMMAND_LINK');
+
+/**
+ * A controller's acknowledgement refused for good (thrown by the ack handler): 400 a malformed
+ * body, 404 an id that is not a command of this controller. The transports answer it (HTTP status,
+ * or `{code, message}` on the MQTT reply topic, the delivery acknowledged) and never retry it.
+ */
+export class CommandAckError extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND',
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,5 +1,7 @@
 import type { TCommandMessage } from '../../controllers/command-wire';
 
+export { CommandAckError } from '../../telemetry/command-link';
+
 /** What a controller's acknowledgement did (the HTTP answer; the MQTT reply on refusal). */
 export type AckOutcome =
   /** Recorded: the command now has this status (SUCCESS / FAILURE). */
@@ -25,14 +27,4 @@ export abstract class CommandInbox {
    * and changes nothing; a malformed body throws CommandAckError(400).
    */
   abstract ack(controller_id: string, body: unknown, transport: 'mqtt' | 'http'): Promise<AckOutcome>;
-}
-
-export class CommandAckError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND',
-    message: string,
-  ) {
-    super(message);
-  }
 }
