@@ -45,7 +45,8 @@ export class ControllerConfigRouter {
         .input(z.object({ controller_id: z.string().trim().min(1).max(64) }).strict())
         .output(ZControllerConfig)
         .query(({ ctx, input }) => config!.get(ctx.actor, input.controller_id)),
-      apply: procedure
+      // Not `apply`: tRPC reserves that name in a router.
+      applyDifference: procedure
         .meta({ perm: 'controllers.configure' })
         .input(ZApplyConfigInput)
         .output(ZCommandRecord)
