@@ -353,6 +353,27 @@ const freshDevice = async (c: CaseCtx, system_cuid: string) => made(c.w, 'entity
 /** A fresh controller of the relation's company on a system of it. */
 const controllerOn = async (c: CaseCtx, system_cuid: string) =>
   made(c.w, 'controller', { controller_id: uniq('ctl'), controllertype_cuid: await controllerType(c.w), company_cuid: place(c).company_cuid, system_cuid, name: c.w.label(c.rel) });
+/** A PENDING command to a fresh controller of the relation's company (written directly), shared by the reads. */
+const commandOf = (c: CaseCtx) =>
+  once(`command/${c.rel}`, async () => {
+    const controller_id = await controllerOn(c, place(c).system_cuid);
+    const command_id = uniq('cmd').slice(0, 32);
+    await c.w.ds.query(
+      `INSERT INTO controller_command (command_id, controller_id, company_cuid, system_cuid, kind, payload, not_after) VALUES ($1, $2, $3, $4, 'restart', '{}', now() + interval '1 hour')`,
+      [command_id, controller_id, place(c).company_cuid, place(c).system_cuid],
+    );
+    return command_id;
+  });
+/** A fresh controller whose desired configuration was never reported (so there is a difference to apply). */
+const controllerWithDifference = async (c: CaseCtx) =>
+  made(c.w, 'controller', {
+    controller_id: uniq('ctl'),
+    controllertype_cuid: await controllerType(c.w),
+    company_cuid: place(c).company_cuid,
+    system_cuid: place(c).system_cuid,
+    name: c.w.label(c.rel),
+    config: { log_level: 'debug' },
+  });
 /** A changelog entry on the relation's system written by the actor. */
 async function ownEntry(c: CaseCtx): Promise<string> {
   const log_cuid = uniq('log').slice(0, 32);
@@ -792,6 +813,62 @@ export const MATRIX: Record<string, Entry> = {
     edit: companyRecord(1),
     delete: (who) => (who.level === 0 ? 'allow' : 'deny'),
   }),
+  // Commands: "controllers and devices configure 1" sends, "view 2" reads; seen in the controller's company only.
+  'controllerCommand.getList': {
+    type: 'query',
+    answer: 'list',
+    expect: companyRecord(2),
+    input: async (c) => {
+      const id = await commandOf(c);
+      return { input: { pagination: { page: 1, perPage: 1000 }, filter: { id } }, target: id };
+    },
+  },
+  'controllerCommand.getOne': { type: 'query', answer: 'one', expect: companyRecord(2), input: async (c) => ({ input: { id: await commandOf(c) } }) },
+  'controllerCommand.getMany': {
+    type: 'query',
+    answer: 'list',
+    expect: companyRecord(2),
+    input: async (c) => {
+      const id = await commandOf(c);
+      return { input: { ids: [id] }, target: id };
+    },
+  },
+  'controllerCommand.getManyReference': {
+    type: 'query',
+    answer: 'list',
+    expect: companyRecord(2),
+    input: async (c) => {
+      const id = await commandOf(c);
+      return { input: { target: 'system_cuid', id: place(c).system_cuid, pagination: { page: 1, perPage: 1000 }, filter: { id } }, target: id };
+    },
+  },
+  'controllerCommand.access': {
+    type: 'query',
+    answer: 'list',
+    expect: companyRecord(2),
+    input: async (c) => {
+      const id = await commandOf(c);
+      return { input: { ids: [id] }, target: id };
+    },
+  },
+  'controllerCommand.send': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(1),
+    input: async (c) => ({ input: { controller_id: await controllerOn(c, place(c).system_cuid), kind: 'apply_config', payload: { controller: { log_level: 'debug' } } } }),
+  },
+  'controllerConfig.get': {
+    type: 'query',
+    answer: 'one',
+    expect: companyRecord(2),
+    input: async (c) => ({ input: { controller_id: await controllerOn(c, place(c).system_cuid) } }),
+  },
+  'controllerConfig.applyDifference': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(1),
+    input: async (c) => ({ input: { controller_id: await controllerWithDifference(c) } }),
+  },
   ...crud('entity', {
     sample: async (c) => ({ name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid: place(c).system_cuid }),
     change: () => ({ name: `renamed ${uniq()}` }),
