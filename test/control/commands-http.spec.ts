@@ -309,6 +309,29 @@ describe('commands to an HTTP controller', () => {
     expect((await send(c, { kind: 'restart', payload: {} })).error?.data.httpStatus).toBe(412);
   });
 
+  it('acknowledgements arriving together (one batch): the same id twice is recorded once, a foreign controller\'s ack is refused', async () => {
+    const a = (await send(installer, { kind: 'apply_config', payload: { controller: { batch: 1 } } })).data.command_id;
+    const b = (await send(installer, { kind: 'apply_config', payload: { controller: { batch: 2 } } })).data.command_id;
+    await fetchCommands();
+    const answers = await Promise.all([
+      commands.ack(DEMO_CONTROLLER_ID, { id: a, status: 'SUCCESS' }, 'mqtt'),
+      commands.ack(DEMO_CONTROLLER_ID, { id: a, status: 'FAILURE' }, 'mqtt'),
+      commands.ack('second-ctrl', { id: b, status: 'SUCCESS' }, 'mqtt').catch((e) => e),
+      commands.ack(DEMO_CONTROLLER_ID, { id: b, status: 'FAILURE', message: 'no' }, 'mqtt'),
+    ]);
+    expect(answers[0]).toEqual({ id: a, recorded: true, status: 'SUCCESS', late: false });
+    expect(answers[1]).toEqual({ id: a, recorded: false, status: 'SUCCESS' });
+    expect(answers[2]).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(answers[3]).toEqual({ id: b, recorded: true, status: 'FAILURE', late: false });
+    expect(await q(`SELECT command_id, status::text AS status FROM controller_command WHERE command_id = ANY($1) ORDER BY command_id`, [[a, b].sort()])).toEqual(
+      [
+        { command_id: a, status: 'SUCCESS' },
+        { command_id: b, status: 'FAILURE' },
+      ].sort((x, y) => x.command_id.localeCompare(y.command_id)),
+    );
+    expect((await q(`SELECT count(*)::int AS n FROM system_changelog WHERE ref = $1`, [a]))[0].n).toBe(1);
+  });
+
   it('refuses junk on the controller endpoints with 4xx and {code, message}', async () => {
     expect((await postAck('{not json')).status).toBe(400);
     expect((await postAck({ id: 'x' })).status).toBe(400);

@@ -9,7 +9,7 @@ import type { TSessionPayload } from '../../auth/session.schema';
 import { forbidden, notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
-import { applyMergePatch, type TCommandMessage, ZCommandAck } from '../../controllers/command-wire';
+import { applyMergePatch, type TCommandAck, type TCommandMessage, ZCommandAck } from '../../controllers/command-wire';
 import { fieldError } from '../../crud/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
@@ -65,6 +65,24 @@ export interface CommandController {
 type FinalStatus = 'SUCCESS' | 'FAILURE' | 'TIMEOUT' | 'EXPIRED';
 
 const WORKER_BATCH = 500;
+/** Acknowledgements gathered this long (ms) into one write, at most ACK_BATCH of them. */
+const ACK_GATHER_MS = 3;
+const ACK_BATCH = 200;
+
+interface QueuedAck {
+  controller_id: string;
+  ack: TCommandAck;
+  resolve: (outcome: AckOutcome) => void;
+  reject: (error: unknown) => void;
+}
+/** How long a controller's name and declared commands are reused for toasts and changelog titles. */
+const INFO_CACHE_MS = 5000;
+
+interface ControllerInfo {
+  name: string;
+  commands: unknown;
+  timezone: string | null;
+}
 /** Sweep step-up rows every this many worker rounds. */
 const SWEEP_EVERY = 60;
 
@@ -85,7 +103,11 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private rounds = 0;
+  private readonly ackQueue: QueuedAck[] = [];
+  private ackTimer?: NodeJS.Timeout;
   private readonly background = new Set<Promise<unknown>>();
+  /** Names, declared commands and time zones of controllers, for toasts and changelog titles (a backlog acks many at once). */
+  private readonly infoCache = new Map<string, { info: ControllerInfo; until: number }>();
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -125,6 +147,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.flushAcks();
     await Promise.allSettled([this.running, ...this.background]);
   }
 
@@ -387,36 +410,97 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
       throw new CommandAckError(400, 'BAD_REQUEST', `The acknowledgement is not valid${issue ? `: ${issue.path.map(String).join('.') || 'body'}: ${issue.message}` : ''}`);
     }
     const ack = parsed.data;
-    const done = await withPgTransaction(this.ds, async (c) => {
-      const { rows } = await c.query(`SELECT ${ROW_COLUMNS} FROM controller_command WHERE command_id = $1 AND controller_id = $2 FOR UPDATE`, [ack.id, controller_id]);
-      const row = rows[0] as CommandRow | undefined;
-      if (!row) return undefined;
-      if (row.status === 'SUCCESS' || row.status === 'FAILURE') return { row, outcome: { id: ack.id, recorded: false, status: row.status } as AckOutcome };
-      const late = row.status === 'TIMEOUT' || row.status === 'EXPIRED';
-      const message = ack.message ?? null;
-      await c.query(
-        `UPDATE controller_command SET status = $2, acked_at = now(), finished_at = now(), message = $3, applied_config = $4::jsonb WHERE command_id = $1`,
-        [ack.id, ack.status, message, ack.applied_config ? JSON.stringify(ack.applied_config) : null],
+    return new Promise<AckOutcome>((resolve, reject) => {
+      this.ackQueue.push({ controller_id, ack, resolve, reject });
+      if (this.ackQueue.length >= ACK_BATCH) this.flushAcks();
+      else this.ackTimer ??= setTimeout(() => this.flushAcks(), ACK_GATHER_MS);
+    });
+  }
+
+  /**
+   * Acknowledgements are written in batches (gathered for ACK_GATHER_MS, at most ACK_BATCH): one
+   * transaction locks the commands (in id order), records the answers with one UPDATE … FROM
+   * unnest, the reported configurations and the changelog entries, then the toasts go out. A
+   * backlog of controllers coming back acks far faster than one transaction per answer.
+   */
+  private flushAcks(): void {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    const batch = this.ackQueue.splice(0, this.ackQueue.length);
+    if (!batch.length) return;
+    const work = this.writeAcks(batch).then(
+      async ({ outcomes, finished }) => {
+        await this.finalToasts(finished).catch((e) => this.logger.warn(`command toasts not published: ${(e as Error).message}`));
+        batch.forEach((b, i) => (outcomes[i] instanceof Error ? b.reject(outcomes[i]) : b.resolve(outcomes[i] as AckOutcome)));
+      },
+      (error) => batch.forEach((b) => b.reject(error)),
+    );
+    this.later(work);
+  }
+
+  private async writeAcks(batch: QueuedAck[]): Promise<{ outcomes: (AckOutcome | CommandAckError)[]; finished: CommandRow[] }> {
+    return withPgTransaction(this.ds, async (c) => {
+      const { rows } = await c.query(
+        `SELECT ${ROW_COLUMNS} FROM controller_command t
+           JOIN unnest($1::varchar[], $2::varchar[]) AS k(id, ctrl) ON t.command_id = k.id AND t.controller_id = k.ctrl
+          ORDER BY t.command_id FOR UPDATE OF t`,
+        [batch.map((b) => b.ack.id), batch.map((b) => b.controller_id)],
       );
-      if (ack.applied_config?.controller) {
-        await c.query(`UPDATE controller SET reported_config = $2::jsonb, reported_at = now() WHERE controller_id = $1`, [controller_id, JSON.stringify(ack.applied_config.controller)]);
+      const byKey = new Map((rows as CommandRow[]).map((r) => [`${r.command_id}\u0000${r.controller_id}`, r]));
+      const outcomes: (AckOutcome | CommandAckError)[] = [];
+      const finished: (CommandRow & { late: boolean })[] = [];
+      const updates: { id: string; status: string; message: string | null; applied: string | null }[] = [];
+      const reportedControllers = new Map<string, string>();
+      const reportedDevices = new Map<string, { controller_id: string; cfg: string }>();
+      for (const { controller_id, ack } of batch) {
+        const row = byKey.get(`${ack.id}\u0000${controller_id}`);
+        if (!row) {
+          outcomes.push(new CommandAckError(404, 'NOT_FOUND', `No command '${ack.id}' for this controller`));
+          continue;
+        }
+        if (row.status === 'SUCCESS' || row.status === 'FAILURE') {
+          outcomes.push({ id: ack.id, recorded: false, status: row.status });
+          continue;
+        }
+        const late = row.status === 'TIMEOUT' || row.status === 'EXPIRED';
+        const message = ack.message ?? null;
+        // Later answers to the same id in this batch see it answered.
+        row.status = ack.status;
+        row.message = message;
+        updates.push({ id: ack.id, status: ack.status, message, applied: ack.applied_config ? JSON.stringify(ack.applied_config) : null });
+        if (ack.applied_config?.controller) reportedControllers.set(controller_id, JSON.stringify(ack.applied_config.controller));
+        for (const [key, cfg] of Object.entries(ack.applied_config?.devices ?? {})) reportedDevices.set(key, { controller_id, cfg: JSON.stringify(cfg) });
+        finished.push({ ...row, late });
+        outcomes.push({ id: ack.id, recorded: true, status: ack.status, late });
       }
-      const devices = Object.entries(ack.applied_config?.devices ?? {});
-      if (devices.length) {
+      if (updates.length) {
         await c.query(
-          `UPDATE entity e SET reported_config = d.cfg, reported_at = now()
-             FROM unnest($2::varchar[], $3::jsonb[]) AS d(key, cfg)
-            WHERE e.entity_cuid = d.key AND e.controller_id = $1`,
-          [controller_id, devices.map(([k]) => k), devices.map(([, v]) => JSON.stringify(v))],
+          `UPDATE controller_command t SET status = u.status::controller_command_status, acked_at = now(), finished_at = now(), message = u.message, applied_config = u.applied::jsonb
+             FROM unnest($1::varchar[], $2::text[], $3::text[], $4::text[]) AS u(id, status, message, applied)
+            WHERE t.command_id = u.id`,
+          [updates.map((u) => u.id), updates.map((u) => u.status), updates.map((u) => u.message), updates.map((u) => u.applied)],
         );
       }
-      const finished = { ...row, status: ack.status, message };
-      await this.changelog(c, [finished], late);
-      return { row: finished, late, outcome: { id: ack.id, recorded: true, status: ack.status, late } as AckOutcome };
+      if (reportedControllers.size) {
+        await c.query(
+          `UPDATE controller c SET reported_config = d.cfg::jsonb, reported_at = now()
+             FROM unnest($1::varchar[], $2::text[]) AS d(id, cfg) WHERE c.controller_id = d.id`,
+          [[...reportedControllers.keys()], [...reportedControllers.values()]],
+        );
+      }
+      if (reportedDevices.size) {
+        const list = [...reportedDevices];
+        // Only devices of the acknowledging controller.
+        await c.query(
+          `UPDATE entity e SET reported_config = d.cfg::jsonb, reported_at = now()
+             FROM unnest($1::varchar[], $2::varchar[], $3::text[]) AS d(key, ctrl, cfg)
+            WHERE e.entity_cuid = d.key AND e.controller_id = d.ctrl`,
+          [list.map(([k]) => k), list.map(([, v]) => v.controller_id), list.map(([, v]) => v.cfg)],
+        );
+      }
+      await this.changelog(c, finished);
+      return { outcomes, finished };
     });
-    if (!done) throw new CommandAckError(404, 'NOT_FOUND', `No command '${ack.id}' for this controller`);
-    if (done.outcome.recorded) await this.finalToasts([done.row]);
-    return done.outcome;
   }
 
   // ---- Worker ------------------------------------------------------------------------------
@@ -439,7 +523,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
         [`No answer from the controller within ${this.config.COMMAND_ACK_TIMEOUT_SECONDS} s`, this.config.COMMAND_ACK_TIMEOUT_SECONDS],
       );
       const rows = [...(expired.rows as CommandRow[]), ...(timedOut.rows as CommandRow[])];
-      await this.changelog(c, rows, false);
+      await this.changelog(c, rows);
       return rows;
     });
     await this.finalToasts(finals);
@@ -460,7 +544,8 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
 
   // ---- Audit and toasts --------------------------------------------------------------------
 
-  private async changelog(c: PoolClient, rows: CommandRow[], late: boolean): Promise<void> {
+  /** COMMAND changelog entries of commands that reached a final status (`late`: an answer after TIMEOUT / EXPIRED). */
+  private async changelog(c: PoolClient, rows: (CommandRow & { late?: boolean })[]): Promise<void> {
     const entries: AutomaticChangelogEntry[] = [];
     if (!rows.length) return;
     const names = await this.controllerInfo(c, rows.map((r) => r.controller_id));
@@ -471,7 +556,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
       entries.push({
         system_cuid: r.system_cuid,
         kind: 'COMMAND',
-        title: `${label} on ${info?.name ?? r.controller_id}: ${r.status}${late ? ' (late answer)' : ''}`,
+        title: `${label} on ${info?.name ?? r.controller_id}: ${r.status}${r.late ? ' (late answer)' : ''}`,
         message: [r.message, `Payload: ${JSON.stringify(r.payload).slice(0, 2000)}`].filter(Boolean).join('\n'),
         user_cuid: r.requested_by,
         ref: r.command_id,
@@ -483,16 +568,31 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   private async controllerInfo(
     q: { query: (sql: string, p?: unknown[]) => Promise<unknown> },
     ids: string[],
-  ): Promise<Map<string, { name: string; commands: unknown; timezone: string | null }>> {
+  ): Promise<Map<string, ControllerInfo>> {
+    const now = Date.now();
+    const wanted = [...new Set(ids)];
+    const out = new Map<string, ControllerInfo>();
+    const missing: string[] = [];
+    for (const id of wanted) {
+      const hit = this.infoCache.get(id);
+      if (hit && hit.until > now) out.set(id, hit.info);
+      else missing.push(id);
+    }
+    if (!missing.length) return out;
     const res = (await q.query(
       `SELECT c.controller_id, c.name, ct.commands, s.timezone
          FROM controller c JOIN controller_type ct ON ct.controllertype_cuid = c.controllertype_cuid
          LEFT JOIN system s ON s.system_cuid = c.system_cuid
         WHERE c.controller_id = ANY($1::varchar[])`,
-      [[...new Set(ids)]],
+      [missing],
     )) as { rows?: unknown[] } | unknown[];
-    const rows = (Array.isArray(res) ? res : (res.rows ?? [])) as { controller_id: string; name: string; commands: unknown; timezone: string | null }[];
-    return new Map(rows.map((r) => [r.controller_id, r]));
+    const rows = (Array.isArray(res) ? res : (res.rows ?? [])) as (ControllerInfo & { controller_id: string })[];
+    if (this.infoCache.size > 10_000) this.infoCache.clear();
+    for (const r of rows) {
+      out.set(r.controller_id, r);
+      this.infoCache.set(r.controller_id, { info: r, until: now + INFO_CACHE_MS });
+    }
+    return out;
   }
 
   /** SUCCESS / FAILURE toasts (TIMEOUT and EXPIRED show as FAILURE) to the requesters, after the commit. */
