@@ -67,7 +67,7 @@ export const RESOURCE_ACCESS = {
     perms: crud('controllers.view', 'catalogueControllers.create', 'controllers.configure', 'catalogueControllers.delete'),
     pages: { configure: 'controllers.configure' },
     csv: {
-      fields: ['controller_id', 'controllertype_cuid', 'company_cuid', 'system_cuid', 'name', 'serial_number', 'ssh_port', 'sw_version', 'controller_info'],
+      fields: ['controller_id', 'controllertype_cuid', 'company_cuid', 'system_cuid', 'name', 'serial_number', 'ssh_port', 'sw_version', 'controller_info', 'config'],
       ignore: ['id'],
     },
   },
