@@ -292,7 +292,13 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
       if (!session) return null;
       return packet.topic === this.topics.reply(session.controller_id) || packet.topic === this.topics.command(session.controller_id) ? packet : null;
     };
-    // Who holds a subscription to their command topic now (restored sessions included: aedes emits 'subscribe' for them too).
+    // Who holds a subscription to their command topic now: new subscriptions, and those a persistent
+    // session restores at connect (aedes emits no 'subscribe' for these; they are in client.subscriptions by 'clientReady').
+    broker.on('clientReady', (client) => {
+      const session = this.sessions.get(client);
+      const subscriptions = (client as unknown as { subscriptions?: Record<string, unknown> }).subscriptions ?? {};
+      if (session && subscriptions[this.topics.command(session.controller_id)]) this.trackCommandSubscriber(client, true);
+    });
     broker.on('subscribe', (subscriptions, client) => {
       const session = client ? this.sessions.get(client) : undefined;
       if (session && subscriptions.some((s) => s.topic === this.topics.command(session.controller_id) && (s.qos as number) !== 128)) {
