@@ -1,4 +1,4 @@
-import { connectAsync, type MqttClient } from 'mqtt';
+import { connect, type MqttClient } from 'mqtt';
 import type { TCommandAck } from '../controllers/command-wire';
 import { SimCommandRunner } from './commands';
 import type { SendResult, SimController, SimTransport, TelemetryMessage } from './simulator';
@@ -59,7 +59,7 @@ export class MqttTransport implements SimTransport {
     let client = this.clients.get(c.controller_id);
     if (!client) {
       const commandTopic = `${this.topicPrefix}/${c.controller_id}/command`;
-      client = connectAsync(this.url, {
+      const mqtt = connect(this.url, {
         clientId: `${c.controller_id}:sim`, // the broker accepts a controller's own id, or with a :suffix
         username: c.controller_id,
         password: c.token,
@@ -67,16 +67,32 @@ export class MqttTransport implements SimTransport {
         clean: !this.commands, // with commands: a persistent session, the broker queues them while we are away
         reconnectPeriod: 1000,
         connectTimeout: 10_000,
-      }).then(async (mqtt) => {
+      });
+      if (this.commands) {
+        // Before the CONNACK: a returning persistent session gets its queued commands right after it.
+        mqtt.on('message', (topic, payload) => {
+          if (topic === commandTopic) this.onCommand(c, mqtt, payload);
+        });
+      }
+      client = new Promise<MqttClient>((resolve, reject) => {
+        const failed = (error: Error) => {
+          mqtt.off('connect', connected);
+          mqtt.end(true);
+          reject(error);
+        };
+        const connected = () => {
+          mqtt.off('error', failed);
+          resolve(mqtt);
+        };
+        mqtt.once('connect', connected);
+        mqtt.once('error', failed);
+      }).then(async (ready) => {
         if (this.commands) {
-          mqtt.on('message', (topic, payload) => {
-            if (topic === commandTopic) this.onCommand(c, mqtt, payload);
-          });
           // Again on every reconnect: the portal then delivers what waits for us.
-          mqtt.on('connect', () => void mqtt.subscribeAsync(commandTopic, { qos: 1 }).catch(() => undefined));
-          await mqtt.subscribeAsync(commandTopic, { qos: 1 });
+          ready.on('connect', () => void ready.subscribeAsync(commandTopic, { qos: 1 }).catch(() => undefined));
+          await ready.subscribeAsync(commandTopic, { qos: 1 });
         }
-        return mqtt;
+        return ready;
       });
       this.clients.set(c.controller_id, client);
       client.catch(() => {
