@@ -88,9 +88,14 @@ export class MqttTransport implements SimTransport {
         mqtt.once('error', failed);
       }).then(async (ready) => {
         if (this.commands) {
-          // Again on every reconnect: the portal then delivers what waits for us.
-          ready.on('connect', () => void ready.subscribeAsync(commandTopic, { qos: 1 }).catch(() => undefined));
+          // Subscribed again on every reconnect, then a heartbeat: the portal sees us back (with an
+          // external broker that is how it knows) and delivers what waits for us.
+          const hello = () => ready.publish(`${this.topicPrefix}/${c.controller_id}/heartbeat`, JSON.stringify({ timestamp: Date.now() }), { qos: 1 });
+          ready.on('connect', () =>
+            void ready.subscribeAsync(commandTopic, { qos: 1 }).then(hello, () => undefined),
+          );
           await ready.subscribeAsync(commandTopic, { qos: 1 });
+          hello();
         }
         return ready;
       });
