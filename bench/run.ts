@@ -1,6 +1,7 @@
 import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
 import { alertEvalFigure, alertLatencyFigure, deliveryFigure } from './figures/alerts';
+import { commandBacklogFigure, commandRttFigure } from './figures/commands';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
 import { seriesFigure } from './figures/series';
@@ -22,6 +23,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   alert_latency: alertLatencyFigure,
   alert_eval: alertEvalFigure,
   delivery: deliveryFigure,
+  command_rtt: commandRttFigure,
+  command_backlog: commandBacklogFigure,
 };
 
 async function main(): Promise<void> {

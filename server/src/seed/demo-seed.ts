@@ -169,6 +169,18 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
     description: 'Victron system controller (Venus OS) used as the edge gateway.',
     url: 'https://www.victronenergy.com/panel-systems-remote-monitoring/cerbo-gx',
     manufacturer_cuid: victron,
+    // Commands beyond the built-in ones (ZDeclaredCommands); the dangerous ones ask for the password again.
+    commands: [
+      { name: 'genset_start', label: 'Start the genset', description: 'Starts the backup genset now (it stops by itself at the stop charge).', dangerous: true, args: [] },
+      { name: 'genset_stop', label: 'Stop the genset', description: 'Stops the backup genset now.', dangerous: true, args: [] },
+      {
+        name: 'set_export_limit',
+        label: 'Set the export limit',
+        description: 'Caps the power fed into the grid.',
+        dangerous: false,
+        args: [{ name: 'limit_w', label: 'Limit (W)', type: 'number', required: true, min: 0, max: 100_000 }],
+      },
+    ],
   });
   await m.insert(InterfaceTypeControllerTypeAssignmentEntity, [
     {
@@ -365,13 +377,23 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
     ssh_port: 22,
     sw_version: 'v3.40',
     controller_info: { os: 'Venus OS', hardware: 'Cerbo GX MK2' },
+    // Desired configuration (what "apply" sends); the simulated controller starts by running it.
+    config: { log_interval_s: 60, heartbeat_s: 30, timezone: 'Africa/Nairobi', remote_console: false },
   });
   await m.insert(ControllerOnlineStateEntity, { controller_id: DEMO_CONTROLLER_ID, online_state: 'ONLINE' });
   const devices: Array<{ name: string; type: string; config: JsonObject }> = [
-    { name: 'Inverter/charger', type: 'victron-multiplus-ii', config: { interface: 've-can', address: 0 } },
-    { name: 'Battery bank', type: 'pylontech-us5000', config: { interface: 've-can', modules: 4 } },
-    { name: 'PV charger', type: 'victron-smartsolar-mppt-250-100', config: { interface: 've-can', address: 1 } },
-    { name: 'Backup genset', type: 'diesel-genset', config: { interface: 'modbus-tcp', unit_id: 3 } },
+    {
+      name: 'Inverter/charger',
+      type: 'victron-multiplus-ii',
+      config: { interface: 've-can', address: 0, max_charge_current: 70, ac_input_current_limit: 16, battery_min_soc: 20 },
+    },
+    {
+      name: 'Battery bank',
+      type: 'pylontech-us5000',
+      config: { interface: 've-can', modules: 4, battery_min_soc: 20, battery_max_soc: 100, max_charge_current: 100, max_discharge_current: 100 },
+    },
+    { name: 'PV charger', type: 'victron-smartsolar-mppt-250-100', config: { interface: 've-can', address: 1, max_charge_current: 100, absorption_voltage: 56.8 } },
+    { name: 'Backup genset', type: 'diesel-genset', config: { interface: 'modbus-tcp', unit_id: 3, start_soc: 25, stop_soc: 60, max_run_minutes: 240 } },
   ];
   const deviceCuids = devices.map(() => newCuid());
   await m.insert(

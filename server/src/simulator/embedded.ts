@@ -9,6 +9,8 @@ export interface EmbeddedSimulatorOptions {
   topicPrefix: string;
   intervalSeconds: number;
   backfillHours: number;
+  /** How long a simulated controller takes to apply a configuration (ms). */
+  commandDelayMs?: number;
   /** Used when there is no broker. */
   direct: (controller_id: string, kind: 'telemetry' | 'heartbeat', payload: unknown) => Promise<SendResult['answer'] | undefined>;
   log(message: string): void;
@@ -17,7 +19,9 @@ export interface EmbeddedSimulatorOptions {
 /**
  * The small simulator of the embedded `npm start`: the seeded controllers (at most 5), a day of
  * history at one-minute steps the first time (later: from where the stored data ends), then live
- * samples every `intervalSeconds`, through the in-process MQTT broker when it listens.
+ * samples every `intervalSeconds`, through the in-process MQTT broker when it listens. Over the
+ * broker the controllers take commands too (docs/controller-protocol.md, *Commands*): a persistent
+ * session subscribed to their command topic; link outages really close the connection.
  * Returns a stop function.
  */
 export async function startEmbeddedSimulator(ds: DataSource, o: EmbeddedSimulatorOptions): Promise<(() => Promise<void>) | undefined> {
@@ -31,7 +35,9 @@ export async function startEmbeddedSimulator(ds: DataSource, o: EmbeddedSimulato
     entities,
   ])) as { last: Date | null }[];
   const from = Math.max(Date.now() - o.backfillHours * 3_600_000, last ? last.getTime() + 60_000 : 0);
-  const transport = o.mqttPort > 0 ? new MqttTransport(`mqtt://127.0.0.1:${o.mqttPort}`, o.topicPrefix) : new DirectTransport(o.direct);
+  // Over the broker the controllers also take commands (apply a configuration after a short delay, …).
+  const commands = { delayMs: o.commandDelayMs ?? 1500 };
+  const transport = o.mqttPort > 0 ? new MqttTransport(`mqtt://127.0.0.1:${o.mqttPort}`, o.topicPrefix, commands) : new DirectTransport(o.direct);
   const sim = new Simulator(fleet, transport, {
     intervalSeconds: o.intervalSeconds,
     historyIntervalSeconds: 60,

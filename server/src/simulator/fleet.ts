@@ -101,6 +101,22 @@ export async function loadFleet(ds: DataSource, select: { controllers?: string[]
     }
     c.entities.push({ entity_cuid: r.entity_cuid, parameters: r.parameters });
   }
+  // What each runs at start: its reported configuration, else the desired one (commands change it in memory).
+  const ids = [...byController.keys()];
+  if (ids.length) {
+    const controllers = (await ds.query(`SELECT controller_id, coalesce(reported_config, config) AS config FROM controller WHERE controller_id = ANY($1::varchar[])`, [
+      ids,
+    ])) as { controller_id: string; config: Record<string, unknown> | null }[];
+    for (const r of controllers) byController.get(r.controller_id)!.config = { controller: r.config ?? {}, devices: {} };
+    const devices = (await ds.query(
+      `SELECT entity_cuid, controller_id, coalesce(reported_config, config) AS config FROM entity WHERE controller_id = ANY($1::varchar[])`,
+      [ids],
+    )) as { entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[];
+    for (const d of devices) {
+      const c = byController.get(d.controller_id)!;
+      (c.config ??= { controller: {}, devices: {} }).devices[d.entity_cuid] = d.config ?? {};
+    }
+  }
   const tokens = new Map<string, string>();
   for (const c of byController.values()) {
     if (!tokens.has(c.company_cuid)) tokens.set(c.company_cuid, await issueSimulatorToken(ds, c.company_cuid));

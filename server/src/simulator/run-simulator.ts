@@ -25,7 +25,11 @@ The embedded portal (npm start without DATABASE_URL) runs its own small simulato
   --dropout-rate F        fraction of samples lost (default 0.01)
   --offline-per-hour F    chance of a link outage per hour (default 0.05)
   --ledger FILE           append every acknowledged batch (JSON lines)
-  --topic-prefix P        (default portal/v1)`;
+  --topic-prefix P        (default portal/v1)
+  --command-delay MS      the controllers take commands (docs/controller-protocol.md, Commands):
+                          applying a configuration takes this long (default 1500; 0 = at once)
+  --command-poll S        over HTTP: fetch waiting commands every S seconds (default 3)
+  --no-commands           do not take commands (MQTT: a clean session, no command subscription)`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -48,6 +52,9 @@ async function main(): Promise<void> {
       ledger: { type: 'string' },
       'topic-prefix': { type: 'string', default: 'portal/v1' },
       seed: { type: 'string', default: '1' },
+      'command-delay': { type: 'string', default: '1500' },
+      'command-poll': { type: 'string', default: '3' },
+      'no-commands': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,9 +94,16 @@ async function main(): Promise<void> {
     console.error('No controller with devices found (seed the demo or use --generate N).');
     process.exit(1);
   }
+  const commands = values['no-commands']
+    ? undefined
+    : {
+        delayMs: num('command-delay', 0),
+        pollMs: num('command-poll', 0.1) * 1000,
+        onAck: (id: string, ack: { id: string; status: string; message?: string }) => console.log(`${id}: command ${ack.id} → ${ack.status}${ack.message ? ` (${ack.message})` : ''}`),
+      };
   const transport: SimTransport = values.mqtt
-    ? new MqttTransport(values.mqtt, values['topic-prefix'])
-    : new HttpTransport(values.http ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`);
+    ? new MqttTransport(values.mqtt, values['topic-prefix'], commands)
+    : new HttpTransport(values.http ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`, commands);
   const until = date('until');
   const sim = new Simulator(fleet, transport, {
     intervalSeconds: num('interval', 1),

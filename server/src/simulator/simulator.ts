@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { SimConfig } from './commands';
 import { DEFAULT_PLANT, PlantModel, prng } from './plant-model';
 
 /** One simulated controller: its id, its company's API token, its devices and what they log. */
@@ -7,6 +8,8 @@ export interface SimController {
   token: string;
   system_cuid: string | null;
   entities: { entity_cuid: string; parameters: string[] }[];
+  /** What it runs at start (its reported configuration, else the desired one), for commands. */
+  config?: SimConfig;
 }
 
 export interface SimRow {
@@ -32,6 +35,10 @@ export interface SimTransport {
   /** Resolves once the message is acknowledged (PUBACK / HTTP 200); rejects when it was not. */
   telemetry(controller: SimController, message: TelemetryMessage): Promise<SendResult>;
   heartbeat(controller: SimController): Promise<void>;
+  /** The run starts with these controllers (a transport that takes commands connects / starts polling). */
+  attach?(controllers: SimController[]): void;
+  /** A link outage starts (`up` false: the connection really closes) or ends (reopened; queued commands arrive). */
+  link?(controller: SimController, up: boolean): void;
   close(): Promise<void>;
 }
 
@@ -110,6 +117,8 @@ interface ControllerRun {
   backoff: number;
   seq: number;
   lastHeartbeat: number;
+  /** The transport was told the link is down (live outages only). */
+  linkDown: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -163,11 +172,13 @@ export class Simulator {
       backoff: 500,
       seq: 0,
       lastHeartbeat: 0,
+      linkDown: false,
     }));
   }
 
   /** Starts the run; resolves when `until` is reached (or stop() was called) and everything sent was answered. */
   start(): Promise<void> {
+    if (!this.done) this.transport.attach?.(this.runs.map((r) => r.controller));
     this.done ??= this.loop();
     return this.done;
   }
@@ -248,6 +259,11 @@ export class Simulator {
     if (t >= run.offlineUntil && this.random() < (this.o.offlinePerHour * this.o.intervalSeconds) / 3600) {
       const [lo, hi] = this.o.offlineMinutes;
       run.offlineUntil = t + (lo + this.random() * (hi - lo)) * 60_000;
+    }
+    // Live outages really close the link (the transport drops its connection and opens it again after).
+    if (live && (t < run.offlineUntil) !== run.linkDown) {
+      run.linkDown = t < run.offlineUntil;
+      this.transport.link?.(run.controller, !run.linkDown);
     }
     if (live && t >= run.offlineUntil && t - run.lastHeartbeat >= this.o.heartbeatSeconds * 1000) {
       run.lastHeartbeat = t;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
+import { COMMAND_LINK } from './command-link';
 import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerDirectoryService } from './controller-directory.service';
 import { IngestHttpService } from './ingest-http.service';
@@ -34,11 +35,12 @@ import { TelemetryWriter } from './telemetry-writer.service';
     IngestService,
     IngestHttpService,
     MqttIngestService,
+    { provide: COMMAND_LINK, useExisting: MqttIngestService },
     TelemetryQueryService,
     TelemetryRetentionService,
     TelemetryRouter,
     SimulatorService,
   ],
-  exports: [TelemetryRouter, IngestService, TelemetryWriter, TelemetryQueryService, ControllerOnlineStateService, MqttIngestService, TELEMETRY_SETTINGS, TELEMETRY_CLOCK],
+  exports: [TelemetryRouter, IngestService, TelemetryWriter, TelemetryQueryService, ControllerOnlineStateService, MqttIngestService, COMMAND_LINK, TELEMETRY_SETTINGS, TELEMETRY_CLOCK],
 })
 export class TelemetryModule {}

@@ -51,7 +51,8 @@ export class AckAfterCommitClient extends EventEmitter {
   /** Deliveries of the current connection in arrival order, until acknowledged. */
   private inbound: Inbound[] = [];
   private nextId = 1;
-  private readonly outbound = new Set<number>();
+  /** Our QoS 1 publishes of the current connection waiting for their PUBACK (→ its confirmation, if asked for). */
+  private readonly outbound = new Map<number, ((acked: boolean) => void) | undefined>();
   private connectionSerial = 0;
   private readonly opts: Required<Omit<AckAfterCommitOptions, 'username' | 'password'>> & Pick<AckAfterCommitOptions, 'username' | 'password'>;
 
@@ -86,17 +87,52 @@ export class AckAfterCommitClient extends EventEmitter {
 
   /** Publishes with QoS 1 (best effort: not resent after a reconnect). Returns false when offline. */
   publish(topic: string, payload: string | Buffer): boolean {
-    if (!this.connected) return false;
+    return this.sendPublish(topic, payload, undefined) > 0;
+  }
+
+  /**
+   * Publishes with QoS 1 and resolves true once the broker's PUBACK (reason < 0x80) arrives; false
+   * when offline, when the broker refuses it, when the connection drops first, or after `timeoutMs`.
+   * Not resent after a reconnect: the caller decides (a command stays PENDING and is tried again).
+   */
+  publishConfirmed(topic: string, payload: string | Buffer, timeoutMs = 5000): Promise<boolean> {
+    return new Promise((resolve) => {
+      let settled = false;
+      let id = 0;
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      timer.unref();
+      const finish = (acked: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (id && this.outbound.get(id) === finish) this.outbound.set(id, undefined); // a late PUBACK just frees the id
+        resolve(acked);
+      };
+      id = this.sendPublish(topic, payload, finish) || 0;
+      if (!id) finish(false);
+    });
+  }
+
+  /** Sends one QoS 1 publish; returns its packet id, or 0 when offline or out of ids. */
+  private sendPublish(topic: string, payload: string | Buffer, confirm: ((acked: boolean) => void) | undefined): number {
+    if (!this.connected) return 0;
     let id = 0;
     for (let tries = 0; tries < 65535 && !id; tries++) {
       const candidate = this.nextId;
       this.nextId = candidate >= 65535 ? 2 : candidate + 1;
       if (!this.outbound.has(candidate)) id = candidate;
     }
-    if (!id) return false;
-    this.outbound.add(id);
+    if (!id) return 0;
+    this.outbound.set(id, confirm);
     this.send({ cmd: 'publish', topic, payload, qos: 1, dup: false, retain: false, messageId: id });
-    return true;
+    return id;
+  }
+
+  /** The connection is gone: publishes still waiting for a PUBACK will not get one. */
+  private failOutbound(): void {
+    const waiting = [...this.outbound.values()];
+    this.outbound.clear();
+    for (const confirm of waiting) confirm?.(false);
   }
 
   /** Disconnects cleanly; the broker keeps the session (and anything unacknowledged) for the expiry interval. */
@@ -130,7 +166,7 @@ export class AckAfterCommitClient extends EventEmitter {
     socket.setNoDelay(true);
     this.socket = socket;
     this.inbound = [];
-    this.outbound.clear();
+    this.failOutbound();
     const parser = mqttPacket.parser({ protocolVersion: 5 });
     this.parser = parser;
     parser.on('packet', (packet) => this.onPacket(packet, serial));
@@ -159,6 +195,7 @@ export class AckAfterCommitClient extends EventEmitter {
       const was = this.connected;
       this.connected = false;
       this.inbound = [];
+      this.failOutbound();
       if (this.pingTimer) clearInterval(this.pingTimer);
       if (was) this.emit('offline');
       if (!this.stopped) {
@@ -209,7 +246,11 @@ export class AckAfterCommitClient extends EventEmitter {
         this.onPublish(packet, serial);
         return;
       case 'puback':
-        if (packet.messageId !== undefined) this.outbound.delete(packet.messageId);
+        if (packet.messageId !== undefined && this.outbound.has(packet.messageId)) {
+          const confirm = this.outbound.get(packet.messageId);
+          this.outbound.delete(packet.messageId);
+          confirm?.((packet.reasonCode ?? 0) < 0x80);
+        }
         return;
       case 'pingresp':
         this.awaitingPong = false;

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { createServer, type Server, type Socket } from 'node:net';
 import type Aedes from 'aedes';
 import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
+import type { TCommandMessage } from '../../controllers/command-wire';
+import { CommandAckError, type CommandLink } from '../command-link';
 import type { DirectoryController } from '../controller-directory.service';
 import { IngestError } from '../ingest-validator';
 import { IngestService, parseJsonPayload } from '../ingest.service';
@@ -10,6 +12,9 @@ import type { TIngestAnswer } from '../telemetry.schema';
 import { AckAfterCommitClient, redact } from './ack-after-commit-client';
 import { PacketSizeGuard } from './packet-size-guard';
 import { ControllerTopics, type PublishKind } from './topics';
+
+/** How long publishCommand waits for the external broker's PUBACK. */
+const COMMAND_PUBACK_TIMEOUT_MS = 5000;
 
 /** What the broker side of a controller connection remembers (embedded broker). */
 interface ControllerSession {
@@ -44,9 +49,14 @@ const PUBACK = { success: 0, notAuthorized: 0x87, payloadInvalid: 0x99, quotaExc
  *   after its batch committed (the hook calls back after the commit).
  *
  * Both answer each telemetry/state batch on `<prefix>/<controller_id>/reply`.
+ *
+ * Commands (CommandLink, docs/controller-protocol.md *Commands*): the portal publishes on
+ * `<prefix>/<controller_id>/command` (QoS 1) and takes acknowledgements from
+ * `<prefix>/<controller_id>/command/ack`, acknowledged (PUBACK) after the ack handler resolved; a
+ * refused ack (CommandAckError) is explained on the reply topic and acknowledged.
  */
 @Injectable()
-export class MqttIngestService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MqttIngestService implements CommandLink, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('MQTT');
   private readonly topics: ControllerTopics;
   private external?: AckAfterCommitClient;
@@ -59,6 +69,10 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
   private readonly perAddress = new Map<string, number>();
   /** Port the in-process broker listens on (0 when none). */
   listeningPort = 0;
+  /** In-process broker: the clients of each controller holding a subscription to its command topic. */
+  private readonly commandSubscribers = new Map<string, Set<AedesClient>>();
+  private ackHandler?: (controller_id: string, payload: Buffer) => Promise<void>;
+  private readonly subscribeHandlers: ((controller_id: string) => void)[] = [];
 
   constructor(
     private readonly ingest: IngestService,
@@ -81,6 +95,70 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
     await this.external?.stop();
     if (this.server) await new Promise<void>((done) => this.server!.close(() => done()));
     if (this.broker) await new Promise<void>((done) => this.broker!.close(() => done()));
+  }
+
+  // ---- commands (CommandLink) -------------------------------------------------------------------
+
+  async publishCommand(controller_id: string, message: TCommandMessage): Promise<boolean> {
+    const topic = this.topics.command(controller_id);
+    const payload = JSON.stringify(message);
+    if (this.external) return this.external.publishConfirmed(topic, payload, COMMAND_PUBACK_TIMEOUT_MS);
+    const broker = this.broker;
+    if (!broker || broker.closed) return false;
+    return new Promise((resolve) => {
+      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) => resolve(!error));
+    });
+  }
+
+  isSubscribed(controller_id: string): boolean | undefined {
+    if (this.external || !this.broker) return undefined;
+    return (this.commandSubscribers.get(controller_id)?.size ?? 0) > 0;
+  }
+
+  onCommandAck(handler: (controller_id: string, payload: Buffer) => Promise<void>): void {
+    this.ackHandler = handler;
+  }
+
+  onCommandSubscribe(handler: (controller_id: string) => void): void {
+    this.subscribeHandlers.push(handler);
+  }
+
+  /**
+   * A controller's acknowledgement (either broker): resolves once the handler recorded it, or after
+   * a refusal for good (CommandAckError) was explained on the reply topic; rejects otherwise (not
+   * acknowledged, delivered again).
+   */
+  private async commandAck(controller_id: string, payload: Buffer): Promise<void> {
+    if (!this.ackHandler) throw new Error('commands are not taken by this instance');
+    try {
+      await this.ackHandler(controller_id, payload);
+    } catch (error) {
+      if (error instanceof CommandAckError) {
+        this.reply(controller_id, { code: error.code, message: error.message });
+        return;
+      }
+      throw error;
+    }
+  }
+
+  private trackCommandSubscriber(client: AedesClient, subscribed: boolean): void {
+    const session = this.sessions.get(client);
+    if (!session) return;
+    let set = this.commandSubscribers.get(session.controller_id);
+    if (subscribed) {
+      if (!set) this.commandSubscribers.set(session.controller_id, (set = new Set()));
+      set.add(client);
+      for (const handler of this.subscribeHandlers) {
+        try {
+          handler(session.controller_id);
+        } catch (error) {
+          this.logger.warn(`command subscribe handler failed: ${(error as Error).message}`);
+        }
+      }
+    } else if (set) {
+      set.delete(client);
+      if (!set.size) this.commandSubscribers.delete(session.controller_id);
+    }
   }
 
   // ---- external broker -------------------------------------------------------------------------
@@ -113,6 +191,12 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
   private async onExternalDelivery(topic: string, payload: Buffer): Promise<number> {
     const parsed = this.topics.parse(topic);
     if (!parsed) return PUBACK.success; // not ours: nothing to store, do not have it resent
+    if (parsed.kind === 'command_ack') {
+      // The broker's ACL keeps a controller to its own ack topic; the command service checks the id is this controller's.
+      await this.commandAck(parsed.controller_id, payload);
+      return PUBACK.success;
+    }
+    const kind = parsed.kind;
     let controller: DirectoryController;
     try {
       controller = await this.ingest.known(parsed.controller_id);
@@ -124,7 +208,7 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
       throw error;
     }
     try {
-      const answer = await this.process(controller, parsed.kind, payload);
+      const answer = await this.process(controller, kind, payload);
       if (answer) this.reply(parsed.controller_id, answer);
       return PUBACK.success;
     } catch (error) {
@@ -196,15 +280,36 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
     };
     broker.authorizeSubscribe = (client, sub: Subscription, done) => {
       const session = client ? this.sessions.get(client) : undefined;
-      // Only the own reply topic; anything else gets a failed SUBACK (0x80), the connection stays.
-      if (session && sub.topic === this.topics.reply(session.controller_id)) return done(null, sub);
+      // Only the own reply and command topics; anything else gets a failed SUBACK (0x80), the connection stays.
+      if (session && (sub.topic === this.topics.reply(session.controller_id) || sub.topic === this.topics.command(session.controller_id))) {
+        return done(null, sub);
+      }
       done(null, null);
     };
-    // Replies and other portal publishes are delivered only to their own controller.
+    // Replies, commands and other portal publishes are delivered only to their own controller.
     broker.authorizeForward = (client, packet) => {
       const session = this.sessions.get(client);
-      return session && packet.topic === this.topics.reply(session.controller_id) ? packet : null;
+      if (!session) return null;
+      return packet.topic === this.topics.reply(session.controller_id) || packet.topic === this.topics.command(session.controller_id) ? packet : null;
     };
+    // Who holds a subscription to their command topic now: new subscriptions, and those a persistent
+    // session restores at connect (aedes emits no 'subscribe' for these; they are in client.subscriptions by 'clientReady').
+    broker.on('clientReady', (client) => {
+      const session = this.sessions.get(client);
+      const subscriptions = (client as unknown as { subscriptions?: Record<string, unknown> }).subscriptions ?? {};
+      if (session && subscriptions[this.topics.command(session.controller_id)]) this.trackCommandSubscriber(client, true);
+    });
+    broker.on('subscribe', (subscriptions, client) => {
+      const session = client ? this.sessions.get(client) : undefined;
+      if (session && subscriptions.some((s) => s.topic === this.topics.command(session.controller_id) && (s.qos as number) !== 128)) {
+        this.trackCommandSubscriber(client, true);
+      }
+    });
+    broker.on('unsubscribe', (topics, client) => {
+      const session = client ? this.sessions.get(client) : undefined;
+      if (session && topics.includes(this.topics.command(session.controller_id))) this.trackCommandSubscriber(client, false);
+    });
+    broker.on('clientDisconnect', (client) => this.trackCommandSubscriber(client, false));
     broker.on('client', (client) => {
       const session = this.sessions.get(client);
       if (session) this.ingest.contact(session.controller_id, 'mqtt');
@@ -285,7 +390,7 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
     const session = this.sessions.get(client);
     const parsed = this.topics.parse(packet.topic);
     if (!session || !parsed || parsed.controller_id !== session.controller_id) {
-      throw new Error(`controllers may publish only to ${this.topics.topic('<own controller_id>', 'telemetry')}, …/heartbeat and …/state`);
+      throw new Error(`controllers may publish only to ${this.topics.topic('<own controller_id>', 'telemetry')}, …/heartbeat, …/state and …/command/ack`);
     }
     let controller: DirectoryController;
     if (Date.now() - session.checkedAt > Math.max(this.settings.ingest.cacheTtlMs, 1000)) {
@@ -295,6 +400,10 @@ export class MqttIngestService implements OnApplicationBootstrap, OnApplicationS
       controller = await this.ingest.known(session.controller_id);
     }
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (parsed.kind === 'command_ack') {
+      await this.commandAck(controller.controller_id, payload); // PUBACK after the ack is recorded (or refused and explained)
+      return;
+    }
     try {
       const answer = await this.process(controller, parsed.kind, payload);
       if (answer) this.reply(session.controller_id, answer);
