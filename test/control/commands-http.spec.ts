@@ -332,6 +332,17 @@ describe('commands to an HTTP controller', () => {
     expect((await q(`SELECT count(*)::int AS n FROM system_changelog WHERE ref = $1`, [a]))[0].n).toBe(1);
   });
 
+  it('takes many sends to one controller at once (configuration and others mixed): every one stored, none refused', async () => {
+    const inputs = Array.from({ length: 12 }, (_, i) =>
+      i % 3 === 2 ? { kind: 'set_parameter', payload: { entity_cuid: inverter, parameter_id: 'ac_output_power', value: i } } : { kind: 'apply_config', payload: { controller: { parallel: i }, devices: { [inverter]: { parallel: i } } } },
+    );
+    const answers = await Promise.all(inputs.map((input) => send(installer, input)));
+    // PENDING, or SENT when the controller's live connection took it at once: never an error.
+    expect(answers.map((a) => a.error?.message ?? (['PENDING', 'SENT'].includes(a.data.status) ? 'stored' : a.data.status))).toEqual(inputs.map(() => 'stored'));
+    const ids = answers.map((a) => a.data.command_id);
+    expect((await q(`SELECT count(*)::int AS n FROM controller_command WHERE command_id = ANY($1)`, [ids]))[0].n).toBe(12);
+  });
+
   it('refuses junk on the controller endpoints with 4xx and {code, message}', async () => {
     expect((await postAck('{not json')).status).toBe(400);
     expect((await postAck({ id: 'x' })).status).toBe(400);

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { toTrpcError } from './errors';
 
@@ -18,6 +19,17 @@ describe('toTrpcError', () => {
     expect(e.code).toBe(code);
     expect(getHTTPStatusCodeFromError(e)).toBe(status);
     expect(e.message).not.toMatch(/INSERT|constraint|user_email_key/);
+  });
+
+  it.each([
+    ['40P01', 'CONFLICT', 409],
+    ['23505', 'CONFLICT', 409],
+    ['22P02', 'BAD_REQUEST', 400],
+  ])("maps the driver's own DatabaseError %s (SQL run on a pooled client) to %s (%i) like TypeORM's", (pg, code, status) => {
+    const e = toTrpcError(Object.assign(new DatabaseError('deadlock detected while updating "controller"', 80, 'error'), { code: pg }));
+    expect(e.code).toBe(code);
+    expect(getHTTPStatusCodeFromError(e)).toBe(status);
+    expect(e.message).not.toMatch(/deadlock|controller/);
   });
 
   it('keeps TRPCErrors as they are and hides anything else behind a 500 without details', () => {

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 
 /** PostgreSQL error codes a user's input can provoke, and what we tell them. */
@@ -23,11 +24,16 @@ const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = 
 /** Turns any error into a TRPCError whose message is safe to show (no SQL, no stack). */
 export function toTrpcError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
-  if (error instanceof QueryFailedError) {
-    const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
-    const known = code ? PG_ERRORS[code] : undefined;
-    if (known) return new TRPCError({ code: known.code, message: known.message, cause: error });
-  }
+  // TypeORM wraps the driver's error; code that runs SQL on a pooled client (withPgTransaction)
+  // sees the driver's own DatabaseError. Both carry PostgreSQL's SQLSTATE.
+  const code =
+    error instanceof QueryFailedError
+      ? (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code
+      : error instanceof DatabaseError
+        ? error.code
+        : undefined;
+  const known = code ? PG_ERRORS[code] : undefined;
+  if (known) return new TRPCError({ code: known.code, message: known.message, cause: error });
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: error });
 }
 

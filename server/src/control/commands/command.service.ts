@@ -218,6 +218,9 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
 
     const command_id = input.id ?? newCuid();
     const inserted = await withPgTransaction(this.ds, async (c) => {
+      // An apply_config rewrites the controller's desired config: lock its row before the insert,
+      // whose foreign key takes a share lock on it (two such sends at once would otherwise deadlock).
+      if (input.kind === 'apply_config') await c.query(`SELECT 1 FROM controller WHERE controller_id = $1 FOR UPDATE`, [controller.controller_id]);
       const rows = await c.query(
         `INSERT INTO controller_command (command_id, controller_id, company_cuid, system_cuid, kind, payload, dangerous, status, requested_by, requested_at, not_after)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, 'PENDING', $8, now(), $9)
