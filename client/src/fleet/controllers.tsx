@@ -44,7 +44,7 @@ export function ControllerList() {
       actions={<ListActions />}
       exporter={false}
     >
-      <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick={false}>
+      <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick="show">
         <DataTable.Col source="controller_id" />
         <DataTable.Col source="name" />
         <DataTable.Col source="controllertype_cuid" disableSort>
