@@ -7,6 +7,7 @@ import { AlarmsModule } from './alerts/alarms/alarms.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
+import { ControlModule } from './control/control.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { CrudModule } from './crud/crud.module';
@@ -39,6 +40,7 @@ export class AppModule {
         AlertEngineModule,
         AlertChannelsModule,
         AlarmsModule,
+        ControlModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

@@ -146,7 +146,7 @@ export const RESOURCE_ACCESS = {
   // apply_config of data processors also needs dataProcessors.configure per processor), the desired
   // against reported configuration, the system status view and device mutes.
   controllerCommand: { perms: { list: 'controllers.view', show: 'controllers.view', send: 'controllers.configure' } },
-  controllerConfig: { perms: { get: 'controllers.view', apply: 'controllers.configure' } },
+  controllerConfig: { perms: { get: 'controllers.view', applyDifference: 'controllers.configure' } },
   systemStatus: { perms: { get: 'systemStatus.view' }, pages: { show: 'systemStatus.view' } },
   deviceMute: { perms: { list: 'systemStatus.view', create: 'states.mute', end: 'states.mute' } },
   hostedFile: { perms: { list: 'files.view', show: 'files.view', delete: 'files.delete' }, pages: { create: 'files.upload' } },

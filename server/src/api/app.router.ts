@@ -2,6 +2,7 @@ import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
+import { ControllerCommandRouter, ControllerConfigRouter } from '../control/commands/commands.router';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
 import { DomainRouter } from '../branding/domain.router';
 import { DashboardRouter } from '../dashboards/dashboard.router';
@@ -32,6 +33,8 @@ export const ROUTER_PROVIDERS = {
   hostedFile: HostedFileRouter,
   channels: ChannelRouters,
   alarms: AlarmsRouters,
+  controllerCommand: ControllerCommandRouter,
+  controllerConfig: ControllerConfigRouter,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -58,6 +61,8 @@ export function buildAppRouter(r: RouterProviders) {
     alarm: r.alarms.alarm,
     inbox: r.alarms.inbox,
     triggerStatus: r.alarms.triggerStatus,
+    controllerCommand: r.controllerCommand.router,
+    controllerConfig: r.controllerConfig.router,
     ...r.resources.routers,
   });
 }

@@ -30,3 +30,18 @@ export function toTrpcError(error: unknown): TRPCError {
   }
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: error });
 }
+
+/** The cause of a PRECONDITION_FAILED that asks for the user's password again (step-up, ASVS 5.0 7.5.3). */
+export class StepUpRequired extends Error {
+  readonly stepUp = true;
+}
+
+/** PRECONDITION_FAILED (412) with `data.stepUp = true` in the answer: the client asks for the password and sends again with it. */
+export function stepUpRequired(message: string): TRPCError {
+  return new TRPCError({ code: 'PRECONDITION_FAILED', message, cause: new StepUpRequired(message) });
+}
+
+/** Whether an error asks for a step-up (see stepUpRequired). */
+export function isStepUpRequired(error: TRPCError): boolean {
+  return error.code === 'PRECONDITION_FAILED' && error.cause instanceof StepUpRequired;
+}

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type OwnSessionChange, ownSessionChanges } from './own-session';
 import { canUse, isPermission, type Permission } from '../access/policy';
 import type { AuthedContext, TrpcContext } from './context';
-import { toTrpcError } from './errors';
+import { isStepUpRequired, toTrpcError } from './errors';
 
 /**
  * Procedure metadata. Every procedure names the permission it needs (spec §6, `policy.ts`);
@@ -184,6 +184,8 @@ const t = initTRPC
           code: parse ? ('PARSE_ERROR' as const) : shape.data.code,
           httpStatus: shape.data.httpStatus,
           path: shape.data.path,
+          // A dangerous action needs the user's password again (step-up): the client asks for it and retries.
+          ...(isStepUpRequired(error) ? { stepUp: true as const } : {}),
           ...(zodIssues
             ? {
                 fieldErrors: zodIssues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),

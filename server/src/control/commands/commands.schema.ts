@@ -75,7 +75,7 @@ export const ZControllerConfig = z.object({
 });
 export type TControllerConfig = z.infer<typeof ZControllerConfig>;
 
-/** controllerConfig.apply: send the difference (all targets, or the named ones) as one apply_config command. */
+/** controllerConfig.applyDifference (not `apply`: tRPC reserves it): send the difference (all targets, or the named ones) as one apply_config command. */
 export const ZApplyConfigInput = z
   .object({
     controller_id: z.string().trim().min(1).max(64),

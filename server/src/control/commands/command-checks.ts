@@ -1,0 +1,151 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { type Actor, can } from '../../access/policy';
+import { forbidden } from '../../common/errors';
+import {
+  DANGEROUS_BUILT_INS,
+  type TDeclaredCommand,
+  ZApplyConfigPayload,
+  ZDeclaredCommands,
+  ZRestartPayload,
+  ZSetParameterPayload,
+} from '../../controllers/command-wire';
+import { fieldError, fieldErrors } from '../../crud/field-error';
+
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/** What send() checked: the payload to store and whether it needs a step-up. */
+export interface CheckedCommand {
+  payload: Record<string, unknown>;
+  dangerous: boolean;
+  /** A label for toasts and the changelog ("Restart", the declared label …). */
+  label: string;
+}
+
+const BUILT_IN_LABELS: Record<string, string> = {
+  apply_config: 'Apply configuration',
+  set_parameter: 'Set parameter',
+  restart: 'Restart',
+};
+
+/** A readable label for a command kind (declared label, built-in label, or the name itself). */
+export function commandLabel(kind: string, declared: unknown): string {
+  if (BUILT_IN_LABELS[kind]) return BUILT_IN_LABELS[kind];
+  return declaredCommands(declared).find((c) => c.name === kind)?.label ?? kind;
+}
+
+/** The commands a controller type declares; a stored list that does not parse declares none. */
+export function declaredCommands(stored: unknown): TDeclaredCommand[] {
+  const parsed = ZDeclaredCommands.safeParse(stored ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+/** A zod failure of the payload, as field errors under `payload.…`. */
+function payloadErrors(error: z.ZodError): TRPCError {
+  return fieldErrors(error.issues.map((i) => ({ path: ['payload', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message })));
+}
+
+/**
+ * Checks a command's kind and payload against the controller (its devices, its type's declared
+ * commands) and the caller's rights on the data processors it configures.
+ */
+export async function checkCommand(
+  q: Queryable,
+  actor: Actor,
+  controller: { controller_id: string; commands: unknown },
+  kind: string,
+  payload: Record<string, unknown>,
+): Promise<CheckedCommand> {
+  switch (kind) {
+    case 'apply_config': {
+      const parsed = ZApplyConfigPayload.safeParse(payload);
+      if (!parsed.success) throw payloadErrors(parsed.error);
+      const keys = Object.keys(parsed.data.devices ?? {});
+      if (keys.length) {
+        const rows = (await q.query(
+          `SELECT e.entity_cuid, et.entity_type::text AS kind
+             FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
+            WHERE e.controller_id = $1 AND e.entity_cuid = ANY($2::varchar[])`,
+          [controller.controller_id, keys],
+        )) as { entity_cuid: string; kind: string }[];
+        const byKey = new Map(rows.map((r) => [r.entity_cuid, r.kind]));
+        for (const key of keys) {
+          const entityKind = byKey.get(key);
+          if (entityKind === undefined) throw fieldError(['payload', 'devices', key], 'Device not found', 'NOT_FOUND');
+          if (entityKind !== 'Device' && !can(actor, 'dataProcessors.configure', { entity_type_kind: entityKind })) {
+            throw forbidden(entityKind === 'CalculatedValue' ? 'Configuring a calculated value needs level 0' : 'You may not configure this data processor');
+          }
+        }
+      }
+      return { payload: parsed.data as Record<string, unknown>, dangerous: false, label: BUILT_IN_LABELS.apply_config };
+    }
+    case 'set_parameter': {
+      const parsed = ZSetParameterPayload.safeParse(payload);
+      if (!parsed.success) throw payloadErrors(parsed.error);
+      const [device] = (await q.query(`SELECT entitytype_id FROM entity WHERE controller_id = $1 AND entity_cuid = $2`, [
+        controller.controller_id,
+        parsed.data.entity_cuid,
+      ])) as { entitytype_id: string }[];
+      if (!device) throw fieldError(['payload', 'entity_cuid'], 'Device not found', 'NOT_FOUND');
+      const [logged] = (await q.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
+        device.entitytype_id,
+        parsed.data.parameter_id,
+      ])) as unknown[];
+      if (!logged) throw fieldError(['payload', 'parameter_id'], 'This device type has no such parameter');
+      return { payload: parsed.data, dangerous: false, label: BUILT_IN_LABELS.set_parameter };
+    }
+    case 'restart': {
+      const parsed = ZRestartPayload.safeParse(payload);
+      if (!parsed.success) throw payloadErrors(parsed.error);
+      return { payload: parsed.data, dangerous: DANGEROUS_BUILT_INS.includes('restart'), label: BUILT_IN_LABELS.restart };
+    }
+  }
+  const declared = declaredCommands(controller.commands).find((c) => c.name === kind);
+  if (!declared) throw fieldError(['kind'], 'This controller does not take this command');
+  return { payload: checkArgs(declared, payload), dangerous: declared.dangerous || DANGEROUS_BUILT_INS.includes(kind), label: declared.label ?? kind };
+}
+
+/** The arguments of a declared command: only declared ones, of their type, in their bounds. */
+function checkArgs(declared: TDeclaredCommand, payload: Record<string, unknown>): Record<string, unknown> {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const names = new Set(declared.args.map((a) => a.name));
+  for (const key of Object.keys(payload)) if (!names.has(key)) issues.push({ path: ['payload', key], message: 'This command takes no such argument' });
+  const out: Record<string, unknown> = {};
+  for (const arg of declared.args) {
+    const value = payload[arg.name];
+    const path = ['payload', arg.name];
+    if (value === undefined || value === null || value === '') {
+      if (arg.required) issues.push({ path, message: 'Required' });
+      continue;
+    }
+    if (arg.type === 'number') {
+      if (typeof value !== 'number' || !Number.isFinite(value)) issues.push({ path, message: 'A number' });
+      else if (arg.min !== undefined && value < arg.min) issues.push({ path, message: `At least ${arg.min}` });
+      else if (arg.max !== undefined && value > arg.max) issues.push({ path, message: `At most ${arg.max}` });
+      else out[arg.name] = value;
+    } else if (arg.type === 'boolean') {
+      if (typeof value !== 'boolean') issues.push({ path, message: 'Yes or no' });
+      else out[arg.name] = value;
+    } else {
+      if (typeof value !== 'string') issues.push({ path, message: 'A text' });
+      else if (value.length > 1000) issues.push({ path, message: 'At most 1000 characters' });
+      else if (arg.choices && !arg.choices.includes(value)) issues.push({ path, message: `One of: ${arg.choices.join(', ')}` });
+      else out[arg.name] = value;
+    }
+  }
+  if (issues.length) throw fieldErrors(issues);
+  return out;
+}
+
+/** JSON with sorted keys: two payloads are the same request when these are equal. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { DataSource } from 'typeorm';
+import { type Actor, can } from '../../access/policy';
+import type { TSessionPayload } from '../../auth/session.schema';
+import { mergePatchBetween } from '../../controllers/command-wire';
+import { DATA_SOURCE } from '../../database/database.module';
+import { COMMAND_RECORD_SELECT, CommandService } from './command.service';
+import type { TCommandRecord, TControllerConfig, ZApplyConfigInput, ZConfigTarget } from './commands.schema';
+
+type Target = z.infer<typeof ZConfigTarget>;
+type Obj = Record<string, unknown>;
+
+/**
+ * The configuration of a controller and its devices (docs/control.md, *Configuration: desired and
+ * reported*): desired (`config`, what the portal asks for) against reported (what the controller
+ * said it runs in its last acknowledgement), and `apply`, which sends the difference as one
+ * apply_config command.
+ */
+@Injectable()
+export class ConfigService {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly commands: CommandService,
+  ) {}
+
+  async get(actor: Actor, controller_id: string): Promise<TControllerConfig> {
+    const controller = await this.commands.visibleController(actor, controller_id);
+    const mayConfigure = this.commands.mayConfigure(actor, controller);
+    const entities = (await this.ds.query(
+      `SELECT e.entity_cuid, e.name, e.entitytype_id, e.config, e.reported_config, e.reported_at, et.entity_type::text AS kind
+         FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
+        WHERE e.controller_id = $1 ORDER BY (et.entity_type::text <> 'Device'), e.name, e.entity_cuid`,
+      [controller_id],
+    )) as { entity_cuid: string; name: string; entitytype_id: string; config: Obj | null; reported_config: Obj | null; reported_at: Date | null; kind: string }[];
+    const targets: Target[] = [
+      target('controller', controller.controller_id, controller.name, null, false, controller.config, controller.reported_config, controller.reported_at, mayConfigure),
+      ...entities.map((e) =>
+        target(
+          'device',
+          e.entity_cuid,
+          e.name,
+          e.entitytype_id,
+          e.kind !== 'Device',
+          e.config,
+          e.reported_config,
+          e.reported_at,
+          mayConfigure && (e.kind === 'Device' || can(actor, 'dataProcessors.configure', { entity_type_kind: e.kind })),
+        ),
+      ),
+    ];
+    const [last] = (await this.ds.query(
+      `SELECT ${COMMAND_RECORD_SELECT} FROM controller_command t WHERE t.controller_id = $1 AND t.kind = 'apply_config' ORDER BY t.requested_at DESC LIMIT 1`,
+      [controller_id],
+    )) as TCommandRecord[];
+    return { controller_id, targets, in_sync: targets.every((t) => t.difference === null), last_apply: last ?? null };
+  }
+
+  async apply(actor: Actor, session: TSessionPayload, input: z.infer<typeof ZApplyConfigInput>, address: string): Promise<TCommandRecord> {
+    const config = await this.get(actor, input.controller_id);
+    const only = input.only ? new Set(input.only) : undefined;
+    const chosen = config.targets.filter((t) => t.difference !== null && (!only || only.has(t.key)));
+    if (!chosen.length) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Nothing to apply' });
+    const controllerPatch = chosen.find((t) => t.target === 'controller')?.difference ?? undefined;
+    const devices = Object.fromEntries(chosen.filter((t) => t.target === 'device').map((t) => [t.key, t.difference as Obj]));
+    const payload: Obj = {
+      ...(controllerPatch ? { controller: controllerPatch } : {}),
+      ...(Object.keys(devices).length ? { devices } : {}),
+    };
+    return this.commands.send(actor, session, { controller_id: input.controller_id, kind: 'apply_config', payload, id: input.id, not_after: input.not_after }, address);
+  }
+}
+
+function target(
+  kind: 'controller' | 'device',
+  key: string,
+  name: string,
+  entitytype_id: string | null,
+  processor: boolean,
+  desired: Obj | null,
+  reported: Obj | null,
+  reported_at: Date | null,
+  may_apply: boolean,
+): Target {
+  const want = desired ?? {};
+  const difference = mergePatchBetween(reported ?? {}, want) ?? (reported === null && Object.keys(want).length ? want : null);
+  return { target: kind, key, name, entitytype_id, processor, desired: want, reported, reported_at, difference: difference ?? null, may_apply };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { ResourceDefinition } from '../../crud/resource';
+import { ZCommandRecord } from './commands.schema';
+
+const { id: _id, ...recordShape } = ZCommandRecord.shape;
+
+/**
+ * Commands of the controllers a caller sees (read-only: commands are made by
+ * controllerCommand.send). Scoped by the controller's owner company when requested.
+ */
+export const controllerCommandResource: ResourceDefinition<z.ZodObject<typeof recordShape>, z.ZodObject, z.ZodObject> = {
+  name: 'controllerCommand',
+  label: 'Command',
+  table: 'controller_command',
+  key: 'command_id',
+  generatedKey: true,
+  record: z.object(recordShape),
+  // Not used: commands are written by `send` only.
+  create: z.object({}),
+  update: z.object({}),
+  // Only the reads are mounted (access/resources.ts: list and show need controllers.view).
+  perms: { view: 'controllers.view', create: 'controllers.configure', edit: 'controllers.configure', delete: 'controllers.configure' },
+  importable: false,
+  scope: { kind: 'company', column: 'company_cuid' },
+  search: ['kind', 'controller_id', 'message'],
+  filters: ['controller_id', 'system_cuid', 'status', 'kind', 'requested_by'],
+  sorts: ['requested_at', 'status', 'kind'],
+  defaultSort: { field: 'requested_at', order: 'DESC' },
+  selectExpressions: {
+    controller_name: `(SELECT c.name FROM controller c WHERE c.controller_id = t.controller_id)`,
+    requester_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.requested_by)`,
+    status: `t.status::text`,
+  },
+};
