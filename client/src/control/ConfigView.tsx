@@ -87,7 +87,7 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const { canAccess: mayApply } = useCanAccess({ resource: 'controllerConfig', action: 'apply' });
+  const { canAccess: mayApply } = useCanAccess({ resource: 'controllerConfig', action: 'applyDifference' });
   const { run, dialog } = useCommandRunner();
   const query = useQuery({ queryKey: configQueryKey(controllerId), queryFn: () => getControllerConfig(controllerId) });
   // One id per apply request (its retries and its step-up reuse it); a new one once it was taken.

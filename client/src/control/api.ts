@@ -19,21 +19,10 @@ export interface ApplyInput {
   id: string;
 }
 
-interface Procedure<I, O> {
-  query(input: I): Promise<O>;
-  mutate(input: I): Promise<O>;
-}
-interface ControlClient {
-  controllerCommand: { send: Procedure<SendInput, TCommandRecord> };
-  controllerConfig: { get: Procedure<{ controller_id: string }, TControllerConfig>; apply: Procedure<ApplyInput, TCommandRecord> };
-}
-
-/** The control procedures (controllerCommand.send, controllerConfig.get / apply: server/src/control/commands/commands.schema.ts). */
-const control = trpc as unknown as ControlClient;
-
-export const getControllerConfig = (controller_id: string) => control.controllerConfig.get.query({ controller_id });
-export const applyControllerConfig = (input: ApplyInput) => control.controllerConfig.apply.mutate(input);
-export const sendCommand = (input: SendInput) => control.controllerCommand.send.mutate(input);
+/** The control procedures (controllerCommand.send, controllerConfig.get / applyDifference: server/src/control/commands/commands.schema.ts). */
+export const getControllerConfig = (controller_id: string) => trpc.controllerConfig.get.query({ controller_id });
+export const applyControllerConfig = (input: ApplyInput) => trpc.controllerConfig.applyDifference.mutate(input);
+export const sendCommand = (input: SendInput) => trpc.controllerCommand.send.mutate(input);
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
