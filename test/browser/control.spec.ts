@@ -107,7 +107,7 @@ describe('controller commands and configuration in Chromium', () => {
     await page.goto(portal.url(`/controller/${DEMO_CONTROLLER_ID}/show/commands`));
     await page.locator('[data-testid=send-command]').click();
     await page.locator('[data-testid=send-dialog]').waitFor();
-    await page.locator('[data-testid=send-dialog] #kind').click();
+    await page.locator('[data-testid=send-dialog] [role=combobox]').first().click();
     await page.locator('[role=listbox] [role=option][data-value=restart]').click();
     await page.locator('[data-testid=send-dangerous]').waitFor();
     const before = (await sql(`SELECT 1 FROM controller_command WHERE kind = 'restart'`)).length;

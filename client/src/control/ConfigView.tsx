@@ -126,7 +126,7 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
 
   const applyReason = (differs: boolean, allowed: boolean) =>
     !mayApply || !allowed ? translate('portal.control.config.not_allowed') : !differs ? translate('portal.control.config.in_sync') : undefined;
-  const allReason = applyReason(!config.in_sync, config.targets.some((t) => t.may_apply && t.difference));
+  const allReason = applyReason(!config.in_sync, config.targets.some((t) => t.may_apply));
 
   return (
     <Stack spacing={2} data-testid="config-view" data-in-sync={config.in_sync}>
