@@ -73,6 +73,34 @@ describe('catalogues: superusers keep them, Experts read them', () => {
     expect(dangling.text).not.toMatch(/foreign key|fk_/);
   });
 
+  it('a controller type declares its commands; a bad declaration answers field errors and stores nothing', async () => {
+    const [{ manufacturer_cuid }] = await t.db.dataSource.query(`SELECT manufacturer_cuid FROM manufacturer WHERE company_cuid IS NULL LIMIT 1`);
+    const commands = [
+      { name: 'genset_start', label: 'Start the genset', dangerous: true, args: [] },
+      { name: 'set_mode', args: [{ name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] }, { name: 'limit', type: 'number', min: 0, max: 100 }] },
+    ];
+    const created = await as.superuser.mutate('controllerType.create', { data: { model: 'Commanded X', manufacturer_cuid, commands } });
+    expect(created.status).toBe(200);
+    const id = created.data.data.id;
+    const read = await as.expert.query('controllerType.getOne', { id });
+    expect(read.data.data.commands).toEqual([
+      { ...commands[0] },
+      { name: 'set_mode', dangerous: false, args: [{ name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] }, { name: 'limit', type: 'number', required: false, min: 0, max: 100 }] },
+    ]);
+    const plain = await as.superuser.mutate('controllerType.create', { data: { model: 'Plain X', manufacturer_cuid } });
+    expect(plain.data.data.commands).toEqual([]);
+
+    for (const bad of [[{ name: 'restart' }], [{ name: 'Bad Name' }], [{ name: 'a' }, { name: 'a' }], [{ name: 'x', args: [{ name: 'y', type: 'date' }] }], 'genset_start']) {
+      const res = await as.superuser.mutate('controllerType.update', { id, data: { commands: bad } });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expect(res.text).not.toMatch(/ZodError|at .*\.ts/);
+    }
+    const named = await as.superuser.mutate('controllerType.update', { id, data: { commands: [{ name: 'Bad Name' }] } });
+    expect(named.error?.data?.fieldErrors?.map((f: { path: string }) => f.path)).toEqual(['data.commands.0.name']);
+    expect((await as.expert.query('controllerType.getOne', { id })).data.data.commands).toHaveLength(2);
+    expect((await as.installer.mutate('controllerType.update', { id, data: { commands: [] } })).status).toBe(403);
+  });
+
   it('a manufacturer private to another company is invisible; global ones are shared', async () => {
     const [{ company_cuid: other }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = $1`, [OTHER_COMPANY_NAME]);
     const priv = await as.superuser.mutate('manufacturer.create', { data: { name: 'Private Inverters Ltd', company_cuid: other } });

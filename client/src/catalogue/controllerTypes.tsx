@@ -13,9 +13,13 @@ import {
   TextField,
   TextInput,
   UrlField,
+  Labeled,
   required,
+  useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { InterfaceAssignments } from './assignments';
+import { cleanCommands, DeclaredCommandsInput } from '../control/DeclaredCommandsInput';
 import { EditOrShow, ManufacturerField, RecordTabs } from './common';
 import { ListActions } from '../kit/ListActions';
 
@@ -41,6 +45,22 @@ export function ControllerTypeList() {
   );
 }
 
+/** The declared commands, read-only: name (label), dangerous, arguments. */
+function DeclaredCommandsField() {
+  const record = useRecordContext<{ commands?: { name: string; label?: string; dangerous?: boolean; args?: { name: string; type: string }[] }[] }>();
+  const translate = useTranslate();
+  const list = record?.commands ?? [];
+  return (
+    <Labeled label="resources.controllerType.fields.commands">
+      <span data-testid="declared-commands">
+        {list.length === 0
+          ? '—'
+          : list.map((c) => `${c.label ? `${c.label} (${c.name})` : c.name}${c.dangerous ? ` ⚠ ${translate('portal.control.dangerous')}` : ''}${c.args?.length ? `: ${c.args.map((a) => a.name).join(', ')}` : ''}`).join(' · ')}
+      </span>
+    </Labeled>
+  );
+}
+
 const details = (
   <SimpleShowLayout>
     <TextField source="model" />
@@ -48,6 +68,7 @@ const details = (
     <TextField source="description" emptyText="—" />
     <UrlField source="url" emptyText="—" />
     <ImageField source="image" emptyText="—" />
+    <DeclaredCommandsField />
   </SimpleShowLayout>
 );
 
@@ -71,13 +92,14 @@ const inputs = (
     <TextInput source="description" multiline />
     <TextInput source="url" type="url" />
     <TextInput source="image" type="url" helperText="portal.catalogue.image_help" />
+    <DeclaredCommandsInput />
   </>
 );
 
 export function ControllerTypeEdit() {
   return (
     <EditOrShow show={ControllerTypeShow}>
-      <Edit mutationMode="pessimistic" redirect={false}>
+      <Edit mutationMode="pessimistic" redirect={false} transform={cleanCommands}>
         <RecordTabs
           tabs={[
             { key: 'details', label: 'portal.catalogue.tab_details', content: <SimpleForm>{inputs}</SimpleForm> },
@@ -91,7 +113,7 @@ export function ControllerTypeEdit() {
 
 export function ControllerTypeCreate() {
   return (
-    <Create redirect="edit">
+    <Create redirect="edit" transform={cleanCommands}>
       <SimpleForm>{inputs}</SimpleForm>
     </Create>
   );

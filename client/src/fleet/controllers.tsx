@@ -44,7 +44,7 @@ export function ControllerList() {
       actions={<ListActions />}
       exporter={false}
     >
-      <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick={false}>
+      <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick="show">
         <DataTable.Col source="controller_id" />
         <DataTable.Col source="name" />
         <DataTable.Col source="controllertype_cuid" disableSort>
@@ -80,6 +80,7 @@ function ControllerFields({ companyCuid }: { companyCuid?: string }) {
       <DecimalInput source="ssh_port" integer validate={[minValue(1), maxValue(65535)]} />
       <TextInput source="sw_version" validate={maxLength(64)} parse={emptyToNull} />
       <JsonInput source="controller_info" />
+      <JsonInput source="config" />
     </>
   );
 }
@@ -91,8 +92,8 @@ function CreateFields() {
 
 export function ControllerCreate() {
   return (
-    <Create redirect="list" transform={jsonObjects('controller_info')}>
-      <SimpleForm defaultValues={{ controller_info: {} }}>
+    <Create redirect="list" transform={jsonObjects('controller_info', 'config')}>
+      <SimpleForm defaultValues={{ controller_info: {}, config: {} }}>
         <TextInput source="controller_id" validate={[required(), validControllerId]} helperText="portal.fleet.controller_id_help" />
         <CompanyInput />
         <CreateFields />
@@ -103,7 +104,7 @@ export function ControllerCreate() {
 
 export function ControllerEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list" transform={jsonObjects('controller_info')}>
+    <Edit mutationMode="pessimistic" redirect="list" transform={jsonObjects('controller_info', 'config')}>
       <ReadOnlyGate>
         {(readOnly) => (
           <SimpleForm toolbar={readOnly ? false : undefined}>

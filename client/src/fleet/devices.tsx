@@ -19,6 +19,7 @@ import { BulkActions } from '../kit/BulkActions';
 import { JsonInput } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';
+import { DeviceConfigPanel } from '../control/DeviceConfigPanel';
 import { emptyToNull, jsonObjects } from './common';
 
 const JSON_SOURCES = ['config', 'device_info', 'portal_config'];
@@ -117,6 +118,7 @@ function EntityEdit({ kind }: { kind: Kind }) {
           </SimpleForm>
         )}
       </ReadOnlyGate>
+      <DeviceConfigPanel />
     </Edit>
   );
 }

@@ -11,6 +11,7 @@ const sites = () => import('./sites');
 const systemForms = () => import('./systems');
 const controllers = () => import('./controllers');
 const devices = () => import('./devices');
+const controllerShow = () => import('../control/ControllerShow');
 
 /** The fleet section of the menu: sites, systems (with sharing and metadata), controllers, devices, data processors. */
 export const fleet: ResourceGroup = {
@@ -36,6 +37,7 @@ export const fleet: ResourceGroup = {
       list: lazyPage(controllers, (m) => m.ControllerList),
       create: lazyPage(controllers, (m) => m.ControllerCreate),
       edit: lazyPage(controllers, (m) => m.ControllerEdit),
+      show: lazyPage(controllerShow, (m) => m.ControllerShow),
       icon: RouterIcon,
       recordRepresentation: 'name',
     },

@@ -65,7 +65,9 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
         const event = unwrap(value);
         if (!event || event.kind !== 'toast') return;
         if (isToastMuted(event.toast, latest.current.context?.portalNotificationBlacklist ?? [], latest.current.context?.notificationBlacklist ?? [])) return;
-        store.push(event.toast);
+        // A command's answer replaces its PENDING toast (same id: the command_id).
+        if (event.toast.command) store.upsert(event.toast);
+        else store.push(event.toast);
       },
       onError: (error: unknown) => {
         setLive('off');

@@ -137,4 +137,87 @@ describe('ToastStore (spec §4 Toasts)', () => {
     expect(seen).toHaveLength(1);
     expect(sut.getSnapshot()).not.toBe(before);
   });
+
+  describe('upsert (ACTION_RESPONSE of a command: PENDING replaced by SUCCESS / FAILURE)', () => {
+    const ACK_TIMEOUT_MS = 30_000;
+    const command = (status: 'PENDING' | 'SUCCESS' | 'FAILURE', patch: Partial<TToast> = {}): TToast =>
+      toast({
+        id: 'cmd-1',
+        type: 'ACTION_RESPONSE',
+        actionResponse: status,
+        title: status,
+        source: undefined,
+        command: { command_id: 'cmd-1', controller_id: 'c1', status },
+        ...patch,
+      });
+
+    it('replaces the PENDING toast with the same id and restarts its timer with the action-response timeout', () => {
+      expect(sut.upsert(command('PENDING'), { duration: ACK_TIMEOUT_MS })).toBe('open');
+      expect(sut.getSnapshot().toasts[0]).toMatchObject({ actionResponse: 'PENDING', duration: ACK_TIMEOUT_MS });
+      clock.advanceSync(10_000);
+      expect(sut.upsert(command('SUCCESS', { message: 'applied' }))).toBe('replaced');
+      expect(sut.getSnapshot().toasts).toHaveLength(1);
+      expect(sut.getSnapshot().toasts[0]).toMatchObject({
+        id: 'cmd-1',
+        state: 'open',
+        actionResponse: 'SUCCESS',
+        message: 'applied',
+        duration: TOAST_ACTION_RESPONSE_TIMEOUT_MS,
+      });
+      clock.advanceSync(TOAST_ACTION_RESPONSE_TIMEOUT_MS - 1);
+      expect(openCount()).toBe(1);
+      clock.advanceSync(1);
+      expect(sut.getSnapshot().toasts[0]).toMatchObject({ state: 'closed', closeReason: 'timeout', actionResponse: 'SUCCESS' });
+    });
+
+    it('keeps the PENDING toast until the ack timeout when no answer comes', () => {
+      sut.upsert(command('PENDING'), { duration: ACK_TIMEOUT_MS });
+      clock.advanceSync(TOAST_ACTION_RESPONSE_TIMEOUT_MS * 2);
+      expect(openCount()).toBe(1);
+      clock.advanceSync(ACK_TIMEOUT_MS - TOAST_ACTION_RESPONSE_TIMEOUT_MS * 2);
+      expect(openCount()).toBe(0);
+    });
+
+    it('a live PENDING over the local PENDING keeps its timer; a PENDING after the answer is stale', () => {
+      sut.upsert(command('PENDING'), { duration: ACK_TIMEOUT_MS });
+      clock.advanceSync(20_000);
+      expect(sut.upsert(command('PENDING', { message: 'queued' }))).toBe('replaced');
+      expect(sut.getSnapshot().toasts[0]).toMatchObject({ message: 'queued', duration: ACK_TIMEOUT_MS });
+      clock.advanceSync(ACK_TIMEOUT_MS - 20_000);
+      expect(openCount()).toBe(0);
+
+      sut.upsert(command('FAILURE', { id: 'cmd-2', command: { command_id: 'cmd-2', controller_id: 'c1', status: 'FAILURE' } }));
+      expect(sut.upsert(command('PENDING', { id: 'cmd-2' }))).toBe('stale');
+      expect(sut.getSnapshot().toasts.find((t) => t.id === 'cmd-2')).toMatchObject({ actionResponse: 'FAILURE' });
+    });
+
+    it('the answer still shows when the PENDING toast was already closed, and pushes when there was none', () => {
+      sut.upsert(command('PENDING'), { duration: ACK_TIMEOUT_MS });
+      sut.close('cmd-1', 'close-button');
+      expect(sut.upsert(command('SUCCESS'))).toBe('open');
+      clock.advanceSync(TOAST_REMOVE_DELAY_MS);
+      // The closed PENDING is removed; the SUCCESS with the same id stays.
+      expect(states()).toEqual(['SUCCESS:open']);
+      expect(sut.upsert(command('FAILURE', { id: 'other', title: 'other' }))).toBe('open');
+      expect(sut.upsert(command('SUCCESS'))).toBe('replaced');
+    });
+
+    it('a queued PENDING gets its new content and opens with the answer’s timeout', () => {
+      for (let i = 0; i < TOAST_MAX_VISIBLE; i++) sut.push(toast({ title: `n${i}` }));
+      expect(sut.upsert(command('PENDING'), { duration: ACK_TIMEOUT_MS })).toBe('queued');
+      expect(sut.upsert(command('SUCCESS'))).toBe('replaced');
+      clock.advanceSync(TOAST_DEFAULT_TIMEOUT_MS);
+      expect(sut.getSnapshot().toasts.find((t) => t.id === 'cmd-1')).toMatchObject({ state: 'open', duration: TOAST_ACTION_RESPONSE_TIMEOUT_MS });
+    });
+
+    it('tells command listeners about each command toast', () => {
+      const heard: string[] = [];
+      const off = sut.subscribeCommands((c) => heard.push(`${c.controller_id}:${c.status}`));
+      sut.upsert(command('PENDING'));
+      sut.upsert(command('SUCCESS'));
+      off();
+      sut.upsert(command('FAILURE', { id: 'x' }));
+      expect(heard).toEqual(['c1:PENDING', 'c1:SUCCESS']);
+    });
+  });
 });

@@ -31,6 +31,8 @@ export interface ToastEntry extends TToast {
   /** Time left while paused or not yet started; null = no timeout. */
   remaining: number | null;
   closeReason?: CloseReason;
+  /** A duration chosen by whoever pushed it (upsert), instead of the spec §9 one of its type. */
+  customDuration?: number | null;
 }
 
 export interface ToastPreferences {
@@ -47,6 +49,18 @@ export interface ToastSnapshot {
 }
 
 export type PushResult = 'queued' | 'open' | 'dropped' | 'duplicate';
+
+/** What upsert did: a new toast (queued / open), the content of the one with that id replaced, or nothing (stale). */
+export type UpsertResult = PushResult | 'replaced' | 'stale';
+
+export interface UpsertOptions {
+  /** Milliseconds before it closes by itself (null = stays); default: the spec §9 duration of its type. */
+  duration?: number | null;
+}
+
+/** An ACTION_RESPONSE that ends the story of its id (no PENDING may follow it). */
+const isFinal = (toast: Pick<TToast, 'type' | 'actionResponse'>) =>
+  toast.type === 'ACTION_RESPONSE' && (toast.actionResponse === 'SUCCESS' || toast.actionResponse === 'FAILURE');
 
 export interface ToastClock {
   now(): number;
@@ -75,6 +89,9 @@ export class ToastStore {
   private readonly removals = new Map<string, unknown>();
   private readonly seen = new Set<string>();
   private readonly listeners = new Set<() => void>();
+  private readonly commandListeners = new Set<(command: NonNullable<TToast['command']>) => void>();
+  /** Ids whose SUCCESS / FAILURE was shown: a late PENDING of theirs is stale. */
+  private readonly settled = new Set<string>();
 
   constructor(private readonly clock: ToastClock = realClock) {}
 
@@ -84,6 +101,12 @@ export class ToastStore {
   };
 
   getSnapshot = (): ToastSnapshot => this.snapshot;
+
+  /** Called with `toast.command` of every command toast that comes in (lists of commands refresh on it). */
+  subscribeCommands = (listener: (command: NonNullable<TToast['command']>) => void): (() => void) => {
+    this.commandListeners.add(listener);
+    return () => this.commandListeners.delete(listener);
+  };
 
   setPreferences(prefs: ToastPreferences): void {
     this.prefs = { ...prefs };
@@ -99,17 +122,65 @@ export class ToastStore {
   push(toast: TToast): PushResult {
     if (toast.type === 'NOTIFICATION' && this.prefs.disabled) return 'dropped';
     if (this.seen.has(toast.id)) return 'duplicate';
-    this.seen.add(toast.id);
-    if (this.seen.size > SEEN_IDS_KEPT) this.seen.delete(this.seen.values().next().value as string);
-    this.entries.push({ ...toast, state: 'queued', open: false, duration: null, remaining: null });
+    return this.pushEntry(toast, {});
+  }
+
+  private pushEntry(toast: TToast, options: UpsertOptions): PushResult {
+    this.remember(this.seen, toast.id);
+    const entry: ToastEntry = {
+      ...toast,
+      state: 'queued',
+      open: false,
+      duration: null,
+      remaining: null,
+      ...(options.duration !== undefined ? { customDuration: options.duration } : {}),
+    };
+    this.entries.push(entry);
     this.pump();
     this.emit();
-    return this.entries.find((e) => e.id === toast.id)?.state === 'open' ? 'open' : 'queued';
+    return entry.state === 'open' ? 'open' : 'queued';
+  }
+
+  /**
+   * A toast that may replace an earlier one with the same id (ACTION_RESPONSE: the PENDING toast
+   * pushed when a command is sent, then the live SUCCESS / FAILURE with the command's id). Same id
+   * still shown → its content is replaced and its timer starts again with the new duration (a
+   * PENDING over a PENDING keeps the running timer); after SUCCESS / FAILURE a PENDING or SENT of
+   * that id is stale and ignored. No such toast → pushed like a new one.
+   */
+  upsert(toast: TToast, options: UpsertOptions = {}): UpsertResult {
+    if (toast.command) for (const l of this.commandListeners) l(toast.command);
+    const final = isFinal(toast);
+    if (!final && this.settled.has(toast.id)) return 'stale';
+    const entry = this.entries.find((e) => e.id === toast.id && e.state !== 'closed');
+    if (final) this.remember(this.settled, toast.id);
+    if (!entry) {
+      if (this.seen.has(toast.id) && !final) return 'stale';
+      this.seen.delete(toast.id);
+      return this.pushEntry(toast, options);
+    }
+    const keepTimer = !final && !isFinal(entry) && options.duration === undefined;
+    Object.assign(entry, toast);
+    if (!final && toast.actionResponse === undefined) delete entry.actionResponse;
+    if (options.duration !== undefined) entry.customDuration = options.duration;
+    else if (!keepTimer) delete entry.customDuration;
+    if (!keepTimer && entry.state === 'open') {
+      const timer = this.timers.get(entry.id);
+      if (timer) {
+        this.clock.clearTimer(timer.handle);
+        this.timers.delete(entry.id);
+      }
+      entry.duration = this.durationOf(entry);
+      entry.remaining = entry.duration;
+      if (!this.paused) this.startTimer(entry);
+    }
+    this.emit();
+    return 'replaced';
   }
 
   close(id: string, reason: CloseReason): void {
-    const entry = this.entries.find((e) => e.id === id);
-    if (!entry || entry.state === 'closed') return;
+    const entry = this.entries.find((e) => e.id === id && e.state !== 'closed');
+    if (!entry) return;
     this.closeEntry(entry, reason);
     this.pump();
     this.emit();
@@ -144,7 +215,7 @@ export class ToastStore {
     const now = this.clock.now();
     for (const [id, timer] of this.timers) {
       this.clock.clearTimer(timer.handle);
-      const entry = this.entries.find((e) => e.id === id);
+      const entry = this.entries.find((e) => e.id === id && e.state !== 'closed');
       if (entry && entry.remaining !== null) entry.remaining = Math.max(0, entry.remaining - (now - timer.startedAt));
     }
     this.timers.clear();
@@ -165,6 +236,16 @@ export class ToastStore {
     for (const handle of this.removals.values()) this.clock.clearTimer(handle);
     this.timers.clear();
     this.removals.clear();
+  }
+
+  private remember(set: Set<string>, id: string): void {
+    set.delete(id);
+    set.add(id);
+    if (set.size > SEEN_IDS_KEPT) set.delete(set.values().next().value as string);
+  }
+
+  private durationOf(entry: ToastEntry): number | null {
+    return entry.customDuration !== undefined ? entry.customDuration : this.durationFor(entry);
   }
 
   private closeEntry(entry: ToastEntry, reason: CloseReason): void {
@@ -190,7 +271,8 @@ export class ToastStore {
   private remove(id: string): void {
     this.removals.delete(id);
     const before = this.entries.length;
-    this.entries = this.entries.filter((e) => e.id !== id);
+    // Only the closed one: a toast upserted with the same id meanwhile stays.
+    this.entries = this.entries.filter((e) => e.id !== id || e.state !== 'closed');
     if (this.entries.length !== before) this.emit();
   }
 
@@ -202,7 +284,7 @@ export class ToastStore {
       if (entry.state !== 'queued') continue;
       entry.state = 'open';
       entry.open = true;
-      entry.duration = this.durationFor(entry);
+      entry.duration = this.durationOf(entry);
       entry.remaining = entry.duration;
       open++;
       if (!this.paused) this.startTimer(entry);

@@ -1,0 +1,94 @@
+import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useGetList, useLocaleState, useTranslate } from 'react-admin';
+import { formatLocale } from '../i18n/locale';
+import { useToasts } from '../toasts/ToastProvider';
+import { messageOf } from '../trpc';
+import { statusColour, type TCommandRecord } from './api';
+import { kindLabel } from './useCommandRunner';
+
+export const COMMANDS_SHOWN = 50;
+
+function When({ at, locale }: { at: Date | null; locale: string }) {
+  if (!at) return <>—</>;
+  const date = new Date(at);
+  return <time dateTime={date.toISOString()}>{new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(date)}</time>;
+}
+
+/**
+ * A controller's commands, newest first (controllerCommand.getList filtered by controller_id):
+ * kind, status, requester, times and the controller's message. Refreshes when a toast about a
+ * command of this controller arrives.
+ */
+export function CommandList({ controllerId, labels = {} }: { controllerId: string; labels?: Record<string, string> }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const store = useToasts();
+  const { data, total, isPending, error, refetch } = useGetList<TCommandRecord & { id: string }>('controllerCommand', {
+    filter: { controller_id: controllerId },
+    sort: { field: 'requested_at', order: 'DESC' },
+    pagination: { page: 1, perPage: COMMANDS_SHOWN },
+  });
+  useEffect(
+    () =>
+      store.subscribeCommands((c) => {
+        if (c.controller_id === controllerId) void refetch();
+      }),
+    [store, controllerId, refetch],
+  );
+  if (isPending) return <Typography variant="body2">{translate('ra.page.loading')}</Typography>;
+  if (error) return <Alert severity="error">{translate('portal.control.load_failed', { message: messageOf(error) })}</Alert>;
+  if (!data?.length) return <Typography variant="body2" data-testid="commands-empty">{translate('portal.control.commands.none')}</Typography>;
+  const loc = formatLocale(locale ?? 'en');
+  return (
+    <>
+      <Table size="small" aria-label={translate('portal.control.commands.title')} data-testid="command-list">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('portal.control.commands.kind')}</TableCell>
+            <TableCell>{translate('portal.control.commands.status')}</TableCell>
+            <TableCell>{translate('portal.control.commands.requester')}</TableCell>
+            <TableCell>{translate('portal.control.commands.requested_at')}</TableCell>
+            <TableCell>{translate('portal.control.commands.finished_at')}</TableCell>
+            <TableCell>{translate('portal.control.commands.message')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {data.map((c) => (
+            <TableRow key={c.id} data-testid="command-row" data-command-id={c.command_id} data-kind={c.kind} data-status={c.status}>
+              <TableCell>
+                {kindLabel(c.kind, translate, labels[c.kind])}
+                {c.dangerous && (
+                  <Chip size="small" variant="outlined" color="warning" sx={{ ml: 1 }} label={translate('portal.control.dangerous')} />
+                )}
+              </TableCell>
+              <TableCell>
+                <Chip size="small" color={statusColour(c.status)} label={translate(`portal.control.status.${c.status}`)} data-testid="command-status" />
+              </TableCell>
+              <TableCell>{c.requester_name ?? '—'}</TableCell>
+              <TableCell>
+                <When at={c.requested_at} locale={loc} />
+              </TableCell>
+              <TableCell>
+                <When at={c.finished_at} locale={loc} />
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{c.message ?? ''}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {(total ?? 0) > data.length && (
+        <Typography variant="caption" color="text.secondary">
+          {translate('portal.control.commands.more', { shown: data.length, total })}
+        </Typography>
+      )}
+    </>
+  );
+}
