@@ -1,5 +1,6 @@
 import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
+import { SystemStatusRouters } from '../control/status/status.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { CompanyMembershipRouter } from '../companies/company-membership.router';
@@ -32,6 +33,7 @@ export const ROUTER_PROVIDERS = {
   hostedFile: HostedFileRouter,
   channels: ChannelRouters,
   alarms: AlarmsRouters,
+  systemStatus: SystemStatusRouters,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -58,6 +60,8 @@ export function buildAppRouter(r: RouterProviders) {
     alarm: r.alarms.alarm,
     inbox: r.alarms.inbox,
     triggerStatus: r.alarms.triggerStatus,
+    systemStatus: r.systemStatus.systemStatus,
+    deviceMute: r.systemStatus.deviceMute,
     ...r.resources.routers,
   });
 }
