@@ -4,7 +4,7 @@
  *
  *   {
  *     "enums":  { "<key>": { "<value>": "<label>", … }, … },   // value labels of a bundle key or an Enum log parameter
- *     "states": { "<key>": { "label": "<name>", "hidden": true }, … }   // optional: a key's name, or leave it out
+ *     "states": { "<key>": { "label": "<name>", "order": 1, "hidden": true }, … }   // optional: a key's name, place, or leave it out
  *   }
  *
  * `enums.faults` and `enums.warnings` name the codes of the bundle's `faults` / `warnings` arrays.
@@ -15,7 +15,7 @@ type Scalar = string | number | boolean | null;
 
 export interface StateMeta {
   enums: Record<string, Record<string, string>>;
-  states: Record<string, { label?: string; hidden?: boolean }>;
+  states: Record<string, { label?: string; order?: number; hidden?: boolean }>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -35,7 +35,11 @@ export function readStateMeta(meta: unknown): StateMeta {
   if (isObject(meta.states)) {
     for (const [key, s] of Object.entries(meta.states)) {
       if (!isObject(s)) continue;
-      out.states[key] = { label: typeof s.label === 'string' ? s.label : undefined, hidden: s.hidden === true };
+      out.states[key] = {
+        label: typeof s.label === 'string' ? s.label : undefined,
+        order: typeof s.order === 'number' && Number.isFinite(s.order) ? s.order : undefined,
+        hidden: s.hidden === true,
+      };
     }
   }
   return out;
@@ -73,13 +77,17 @@ const ISSUE_KEYS = ['faults', 'warnings'] as const;
 
 /**
  * A bundle made readable: every key but `faults` / `warnings` (and hidden ones) with its label
- * and decoded value, in the bundle's order; the faults and warnings apart. `labels` are names
+ * and decoded value, ordered by `states.<key>.order` of the meta, then alphabetically (stored
+ * bundles and metas keep no key order); the faults and warnings apart. `labels` are names
  * known otherwise (log parameter descriptions by id).
  */
 export function decodeBundle(bundle: unknown, meta: StateMeta, labels: ReadonlyMap<string, string> = new Map()): DecodedState {
   const out: DecodedState = { values: [], faults: [], warnings: [] };
   if (!isObject(bundle)) return out;
-  for (const [key, value] of Object.entries(bundle)) {
+  const rank = (k: string) => meta.states[k]?.order ?? Number.MAX_SAFE_INTEGER;
+  const keys = Object.keys(bundle).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) {
+    const value = bundle[key];
     if ((ISSUE_KEYS as readonly string[]).includes(key)) {
       const list = Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value];
       out[key as 'faults' | 'warnings'] = list.slice(0, 100).map((code) => ({ code: toScalar(code), text: decodeValue(meta, key, code).text }));
