@@ -91,6 +91,7 @@ export default function App() {
           <Route path="/systems/:id" element={<SystemPageRoute />} />
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />
           <Route path="/systems/:id/alarms" element={<SystemPageRoute />} />
+          <Route path="/systems/:id/status" element={<SystemPageRoute />} />
           {GROUP_ROUTES}
         </CustomRoutes>
         {RESOURCES}

@@ -4,6 +4,7 @@ import { AlertEngineModule } from './alerts/engine/alert-engine.module';
 import { OutboxSignalModule } from './alerts/outbox-signal.module';
 import { AlertChannelsModule } from './alerts/channels/channels.module';
 import { AlarmsModule } from './alerts/alarms/alarms.module';
+import { SystemStatusModule } from './control/status/status.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
 import { CompaniesModule } from './companies/companies.module';
@@ -41,6 +42,7 @@ export class AppModule {
         AlertChannelsModule,
         AlarmsModule,
         ControlModule,
+        SystemStatusModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

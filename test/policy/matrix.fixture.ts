@@ -763,6 +763,25 @@ export const MATRIX: Record<string, Entry> = {
   'systemChangelog.deleteMany [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { ids: [await ownEntry(c)] } }) },
 
   // Telemetry of a visible system (not in §6: everyone who sees a system sees its charts)
+  // Control (issue 12): "system status view 2", "mute states 1" (a write on the device's system).
+  'systemStatus.get': { type: 'query', answer: 'one', expect: systemRead(2), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
+  'deviceMute.list': { type: 'query', answer: 'one', expect: systemRead(2), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
+  'deviceMute.create': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(1),
+    input: async (c) => ({ input: { entity_cuid: await deviceOf(c), until: new Date(Date.now() + 3600_000), reason: c.w.label(c.rel) } }),
+  },
+  'deviceMute.end': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(1),
+    input: async (c) => {
+      const r = await c.w.superClient.mutate('deviceMute.create', { entity_cuid: await freshDevice(c, place(c).system_cuid), until: new Date(Date.now() + 3600_000) });
+      if (r.status !== 200) throw new Error(`setup mute failed: ${r.text}`);
+      return { input: { mute_cuid: (r.data as { mute_cuid: string }).mute_cuid } };
+    },
+  },
   'telemetry.latest': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
   'telemetry.energy': {
     type: 'query',

@@ -1,9 +1,18 @@
-import { Alert, Box, Button, Card, CardContent, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useCanAccess, useLocaleState, useTranslate } from 'react-admin';
+import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEntryActions';
 import { messageOf, trpc } from '../trpc';
 import { fullLabel } from './chart-time';
+
+/** The changelog filter: every entry, people's entries (MANUAL), or the portal's own (COMMAND, CONFIGURATION, MUTE). */
+type Show = 'all' | 'manual' | 'automatic';
+const KIND_FILTER: Record<Show, Record<string, string | string[]>> = {
+  all: {},
+  manual: { kind: 'MANUAL' },
+  automatic: { kind: ['COMMAND', 'CONFIGURATION', 'MUTE'] },
+};
 
 const PAGE = 20;
 
@@ -14,23 +23,27 @@ interface Entry {
   title: string;
   message: string | null;
   author_name: string | null;
+  kind: 'MANUAL' | 'COMMAND' | 'CONFIGURATION' | 'MUTE';
 }
 
 /**
  * The changelog tab of a system page: entries newest first (author, time in the system's time
  * zone), more on demand, and a short form to add one for those who may (spec §6: level 2).
- * Titles and messages are shown as text, never as markup.
+ * A filter shows all, manual or automatic entries (the portal's: commands, configuration, mutes),
+ * each with its kind; manual entries can be edited and deleted by those the server allows
+ * (`systemChangelog.access`), automatic ones never. Titles and messages are shown as text, never as markup.
  */
 export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: string; timezone: string }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { canAccess: canCreate } = useCanAccess({ resource: 'systemChangelog', action: 'create' });
+  const [show, setShow] = useState<Show>('all');
   const entries = useInfiniteQuery({
-    queryKey: ['systemChangelog', systemCuid],
+    queryKey: ['systemChangelog', systemCuid, show],
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
       trpc.systemChangelog.getManyReference.query(
-        { target: 'system_cuid', id: systemCuid, pagination: { page: pageParam, perPage: PAGE }, sort: { field: 'timestamp', order: 'DESC' }, filter: {} },
+        { target: 'system_cuid', id: systemCuid, pagination: { page: pageParam, perPage: PAGE }, sort: { field: 'timestamp', order: 'DESC' }, filter: KIND_FILTER[show] },
         { signal },
       ),
     getNextPageParam: (last, all) => (all.length * PAGE < last.total ? all.length + 1 : undefined),
@@ -51,6 +64,13 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
   };
   const rows = (entries.data?.pages.flatMap((p) => p.data) ?? []) as unknown as Entry[];
   const total = entries.data?.pages[0]?.total ?? 0;
+  const manualIds = rows.filter((r) => r.kind === 'MANUAL').map((r) => r.id);
+  // Who may edit or delete which manual entry (level 2 in the owner company, or the author): the server says.
+  const access = useQuery({
+    queryKey: ['systemChangelog.access', systemCuid, manualIds],
+    queryFn: ({ signal }) => trpc.systemChangelog.access.query({ ids: manualIds }, { signal }),
+    enabled: manualIds.length > 0,
+  });
 
   return (
     <Stack spacing={2} data-testid="system-changelog">
@@ -85,15 +105,61 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
           </CardContent>
         </Card>
       )}
+      <ToggleButtonGroup
+        value={show}
+        exclusive
+        size="small"
+        onChange={(_, v: Show | null) => v && setShow(v)}
+        aria-label={translate('portal.status.changelog_filter')}
+        data-testid="changelog-filter"
+      >
+        <ToggleButton value="all" data-testid="changelog-show-all">
+          {translate('portal.status.changelog_all')}
+        </ToggleButton>
+        <ToggleButton value="manual" data-testid="changelog-show-manual">
+          {translate('portal.status.changelog_manual')}
+        </ToggleButton>
+        <ToggleButton value="automatic" data-testid="changelog-show-automatic">
+          {translate('portal.status.changelog_automatic')}
+        </ToggleButton>
+      </ToggleButtonGroup>
       {entries.isError && <Alert severity="error">{translate('portal.system.load_failed', { message: messageOf(entries.error) })}</Alert>}
       {entries.isSuccess && rows.length === 0 && <Alert severity="info">{translate('portal.system.changelog_empty')}</Alert>}
       {rows.length > 0 && (
         <Card variant="outlined">
           <List dense aria-label={translate('portal.system.tab_changelog')} data-testid="changelog-entries">
             {rows.map((r) => (
-              <ListItem key={r.id} divider alignItems="flex-start" data-testid="changelog-entry">
+              <ListItem
+                key={r.id}
+                divider
+                alignItems="flex-start"
+                data-testid="changelog-entry"
+                data-kind={r.kind}
+                secondaryAction={
+                  r.kind === 'MANUAL' && (access.data?.data[r.id]?.edit || access.data?.data[r.id]?.delete) ? (
+                    <ChangelogEntryActions
+                      entry={r as EditableEntry}
+                      canEdit={!!access.data?.data[r.id]?.edit}
+                      canDelete={!!access.data?.data[r.id]?.delete}
+                      onChanged={() => entries.refetch()}
+                    />
+                  ) : undefined
+                }
+              >
                 <ListItemText
-                  primary={r.title}
+                  primary={
+                    <>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={r.kind === 'MANUAL' ? 'default' : 'info'}
+                        label={translate(`portal.status.kind.${r.kind}`)}
+                        sx={{ mr: 1 }}
+                        data-testid="changelog-kind"
+                      />
+                      {r.title}
+                    </>
+                  }
                   secondary={
                     <>
                       <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>

@@ -21,7 +21,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
-import { Title, useLocaleState, useTranslate } from 'react-admin';
+import { Title, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { usePageTitle } from '../layout/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
@@ -31,6 +31,7 @@ import type { ChartParameter } from './SystemChart';
 const SystemChart = lazy(() => import('./SystemChart'));
 const SystemChangelog = lazy(() => import('./SystemChangelog'));
 const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
+const SystemStatus = lazy(() => import('../status/SystemStatus'));
 
 type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 type Device = Latest['devices'][number];
@@ -44,7 +45,9 @@ export default function SystemPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   const translate = useTranslate();
-  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : 'overview';
+  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : location.pathname.endsWith('/status') ? 'status' : 'overview';
+  // The status view (spec §6: system status view 2).
+  const { canAccess: canSeeStatus } = useCanAccess({ resource: 'systemStatus', action: 'show' });
 
   const latest = useQuery({
     queryKey: ['telemetry.latest', id],
@@ -85,6 +88,7 @@ export default function SystemPage() {
         <Tab value="overview" label={translate('portal.system.tab_overview')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}`} />
         <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
         <Tab value="alarms" label={translate('portal.alarms.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/alarms`} data-testid="tab-alarms" />
+        {canSeeStatus && <Tab value="status" label={translate('portal.status.tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/status`} data-testid="tab-status" />}
       </Tabs>
       {tab === 'changelog' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
@@ -93,6 +97,10 @@ export default function SystemPage() {
       ) : tab === 'alarms' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
           <SystemAlarms systemCuid={id} />
+        </Suspense>
+      ) : tab === 'status' && canSeeStatus ? (
+        <Suspense fallback={<CircularProgress size={24} />}>
+          <SystemStatus systemCuid={id} timezone={data.timezone} />
         </Suspense>
       ) : (
         <>

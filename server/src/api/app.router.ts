@@ -1,5 +1,6 @@
 import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
+import { SystemStatusRouters } from '../control/status/status.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { ControllerCommandRouter, ControllerConfigRouter } from '../control/commands/commands.router';
@@ -35,6 +36,7 @@ export const ROUTER_PROVIDERS = {
   alarms: AlarmsRouters,
   controllerCommand: ControllerCommandRouter,
   controllerConfig: ControllerConfigRouter,
+  systemStatus: SystemStatusRouters,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -63,6 +65,8 @@ export function buildAppRouter(r: RouterProviders) {
     triggerStatus: r.alarms.triggerStatus,
     controllerCommand: r.controllerCommand.router,
     controllerConfig: r.controllerConfig.router,
+    systemStatus: r.systemStatus.systemStatus,
+    deviceMute: r.systemStatus.deviceMute,
     ...r.resources.routers,
   });
 }

@@ -4,7 +4,9 @@ import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import type { EntityManager } from 'typeorm';
+import type { Actor } from '../access/policy';
 import { resourceAccess } from '../access/resources';
+import { writeConfigChangelog } from './config-changelog';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -68,6 +70,8 @@ export const controllerResource: Def = {
   sorts: ['controller_id', 'name', 'serial_number', 'sw_version'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
+  // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
+  beforeWrite: (tx, actor, row, current) => writeConfigChangelog(tx, actor, 'controller_id', row, current),
 };
 
 /** Entity rows whose type is (`device` true) or is not (false) of kind Device. */
@@ -75,12 +79,14 @@ const kindWhere = (device: boolean) =>
   `EXISTS (SELECT 1 FROM entity_type et WHERE et.entitytype_id = t.entitytype_id AND et.entity_type ${device ? '=' : '<>'} 'Device')`;
 
 /** The entity type of a new or changed row must exist and be of the resource's side (device or processor). */
-const checkKind = (device: boolean) => async (tx: EntityManager, _actor: unknown, row: Record<string, unknown>) => {
+const checkKind = (device: boolean) => async (tx: EntityManager, actor: Actor, row: Record<string, unknown>, current?: Record<string, unknown>) => {
   const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
   if (!type) throw fieldError(['entitytype_id'], device ? 'Device type not found' : 'Data processor type not found');
   if ((type.kind === 'Device') !== device) {
     throw fieldError(['entitytype_id'], device ? 'This type is a data processor type, not a device type' : 'This type is a device type, not a data processor type');
   }
+  // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
+  await writeConfigChangelog(tx, actor, 'entity_cuid', row, current);
 };
 
 /** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */

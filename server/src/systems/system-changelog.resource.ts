@@ -1,6 +1,15 @@
 import { z } from 'zod';
+import { TRPCError } from '@trpc/server';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
+import { CHANGELOG_KINDS } from '../common/enums';
+
+/** The answer to editing or deleting an entry the portal wrote (kind other than MANUAL). */
+export const AUTOMATIC_ENTRY_REFUSAL = 'Entries written by the portal cannot be changed';
+
+const refuseAutomatic = (row: Record<string, unknown> | undefined): void => {
+  if (row && row.kind !== undefined && row.kind !== 'MANUAL') throw new TRPCError({ code: 'FORBIDDEN', message: AUTOMATIC_ENTRY_REFUSAL });
+};
 
 export const ZChangelogRecord = z.object({
   log_cuid: z.string(),
@@ -12,6 +21,10 @@ export const ZChangelogRecord = z.object({
   author_name: z.string().nullable(),
   system_cuid: z.string(),
   role_cuid: z.string().nullable(),
+  /** MANUAL (written by a person) or what the portal wrote by itself: COMMAND, CONFIGURATION, MUTE. */
+  kind: z.enum(CHANGELOG_KINDS),
+  /** What an automatic entry is about (a command_id, a mute_cuid, a controller_id or entity_cuid). */
+  ref: z.string().nullable(),
 });
 
 /**
@@ -20,6 +33,9 @@ export const ZChangelogRecord = z.object({
  * level 2 in the owner company, or by the author while they see the system through the owner
  * company or a share with change; never through a read-only share.
  * Entries are written by `systemChangelog.create` (custom: it also notifies the system's people).
+ * Automatic entries (kind COMMAND, CONFIGURATION, MUTE; systems/automatic-changelog.ts) are
+ * read-only: editing or deleting one answers FORBIDDEN. Filter `kind` takes one kind or a list
+ * (`['COMMAND', 'CONFIGURATION', 'MUTE']`: every automatic entry).
  */
 export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord, z.ZodObject, z.ZodObject> = {
   name: 'systemChangelog',
@@ -39,10 +55,13 @@ export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord
   ...resourceAccess('systemChangelog'),
   scope: { kind: 'system', column: 'system_cuid' },
   search: ['title', 'message'],
-  filters: ['system_cuid', 'user_cuid', 'role_cuid'],
+  filters: ['system_cuid', 'user_cuid', 'role_cuid', 'kind'],
   sorts: ['timestamp', 'title'],
   defaultSort: { field: 'timestamp', order: 'DESC' },
-  selectExpressions: { author_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.user_cuid)` },
+  selectExpressions: { author_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.user_cuid)`, kind: `t.kind::text` },
+  // Only people's entries change; the portal's own are the audit trail.
+  beforeWrite: async (_tx, _actor, _row, current) => refuseAutomatic(current),
+  beforeDelete: async (_tx, _actor, row) => refuseAutomatic(row),
   // The author counts for changelog.edit / changelog.delete (policy `mayChangeChangelogEntry`).
   targetExtra: async (_tx, row) => ({ user_cuid: (row.user_cuid as string | null) ?? undefined }),
 };

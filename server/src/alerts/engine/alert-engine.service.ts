@@ -563,11 +563,17 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     const via: NextExecutionTriggerValue = next ? 'TIMER' : rule.kind === 'offline' || rule.kind === 'state' ? 'STATE' : 'DATA';
     const status: TriggerLogProcessingStatusValue = wake.via === 'TIMER' || rule.kind === 'offline' ? 'SUCCESS_NO_DATA' : 'SUCCESS';
     let log: { log_cuid: string; ts: Date } | null = null;
+    let muted = false;
     if (movesStatus(before, r)) {
       const meta = r.changes.length ? await this.metaOf(c, t) : null;
+      // A muted device (device_mute, docs/control.md "Mutes"): its state rule still logs and moves
+      // its status (the alarm list tells the truth) but makes no event, so no toast and no mail.
+      // Read only when a state rule changes state: nothing on the hot path.
+      muted = rule.kind === 'state' && r.changes.length ? await this.isMuted(c, rule.entity_cuid) : false;
       for (const change of r.changes) {
         log = { log_cuid: newCuid(), ts: change.at };
-        await this.insertLog(c, log, t, status, change.state, { ...query, change: { state: change.state, at: change.at.toISOString(), value: change.value } }, next, via);
+        await this.insertLog(c, log, t, status, change.state, { ...query, change: { state: change.state, at: change.at.toISOString(), value: change.value }, ...(muted ? { muted: true } : {}) }, next, via);
+        if (muted) continue;
         const value: TTriggerEventValue = {
           state: change.state,
           value: change.value,
@@ -613,7 +619,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       ],
     );
     this.cache.set(t.trigger_cuid, { ...r.next, evaluated_at: log ? now : row.evaluated_at, persisted_at: now.getTime() });
-    return r.changes.length;
+    return muted ? 0 : r.changes.length;
   }
 
   private async insertLog(
@@ -641,6 +647,15 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       await this.insertLog(c, log, t, 'PROCESSING_ERROR', rows[0]?.trigger_state ?? 'RELEASED', { rule: t.rule, error: String((error as Error)?.message ?? error).slice(0, 500) }, null, 'DATA');
       await c.query(`UPDATE notification_trigger_status SET processing_status = 'PROCESSING_ERROR', log_cuid = $2, log_timestamp = $3 WHERE trigger_cuid = $1`, [t.trigger_cuid, log.log_cuid, log.ts]);
     });
+  }
+
+  /** A running mute of the device (started, not ended, not past its end) at the database's time. */
+  private async isMuted(c: PoolClient, entity_cuid: string): Promise<boolean> {
+    const { rows } = await c.query(
+      `SELECT 1 FROM device_mute WHERE entity_cuid = $1 AND until > now() AND starts_at <= now() AND ended_at IS NULL LIMIT 1`,
+      [entity_cuid],
+    );
+    return rows.length > 0;
   }
 
   /** Names an event shows: device, parameter description and unit, system name and timezone. */

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { SystemsModule } from '../../systems/systems.module';
+import { SystemStatusRouters } from './status.router';
+import { SystemStatusService } from './status.service';
+
+/** The system status view and device mutes (issue: control). */
+@Module({
+  imports: [SystemsModule],
+  providers: [SystemStatusService, SystemStatusRouters],
+  exports: [SystemStatusService, SystemStatusRouters],
+})
+export class SystemStatusModule {}
