@@ -79,7 +79,7 @@ export const RESOURCE_ACCESS = {
   dataProcessor: { perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' } },
   controllerType: {
     perms: crud('controllerTypes.view', 'controllerTypes.change'),
-    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'controllertype_cuid'] },
+    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'], ignore: ['id', 'controllertype_cuid'] },
   },
   entityType: {
     perms: crud('entityTypes.view', 'entityTypes.change'),
