@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTROLLER_COMMAND_STATUSES } from '../../common/enums';
+import { ZJsonObject } from '../../common/zod-fields';
 import { ZCommandId, COMMAND_NAME_PATTERN } from '../../controllers/command-wire';
 
 /**
@@ -15,7 +16,7 @@ export const ZSendCommandInput = z
   .object({
     controller_id: z.string().trim().min(1).max(64),
     kind: z.string().regex(COMMAND_NAME_PATTERN, 'Lower-case letters, digits and "_"'),
-    payload: z.record(z.string(), z.unknown()).default({}),
+    payload: ZJsonObject.default({}),
     not_after: z.date().optional(),
     id: ZCommandId.optional(),
     password: z.string().min(1).max(1024).optional(),
