@@ -19,7 +19,6 @@ describe('commands to an HTTP controller', () => {
   let otherToken: string;
   let installerCuid: string;
   let inverter: string;
-  let processor: string | undefined;
   let systemCuid: string;
   const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
 
@@ -53,7 +52,6 @@ describe('commands to an HTTP controller', () => {
       [DEMO_CONTROLLER_ID],
     );
     inverter = entities.find((e) => e.entitytype_id === 'victron-multiplus-ii').entity_cuid;
-    processor = entities.find((e) => e.kind !== 'Device')?.entity_cuid;
   });
   afterAll(async () => {
     await t?.close();
@@ -167,13 +165,27 @@ describe('commands to an HTTP controller', () => {
     expect(past.error?.data.fieldErrors?.[0].path).toBe('not_after');
     const far = await send(installer, { kind: 'apply_config', payload: { controller: { a: 1 } }, not_after: new Date(Date.now() + 30 * 86_400_000) });
     expect(far.error?.data.fieldErrors?.[0].path).toBe('not_after');
-    if (processor) {
-      // A data processor in apply_config is fine for an installer unless it is a CalculatedValue (level 0).
-      const [{ kind }] = await q(`SELECT et.entity_type::text AS kind FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id WHERE e.entity_cuid = $1`, [processor]);
-      const r = await send(installer, { kind: 'apply_config', payload: { devices: { [processor]: { window: 5 } } } });
-      expect(r.error?.data.httpStatus).toBe(kind === 'CalculatedValue' ? 403 : undefined);
-    }
     expect((await q(`SELECT count(*)::int AS n FROM controller_command WHERE kind = 'launch_rocket'`))[0].n).toBe(0);
+  });
+
+  it('data processors in apply_config: a CalculatedValue needs level 0 (the installer gets 403, the superuser sends), a StateMachine level 1', async () => {
+    const [{ system_cuid }] = await q(`SELECT system_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+    const made: Record<string, string> = {};
+    for (const kind of ['CalculatedValue', 'StateMachine']) {
+      const type = `test-${kind.toLowerCase()}`;
+      await q(`INSERT INTO entity_type (entitytype_id, model, entity_type) VALUES ($1, $2, $3::entity_type_kind) ON CONFLICT DO NOTHING`, [type, `${kind} processor`, kind]);
+      made[kind] = newCuid();
+      await q(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid, config) VALUES ($1, $2, $3, $4, $5, '{}')`, [made[kind], `${kind} 1`, DEMO_CONTROLLER_ID, type, system_cuid]);
+    }
+    const calculated = await send(installer, { kind: 'apply_config', payload: { devices: { [made.CalculatedValue]: { window: 5 } } } });
+    expect(calculated.error?.data.httpStatus).toBe(403);
+    const machine = await send(installer, { kind: 'apply_config', payload: { devices: { [made.StateMachine]: { window: 5 } } } });
+    expect(machine.error).toBeUndefined();
+    expect(machine.data.kind).toBe('apply_config');
+    const superuser = await login('superuser@demo.local');
+    const bySuperuser = await send(superuser, { kind: 'apply_config', payload: { devices: { [made.CalculatedValue]: { window: 5 } } } });
+    expect(bySuperuser.error).toBeUndefined();
+    expect((await q(`SELECT count(*)::int AS n FROM controller_command WHERE payload->'devices' ? $1`, [made.CalculatedValue]))[0].n).toBe(1);
   });
 
   it('a declared command of the controller type: its arguments are checked', async () => {
