@@ -1,8 +1,9 @@
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { messageOf, trpc } from '../trpc';
+import { ChangelogFields } from '../systems/ChangelogFields';
 
 export interface EditableEntry {
   id: string;
@@ -65,23 +66,7 @@ export function ChangelogEntryActions({ entry, canEdit, canDelete, onChanged }: 
           <DialogTitle id="changelog-edit-title">{translate('portal.status.edit_title')}</DialogTitle>
           <DialogContent>
             <Stack spacing={1.5} sx={{ mt: 1 }}>
-              <TextField
-                label={translate('portal.system.changelog_title')}
-                value={title}
-                onChange={(e) => setTitle(e.target.value)}
-                required
-                size="small"
-                slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'changelog-edit-title' } }}
-              />
-              <TextField
-                label={translate('portal.system.changelog_message')}
-                value={message}
-                onChange={(e) => setMessage(e.target.value)}
-                multiline
-                minRows={2}
-                size="small"
-                slotProps={{ htmlInput: { maxLength: 10_000, 'data-testid': 'changelog-edit-message' } }}
-              />
+              <ChangelogFields title={title} message={message} onTitle={setTitle} onMessage={setMessage} testIdPrefix="changelog-edit" />
               {save.isError && <Alert severity="error">{translate('portal.status.action_failed', { message: messageOf(save.error) })}</Alert>}
             </Stack>
           </DialogContent>

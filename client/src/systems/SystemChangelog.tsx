@@ -1,10 +1,11 @@
-import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEntryActions';
 import { messageOf, trpc } from '../trpc';
 import { fullLabel } from './chart-time';
+import { ChangelogFields } from './ChangelogFields';
 
 /** The changelog filter: every entry, people's entries (MANUAL), or the portal's own (COMMAND, CONFIGURATION, MUTE). */
 type Show = 'all' | 'manual' | 'automatic';
@@ -78,23 +79,7 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
         <Card variant="outlined">
           <CardContent component="form" onSubmit={submit} aria-label={translate('portal.system.changelog_add')}>
             <Stack spacing={1.5}>
-              <TextField
-                label={translate('portal.system.changelog_title')}
-                value={title}
-                onChange={(e) => setTitle(e.target.value)}
-                required
-                size="small"
-                slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'changelog-title' } }}
-              />
-              <TextField
-                label={translate('portal.system.changelog_message')}
-                value={message}
-                onChange={(e) => setMessage(e.target.value)}
-                multiline
-                minRows={2}
-                size="small"
-                slotProps={{ htmlInput: { maxLength: 10_000, 'data-testid': 'changelog-message' } }}
-              />
+              <ChangelogFields title={title} message={message} onTitle={setTitle} onMessage={setMessage} testIdPrefix="changelog" />
               <Box>
                 <Button type="submit" variant="contained" disabled={!title.trim() || add.isPending} data-testid="changelog-add">
                   {translate('portal.system.changelog_add')}
