@@ -12,7 +12,7 @@ const keys = (node: unknown, prefix = ''): string[] =>
 const flat = (node: unknown, prefix = ''): Map<string, unknown> =>
   new Map(
     Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
-      typeof v === 'string' ? [[`${prefix}${k}`, v] as const] : [...flat(v, `${prefix}${k}.`)],
+      typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, unknown]] : [...flat(v, `${prefix}${k}.`)],
     ),
   );
 
