@@ -105,6 +105,8 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   private rounds = 0;
   private readonly ackQueue: QueuedAck[] = [];
   private ackTimer?: NodeJS.Timeout;
+  /** An acknowledgement batch is being written. */
+  private ackWriting = false;
   private readonly background = new Set<Promise<unknown>>();
   /** Names, declared commands and time zones of controllers, for toasts and changelog titles (a backlog acks many at once). */
   private readonly infoCache = new Map<string, { info: ControllerInfo; until: number }>();
@@ -148,7 +150,9 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.flushAcks();
-    await Promise.allSettled([this.running, ...this.background]);
+    await this.running;
+    // A finished ack write starts the next batch: wait until none is left.
+    while (this.background.size) await Promise.allSettled([...this.background]);
   }
 
   /** Waits for background deliveries (tests). */
@@ -415,6 +419,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     const ack = parsed.data;
     return new Promise<AckOutcome>((resolve, reject) => {
       this.ackQueue.push({ controller_id, ack, resolve, reject });
+      if (this.ackWriting) return; // the write in progress takes the queue when it is done
       if (this.ackQueue.length >= ACK_BATCH) this.flushAcks();
       else this.ackTimer ??= setTimeout(() => this.flushAcks(), ACK_GATHER_MS);
     });
@@ -429,16 +434,28 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   private flushAcks(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
-    const batch = this.ackQueue.splice(0, this.ackQueue.length);
+    if (this.ackWriting) return;
+    const batch = this.ackQueue.splice(0, ACK_BATCH);
     if (!batch.length) return;
+    // One write at a time on this instance: what arrives meanwhile waits and goes in the next,
+    // bigger batch (concurrent batches only queued on each other's row locks).
+    this.ackWriting = true;
     const work = this.writeAcks(batch).then(
       async ({ outcomes, finished }) => {
-        await this.finalToasts(finished).catch((e) => this.logger.warn(`command toasts not published: ${(e as Error).message}`));
+        // The answers are stored: the controllers get their PUBACK / HTTP 200 now, and the toasts
+        // follow (they are not what the controller waits for; an ack must not wait for hundreds of
+        // live events of a backlog).
         batch.forEach((b, i) => (outcomes[i] instanceof Error ? b.reject(outcomes[i]) : b.resolve(outcomes[i] as AckOutcome)));
+        await this.finalToasts(finished).catch((e) => this.logger.warn(`command toasts not published: ${(e as Error).message}`));
       },
       (error) => batch.forEach((b) => b.reject(error)),
     );
-    this.later(work);
+    this.later(
+      work.finally(() => {
+        this.ackWriting = false;
+        if (this.ackQueue.length) this.flushAcks();
+      }),
+    );
   }
 
   private async writeAcks(batch: QueuedAck[]): Promise<{ outcomes: (AckOutcome | CommandAckError)[]; finished: CommandRow[] }> {
@@ -484,7 +501,10 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
           [updates.map((u) => u.id), updates.map((u) => u.status), updates.map((u) => u.message), updates.map((u) => u.applied)],
         );
       }
+      // Controllers and devices are locked in key order first, so two instances' batches that
+      // report the same controllers queue on each other instead of deadlocking.
       if (reportedControllers.size) {
+        await c.query(`SELECT 1 FROM controller WHERE controller_id = ANY($1::varchar[]) ORDER BY controller_id FOR UPDATE`, [[...reportedControllers.keys()]]);
         await c.query(
           `UPDATE controller c SET reported_config = d.cfg::jsonb, reported_at = now()
              FROM unnest($1::varchar[], $2::text[]) AS d(id, cfg) WHERE c.controller_id = d.id`,
@@ -493,6 +513,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
       }
       if (reportedDevices.size) {
         const list = [...reportedDevices];
+        await c.query(`SELECT 1 FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid FOR UPDATE`, [list.map(([k]) => k)]);
         // Only devices of the acknowledging controller.
         await c.query(
           `UPDATE entity e SET reported_config = d.cfg::jsonb, reported_at = now()
