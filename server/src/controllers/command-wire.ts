@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainObject, sameJson } from '../common/json';
 import { ZJsonObject } from '../common/zod-fields';
 
 /**
@@ -149,18 +150,4 @@ export function mergePatchBetween(from: Record<string, unknown>, to: Record<stri
     }
   }
   return Object.keys(patch).length ? patch : undefined;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

@@ -1,35 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
+import { isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../common/json';
 import { writeAutomaticChangelog } from '../systems/automatic-changelog';
 
 /** Values longer than this are cut in the summary. */
 const VALUE_MAX = 40;
 /** Lines of the summary at most; the rest is counted. */
 const LINES_MAX = 20;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
-
-/** JSON text with object keys sorted, so two equal configurations compare equal whatever their key order. */
-export function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  if (isPlainObject(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
-
-/** Leaves of a configuration by dotted path (nested objects are walked; arrays are one value). */
-function flatten(v: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
-  if (isPlainObject(v) && (Object.keys(v).length || !prefix)) {
-    for (const [k, x] of Object.entries(v)) flatten(x, prefix ? `${prefix}.${k}` : k, out);
-  } else if (prefix) {
-    out.set(prefix, v);
-  }
-  return out;
-}
 
 const show = (v: unknown): string => {
   const text = typeof v === 'string' ? JSON.stringify(v) : stableJson(v);
@@ -42,15 +19,12 @@ const show = (v: unknown): string => {
  * at most 20 lines. Null when both are the same (key order does not count).
  */
 export function summarizeConfigChange(before: unknown, after: unknown): string | null {
-  if (stableJson(before ?? {}) === stableJson(after ?? {})) return null;
-  const a = flatten(before ?? {});
-  const b = flatten(after ?? {});
-  const lines: string[] = [];
-  for (const [k, v] of b) {
-    if (!a.has(k)) lines.push(`+ ${k} = ${show(v)}`);
-    else if (stableJson(a.get(k)) !== stableJson(v)) lines.push(`~ ${k}: ${show(a.get(k))} → ${show(v)}`);
-  }
-  for (const k of a.keys()) if (!b.has(k)) lines.push(`- ${k}`);
+  const b = (isPlainObject(before) ? before : {}) as Record<string, unknown>;
+  const a = (isPlainObject(after) ? after : {}) as Record<string, unknown>;
+  if (sameJson(b, a)) return null;
+  const lines = jsonKeyChanges(b, a).flatMap((k) =>
+    k.change === 'added' ? [`+ ${k.path} = ${show(k.after)}`] : k.change === 'changed' ? [`~ ${k.path}: ${show(k.before)} → ${show(k.after)}`] : k.change === 'removed' ? [`- ${k.path}`] : [],
+  );
   if (!lines.length) lines.push('Structure changed');
   const more = lines.length - LINES_MAX;
   return more > 0 ? [...lines.slice(0, LINES_MAX), `… and ${more} more`].join('\n') : lines.join('\n');

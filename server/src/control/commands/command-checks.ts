@@ -138,14 +138,3 @@ function checkArgs(declared: TDeclaredCommand, payload: Record<string, unknown>)
   if (issues.length) throw fieldErrors(issues);
   return out;
 }
-
-/** JSON with sorted keys: two payloads are the same request when these are equal. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as object)
-    .sort()
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
-}

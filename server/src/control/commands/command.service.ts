@@ -8,6 +8,7 @@ import { verifyPassword } from '../../auth/password';
 import type { TSessionPayload } from '../../auth/session.schema';
 import { forbidden, notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
+import { sameJson } from '../../common/json';
 import { AppConfig } from '../../config/config';
 import { applyMergePatch, type TCommandAck, type TCommandMessage, ZCommandAck } from '../../controllers/command-wire';
 import { fieldError } from '../../crud/field-error';
@@ -21,7 +22,7 @@ import { ControllerOnlineStateService } from '../../telemetry/controller-online-
 import { systemSharesSql } from '../../tenancy/visibility';
 import { stepUpRequired } from '../../trpc/errors';
 import { type AckOutcome, CommandInbox } from './command-inbox';
-import { canonicalJson, checkCommand, commandLabel } from './command-checks';
+import { checkCommand, commandLabel } from './command-checks';
 import type { TCommandRecord, TSendCommandInput } from './commands.schema';
 
 /** The columns of a command as the back office reads it (alias `t` = controller_command). */
@@ -260,7 +261,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     const stored = await this.record(command_id);
     if (!stored) return undefined;
     const same =
-      stored.controller_id === controller_id && stored.kind === kind && stored.requested_by === user_cuid && canonicalJson(stored.payload) === canonicalJson(payload);
+      stored.controller_id === controller_id && stored.kind === kind && stored.requested_by === user_cuid && sameJson(stored.payload, payload);
     if (!same) throw new TRPCError({ code: 'CONFLICT', message: 'This command id is already used' });
     return stored;
   }
