@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
-import { isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../common/json';
+import { flattenJson, isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../common/json';
 import { writeAutomaticChangelog } from '../systems/automatic-changelog';
 
 /** Values longer than this are cut in the summary. */
@@ -22,7 +22,10 @@ export function summarizeConfigChange(before: unknown, after: unknown): string |
   const b = (isPlainObject(before) ? before : {}) as Record<string, unknown>;
   const a = (isPlainObject(after) ? after : {}) as Record<string, unknown>;
   if (sameJson(b, a)) return null;
-  const lines = jsonKeyChanges(b, a).flatMap((k) =>
+  // In the order people wrote the new configuration, the removed keys last.
+  const order = new Map([...flattenJson(a).keys(), ...flattenJson(b).keys()].map((path, i) => [path, i] as const).reverse());
+  const changes = jsonKeyChanges(b, a).sort((x, y) => order.get(x.path)! - order.get(y.path)!);
+  const lines = changes.flatMap((k) =>
     k.change === 'added' ? [`+ ${k.path} = ${show(k.after)}`] : k.change === 'changed' ? [`~ ${k.path}: ${show(k.before)} → ${show(k.after)}`] : k.change === 'removed' ? [`- ${k.path}`] : [],
   );
   if (!lines.length) lines.push('Structure changed');

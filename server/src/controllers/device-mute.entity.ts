@@ -62,3 +62,6 @@ export class DeviceMuteEntity {
   @JoinColumn({ name: 'ended_by', foreignKeyConstraintName: 'fk_device_mute_ended_by' })
   ender: Relation<UserEntity> | null;
 }
+
+/** SQL: the mute (alias `m`) is running now — started, not ended early, not past `until`. */
+export const runningMuteSql = (m = 'm'): string => `(${m}.ended_at IS NULL AND ${m}.starts_at <= now() AND ${m}.until > now())`;

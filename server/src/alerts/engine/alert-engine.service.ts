@@ -26,6 +26,7 @@ import {
   timerStep,
 } from './rule-step';
 import { type IndexedTrigger, TriggerIndex, type TriggerRow } from './trigger-index';
+import { runningMuteSql } from '../../controllers/device-mute.entity';
 
 /** The cached copy of a status row, plus what the engine needs to decide without the database. */
 interface CachedStatus extends RuleStatus {
@@ -652,7 +653,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   /** A running mute of the device (started, not ended, not past its end) at the database's time. */
   private async isMuted(c: PoolClient, entity_cuid: string): Promise<boolean> {
     const { rows } = await c.query(
-      `SELECT 1 FROM device_mute WHERE entity_cuid = $1 AND until > now() AND starts_at <= now() AND ended_at IS NULL LIMIT 1`,
+      `SELECT 1 FROM device_mute m WHERE m.entity_cuid = $1 AND ${runningMuteSql('m')} LIMIT 1`,
       [entity_cuid],
     );
     return rows.length > 0;

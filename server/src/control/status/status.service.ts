@@ -7,6 +7,7 @@ import { newCuid } from '../../common/ids';
 import { fieldError } from '../../crud/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';
+import { runningMuteSql } from '../../controllers/device-mute.entity';
 import { writeAutomaticChangelog } from '../../systems/automatic-changelog';
 import { SystemAccessService } from '../../systems/system-access.service';
 import { visibleSystemSql } from '../../tenancy/visibility';
@@ -24,7 +25,7 @@ const HISTORY_ROWS_MAX = 20_000;
 const MUTE_COLUMNS = `m.mute_cuid, m.entity_cuid, e.name AS device_name, m.system_cuid, m.starts_at, m.until, m.reason,
   m.created_by, (SELECT u.name FROM "user" u WHERE u.user_cuid = m.created_by) AS created_by_name, m.created_at,
   m.ended_at, m.ended_by, (SELECT u.name FROM "user" u WHERE u.user_cuid = m.ended_by) AS ended_by_name,
-  (m.ended_at IS NULL AND m.starts_at <= now() AND m.until > now()) AS active`;
+  ${runningMuteSql('m')} AS active`;
 
 /**
  * The system status view and device mutes (docs/control.md, "System status view" and "Mutes").
@@ -162,7 +163,7 @@ export class SystemStatusService {
   }
 
   private async mutesOf(system_cuid: string, active?: boolean, manager: EntityManager = this.ds.manager): Promise<TMute[]> {
-    const activeSql = `(m.ended_at IS NULL AND m.starts_at <= now() AND m.until > now())`;
+    const activeSql = runningMuteSql('m');
     const rows = (await manager.query(
       `SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid
         WHERE m.system_cuid = $1 ${active === undefined ? '' : active ? `AND ${activeSql}` : `AND NOT ${activeSql}`}
@@ -198,16 +199,13 @@ export class SystemStatusService {
       // A minute of slack for "30 days from now" picked in a form a moment ago.
       if (input.until.getTime() > now + MUTE_MAX_DAYS * DAY + 60_000) throw fieldError(['until'], `A mute lasts at most ${MUTE_MAX_DAYS} days`);
       const reason = input.reason?.trim() || null;
-      const [{ n: replacedCount }] = (await tx.query(
-        `SELECT count(*)::int AS n FROM device_mute WHERE entity_cuid = $1 AND ended_at IS NULL AND until > now()`,
-        [device.entity_cuid],
-      )) as { n: number }[];
-      if (replacedCount) {
-        await tx.query(`UPDATE device_mute SET ended_at = now(), ended_by = $2 WHERE entity_cuid = $1 AND ended_at IS NULL AND until > now()`, [
+      // The new mute replaces a running one of the same device.
+      const replacedCount = (
+        (await tx.query(`UPDATE device_mute m SET ended_at = now(), ended_by = $2 WHERE m.entity_cuid = $1 AND ${runningMuteSql('m')} RETURNING m.mute_cuid`, [
           device.entity_cuid,
           actor.user_cuid,
-        ]);
-      }
+        ])) as [unknown[], number]
+      )[1];
       const mute_cuid = newCuid();
       await tx.query(
         `INSERT INTO device_mute (mute_cuid, entity_cuid, system_cuid, until, reason, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
