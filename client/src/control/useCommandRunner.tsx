@@ -11,6 +11,7 @@ import type { TToast } from '../../../server/src/notifications/notifications.sch
 import type { Translate } from '../i18n/translate';
 import { useToasts } from '../toasts/ToastProvider';
 import { commandsTabOf, fieldErrorsOf, needsStepUp, type TCommandRecord } from './api';
+import { commandActionResponse } from '../../../server/src/common/enums';
 
 /**
  * How long the grey PENDING toast stays when no answer comes: the server's default ack timeout
@@ -30,7 +31,7 @@ export function kindLabel(kind: string, translate: Translate, label?: string): s
 /** The ACTION_RESPONSE toast of a command record (id = command_id, so the live answer replaces it). */
 export function commandToast(record: TCommandRecord, translate: Translate): TToast {
   const status = record.status;
-  const actionResponse = status === 'SUCCESS' ? 'SUCCESS' : status === 'PENDING' || status === 'SENT' ? 'PENDING' : 'FAILURE';
+  const actionResponse = commandActionResponse(status);
   const kind = kindLabel(record.kind, translate);
   const controller = record.controller_name ?? record.controller_id;
   return {

@@ -184,6 +184,10 @@ export const CONTROLLER_COMMAND_STATUSES = ['PENDING', 'SENT', 'SUCCESS', 'FAILU
 export type ControllerCommandStatusValue = (typeof CONTROLLER_COMMAND_STATUSES)[number];
 /** Statuses after which nothing happens unless a (late) acknowledgement arrives. */
 export const FINAL_COMMAND_STATUSES = ['SUCCESS', 'FAILURE', 'TIMEOUT', 'EXPIRED'] as const;
+/** How a command's status shows on its ACTION_RESPONSE toast (spec §3.2): waiting, done, or failed (TIMEOUT and EXPIRED too). */
+export function commandActionResponse(status: ControllerCommandStatusValue): 'PENDING' | 'SUCCESS' | 'FAILURE' {
+  return status === 'SUCCESS' ? 'SUCCESS' : status === 'PENDING' || status === 'SENT' ? 'PENDING' : 'FAILURE';
+}
 
 // ---- System changelog entry kind (issue: control) ---------------------------------------------
 /** MANUAL: written by a person (editable); the others are written by the portal (read-only). */

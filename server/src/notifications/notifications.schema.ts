@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_RESPONSES, TOAST_TYPES } from '../common/spec-constants';
-import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../common/enums';
+import { CONTROLLER_COMMAND_STATUSES, NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../common/enums';
 import { ZCuid } from '../users/users.schema';
 
 
@@ -29,7 +29,7 @@ export const ZToast = z.object({
     .object({
       command_id: z.string(),
       controller_id: z.string(),
-      status: z.enum(['PENDING', 'SENT', 'SUCCESS', 'FAILURE', 'TIMEOUT', 'EXPIRED']),
+      status: z.enum(CONTROLLER_COMMAND_STATUSES),
     })
     .optional(),
   /** An alarm (a trigger's state change): Acknowledge writes NotificationUserHistory, Mute a NotificationUserBlacklist. */

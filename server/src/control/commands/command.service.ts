@@ -2,11 +2,12 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { TRPCError } from '@trpc/server';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { type Actor, can, isSuperUser } from '../../access/policy';
+import { type Actor, can } from '../../access/policy';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { verifyPassword } from '../../auth/password';
 import type { TSessionPayload } from '../../auth/session.schema';
 import { forbidden, notFound } from '../../common/errors';
+import { commandActionResponse, type FINAL_COMMAND_STATUSES } from '../../common/enums';
 import { newCuid } from '../../common/ids';
 import { sameJson } from '../../common/json';
 import { AppConfig } from '../../config/config';
@@ -19,7 +20,8 @@ import type { TToast } from '../../notifications/notifications.schema';
 import { type AutomaticChangelogEntry, writeAutomaticChangelog } from '../../systems/automatic-changelog';
 import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../telemetry/command-link';
 import { ControllerOnlineStateService } from '../../telemetry/controller-online-state.service';
-import { systemSharesSql } from '../../tenancy/visibility';
+import { SqlParams } from '../../database/sql-params';
+import { systemSharesSql, visibleCompanySql } from '../../tenancy/visibility';
 import { stepUpRequired } from '../../trpc/errors';
 import { type AckOutcome, CommandInbox } from './command-inbox';
 import { checkCommand, commandLabel } from './command-checks';
@@ -63,7 +65,7 @@ export interface CommandController {
 }
 
 /** Final statuses a worker round set, for the changelog and the FAILURE toasts. */
-type FinalStatus = 'SUCCESS' | 'FAILURE' | 'TIMEOUT' | 'EXPIRED';
+type FinalStatus = (typeof FINAL_COMMAND_STATUSES)[number];
 
 const WORKER_BATCH = 500;
 /** Acknowledgements gathered this long (ms) into one write, at most ACK_BATCH of them. */
@@ -170,16 +172,15 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
 
   /** The controller if the caller sees it (a member of its company, or a superuser), else NOT_FOUND. */
   async visibleController(actor: Actor, controller_id: string, q: { query: (sql: string, p?: unknown[]) => Promise<unknown> } = this.ds): Promise<CommandController> {
-    const superuser = isSuperUser(actor);
-    const companies = [...new Set(actor.memberships.map((m) => m.company_cuid))];
+    const p = new SqlParams([controller_id]);
     const [row] = (await q.query(
       `SELECT c.controller_id, c.name, c.company_cuid, c.system_cuid, c.config, c.reported_config, c.reported_at, ct.commands,
               CASE WHEN s.system_cuid IS NULL THEN '[]'::json ELSE ${systemSharesSql('s')} END AS shares, s.timezone
          FROM controller c
          JOIN controller_type ct ON ct.controllertype_cuid = c.controllertype_cuid
          LEFT JOIN system s ON s.system_cuid = c.system_cuid
-        WHERE c.controller_id = $1 AND ($2::boolean OR c.company_cuid = ANY($3::varchar[]))`,
-      [controller_id, superuser, companies],
+        WHERE c.controller_id = $1 AND ${visibleCompanySql(actor, p, 'c.company_cuid')}`,
+      p.values,
     )) as CommandController[];
     if (!row) throw notFound('Controller');
     return row;
@@ -643,7 +644,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     user_cuid: string,
     t: { command_id: string; controller_id: string; controller_name: string; label: string; status: 'PENDING' | FinalStatus; message: string; timezone: string | null },
   ): Promise<void> {
-    const actionResponse = t.status === 'PENDING' ? 'PENDING' : t.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE';
+    const actionResponse = commandActionResponse(t.status);
     const toast: TToast = {
       id: t.command_id,
       type: 'ACTION_RESPONSE',
