@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AlertWriteHooks } from '../alerts/engine/alert-write-hooks.service';
-import { z } from 'zod';
 import { CATALOGUE_RESOURCES } from '../catalogue/catalogue.resources';
-import { ZDeclaredCommands } from '../controllers/command-wire';
 import { companyResource } from '../companies/company.resource';
 import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
 import { documentationResource } from '../documentation/documentation.resources';
@@ -20,21 +18,6 @@ import { router } from '../trpc/trpc';
 import { CrudService } from '../crud/crud.service';
 import type { ResourceDefinition } from '../crud/resource';
 
-type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
-
-/**
- * A controller type with the commands it declares (controller_type.commands): the catalogue keeps
- * the row, the control contract (controllers/command-wire, a layer above the catalogue) says what
- * a declaration is, so the two meet here. Field errors name `commands.<i>.<field>`.
- */
-const catalogue = CATALOGUE_RESOURCES.controllerType as Def;
-const controllerTypeResource: Def = {
-  ...catalogue,
-  record: catalogue.record.extend({ commands: z.array(z.record(z.string(), z.unknown())) }),
-  create: catalogue.create.extend({ commands: ZDeclaredCommands.default([]) }),
-  update: catalogue.update.extend({ commands: ZDeclaredCommands.optional() }),
-};
-
 /**
  * The back-office resources whose router is the generated one (react-admin's nine calls, plus
  * importMany for those with a `csv` entry in access/resources.ts), by router name. A domain with
@@ -44,7 +27,6 @@ const GENERATED = {
   site: siteResource,
   system: systemResource,
   ...CATALOGUE_RESOURCES,
-  controllerType: controllerTypeResource,
   controller: controllerResource,
   entity: deviceResource,
   ...METADATA_TEMPLATE_RESOURCES,

@@ -5,6 +5,7 @@ import { TRPCError } from '@trpc/server';
 import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
+import { ZDeclaredCommands } from './declared-commands';
 
 /**
  * The catalogues superusers keep (spec §6: view 2, change 0): manufacturers, controller types and
@@ -50,9 +51,11 @@ export const controllerTypeResource: Def = {
     description: z.string().nullable(),
     url: z.string().nullable(),
     manufacturer_cuid: z.string(),
+    /** The commands this model takes besides the built-in ones (field errors name `commands.<i>.<field>`). */
+    commands: z.array(z.record(z.string(), z.unknown())),
   }),
-  create: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }),
-  update: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid }).partial(),
+  create: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid, commands: ZDeclaredCommands.default([]) }),
+  update: z.object({ model: ZName, image: ZImage, description: ZText, url: ZUrl, manufacturer_cuid: ZRefCuid, commands: ZDeclaredCommands }).partial(),
   ...resourceAccess('controllerType'),
   scope: { kind: 'global' },
   search: ['model', 'description'],

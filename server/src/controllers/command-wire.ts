@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { isPlainObject, sameJson } from '../common/json';
 import { ZJsonObject } from '../common/zod-fields';
+import { BUILT_IN_COMMANDS, COMMAND_NAME_PATTERN, type TDeclaredCommand, ZDeclaredArg, ZDeclaredCommand, ZDeclaredCommands } from '../catalogue/declared-commands';
+
+export { BUILT_IN_COMMANDS, COMMAND_NAME_PATTERN, type TDeclaredCommand, ZDeclaredArg, ZDeclaredCommand, ZDeclaredCommands };
 
 /**
  * What travels between the portal and a controller for commands (docs/controller-protocol.md,
@@ -13,15 +16,8 @@ import { ZJsonObject } from '../common/zod-fields';
  *   { id, status: SUCCESS | FAILURE, message?, applied_config? }
  */
 
-/** Commands every controller takes. Anything else must be declared by the controller type. */
-export const BUILT_IN_COMMANDS = ['apply_config', 'set_parameter', 'restart'] as const;
-export type BuiltInCommand = (typeof BUILT_IN_COMMANDS)[number];
-
 /** Built-in commands that need a recent password (step-up). Declared ones say so themselves (`dangerous`). */
 export const DANGEROUS_BUILT_INS: readonly string[] = ['restart'];
-
-/** A command name: lower-case words joined by '_' (it names a command in the UI, the changelog and on the wire). */
-export const COMMAND_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** A command id (the idempotency key): the portal's cuid, or any caller-chosen 8–64 characters of [A-Za-z0-9_-]. */
 export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
@@ -57,41 +53,6 @@ export type TSetParameterPayload = z.infer<typeof ZSetParameterPayload>;
 
 /** restart: nothing to say (`reason` is shown in the changelog). */
 export const ZRestartPayload = z.object({ reason: z.string().trim().max(500).optional() }).strict();
-
-/** One argument of a declared command (the send form draws a field per argument). */
-export const ZDeclaredArg = z
-  .object({
-    name: z.string().regex(COMMAND_NAME_PATTERN, 'Lower-case letters, digits and "_"'),
-    label: z.string().trim().max(200).optional(),
-    type: z.enum(['number', 'string', 'boolean']),
-    required: z.boolean().default(false),
-    min: z.number().finite().optional(),
-    max: z.number().finite().optional(),
-    /** For strings: the allowed values (a select in the form). */
-    choices: z.array(z.string().max(200)).max(50).optional(),
-  })
-  .strict();
-
-/** A command a controller type declares (controller_type.commands). */
-export const ZDeclaredCommand = z
-  .object({
-    name: z
-      .string()
-      .regex(COMMAND_NAME_PATTERN, 'Lower-case letters, digits and "_"')
-      .refine((n) => !(BUILT_IN_COMMANDS as readonly string[]).includes(n), 'This name is a built-in command'),
-    label: z.string().trim().max(200).optional(),
-    description: z.string().trim().max(2000).optional(),
-    /** Needs a recent password (genset start/stop, anything that moves power). */
-    dangerous: z.boolean().default(false),
-    args: z.array(ZDeclaredArg).max(20).default([]),
-  })
-  .strict();
-export type TDeclaredCommand = z.infer<typeof ZDeclaredCommand>;
-
-export const ZDeclaredCommands = z
-  .array(ZDeclaredCommand)
-  .max(50)
-  .refine((list) => new Set(list.map((c) => c.name)).size === list.length, 'Each command name once');
 
 /** Down: a command as the controller receives it. */
 export const ZCommandMessage = z.object({
