@@ -34,7 +34,7 @@ export const LAYERS = [
   ['companies'],
   ['catalogue', 'sites'],
   ['systems'],
-  ['controllers', 'documentation', 'exports', 'dashboards', 'tokens'],
+  ['controllers', 'documentation', 'dashboards', 'tokens'],
   ['branding'],
   ['files'],
   ['notifications'],
@@ -44,6 +44,9 @@ export const LAYERS = [
   ['alerts'],
   // Control: commands to controllers and their acknowledgements, configuration, the status view, mutes.
   ['control'],
+  // The operator's home: the fleet overview (state, energy, attention, pins) and data exports (files
+  // streamed from telemetry, background jobs, scheduled mails through the alert channels' mailer).
+  ['fleet', 'exports'],
   ['health'],
   // The composition root: it knows every domain; no domain knows it.
   ['api'],

@@ -15,6 +15,7 @@ import { CrudModule } from './crud/crud.module';
 import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { FilesModule } from './files/files.module';
+import { FleetModule } from './fleet/fleet.module';
 import { HealthController } from './health/health.controller';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
@@ -43,6 +44,7 @@ export class AppModule {
         AlarmsModule,
         ControlModule,
         SystemStatusModule,
+        FleetModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

@@ -134,6 +134,12 @@ export const POLICY = {
   'dashboards.create': rule(0, 'Dashboard create needs level 0'),
   'dashboards.edit': rule(0, 'Dashboard edit needs level 0'),
 
+  // The operator's home (issue 13): the fleet overview of the caller's visible systems (each section
+  // limited in the query to what the caller's level in each company allows), data exports of a
+  // visible system (downloading its telemetry, like its charts).
+  'fleet.view': rule(3, 'Fleet overview: counts, energy and state of the systems the caller sees'),
+  'exports.run': rule(3, 'Data export of a visible system (its telemetry, like its charts)', { target: 'systemRead' }),
+
   // Data processors
   'dataProcessors.create': rule(0, 'Data processors: create needs 0'),
   'dataProcessors.edit': rule(0, 'Data processors: edit needs 0'),

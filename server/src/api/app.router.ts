@@ -1,6 +1,7 @@
 import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { SystemStatusRouters } from '../control/status/status.router';
+import { FleetRouter } from '../fleet/fleet.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { ControllerCommandRouter, ControllerConfigRouter } from '../control/commands/commands.router';
@@ -37,6 +38,7 @@ export const ROUTER_PROVIDERS = {
   controllerCommand: ControllerCommandRouter,
   controllerConfig: ControllerConfigRouter,
   systemStatus: SystemStatusRouters,
+  fleet: FleetRouter,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -67,6 +69,7 @@ export function buildAppRouter(r: RouterProviders) {
     controllerConfig: r.controllerConfig.router,
     systemStatus: r.systemStatus.systemStatus,
     deviceMute: r.systemStatus.deviceMute,
+    fleet: r.fleet.router,
     ...r.resources.routers,
   });
 }

@@ -346,6 +346,62 @@ export class AppConfig {
   @Min(30)
   STEP_UP_MAX_AGE_SECONDS = 300;
 
+  // ---- The operator's home: fleet overview, map, data exports (server/src/fleet, server/src/exports)
+
+  /** Fleet overview: milliseconds one computed overview is shared by callers who see the same systems at the same levels; 0 → computed on every call. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  OVERVIEW_CACHE_MS = 3000;
+
+  /** Fleet overview: the log parameter read as a system's battery state of charge (%). */
+  @IsString()
+  FLEET_SOC_PARAMETER = 'battery_soc';
+
+  /** Fleet overview: a battery state of charge below this (%) puts a system on the attention list. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  FLEET_LOW_SOC_PERCENT = 20;
+
+  /** Fleet overview: minutes without new data after which a system counts as stale. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  FLEET_STALE_MINUTES = 60;
+
+  /** Map: an XYZ tile server ({z}/{x}/{y}), online or self-hosted, drawn under the pins; empty → only the country borders that ship with the app. */
+  @IsString()
+  MAP_TILE_URL = '';
+
+  /** Map: the attribution shown for MAP_TILE_URL's tiles (their licence usually requires it). */
+  @IsString()
+  MAP_TILE_ATTRIBUTION = '';
+
+  /** Data exports: the folder finished export files are written to; empty → <DATA_DIR>/exports. */
+  @IsString()
+  EXPORT_DIR = '';
+
+  /** Data exports: hours a finished export file stays downloadable before the sweep removes it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_RETENTION_HOURS = 72;
+
+  /** Data exports: longest range (days) one export may cover. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_MAX_RANGE_DAYS = 400;
+
+  /** Data exports: milliseconds between the export worker's rounds (background jobs, scheduled exports, sweeps); 0 → no worker (tests drive it). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  EXPORT_POLL_MS = 2000;
+
   // ---- Alert channels (email, Telegram, Discord: server/src/alerts/channels) -------------------
 
   /** Email: the SMTP server (smtp://user:pass@host:587, smtps://…:465); empty → mails are written as .eml files under <DATA_DIR>/mail. */
@@ -437,6 +493,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (problems.length) throw new ConfigError(`Invalid settings:\n - ${problems.join('\n - ')}`);
   if (!config.FILES_DIR) config.FILES_DIR = join(config.DATA_DIR, 'files');
+  if (!config.EXPORT_DIR) config.EXPORT_DIR = join(config.DATA_DIR, 'exports');
   Object.defineProperty(config, 'env', { value: { ...env }, enumerable: false });
   return config;
 }
