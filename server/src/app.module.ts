@@ -16,6 +16,7 @@ import type { Database } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { FilesModule } from './files/files.module';
 import { FleetModule } from './fleet/fleet.module';
+import { ExportsModule } from './exports/exports.module';
 import { HealthController } from './health/health.controller';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
@@ -45,6 +46,7 @@ export class AppModule {
         ControlModule,
         SystemStatusModule,
         FleetModule,
+        ExportsModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

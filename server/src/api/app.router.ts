@@ -2,6 +2,7 @@ import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { SystemStatusRouters } from '../control/status/status.router';
 import { FleetRouter } from '../fleet/fleet.router';
+import { ExportJobRouter } from '../exports/exports.router';
 import { AuthTokenRouter } from '../tokens/auth-token.router';
 import { ResourceRouters } from './resource-routers';
 import { ControllerCommandRouter, ControllerConfigRouter } from '../control/commands/commands.router';
@@ -39,6 +40,7 @@ export const ROUTER_PROVIDERS = {
   controllerConfig: ControllerConfigRouter,
   systemStatus: SystemStatusRouters,
   fleet: FleetRouter,
+  exportJob: ExportJobRouter,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -70,6 +72,7 @@ export function buildAppRouter(r: RouterProviders) {
     systemStatus: r.systemStatus.systemStatus,
     deviceMute: r.systemStatus.deviceMute,
     fleet: r.fleet.router,
+    exportJob: r.exportJob.router,
     ...r.resources.routers,
   });
 }

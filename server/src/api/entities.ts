@@ -27,6 +27,7 @@ import { SessionStepUpEntity } from '../users/session-step-up.entity';
 import { DashboardEntity } from '../dashboards/dashboard.entity';
 import { DocumentationEntity } from '../documentation/documentation.entity';
 import { SystemDataExportTemplateEntity } from '../exports/system-data-export-template.entity';
+import { ExportJobEntity, ExportScheduleEntity } from '../exports/export-job.entity';
 import { HostedFileEntity } from '../files/hosted-file.entity';
 import { DiscordNotificationChannelEntity } from '../notifications/discord-notification-channel.entity';
 import { EmailNotificationChannelEntity } from '../notifications/email-notification-channel.entity';
@@ -128,6 +129,8 @@ export const ENTITIES = [
   HostedFileEntity,
   // exports & documentation
   SystemDataExportTemplateEntity,
+  ExportJobEntity,
+  ExportScheduleEntity,
   DocumentationEntity,
   // auth
   AuthTokenEntity,

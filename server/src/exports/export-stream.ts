@@ -1,0 +1,177 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { DataSource } from 'typeorm';
+import { SqlParams } from '../database/sql-params';
+import { rollupTable } from '../telemetry/rollups';
+import type { TExportAggregate, TExportDecimal, TExportFormat, TExportResolution } from './export-config.schema';
+
+/** One column of a planned export, with its header (label and unit). */
+export interface PlannedColumn {
+  entity_cuid: string;
+  parameter_id: string;
+  aggregate: TExportAggregate;
+  header: string;
+}
+
+/** Everything one run needs: checked by ExportsService before the first byte. */
+export interface ExportPlan {
+  system_cuid: string;
+  columns: PlannedColumn[];
+  resolution: TExportResolution;
+  from: Date;
+  to: Date;
+  timezone: string;
+  format: TExportFormat;
+  decimal: TExportDecimal;
+}
+
+/** A row of the file: the local timestamp, then one value (or null) per column. */
+export type ExportRow = [string, ...(number | null)[]];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** First window per resolution; it then doubles or halves to keep a chunk between these row counts. */
+const FIRST_WINDOW: Record<TExportResolution, number> = { raw: 6 * HOUR, '5m': 7 * DAY, '1h': 60 * DAY, '1d': 400 * DAY };
+const MAX_WINDOW: Record<TExportResolution, number> = { raw: 31 * DAY, '5m': 120 * DAY, '1h': 800 * DAY, '1d': 800 * DAY };
+const CHUNK_ROWS_LOW = 2_000;
+const CHUNK_ROWS_HIGH = 20_000;
+
+const VALUE_OF: Record<TExportAggregate, string> = { avg: '(sum / NULLIF(count, 0))', min: 'min', max: 'max', last: 'last' };
+
+/**
+ * The pivot of one time window [from, to): one row per timestamp (raw) or bucket (rollups), one
+ * column per template column, the timestamp as local time of `timezone`. Used by the export and,
+ * as it is, by the bench's COPY baseline.
+ */
+export function pivotSql(plan: Pick<ExportPlan, 'columns' | 'resolution' | 'timezone'>, from: Date, to: Date, p: SqlParams): string {
+  const entities = [...new Set(plan.columns.map((c) => c.entity_cuid))];
+  const parameters = [...new Set(plan.columns.map((c) => c.parameter_id))];
+  const raw = plan.resolution === 'raw';
+  const ts = raw ? '"timestamp"' : 'bucket';
+  const table = raw ? 'parameter_log' : rollupTable(plan.resolution as Exclude<TExportResolution, 'raw'>);
+  const pair = new Map<string, [string, string]>();
+  const cols = plan.columns.map((c, i) => {
+    const key = `${c.entity_cuid}\u0000${c.parameter_id}`;
+    let ph = pair.get(key);
+    if (!ph) pair.set(key, (ph = [p.add(c.entity_cuid), p.add(c.parameter_id)]));
+    const value = raw ? 'value' : VALUE_OF[c.aggregate];
+    return `max(${value}) FILTER (WHERE entity_cuid = ${ph[0]} AND parameter_id = ${ph[1]}) AS c${i}`;
+  });
+  return `SELECT to_char(${ts} AT TIME ZONE ${p.add(plan.timezone)}, 'YYYY-MM-DD HH24:MI:SS') AS t${cols.map((c) => `, ${c}`).join('')}
+    FROM ${table}
+   WHERE entity_cuid = ANY(${p.add(entities)}::varchar[]) AND parameter_id = ANY(${p.add(parameters)}::varchar[])
+     AND ${ts} >= ${p.add(from)} AND ${ts} < ${p.add(to)}
+   GROUP BY ${ts}
+   ORDER BY ${ts}`;
+}
+
+/**
+ * The rows of the export in bounded chunks: keyset by time window (each window a separate short
+ * query, so nothing holds a cursor or a transaction, which PGlite could not share), the window
+ * doubling or halving to keep each chunk between 2,000 and 20,000 rows.
+ */
+export async function* exportChunks(ds: DataSource, plan: ExportPlan, signal?: AbortSignal): AsyncGenerator<ExportRow[]> {
+  if (!plan.columns.length) return;
+  let window = FIRST_WINDOW[plan.resolution];
+  let at = plan.from.getTime();
+  const end = plan.to.getTime();
+  const n = plan.columns.length;
+  while (at < end) {
+    if (signal?.aborted) return;
+    const until = Math.min(end, at + window);
+    const p = new SqlParams();
+    const rows = (await ds.query(pivotSql(plan, new Date(at), new Date(until), p), p.values)) as Record<string, unknown>[];
+    if (rows.length) {
+      const out: ExportRow[] = new Array(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        const line: ExportRow = [row.t as string];
+        for (let i = 0; i < n; i++) {
+          const v = row[`c${i}`];
+          line.push(v === null || v === undefined ? null : Number(v));
+        }
+        out[r] = line;
+      }
+      yield out;
+    }
+    at = until;
+    if (rows.length > CHUNK_ROWS_HIGH && window > 60_000) window = Math.max(60_000, Math.floor(window / 2));
+    else if (rows.length < CHUNK_ROWS_LOW) window = Math.min(MAX_WINDOW[plan.resolution], window * 2);
+  }
+}
+
+/** The header row: the time column (naming its zone), then each column's label and unit. */
+export const headerRow = (plan: ExportPlan): string[] => [`Time (${plan.timezone})`, ...plan.columns.map((c) => c.header)];
+
+/** A number as text with the chosen decimal separator (no thousands separator, full precision). */
+const numberText = (v: number | null, decimal: TExportDecimal): string => {
+  if (v === null || !Number.isFinite(v)) return '';
+  const s = String(v);
+  return decimal === ',' ? s.replace('.', ',') : s;
+};
+
+async function writeTo(out: Writable, data: string | Buffer): Promise<void> {
+  if (out.destroyed) throw new ExportAborted();
+  if (!out.write(data)) await waitDrain(out);
+}
+
+async function waitDrain(out: Writable): Promise<void> {
+  const ac = new AbortController();
+  try {
+    await Promise.race([once(out, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal })]);
+  } finally {
+    ac.abort();
+  }
+  if (out.destroyed) throw new ExportAborted();
+}
+
+/** The reader went away (download cancelled, job cancelled): stop quietly. */
+export class ExportAborted extends Error {
+  constructor() {
+    super('The export was aborted');
+  }
+}
+
+/**
+ * Writes the whole file to `out` (CSV through csv-stringify, one chunk at a time; XLSX through
+ * exceljs's streaming WorkbookWriter, numbers as numbers and the time as text), calling
+ * `progress` with the rows written so far after each chunk. Ends `out`. Returns the row count.
+ */
+export async function writeExport(
+  out: Writable,
+  plan: ExportPlan,
+  chunks: AsyncIterable<ExportRow[]>,
+  progress: (rows: number) => Promise<void> | void = () => undefined,
+): Promise<number> {
+  let rows = 0;
+  if (plan.format === 'csv') {
+    const delimiter = plan.decimal === ',' ? ';' : ',';
+    await writeTo(out, stringify([headerRow(plan)], { delimiter }));
+    for await (const chunk of chunks) {
+      const text = stringify(
+        chunk.map((r) => r.map((v, i) => (i === 0 ? v : numberText(v as number | null, plan.decimal)))),
+        { delimiter },
+      );
+      await writeTo(out, text);
+      rows += chunk.length;
+      await progress(rows);
+    }
+    out.end();
+    return rows;
+  }
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Data');
+  sheet.addRow(headerRow(plan)).commit();
+  for await (const chunk of chunks) {
+    if (out.destroyed) throw new ExportAborted();
+    for (const r of chunk) sheet.addRow(r).commit();
+    rows += chunk.length;
+    if (out.writableLength > out.writableHighWaterMark) await waitDrain(out);
+    await progress(rows);
+  }
+  sheet.commit();
+  await workbook.commit();
+  return rows;
+}

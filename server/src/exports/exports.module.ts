@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AlertChannelsModule } from '../alerts/channels/channels.module';
+import { AuthModule } from '../auth/auth.module';
+import { ExportHttpService } from './export-http.service';
+import { ExportJobsService } from './export-jobs.service';
+import { ExportJobRouter } from './exports.router';
+import { ExportsService } from './exports.service';
+
+/**
+ * Data exports (docs/exports.md): templates run as streamed files (HTTP), background jobs with
+ * their worker, scheduled exports mailed through the alert channels' Mailer. Needs the global
+ * ConfigModule and DatabaseModule.
+ */
+@Module({
+  imports: [AuthModule, AlertChannelsModule],
+  providers: [ExportsService, ExportJobsService, ExportHttpService, ExportJobRouter],
+  exports: [ExportsService, ExportJobsService, ExportJobRouter],
+})
+export class ExportsModule {}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ZRefCuid, ZTimezone } from '../common/zod-fields';
+import { EXPORT_DECIMALS, EXPORT_FORMATS } from './export-config.schema';
+import { EXPORT_JOB_STATUSES } from './export-job.entity';
+
+/** One run of a template: range [from, to), and the file's format, zone and decimal (else the template's defaults). */
+export const ZExportRunInput = z
+  .object({
+    template_cuid: ZRefCuid,
+    from: z.coerce.date({ message: 'A date and time' }),
+    to: z.coerce.date({ message: 'A date and time' }),
+    format: z.enum(EXPORT_FORMATS).optional(),
+    timezone: ZTimezone.optional(),
+    decimal: z.enum(EXPORT_DECIMALS).optional(),
+  })
+  .strict()
+  .refine((v) => Number.isNaN(v.from.getTime()) || Number.isNaN(v.to.getTime()) || v.from.getTime() < v.to.getTime(), { path: ['to'], message: 'The end comes after the start' });
+export type TExportRunInput = z.infer<typeof ZExportRunInput>;
+
+/** The query string of GET /api/exports/stream (all strings). */
+export const ZExportStreamQuery = z
+  .object({
+    template_cuid: ZRefCuid,
+    from: z.string().min(1, 'Required').max(40),
+    to: z.string().min(1, 'Required').max(40),
+    format: z.enum(EXPORT_FORMATS).optional(),
+    timezone: z.string().max(64).optional(),
+    decimal: z.enum(EXPORT_DECIMALS).optional(),
+  })
+  .strict();
+
+export const ZExportJobId = z.object({ id: ZRefCuid }).strict();
+
+export const ZExportJob = z.object({
+  id: z.string(),
+  system_cuid: z.string(),
+  system_name: z.string().nullable(),
+  template_cuid: z.string().nullable(),
+  template_name: z.string().nullable(),
+  status: z.enum(EXPORT_JOB_STATUSES),
+  rows_done: z.number().int(),
+  rows_total: z.number().int().nullable(),
+  bytes: z.number().int().nullable(),
+  file_name: z.string(),
+  format: z.enum(EXPORT_FORMATS),
+  from: z.date(),
+  to: z.date(),
+  timezone: z.string(),
+  scheduled: z.boolean(),
+  error: z.string().nullable(),
+  created_at: z.date(),
+  finished_at: z.date().nullable(),
+  expires_at: z.date().nullable(),
+  /** The download address (relative), once DONE and not expired. */
+  download_url: z.string().nullable(),
+});
+export type TExportJob = z.infer<typeof ZExportJob>;
+export const ZExportJobList = z.object({ data: z.array(ZExportJob) });
