@@ -124,7 +124,8 @@ export class ExportHttpService implements OnModuleInit {
       if (honour) {
         const r = parseRange(range, f.size);
         if (r === 'unsatisfiable') {
-          reply.header('content-range', `bytes */${f.size}`);
+          reply.removeHeader('content-disposition');
+          reply.header('content-range', `bytes */${f.size}`).header('content-type', 'application/json; charset=utf-8');
           return reply.code(416).send({ code: 'RANGE_NOT_SATISFIABLE', message: 'The range is outside the file' });
         }
         if (r) {

@@ -285,7 +285,7 @@ export class ExportJobsService implements OnApplicationBootstrap, OnModuleDestro
             ORDER BY es.next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
         )) as { template_cuid: string; next_run_at: Date }[];
         if (!due) return false;
-        const template = await this.exports.templateForSystemActor(due.template_cuid).catch(() => undefined);
+        const template = await this.exports.templateForSystemActor(due.template_cuid, tx).catch(() => undefined);
         const schedule = template?.config.schedule;
         if (!template || !schedule) {
           await tx.query(`DELETE FROM export_schedule WHERE template_cuid = $1`, [due.template_cuid]);
@@ -299,7 +299,7 @@ export class ExportJobsService implements OnApplicationBootstrap, OnModuleDestro
           [due.next_run_at, template.timezone, unit],
         )) as { from: Date; to: Date; next: Date }[];
         try {
-          const plan = await this.exports.plan(template, { from: period.from, to: period.to });
+          const plan = await this.exports.plan(template, { from: period.from, to: period.to }, tx);
           await tx.query(
             `INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, scheduled) VALUES ($1, NULL, $2, $3, $4, $5, true)`,
             [newCuid(), template.system_cuid, template.template_cuid, JSON.stringify({ plan, recipients: schedule.recipients }), this.exports.fileName(template, plan)],

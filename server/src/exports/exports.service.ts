@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
@@ -54,8 +54,8 @@ export class ExportsService {
   }
 
   /** A template by id for background work (scheduled exports): no caller. */
-  async templateForSystemActor(template_cuid: string): Promise<ExportTemplateRow | undefined> {
-    const [row] = (await this.ds.query(
+  async templateForSystemActor(template_cuid: string, manager: EntityManager = this.ds.manager): Promise<ExportTemplateRow | undefined> {
+    const [row] = (await manager.query(
       `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone
          FROM system_data_export_template t JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.template_cuid = $1`,
@@ -71,12 +71,12 @@ export class ExportsService {
   }
 
   /** The checked plan of one run (field errors on the request's own fields). */
-  async plan(template: ExportTemplateRow, input: Omit<TExportRunInput, 'template_cuid'>): Promise<ExportPlan> {
+  async plan(template: ExportTemplateRow, input: Omit<TExportRunInput, 'template_cuid'>, manager: EntityManager = this.ds.manager): Promise<ExportPlan> {
     const { config } = template;
     const maxMs = this.config.EXPORT_MAX_RANGE_DAYS * 86_400_000;
     if (input.to.getTime() - input.from.getTime() > maxMs) throw fieldError(['to'], `An export covers at most ${this.config.EXPORT_MAX_RANGE_DAYS} days`);
     if (!config.columns.length) throw fieldError(['template_cuid'], 'This export template has no columns yet');
-    const columns = await this.columns(template.system_cuid, config);
+    const columns = await this.columns(template.system_cuid, config, manager);
     return {
       system_cuid: template.system_cuid,
       columns,
@@ -90,8 +90,8 @@ export class ExportsService {
   }
 
   /** Each column with its header "<label or device · parameter> [unit]", checked against the system. */
-  private async columns(system_cuid: string, config: TExportConfig): Promise<PlannedColumn[]> {
-    const rows = (await this.ds.query(
+  private async columns(system_cuid: string, config: TExportConfig, manager: EntityManager): Promise<PlannedColumn[]> {
+    const rows = (await manager.query(
       `SELECT e.entity_cuid, e.name AS device, lp.parameter_id, lp.description, u.unit
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
