@@ -317,6 +317,37 @@ async function shareOf(c: CaseCtx): Promise<string> {
   return `${system_cuid}:${company_cuid}`;
 }
 const systemOf = async (c: CaseCtx) => place(c).system_cuid;
+/** An export template of the relation's system with one column (a parameter its device's type logs), written directly. */
+const exportTemplateOf = (c: CaseCtx) =>
+  once(`exportTemplate/${c.rel}`, async () => {
+    const [device, parameter_id, entitytype_id] = [await deviceOf(c), await logParameter(c.w), await entityType(c.w)];
+    await c.w.ds.query(
+      `INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id)
+       SELECT $1, $2::varchar, $3::varchar WHERE NOT EXISTS (SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $2 AND parameter_id = $3)`,
+      [uniq('elp'), entitytype_id, parameter_id],
+    );
+    const template_cuid = uniq('ext');
+    await c.w.ds.query(`INSERT INTO system_data_export_template (template_cuid, name, config, system_cuid) VALUES ($1, $2, $3, $4)`, [
+      template_cuid,
+      c.w.label(c.rel),
+      JSON.stringify({ columns: [{ entity_cuid: device, parameter_id, aggregate: 'avg' }], resolution: 'raw', format: 'csv', decimal: '.' }),
+      place(c).system_cuid,
+    ]);
+    return template_cuid;
+  });
+/** A queued export job of the actor on the relation's system (written directly; no worker runs here). */
+async function exportJobOf(c: CaseCtx): Promise<string> {
+  const id = uniq('exj');
+  const plan = { system_cuid: place(c).system_cuid, columns: [], resolution: 'raw', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', timezone: 'UTC', format: 'csv', decimal: '.' };
+  await c.w.ds.query(`INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name) VALUES ($1, $2, $3, $4, $5, 'policy.csv')`, [
+    id,
+    c.actor_user_cuid,
+    place(c).system_cuid,
+    await exportTemplateOf(c),
+    JSON.stringify({ plan }),
+  ]);
+  return id;
+}
 /**
  * A TRIGGERED trigger of the relation's system with a delivered notification, written directly (the
  * engine and the outbox are not under test here).
@@ -794,6 +825,26 @@ export const MATRIX: Record<string, Entry> = {
     answer: 'one',
     expect: systemRead(3),
     input: async (c) => ({ input: { entity_cuid: await deviceOf(c), parameter_ids: [await logParameter(c.w)], from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z'), points: 10 } }),
+  },
+
+  // Data exports (issue 13): running a template of a visible system is watching its telemetry (level 3,
+  // owner or any share); a job is its starter's own, on a system they still see.
+  'exportJob.start': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { template_cuid: await exportTemplateOf(c), from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z') } }),
+  },
+  'exportJob.get': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { id: await exportJobOf(c) } }) },
+  'exportJob.cancel': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { id: await exportJobOf(c) } }) },
+  'exportJob.list': {
+    type: 'query',
+    answer: 'list',
+    expect: systemRead(3),
+    input: async (c) => {
+      const id = await exportJobOf(c);
+      return { input: {}, target: id };
+    },
   },
 
   // "Sites: view 2; create, edit and delete 1 in own company."
