@@ -2,6 +2,7 @@ import { type BenchContext, type FigureResult } from './lib';
 import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend';
 import { alertEvalFigure, alertLatencyFigure, deliveryFigure } from './figures/alerts';
 import { commandBacklogFigure, commandRttFigure } from './figures/commands';
+import { exportFigure } from './figures/export';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
 import { seriesFigure } from './figures/series';
@@ -25,6 +26,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   delivery: deliveryFigure,
   command_rtt: commandRttFigure,
   command_backlog: commandBacklogFigure,
+  export: exportFigure,
 };
 
 async function main(): Promise<void> {

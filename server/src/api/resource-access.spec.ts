@@ -4,7 +4,6 @@ import { procedurePermissions } from './procedure-permissions';
 import { RESOURCES } from './resource-routers';
 
 /** Routers of the app router the browser does not use as a react-admin resource. */
-// Routers of procedures that are not react-admin resources (exportJob: background exports, polled by the export dialog).
 const NOT_RESOURCES = ['telemetry', 'exportJob'];
 
 /** The react-admin action a procedure of a generated router answers. */
