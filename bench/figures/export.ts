@@ -37,7 +37,7 @@ export async function exportFigure(ctx: BenchContext): Promise<FigureResult> {
     ).rows as { entity_cuid: string; entitytype_id: string; system_cuid: string }[];
     const params = Array.from({ length: PARAMETERS }, (_, i) => `bench_export_${i}`);
     for (const p of params) {
-      await client.query(`INSERT INTO log_parameter (parameter_id, type, description) VALUES ($1, 'FloatLogParameter', $1)`, [p]);
+      await client.query(`INSERT INTO log_parameter (parameter_id, type, description) VALUES ($1, 'FloatLogParameter', $2)`, [p, `Bench parameter ${p}`]);
       await client.query(`INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES ($1, $2, $3)`, [p.replace(/_/g, ''), battery.entitytype_id, p]);
     }
     const end = Math.floor(Date.now() / 86_400_000) * 86_400_000;
