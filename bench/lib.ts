@@ -14,6 +14,8 @@ export interface FigureResult {
   p99_ms?: number;
   baseline?: number;
   ratio?: number;
+  /** Memory of the server that matters for the figure (e.g. its peak RSS growth during an export), MB. */
+  rss_mb?: number;
   /** Extra columns for the readable table only. */
   notes?: string;
 }

@@ -134,6 +134,7 @@ export async function exportFigure(ctx: BenchContext): Promise<FigureResult> {
       unit: 'rows/s',
       baseline,
       ratio: Math.round((value / baseline) * 100) / 100,
+      rss_mb: Math.round(median(growth)),
       notes: `${MINUTES} rows × ${PARAMETERS} columns, raw CSV over HTTP vs COPY of the same pivot; server peak RSS growth median ${Math.round(median(growth))} MB (max ${Math.round(Math.max(...growth))})`,
     };
   } finally {
