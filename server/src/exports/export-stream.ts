@@ -105,6 +105,13 @@ export async function* exportChunks(ds: DataSource, plan: ExportPlan, signal?: A
 /** The header row: the time column (naming its zone), then each column's label and unit. */
 export const headerRow = (plan: ExportPlan): string[] => [`Time (${plan.timezone})`, ...plan.columns.map((c) => c.header)];
 
+/**
+ * A text cell a spreadsheet could take for a formula (a label typed as `=HYPERLINK(…)`, `+…`, `-…`,
+ * `@…`, or after a tab / carriage return) is written with a leading apostrophe, so opening the CSV
+ * never runs anything (OWASP "CSV injection"). XLSX text cells are never formulas.
+ */
+export const inertText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
 /** A number as text with the chosen decimal separator (no thousands separator, full precision). */
 const numberText = (v: number | null, decimal: TExportDecimal): string => {
   if (v === null || !Number.isFinite(v)) return '';
@@ -148,7 +155,7 @@ export async function writeExport(
   let rows = 0;
   if (plan.format === 'csv') {
     const delimiter = plan.decimal === ',' ? ';' : ',';
-    await writeTo(out, stringify([headerRow(plan)], { delimiter }));
+    await writeTo(out, stringify([headerRow(plan).map(inertText)], { delimiter }));
     for await (const chunk of chunks) {
       const text = stringify(
         chunk.map((r) => r.map((v, i) => (i === 0 ? v : numberText(v as number | null, plan.decimal)))),
