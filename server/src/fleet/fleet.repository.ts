@@ -32,7 +32,7 @@ export class FleetRepository {
   async overview(scopes: OverviewScopes, settings: SystemStateSettings): Promise<Omit<TFleetOverview, 'generated_at'>> {
     const p = new SqlParams();
     const row = { company: 's.company_cuid', system: 's.system_cuid' };
-    const cols = systemStateColumns(p, settings);
+    const cols = systemStateColumns(settings);
     const joins = systemStateJoinsSql('s', p, settings);
     const ok = (scope: Scope | null) => (scope ? ownedOrSharedSql(scope, p, row) : 'FALSE');
     const commandsCompany = scopes.commands ? visibleCompanySql(scopes.commands, p, 'cc.company_cuid') : 'FALSE';

@@ -120,15 +120,17 @@ export function systemStateJoinsSql(s: string, p: SqlParams, settings: SystemSta
       OFFSET 0) ${prefix}_e`;
 }
 
-/** Column expressions over the joins of `systemStateJoinsSql` (same `prefix`). */
-export function systemStateColumns(p: SqlParams, settings: SystemStateSettings, prefix = 'ss'): Record<SystemStateColumn, string> {
+/** Column expressions over the joins of `systemStateJoinsSql` (same `prefix`); no parameters. */
+export function systemStateColumns(settings: SystemStateSettings, prefix = 'ss'): Record<SystemStateColumn, string> {
   const c = `${prefix}_c`;
   const a = `${prefix}_a`;
   const d = `${prefix}_d`;
   const t = `${prefix}_t`;
   const e = `${prefix}_e`;
-  const staleMinutes = p.add(settings.staleMinutes);
-  const lowSoc = p.add(settings.lowSocPercent);
+  // Settings validated as whole numbers (config.ts), written as literals: a parameter that a caller's
+  // selection leaves unused would make PostgreSQL refuse the statement.
+  const staleMinutes = String(Math.trunc(Number(settings.staleMinutes)));
+  const lowSoc = String(Math.trunc(Number(settings.lowSocPercent)));
   const delta = (base: string, start: string) =>
     `(CASE WHEN ${e}.last_ts >= ${start} AND ${base} IS NOT NULL
            THEN round((CASE WHEN ${e}.last_v >= ${base} THEN ${e}.last_v - ${base} ELSE ${e}.last_v END)::numeric, 3)::float8 END)`;
