@@ -13,7 +13,7 @@ export interface FleetWorld {
   sites: Record<'s1' | 's2' | 'sb', string>;
   commands: { a2: string; b1: string };
   /** Local day start and month start of a4's time zone (Pacific/Auckland) and of UTC. */
-  bounds: { aklDay: Date; aklMonth: Date; utcDay: Date };
+  bounds: { aklDay: Date; aklMonth: Date; utcDay: Date; utcMonth: Date };
 }
 
 const MIN = 60_000;
@@ -106,13 +106,14 @@ export async function buildFleetWorld(ds: DataSource): Promise<FleetWorld> {
 
   // Energy counters around local midnight and month start.
   const [b] = await q(
-    `SELECT date_trunc('day', now(), 'Pacific/Auckland') AS akl_day, date_trunc('month', now(), 'Pacific/Auckland') AS akl_month, date_trunc('day', now(), 'UTC') AS utc_day`,
+    `SELECT date_trunc('day', now(), 'Pacific/Auckland') AS akl_day, date_trunc('month', now(), 'Pacific/Auckland') AS akl_month, date_trunc('day', now(), 'UTC') AS utc_day, date_trunc('month', now(), 'UTC') AS utc_month`,
   );
-  const bounds = { aklDay: new Date(b.akl_day), aklMonth: new Date(b.akl_month), utcDay: new Date(b.utc_day) };
+  const bounds = { aklDay: new Date(b.akl_day), aklMonth: new Date(b.akl_month), utcDay: new Date(b.utc_day), utcMonth: new Date(b.utc_month) };
   const reading = (key: keyof FleetWorld['sys'], t: number, v: number) =>
     q(`INSERT INTO system_standard_value_log (system_cuid, "timestamp", total_pv_kwh) VALUES ($1, $2, $3)`, [sys[key], new Date(t), v]);
   const afterMidnight = (day: Date) => Math.min(day.getTime() + MIN, now - 1000);
-  await reading('a4', bounds.aklMonth.getTime() - MIN, 100);
+  // (On the 1st of a month, local time, the month's base is the day's: the tests expect that.)
+  await reading('a4', bounds.aklMonth.getTime() - 2 * MIN, 100);
   await reading('a4', bounds.aklDay.getTime() - 30 * MIN, 140);
   await reading('a4', bounds.aklDay.getTime() - MIN, 150);
   await reading('a4', afterMidnight(bounds.aklDay), 162.5);
