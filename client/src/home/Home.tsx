@@ -30,6 +30,7 @@ import { STATE_COLOURS } from '../map/pins';
 import { roleColour } from '../session/roles';
 import { useSession } from '../session/SessionProvider';
 import { ageLabel } from '../systems/chart-time';
+import { StateChip } from '../systems/list-state';
 import { messageOf, trpc } from '../trpc';
 import { homeSections, stateFilterPath, systemPath } from './sections';
 
@@ -46,19 +47,6 @@ function useNow(ms: number): number {
     return () => clearInterval(timer);
   }, [ms]);
   return now;
-}
-
-export function StateChip({ state }: { state: State }) {
-  const translate = useTranslate();
-  return (
-    <Chip
-      size="small"
-      label={translate(`portal.fleet_state.${state}`)}
-      data-testid="state-chip"
-      data-state={state}
-      sx={{ bgcolor: STATE_COLOURS[state], color: '#fff', fontWeight: 500 }}
-    />
-  );
 }
 
 function RoleChip({ name, level }: { name: string; level: number }) {
