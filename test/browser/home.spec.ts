@@ -58,7 +58,7 @@ describe('the home page by role in Chromium', () => {
     expect(decodeURIComponent(new URL(page.url()).search)).toContain('"state":"OFFLINE"');
   });
 
-  it('the attention list rows open the system page; the French home has French sections', async () => {
+  it('the attention list rows are links that open the system page by keyboard', async () => {
     const farm = await portal.systemCuid('DSL-0001');
     const page = await home('superuser@demo.local');
     const rows = page.locator('[data-testid=attention-row]');

@@ -25,10 +25,11 @@ describe('energy formatting', () => {
     expect(barLayout([1000, 0.001], 100)[1]).toBe(1);
   });
 
-  it('the current month runs from its first day to the next month', () => {
+  it('the current month runs from its first day to its last millisecond', () => {
     const r = monthRange(new Date(2026, 1, 14, 15));
     expect([r.from.getFullYear(), r.from.getMonth(), r.from.getDate()]).toEqual([2026, 1, 1]);
-    expect([r.to.getFullYear(), r.to.getMonth(), r.to.getDate()]).toEqual([2026, 2, 1]);
+    expect([r.to.getFullYear(), r.to.getMonth(), r.to.getDate(), r.to.getHours()]).toEqual([2026, 1, 28, 23]);
+    expect(r.to.getTime() + 1).toBe(new Date(2026, 2, 1).getTime());
   });
 });
 

@@ -21,14 +21,14 @@ export function barLayout(values: readonly (number | null)[], height: number): n
   return values.map((v) => (max <= 0 || v === null || v <= 0 ? 0 : Math.max(1, (v / max) * height)));
 }
 
-/** [from, to) of the current local month and its days, for the bars of "this month". */
+/** The current local month, first to last millisecond (the energy queries count the period `to` falls in). */
 export function monthRange(now: Date): { from: Date; to: Date } {
   const from = new Date(now.getFullYear(), now.getMonth(), 1);
-  const to = new Date(now.getFullYear(), now.getMonth() + 1, 1);
+  const to = new Date(new Date(now.getFullYear(), now.getMonth() + 1, 1).getTime() - 1);
   return { from, to };
 }
 
 /** The last twelve months including this one. */
 export function yearRange(now: Date): { from: Date; to: Date } {
-  return { from: new Date(now.getFullYear(), now.getMonth() - 11, 1), to: new Date(now.getFullYear(), now.getMonth() + 1, 1) };
+  return { from: new Date(now.getFullYear(), now.getMonth() - 11, 1), to: monthRange(now).to };
 }

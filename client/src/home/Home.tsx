@@ -40,6 +40,14 @@ const REFRESH_MS = 30_000;
 type Overview = Awaited<ReturnType<typeof trpc.fleet.overview.query>>;
 type State = Overview['attention'][number]['state'];
 
+/** Attention reasons in the colours of the states they come from (low battery orange, stale data blue-grey). */
+const REASON_COLOURS: Record<Overview['attention'][number]['reason'], string> = {
+  ALARM: STATE_COLOURS.ALARM,
+  OFFLINE: STATE_COLOURS.OFFLINE,
+  LOW_SOC: STATE_COLOURS.UNSTABLE,
+  STALE: STATE_COLOURS.UNKNOWN,
+};
+
 function useNow(ms: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -297,7 +305,7 @@ function Attention({ items, now }: { items: Overview['attention']; now: number }
                     primary={
                       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} component="span">
                         <span>{a.name}</span>
-                        <Chip component="span" size="small" label={translate(`portal.home.reason.${a.reason}`)} sx={{ bgcolor: STATE_COLOURS[a.state], color: '#fff' }} />
+                        <Chip component="span" size="small" label={translate(`portal.home.reason.${a.reason}`)} sx={{ bgcolor: REASON_COLOURS[a.reason], color: '#fff' }} />
                         {a.active_alarms > 0 && <Chip component="span" size="small" variant="outlined" label={translate('portal.home.alarms_count', { smart_count: a.active_alarms })} />}
                       </Stack>
                     }
