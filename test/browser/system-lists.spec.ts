@@ -81,10 +81,15 @@ describe('systems list and system page in Chromium', () => {
     await bars.waitFor({ timeout: 20_000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-testid=system-energy] [data-testid=energy-bars]')?.getAttribute('data-total')) > 0, undefined, { timeout: 10_000 });
     expect(await page.locator('[data-testid=system-energy] [data-testid=energy-total]').textContent()).toMatch(/^Total \d[\d,.]* kWh$/);
-    expect(await page.locator('[data-testid=system-energy] [data-testid=energy-bar]').count()).toBeGreaterThan(27);
+    // One bar per day of this month so far, in the system's zone (Nairobi).
+    const dayOfMonth = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Nairobi', day: 'numeric' }).format(new Date()));
+    expect(await page.locator('[data-testid=system-energy] [data-testid=energy-bar]').count()).toBe(dayOfMonth);
     // Months.
     await page.locator('[data-testid=energy-months]').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid=system-energy] [data-testid=energy-bars]')?.getAttribute('data-granularity') === 'month');
+    await page.waitForFunction(() => {
+      const bars = document.querySelector('[data-testid=system-energy] [data-testid=energy-bars]');
+      return bars?.getAttribute('data-granularity') === 'month' && bars.getAttribute('data-loading') === 'false';
+    });
     expect(await page.locator('[data-testid=system-energy] [data-testid=energy-bar]').count()).toBe(12);
     // The device state, with the entity type's label.
     const state = page.locator('[data-testid=device-state-value][data-key=inverter_state]');

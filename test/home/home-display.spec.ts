@@ -1,4 +1,4 @@
-import { barLayout, formatKwh, monthRange, periodLabel } from '../../client/src/energy/format';
+import { barLayout, formatKwh, monthRange, monthStartIn, periodLabel, yearRange } from '../../client/src/energy/format';
 import { homeSections, stateFilterPath } from '../../client/src/home/sections';
 import { siteSystemsPath, STATE_COLOURS, worseState } from '../../client/src/map/pins';
 import { messages } from '../../client/src/home/i18n';
@@ -25,11 +25,13 @@ describe('energy formatting', () => {
     expect(barLayout([1000, 0.001], 100)[1]).toBe(1);
   });
 
-  it('the current month runs from its first day to its last millisecond', () => {
-    const r = monthRange(new Date(2026, 1, 14, 15));
-    expect([r.from.getFullYear(), r.from.getMonth(), r.from.getDate()]).toEqual([2026, 1, 1]);
-    expect([r.to.getFullYear(), r.to.getMonth(), r.to.getDate(), r.to.getHours()]).toEqual([2026, 1, 28, 23]);
-    expect(r.to.getTime() + 1).toBe(new Date(2026, 2, 1).getTime());
+  it('this month and the last twelve months start at local midnight of the system’s zone and end now', () => {
+    const now = new Date('2026-03-31T22:30:00Z'); // already April 1st in Nairobi (UTC+3), still March 31st in New York
+    expect(monthRange(now, 'Africa/Nairobi')).toEqual({ from: new Date('2026-03-31T21:00:00Z'), to: now });
+    expect(monthRange(now, 'America/New_York').from).toEqual(new Date('2026-03-01T05:00:00Z')); // EST before the DST change of March 8
+    expect(monthRange(now, 'UTC').from).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(yearRange(now, 'Africa/Nairobi').from).toEqual(new Date('2025-04-30T21:00:00Z'));
+    expect(monthStartIn(new Date('2026-01-15T12:00:00Z'), 1, 'Europe/Paris')).toEqual(new Date('2025-11-30T23:00:00Z'));
   });
 });
 

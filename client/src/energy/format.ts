@@ -21,14 +21,43 @@ export function barLayout(values: readonly (number | null)[], height: number): n
   return values.map((v) => (max <= 0 || v === null || v <= 0 ? 0 : Math.max(1, (v / max) * height)));
 }
 
-/** The current local month, first to last millisecond (the energy queries count the period `to` falls in). */
-export function monthRange(now: Date): { from: Date; to: Date } {
-  const from = new Date(now.getFullYear(), now.getMonth(), 1);
-  const to = new Date(new Date(now.getFullYear(), now.getMonth() + 1, 1).getTime() - 1);
-  return { from, to };
+function zoneParts(t: Date, timeZone: string | undefined): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(t);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { y: n('year'), m: n('month'), d: n('day'), h: n('hour'), mi: n('minute'), s: n('second') };
 }
 
-/** The last twelve months including this one. */
-export function yearRange(now: Date): { from: Date; to: Date } {
-  return { from: new Date(now.getFullYear(), now.getMonth() - 11, 1), to: monthRange(now).to };
+/** Midnight of the first day of the month `back` months before `now`'s, in `timeZone` (default: the browser's). */
+export function monthStartIn(now: Date, back: number, timeZone?: string): Date {
+  const { y, m } = zoneParts(now, timeZone);
+  const wall = Date.UTC(y, m - 1 - back, 1);
+  // The zone's offset at that wall time (asked twice: the first guess may sit across a DST change).
+  const offsetAt = (t: number) => {
+    const p = zoneParts(new Date(t), timeZone);
+    return Date.UTC(p.y, p.m - 1, p.d, p.h, p.mi, p.s) - Math.floor(t / 1000) * 1000;
+  };
+  const guess = wall - offsetAt(wall);
+  return new Date(wall - offsetAt(guess));
+}
+
+/**
+ * This month so far, in the system's zone (the energy queries count each reading in the period of
+ * its own zone, and `to` = now is always in the zone's current period).
+ */
+export function monthRange(now: Date, timeZone?: string): { from: Date; to: Date } {
+  return { from: monthStartIn(now, 0, timeZone), to: now };
+}
+
+/** The last twelve months including this one, in the system's zone. */
+export function yearRange(now: Date, timeZone?: string): { from: Date; to: Date } {
+  return { from: monthStartIn(now, 11, timeZone), to: now };
 }

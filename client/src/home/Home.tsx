@@ -116,7 +116,9 @@ export default function Home() {
     retry: false,
     enabled: !!context,
   });
-  const month = useMemo(() => monthRange(new Date()), []);
+  // This month so far; moves with each refreshed overview so the bars refresh with it.
+  const generatedAt = overview.data ? new Date(overview.data.generated_at).getTime() : 0;
+  const month = useMemo(() => monthRange(new Date(Math.max(Date.now(), generatedAt))), [generatedAt]);
 
   if (!context) return null;
   const { user, isSuperUser } = context;

@@ -13,10 +13,10 @@ import type { trpc } from '../trpc';
 
 type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 
-export function EnergyCard({ systemCuid }: { systemCuid: string }) {
+export function EnergyCard({ systemCuid, timezone }: { systemCuid: string; timezone: string }) {
   const translate = useTranslate();
   const [granularity, setGranularity] = useState<'day' | 'month'>('day');
-  const range = useMemo(() => (granularity === 'day' ? monthRange(new Date()) : yearRange(new Date())), [granularity]);
+  const range = useMemo(() => (granularity === 'day' ? monthRange(new Date(), timezone) : yearRange(new Date(), timezone)), [granularity, timezone]);
   return (
     <Card component="section" variant="outlined" aria-labelledby="energy-heading" data-testid="system-energy" sx={{ height: '100%' }}>
       <CardContent>

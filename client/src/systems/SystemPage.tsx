@@ -109,7 +109,7 @@ export default function SystemPage() {
           <LatestValues data={data} />
           {/* Energy and site (issue 13) */}
           <Box sx={{ display: 'grid', gap: 2, mb: 3, gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' } }}>
-            <EnergyCard systemCuid={data.system_cuid} />
+            <EnergyCard systemCuid={data.system_cuid} timezone={data.timezone} />
             <SiteCard data={data} />
           </Box>
           <ChartPanel data={data} />
