@@ -75,7 +75,7 @@ describe('systems list and system page in Chromium', () => {
     for (const s of states) expect(s).toBe('ALARM');
   });
 
-  it('the system page shows the energy bars with a total, the decoded device state, and links to the settings form and back', async () => {
+  it('the system page shows the energy bars with a total, the decoded device state, and (for those who may change it) links to the settings form and back', async () => {
     const page = await openAs('expert@demo.local', `/systems/${farm}`);
     const bars = page.locator('[data-testid=system-energy] [data-testid=energy-bars]');
     await bars.waitFor({ timeout: 20_000 });
@@ -98,11 +98,15 @@ describe('systems list and system page in Chromium', () => {
     // The site card.
     await page.locator('[data-testid=system-site] [data-testid=site-map]').waitFor();
     await screenshot(page, 'system-page-energy');
-    // Settings and back.
-    await page.locator('[data-testid=system-settings-link]').click();
-    await page.waitForURL((url) => url.pathname === `/system/${farm}`);
-    await page.locator('[data-testid=system-monitoring-link]').click();
-    await page.waitForURL((url) => url.pathname === `/systems/${farm}`);
+    // An Expert may not change the system: no link to the settings form.
+    expect(await page.locator('[data-testid=system-settings-link]').count()).toBe(0);
+    // An installer goes to the settings form and back.
+    const installer = await openAs('installer@demo.local', `/systems/${farm}`);
+    await installer.locator('[data-testid=system-settings-link]').click();
+    await installer.waitForURL((url) => url.pathname === `/system/${farm}`);
+    await installer.locator('[data-testid=system-monitoring-link]').click();
+    await installer.waitForURL((url) => url.pathname === `/systems/${farm}`);
+    await installer.locator('[data-testid=system-page]').waitFor();
   });
 
   it('French: energy written with a comma and kWh', async () => {
