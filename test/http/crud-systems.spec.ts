@@ -32,7 +32,7 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
     const res = await as.basic.query('system.getList', list());
     expect(res.data.total).toBe(3);
     const farm = res.data.data.find((r: { name: string }) => r.name === DEMO_SYSTEMS.farm);
-    expect(Object.keys(farm).sort()).toEqual(['asset_number', 'company_cuid', 'company_name', 'deployment_date', 'id', 'name', 'site_cuid', 'site_name', 'system_cuid', 'timezone']);
+    expect(Object.keys(farm).sort()).toEqual(['active_alarms', 'asset_number', 'company_cuid', 'company_name', 'deployment_date', 'energy_today_kwh', 'id', 'last_contact', 'name', 'online_state', 'site_cuid', 'site_name', 'soc', 'system_cuid', 'timezone']);
     expect(farm).toMatchObject({ id: farm.system_cuid, company_cuid: company[DEMO_COMPANY_NAME], timezone: 'Africa/Nairobi' });
     expect(farm.deployment_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

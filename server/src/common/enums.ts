@@ -247,3 +247,8 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 export interface JsonArray extends Array<JsonValue> {}
+
+// ---- A system's state (the fleet overview and the systems list, issue 13) -----------------------
+/** Worst first: ALARM (an active alarm), else its controllers' worst online state, UNKNOWN without one. */
+export const SYSTEM_STATES = ['ALARM', 'OFFLINE', 'UNSTABLE', 'ONLINE', 'UNKNOWN'] as const;
+export type SystemStateName = (typeof SYSTEM_STATES)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTROLLER_ID_PATTERN, SLUG_PATTERN } from '../common/enums';
+import { CONTROLLER_ID_PATTERN, CONTROLLER_ONLINE_STATES, SLUG_PATTERN } from '../common/enums';
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
@@ -38,6 +38,10 @@ export const controllerResource: Def = {
     /** What the controller last said it runs (read-only: from its acknowledgements). */
     reported_config: ZStoredJson.nullable(),
     reported_at: z.date().nullable(),
+    /** Its online state as the presence machine last decided it (null before its first contact). */
+    online_state: z.enum(CONTROLLER_ONLINE_STATES).nullable(),
+    /** Its last contact (heartbeat or data). */
+    last_contact: z.date().nullable(),
   }),
   create: z.object({
     controller_id: ZControllerId,
@@ -67,9 +71,17 @@ export const controllerResource: Def = {
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['controller_id', 'name', 'serial_number'],
   filters: ['company_cuid', 'system_cuid', 'controllertype_cuid'],
-  sorts: ['controller_id', 'name', 'serial_number', 'sw_version'],
+  sorts: ['controller_id', 'name', 'serial_number', 'sw_version', 'online_state', 'last_contact'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
+  // State and last contact: key probes of the state tables, for the page's rows unless sorted by them.
+  computed: () => ({
+    joins: `LEFT JOIN controller_online_state cos ON cos.controller_id = t.controller_id
+            LEFT JOIN controller_presence cpr ON cpr.controller_id = t.controller_id`,
+    columns: { online_state: 'cos.online_state::text', last_contact: 'cpr.last_seen_at' },
+    // Worst first ascending, as the systems' state.
+    sortExpressions: { online_state: `(CASE cos.online_state WHEN 'OFFLINE' THEN 0 WHEN 'UNSTABLE' THEN 1 WHEN 'ONLINE' THEN 2 END)` },
+  }),
   // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
   beforeWrite: (tx, actor, row, current) => writeConfigChangelog(tx, actor, 'controller_id', row, current),
 };

@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
-import { scopeOf } from '../access/scope';
+import { scopeOf, type Scope } from '../access/scope';
+import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlParams } from '../database/sql-params';
 import { CountCache } from './count-cache';
@@ -12,7 +13,7 @@ import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
 import { withField } from './field-error';
 import { assertReferenceVisible, assertSameCompanyReferences, ownerCompany, policyTarget } from './policy-target';
-import type { ResourceDefinition } from './resource';
+import type { ComputedColumns, ResourceDefinition } from './resource';
 import { insertSql, listWhere, quote, type Row, scopeSql, selectSql, updateSql } from './sql-builder';
 
 export type { ImportError, ImportMode, ImportResult } from './csv-import';
@@ -26,7 +27,33 @@ export class CrudService {
   /** List totals, dropped when this service writes to a table (see CountCache). */
   private readonly counts = new CountCache();
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  private readonly config: AppConfig;
+
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource, @Optional() config?: AppConfig) {
+    this.config = config ?? new AppConfig();
+  }
+
+  /** The resource's computed columns for one statement (parameters in `p`), or none. */
+  private computedOf(def: ResourceDefinition, p: SqlParams): ComputedColumns | undefined {
+    return def.computed?.(p, this.config);
+  }
+
+  /**
+   * The `where` of a list: scope and plain filters (sql-builder), plus the filters of computed
+   * columns (those need the computed joins).
+   */
+  private listConditions(def: ResourceDefinition, scope: Scope, params: { filter: Record<string, unknown> }, p: SqlParams, extra: { target: string; id: string } | undefined, computed: ComputedColumns | undefined) {
+    const plain: Record<string, unknown> = {};
+    const own: [string, unknown][] = [];
+    for (const [k, v] of Object.entries(params.filter)) {
+      if (computed?.filters?.[k]) {
+        if (v !== undefined && v !== '') own.push([k, v]);
+      } else plain[k] = v;
+    }
+    const where = listWhere(def, scope, plain, p, extra);
+    for (const [k, v] of own) where.push(computed!.filters![k](v, p));
+    return { where, computedFilter: own.length > 0 };
+  }
 
   private withId(def: ResourceDefinition, row: Row): Row {
     return { ...row, id: String(row[def.key]) };
@@ -34,28 +61,34 @@ export class CrudService {
 
   async getList(actor: Actor, def: ResourceDefinition, params: TGetListParams, extra?: { target: string; id: string }) {
     const p = new SqlParams();
-    const where = listWhere(def, scopeOf(actor), params.filter, p, extra);
+    const scope = scopeOf(actor);
+    const computed = this.computedOf(def, p);
+    const { where, computedFilter } = this.listConditions(def, scope, params, p, extra, computed);
     const sort = params.sort ?? def.defaultSort;
     const sortField = sort.field === 'id' ? def.key : sort.field;
     if (sortField !== def.key && !def.sorts.includes(sortField)) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     }
+    const computedSort = computed?.sortExpressions?.[sortField] ?? computed?.columns[sortField];
     // Nulls come last either way. ASC puts them there already; DESC says so only for a column that
     // can be null, since an index (read backwards) serves `DESC` but not `DESC NULLS LAST`.
     const sortColumn = this.ds.entityMetadatas.find((m) => m.tableName === def.table)?.findColumnWithDatabaseName(sortField);
-    const direction = sort.order !== 'DESC' ? 'ASC' : sortColumn && !sortColumn.isNullable ? 'DESC' : 'DESC NULLS LAST';
+    const direction =
+      sort.order !== 'DESC' ? (computedSort ? 'ASC NULLS LAST' : 'ASC') : !computedSort && sortColumn && !sortColumn.isNullable ? 'DESC' : 'DESC NULLS LAST';
     const { page, perPage } = params.pagination;
-    const [rows, total] = await Promise.all([
-      this.ds.query(
-        `SELECT ${selectSql(def)}
-           FROM ${quote(def.table)} t
-          WHERE ${where.join(' AND ')}
-          ORDER BY t.${quote(sortField)} ${direction}, t.${quote(def.key)} ASC
-          LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
-        p.values,
-      ) as Promise<Row[]>,
-      this.count(def, actor, params.filter, extra),
-    ]);
+    const order = `ORDER BY ${computedSort ?? `t.${quote(sortField)}`} ${direction}, t.${quote(def.key)} ASC`;
+    const limit = `LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
+    const from = `${quote(def.table)} t`;
+    const sql = !computed
+      ? `SELECT ${selectSql(def)} FROM ${from} WHERE ${where.join(' AND ')} ${order} ${limit}`
+      : computedSort || computedFilter
+        ? // Sorted or filtered by a computed column: computed for every row of the list.
+          `SELECT ${selectSql(def, computed.columns)} FROM ${from} ${computed.joins} WHERE ${where.join(' AND ')} ${order} ${limit}`
+        : // Otherwise the page is chosen first and the computed columns are read for its rows only.
+          `SELECT ${selectSql(def, computed.columns)}
+             FROM (SELECT t.* FROM ${from} WHERE ${where.join(' AND ')} ${order} ${limit}) t ${computed.joins}
+            ${order}`;
+    const [rows, total] = await Promise.all([this.ds.query(sql, p.values) as Promise<Row[]>, this.count(def, actor, params.filter, extra)]);
     return { data: rows.map((r) => this.withId(def, r)), total };
   }
 
@@ -65,9 +98,13 @@ export class CrudService {
     const key = CountCache.key(def.table, def.name, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null);
     return this.counts.get(key, () => {
       const q = new SqlParams();
-      const where = listWhere(def, scope, filter, q, extra);
+      // Computed joins only for a filter on a computed column (their parameters would go unused otherwise).
+      const names = Object.keys(this.computedOf(def, new SqlParams())?.filters ?? {});
+      const computed = names.some((n) => filter[n] !== undefined && filter[n] !== '') ? this.computedOf(def, q) : undefined;
+      const { where } = this.listConditions(def, scope, { filter }, q, extra, computed);
+      const joins = computed?.joins ?? '';
       return this.ds
-        .query(`SELECT count(*) AS n FROM ${quote(def.table)} t WHERE ${where.join(' AND ')}`, q.values)
+        .query(`SELECT count(*) AS n FROM ${quote(def.table)} t ${joins} WHERE ${where.join(' AND ')}`, q.values)
         .then((r: { n: string }[]) => Number(r[0].n));
     });
   }
@@ -97,9 +134,11 @@ export class CrudService {
   /** Rows by key within the caller's scope (`actor` null: unscoped, for a row just created). */
   private async loadMany(actor: Actor | null, def: ResourceDefinition, ids: string[], manager: EntityManager = this.ds.manager, lock = false): Promise<Row[]> {
     const p = new SqlParams();
+    // `FOR UPDATE OF t` locks the resource's row only, not what the computed columns read.
+    const computed = this.computedOf(def, p);
     const scope = actor ? scopeSql(def, scopeOf(actor), p) : 'TRUE';
     return (await manager.query(
-      `SELECT ${selectSql(def)} FROM ${quote(def.table)} t
+      `SELECT ${selectSql(def, computed?.columns)} FROM ${quote(def.table)} t ${computed?.joins ?? ''}
         WHERE t.${quote(def.key)}::text = ANY(${p.add(ids)}::text[]) AND ${scope}${lock ? ' FOR UPDATE OF t' : ''}`,
       p.values,
     )) as Row[];

@@ -1,6 +1,27 @@
 import type { z } from 'zod';
 import type { EntityManager } from 'typeorm';
 import type { Actor, Permission, PolicyTarget } from '../access/policy';
+import type { AppConfig } from '../config/config';
+import type { SqlParams } from '../database/sql-params';
+
+/**
+ * Columns computed per row from other tables (e.g. a system's online state), built once per call:
+ * they are record fields, sortable when listed in `sorts`, and may have filters of their own. A list
+ * sorted and filtered by plain columns computes them only for the page's rows.
+ */
+export interface ComputedColumns {
+  /** Joins on alias `t` that the columns read (e.g. `CROSS JOIN LATERAL (…) x`); may be ''. */
+  joins: string;
+  /** Record field → SQL expression (over `t` and the joins). */
+  columns: Record<string, string>;
+  /** Sort expression of a column when it is not the column itself (e.g. a state by severity). */
+  sortExpressions?: Record<string, string>;
+  /**
+   * Filter name → SQL condition for the filter's value (reading `columns`), or a TRPCError with a
+   * field error for a value it cannot take. Values become parameters of `p`.
+   */
+  filters?: Record<string, (value: unknown, p: SqlParams) => string>;
+}
 
 /** How a resource's rows are limited to the caller's companies. */
 export type ResourceScope =
@@ -84,4 +105,6 @@ export interface ResourceDefinition<
   importable?: boolean;
   /** SQL casts for columns that need one when read (e.g. enums → text). */
   selectExpressions?: Record<string, string>;
+  /** Computed columns (and their filters), with the call's parameters and the app's settings. */
+  computed?: (p: SqlParams, config: AppConfig) => ComputedColumns;
 }

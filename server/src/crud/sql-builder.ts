@@ -13,10 +13,10 @@ export type Row = Record<string, unknown>;
 
 export const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
-/** `<expr> AS "<column>"` for every column of the record. */
-export function selectSql(def: ResourceDefinition): string {
+/** `<expr> AS "<column>"` for every column of the record (computed ones from `computed`, when given). */
+export function selectSql(def: ResourceDefinition, computed?: Record<string, string>): string {
   return Object.keys(def.record.shape)
-    .map((c) => `${def.selectExpressions?.[c] ?? `t.${quote(c)}`} AS ${quote(c)}`)
+    .map((c) => `${computed?.[c] ?? def.selectExpressions?.[c] ?? `t.${quote(c)}`} AS ${quote(c)}`)
     .join(', ');
 }
 

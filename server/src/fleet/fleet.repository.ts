@@ -32,7 +32,7 @@ export class FleetRepository {
   async overview(scopes: OverviewScopes, settings: SystemStateSettings): Promise<Omit<TFleetOverview, 'generated_at'>> {
     const p = new SqlParams();
     const row = { company: 's.company_cuid', system: 's.system_cuid' };
-    const cols = systemStateColumns(p, settings);
+    const cols = systemStateColumns(settings);
     const joins = systemStateJoinsSql('s', p, settings);
     const ok = (scope: Scope | null) => (scope ? ownedOrSharedSql(scope, p, row) : 'FALSE');
     const commandsCompany = scopes.commands ? visibleCompanySql(scopes.commands, p, 'cc.company_cuid') : 'FALSE';
@@ -102,7 +102,7 @@ export class FleetRepository {
               AND (cc.system_cuid IN (SELECT v.system_cuid FROM vis v WHERE v.cmd_ok)
                    OR (cc.system_cuid IS NULL AND ${commandsCompany}))
             ORDER BY rn LIMIT ${COMMANDS_LIMIT}) x) AS commands`;
-    const [r] = (await this.ds.query(sql, p.values)) as { counts: Json; attention: Json[]; pins: Json[]; alarms: Json[]; commands: Json[] }[];
+    const [r] = (await this.withoutJit((q) => q(sql, p.values))) as { counts: Json; attention: Json[]; pins: Json[]; alarms: Json[]; commands: Json[] }[];
     const c = r.counts;
     return {
       counts: {
@@ -164,6 +164,17 @@ export class FleetRepository {
     };
   }
 
+  /**
+   * Runs a statement with JIT compilation off: a statement of a few thousand index probes is costed
+   * above jit_above_cost, and compiling its ~4,000 expressions took 15 s against 50 ms of work.
+   */
+  private withoutJit<T>(run: (q: (sql: string, params: unknown[]) => Promise<T>) => Promise<T>): Promise<T> {
+    return this.ds.transaction(async (tx) => {
+      await tx.query(`SET LOCAL jit = off`);
+      return run((sql, params) => tx.query(sql, params) as Promise<T>);
+    });
+  }
+
   /** Does this company exist (a superuser's company filter)? */
   async companyExists(company_cuid: string): Promise<boolean> {
     const rows = (await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid])) as unknown[];
@@ -181,7 +192,7 @@ export class FleetRepository {
     const from = p.add(input.from);
     const to = p.add(input.to);
     const step = `('1 ' || ${unit})::interval`;
-    const rows = (await this.ds.query(
+    const rows = (await this.withoutJit((q) => q(
       `WITH sys AS (
          SELECT s.system_cuid, s.timezone FROM system s
           WHERE ${ownedOrSharedSql(scope, p, { company: 's.company_cuid', system: 's.system_cuid' })}
@@ -220,7 +231,7 @@ export class FleetRepository {
         GROUP BY l.label
         ORDER BY l.label`,
       p.values,
-    )) as { label: string; kwh: number | null }[];
+    ))) as { label: string; kwh: number | null }[];
     return rows.map((r) => ({ label: r.label, kwh: r.kwh === null ? null : round3(Number(r.kwh)) }));
   }
 }

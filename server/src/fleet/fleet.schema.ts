@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYSTEM_STATES } from '../common/enums';
 
 /**
  * The operator's home in one call (`fleet.overview`): what the caller's visible systems are doing,
@@ -7,8 +8,8 @@ import { z } from 'zod';
  * `commands` controllers.configure (1); the rest is for every member (level 3).
  */
 
-/** A system's state as the home and the lists show it, worst first. */
-export const SYSTEM_STATES = ['ALARM', 'OFFLINE', 'UNSTABLE', 'ONLINE', 'UNKNOWN'] as const;
+/** A system's state as the home and the lists show it, worst first (common/enums: the systems list reads it too). */
+export { SYSTEM_STATES };
 export const ZSystemState = z.enum(SYSTEM_STATES);
 export type TSystemState = z.infer<typeof ZSystemState>;
 

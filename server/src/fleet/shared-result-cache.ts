@@ -1,10 +1,15 @@
 /**
- * One computed value shared by the callers asking the same key for `ttlMs`: concurrent callers wait
- * for the one computation (single flight), a failed computation is not kept, and at most
- * `maxKeys` keys are held (the least recently used is dropped first). `ttlMs` 0 → every call computes.
+ * One computed value shared by the callers asking the same key for `ttlMs`:
+ * - concurrent callers wait for the one computation (single flight);
+ * - once a value is older than `ttlMs`, the next caller starts one new computation, and until it
+ *   ends callers keep getting the previous value as long as it is younger than 2 × `ttlMs` (so a
+ *   recomputation never stalls every caller at once); older than that, they wait for the new one;
+ * - a failed computation is not kept (the previous value, if any, still serves within its bound);
+ * - at most `maxKeys` keys are held, the least recently used dropped first.
+ * `ttlMs` 0 → every call computes.
  */
 export class SharedResultCache<T> {
-  private readonly entries = new Map<string, { expires: number; value: Promise<T> }>();
+  private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -15,31 +20,45 @@ export class SharedResultCache<T> {
   get(key: string, compute: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return compute();
     const t = this.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > t) {
+    let entry = this.entries.get(key);
+    if (entry) {
       // Most recently used last (a Map iterates in insertion order).
       this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value;
+      this.entries.set(key, entry);
+    } else {
+      entry = {};
+      this.entries.set(key, entry);
+      while (this.entries.size > this.maxKeys) this.entries.delete(this.entries.keys().next().value as string);
     }
-    const value = compute();
-    // The clock starts when the computation ends; until then `expires` is infinite (in flight).
-    const entry = { expires: Number.POSITIVE_INFINITY, value };
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.maxKeys) this.entries.delete(this.entries.keys().next().value as string);
-    value.then(
-      () => {
-        entry.expires = this.now() + this.ttlMs;
+    const done = entry.done;
+    if (done && t - done.at < this.ttlMs) return Promise.resolve(done.value);
+    const pending = entry.pending ?? this.refresh(key, entry, compute);
+    if (done && t - done.at < 2 * this.ttlMs) return Promise.resolve(done.value);
+    return pending;
+  }
+
+  private refresh(key: string, entry: Entry<T>, compute: () => Promise<T>): Promise<T> {
+    const pending = compute();
+    entry.pending = pending;
+    pending.then(
+      (value) => {
+        entry.done = { value, at: this.now() };
+        entry.pending = undefined;
       },
       () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+        entry.pending = undefined;
+        if (!entry.done && this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
-    return value;
+    return pending;
   }
 
   get size(): number {
     return this.entries.size;
   }
+}
+
+interface Entry<T> {
+  done?: { value: T; at: number };
+  pending?: Promise<T>;
 }

@@ -13,12 +13,25 @@ import type { SqlParams } from '../database/sql-params';
  * - last_data_at: the latest telemetry of its devices (each assigned parameter's newest rollup);
  * - energy_today_kwh / energy_month_kwh: the total_pv_kwh counter's latest reading minus the last
  *   reading before local midnight / the local month start (the system's own time zone); a counter
- *   that went down counts from zero; null without a reading in the period or before it.
+ *   that went down counts from zero; null without a reading in the period, or without a base
+ *   reading in the 31 days before it.
  *
  * Every part is an index probe per system (controller by system, presence and status by key,
  * rollups and counter readings newest first), so a page of a list or a fleet of thousands costs
- * the number of its systems, not the size of the telemetry tables.
+ * the number of its systems, not the size of the telemetry tables. `OFFSET 0` keeps each lateral a
+ * subquery of its own: pulled up, its scalar subqueries would run again for every column that reads them.
  */
+
+/**
+ * The counter's base reading (the last before local midnight / month start) is looked for at most
+ * this many days before the period: a counter silent for longer counts nothing for the period.
+ */
+const BASE_WINDOW_DAYS = 31;
+/**
+ * Every reading read here is younger than this (month start + its base window, with margin): the
+ * bound lets PostgreSQL plan and probe only the recent monthly partitions of system_standard_value_log.
+ */
+const READINGS_WINDOW_DAYS = 70;
 
 export interface SystemStateSettings {
   /** FLEET_SOC_PARAMETER */
@@ -53,6 +66,11 @@ export function systemStateJoinsSql(s: string, p: SqlParams, settings: SystemSta
   const soc = p.add(settings.socParameter);
   const id = `${s}.system_cuid`;
   const tz = `${s}.timezone`;
+  // Values, not now(): the planner then keeps only the partitions in the window (planning every
+  // monthly partition for each probe cost ~10 ms per statement).
+  const since = p.add(new Date(Date.now() - READINGS_WINDOW_DAYS * 86_400_000));
+  const until = p.add(new Date(Date.now() + 86_400_000));
+  const recent = `l."timestamp" >= ${since}::timestamptz AND l."timestamp" < ${until}::timestamptz`;
   return `
     CROSS JOIN LATERAL (
       SELECT count(os.online_state) AS n_state,
@@ -82,29 +100,40 @@ export function systemStateJoinsSql(s: string, p: SqlParams, settings: SystemSta
                 CROSS JOIN LATERAL (SELECT r5.last_ts FROM parameter_rollup_5m r5
                                      WHERE r5.entity_cuid = e.entity_cuid AND r5.parameter_id = pa.parameter_id
                                      ORDER BY r5.bucket DESC LIMIT 1) r
-               WHERE e.system_cuid = ${id}) AS last_data_at) ${prefix}_d
+               WHERE e.system_cuid = ${id}) AS last_data_at
+      OFFSET 0) ${prefix}_d
     CROSS JOIN LATERAL (
-      SELECT date_trunc('day', now(), ${tz}) AS day_start, date_trunc('month', now(), ${tz}) AS month_start) ${prefix}_t
+      SELECT date_trunc('day', now(), ${tz}) AS day_start, date_trunc('month', now(), ${tz}) AS month_start OFFSET 0) ${prefix}_t
     CROSS JOIN LATERAL (
-      SELECT (SELECT l."timestamp" FROM system_standard_value_log l WHERE l.system_cuid = ${id}
-               ORDER BY l."timestamp" DESC LIMIT 1) AS last_ts,
-             (SELECT l.total_pv_kwh::float8 FROM system_standard_value_log l WHERE l.system_cuid = ${id}
-               ORDER BY l."timestamp" DESC LIMIT 1) AS last_v,
-             (SELECT l.total_pv_kwh::float8 FROM system_standard_value_log l WHERE l.system_cuid = ${id}
-                 AND l."timestamp" < ${prefix}_t.day_start ORDER BY l."timestamp" DESC LIMIT 1) AS day_base,
-             (SELECT l.total_pv_kwh::float8 FROM system_standard_value_log l WHERE l.system_cuid = ${id}
-                 AND l."timestamp" < ${prefix}_t.month_start ORDER BY l."timestamp" DESC LIMIT 1) AS month_base) ${prefix}_e`;
+      SELECT lr.last_ts, lr.last_v,
+             (SELECT l.total_pv_kwh::float8 FROM system_standard_value_log l
+               WHERE l.system_cuid = ${id} AND ${recent}
+                 AND l."timestamp" < ${prefix}_t.day_start AND l."timestamp" >= ${prefix}_t.day_start - interval '${BASE_WINDOW_DAYS} days'
+               ORDER BY l."timestamp" DESC LIMIT 1) AS day_base,
+             (SELECT l.total_pv_kwh::float8 FROM system_standard_value_log l
+               WHERE l.system_cuid = ${id} AND ${recent}
+                 AND l."timestamp" < ${prefix}_t.month_start AND l."timestamp" >= ${prefix}_t.month_start - interval '${BASE_WINDOW_DAYS} days'
+               ORDER BY l."timestamp" DESC LIMIT 1) AS month_base
+        FROM (SELECT 1) one
+        LEFT JOIN LATERAL (
+          SELECT l."timestamp" AS last_ts, l.total_pv_kwh::float8 AS last_v FROM system_standard_value_log l
+           WHERE l.system_cuid = ${id} AND ${recent}
+             AND l."timestamp" >= ${prefix}_t.month_start
+           ORDER BY l."timestamp" DESC LIMIT 1) lr ON true
+      OFFSET 0) ${prefix}_e`;
 }
 
-/** Column expressions over the joins of `systemStateJoinsSql` (same `prefix`). */
-export function systemStateColumns(p: SqlParams, settings: SystemStateSettings, prefix = 'ss'): Record<SystemStateColumn, string> {
+/** Column expressions over the joins of `systemStateJoinsSql` (same `prefix`); no parameters. */
+export function systemStateColumns(settings: SystemStateSettings, prefix = 'ss'): Record<SystemStateColumn, string> {
   const c = `${prefix}_c`;
   const a = `${prefix}_a`;
   const d = `${prefix}_d`;
   const t = `${prefix}_t`;
   const e = `${prefix}_e`;
-  const staleMinutes = p.add(settings.staleMinutes);
-  const lowSoc = p.add(settings.lowSocPercent);
+  // Settings validated as whole numbers (config.ts), written as literals: a parameter that a caller's
+  // selection leaves unused would make PostgreSQL refuse the statement.
+  const staleMinutes = String(Math.trunc(Number(settings.staleMinutes)));
+  const lowSoc = String(Math.trunc(Number(settings.lowSocPercent)));
   const delta = (base: string, start: string) =>
     `(CASE WHEN ${e}.last_ts >= ${start} AND ${base} IS NOT NULL
            THEN round((CASE WHEN ${e}.last_v >= ${base} THEN ${e}.last_v - ${base} ELSE ${e}.last_v END)::numeric, 3)::float8 END)`;

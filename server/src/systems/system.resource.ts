@@ -2,6 +2,10 @@ import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZIsoDate, ZName, ZOptionalText, ZRefCuid, ZTimezone } from '../common/zod-fields';
 import { resourceAccess } from '../access/resources';
+import { SYSTEM_STATES } from '../common/enums';
+import { fieldError } from '../crud/field-error';
+import { ZBoolFilter } from '../crud/list-query';
+import { stateRankSql, systemStateColumns, systemStateJoinsSql } from './system-state-sql';
 
 export const ZSystem = z.object({
   system_cuid: z.string(),
@@ -17,7 +21,26 @@ export const ZSystem = z.object({
    */
   site_name: z.string().nullable(),
   company_name: z.string().nullable(),
+  /** The system's state (systems/system-state-sql.ts, the same as the fleet overview's). */
+  online_state: z.enum(SYSTEM_STATES),
+  /** Latest contact of any of its controllers. */
+  last_contact: z.date().nullable(),
+  /** Active alarms (active triggers in state TRIGGERED). */
+  active_alarms: z.number().int(),
+  /** Battery state of charge (%), the latest FLEET_SOC_PARAMETER value of its devices. */
+  soc: z.number().nullable(),
+  /** PV kWh since local midnight (the system's time zone). */
+  energy_today_kwh: z.number().nullable(),
 });
+
+const ZStateFilter = z.enum(SYSTEM_STATES);
+const ZOfflineHours = z.coerce.number().positive().max(100_000);
+/** A filter value, or a field error on `filter.<name>`. */
+function filterValue<T>(name: string, schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw fieldError(['filter', name], r.error.issues[0]?.message ?? 'Invalid filter');
+  return r.data;
+}
 
 export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.ZodObject> = {
   name: 'system',
@@ -48,12 +71,36 @@ export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.Z
   scope: { kind: 'systemSelf' },
   search: ['name', 'asset_number'],
   filters: ['company_cuid', 'site_cuid', 'timezone'],
-  sorts: ['name', 'deployment_date', 'asset_number', 'timezone', 'created_at'],
+  sorts: ['name', 'deployment_date', 'asset_number', 'timezone', 'created_at', 'online_state', 'last_contact', 'active_alarms', 'soc', 'energy_today_kwh'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'site_cuid', table: 'site', key: 'site_cuid', label: 'Site' }],
   selectExpressions: {
     deployment_date: 't.deployment_date::text',
     site_name: '(SELECT si.name FROM site si WHERE si.site_cuid = t.site_cuid)',
     company_name: '(SELECT c.name FROM company c WHERE c.company_cuid = t.company_cuid)',
+  },
+  // State, last contact, alarms, SoC and today's energy: computed for the page's rows only, unless the
+  // list is sorted or filtered by one of them. The state sorts worst first (ALARM … UNKNOWN) ascending.
+  computed: (p, config) => {
+    const settings = { socParameter: config.FLEET_SOC_PARAMETER, staleMinutes: config.FLEET_STALE_MINUTES, lowSocPercent: config.FLEET_LOW_SOC_PERCENT };
+    const joins = systemStateJoinsSql('t', p, settings);
+    const c = systemStateColumns(settings);
+    return {
+      joins,
+      sortExpressions: { online_state: stateRankSql(c.online_state) },
+      columns: {
+        online_state: c.online_state,
+        last_contact: c.last_contact,
+        active_alarms: c.active_alarms,
+        soc: c.soc,
+        energy_today_kwh: c.energy_today_kwh,
+      },
+      filters: {
+        state: (v, q) => `${c.online_state} = ${q.add(filterValue('state', ZStateFilter, v))}`,
+        in_alarm: (v) => (filterValue('in_alarm', ZBoolFilter, v) ? `${c.active_alarms} > 0` : `${c.active_alarms} = 0`),
+        offline_for_hours: (v, q) =>
+          `${c.offline_since} < now() - make_interval(secs => ${q.add(filterValue('offline_for_hours', ZOfflineHours, v) * 3600)}::float8)`,
+      },
+    };
   },
 };

@@ -5,6 +5,7 @@ import { toWire, transformer, UNREADABLE_MARKER } from './trpc';
 /** The answers' transformer skips superjson's walk for plain JSON; the wire format must not change. */
 describe('answer transformer', () => {
   const shared = { a: 1 };
+  const sharedDate = new Date(5);
   const cyclic: Record<string, unknown> = { name: 'loop' };
   cyclic.self = cyclic;
   const deep = Array.from({ length: 40 }).reduce<unknown>((inner) => ({ inner }), 'bottom');
@@ -17,6 +18,10 @@ describe('answer transformer', () => {
     ['undefined', undefined],
     ['an undefined field', { a: undefined, b: 1 }],
     ['a Date', { at: new Date('2026-01-02T03:04:05Z') }],
+    ['Dates in a list and under keys with dots and backslashes', { rows: [{ at: new Date(1), n: 1 }, { at: null }], 'a.b\\c': { 'x.y': new Date(2) }, 0: [new Date(3)] }],
+    ['the same Date twice', { a: sharedDate, b: sharedDate }],
+    ['an invalid Date', { at: new Date(Number.NaN) }],
+    ['a Date alone', new Date(4)],
     ['NaN and Infinity', [Number.NaN, Number.POSITIVE_INFINITY]],
     ['a bigint', { n: BigInt(12) }],
     ['a Map and a Set', { m: new Map([['k', 1]]), s: new Set([1]) }],

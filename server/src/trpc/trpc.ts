@@ -19,11 +19,14 @@ export interface ProcedureMeta {
 }
 
 /**
- * True when superjson would send `value` unchanged (plain JSON data, no object met twice), so
- * answers can skip its walk, which costs more than the rest of a list call's serialisation.
- * Anything else (Date, undefined, Map, NaN, shared or deep objects …) goes through superjson.
+ * True when superjson would send `value` unchanged (plain JSON data, no object met twice) apart from
+ * valid Dates, each met once, whose paths (superjson's escaped dotted form) are pushed to `dates`;
+ * answers can then skip its walk, which costs more than the rest of a call's serialisation (a
+ * Date goes out as its ISO string through JSON.stringify, as superjson writes it, plus the `meta`
+ * superjson would write). Anything else (undefined, Map, NaN, shared or deep objects …) goes
+ * through superjson.
  */
-function isPlainJson(value: unknown, seen: Set<object>, depth: number): boolean {
+function isPlainJson(value: unknown, seen: Set<object>, depth: number, path: (string | number)[], dates: string[]): boolean {
   if (value === null) return true;
   switch (typeof value) {
     case 'string':
@@ -38,8 +41,18 @@ function isPlainJson(value: unknown, seen: Set<object>, depth: number): boolean 
   }
   if (depth > 32 || seen.has(value)) return false;
   seen.add(value);
+  if (value instanceof Date) {
+    if (depth === 0 || !Number.isFinite(value.getTime()) || Object.getPrototypeOf(value) !== Date.prototype) return false;
+    dates.push(path.map((k) => String(k).replace(/\\/g, '\\\\').replace(/\./g, '\\.')).join('.'));
+    return true;
+  }
   if (Array.isArray(value)) {
-    for (const item of value) if (!isPlainJson(item, seen, depth + 1)) return false;
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const ok = isPlainJson(value[i], seen, depth + 1, path, dates);
+      path.pop();
+      if (!ok) return false;
+    }
     return true;
   }
   const proto = Object.getPrototypeOf(value);
@@ -47,7 +60,10 @@ function isPlainJson(value: unknown, seen: Set<object>, depth: number): boolean 
   for (const key of Object.keys(value)) {
     // superjson refuses these keys; let it.
     if (key === '__proto__' || key === 'constructor' || key === 'prototype') return false;
-    if (!isPlainJson((value as Record<string, unknown>)[key], seen, depth + 1)) return false;
+    path.push(key);
+    const ok = isPlainJson((value as Record<string, unknown>)[key], seen, depth + 1, path, dates);
+    path.pop();
+    if (!ok) return false;
   }
   return true;
 }
@@ -109,7 +125,11 @@ type Wire = ReturnType<typeof superjson.serialize>;
  * makes a list unreadable for everybody.
  */
 export function toWire(value: unknown, path: string | undefined): Wire {
-  if (isPlainJson(value, new Set(), 0)) return { json: value } as Wire;
+  const dates: string[] = [];
+  if (isPlainJson(value, new Set(), 0, [], dates)) {
+    if (!dates.length) return { json: value } as Wire;
+    return { json: value, meta: { values: Object.fromEntries(dates.map((p) => [p, ['Date']])), v: 1 } } as unknown as Wire;
+  }
   try {
     return superjson.serialize(value);
   } catch (error) {
