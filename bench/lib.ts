@@ -106,6 +106,7 @@ export async function startServer(env: Record<string, string>): Promise<{ baseUr
 
 export interface LoadResult {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
@@ -143,6 +144,7 @@ export async function load(opts: {
   } as autocannon.Options);
   return {
     requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -171,6 +173,7 @@ export async function requestsAgainstHealth(
 ): Promise<FigureResult> {
   await spec.run(3); // warm-up
   const rates: number[] = [];
+  const p50s: number[] = [];
   const p99s: number[] = [];
   const floors: number[] = [];
   for (let round = 1; round <= ctx.rounds; round++) {
@@ -178,6 +181,7 @@ export async function requestsAgainstHealth(
     if (r.non2xx || r.errors) throw new Error(`${spec.figure} failed: ${r.non2xx} non-2xx, ${r.errors} errors`);
     const b = await load({ url: `${spec.baseUrl}/api/health`, connections: spec.connections, durationSeconds: ctx.durationSeconds });
     rates.push(r.requestsPerSecond);
+    p50s.push(r.p50Ms);
     p99s.push(r.p99Ms);
     floors.push(b.requestsPerSecond);
     ctx.log(`${spec.figure} round ${round}: ${r.requestsPerSecond.toFixed(0)} ${spec.unit}, p99 ${r.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`);
@@ -188,6 +192,7 @@ export async function requestsAgainstHealth(
     figure: spec.figure,
     value,
     unit: spec.unit,
+    p50_ms: median(p50s),
     p99_ms: median(p99s),
     baseline,
     ratio: Number((value / baseline).toFixed(3)),

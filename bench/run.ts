@@ -4,6 +4,7 @@ import { alertEvalFigure, alertLatencyFigure, deliveryFigure } from './figures/a
 import { commandBacklogFigure, commandRttFigure } from './figures/commands';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
+import { overviewFigures } from './figures/overview';
 import { seriesFigure } from './figures/series';
 import { sessionFigure } from './figures/session';
 
@@ -12,7 +13,7 @@ import { sessionFigure } from './figures/session';
  * BENCH_DATABASE_URL: a PostgreSQL server (each figure creates and drops its own database).
  * BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 20) set the medians' rounds and length.
  */
-const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
+const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult | FigureResult[]>> = {
   session: sessionFigure,
   login_js: loginJsFigure,
   shell_js: shellJsFigure,
@@ -20,6 +21,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult>> = {
   ingest: ingestFigure,
   series: seriesFigure,
   list: listFigure,
+  // Two lines: `overview` (the shared overview) and `overview_cold` (OVERVIEW_CACHE_MS=0).
+  overview: overviewFigures,
   alert_latency: alertLatencyFigure,
   alert_eval: alertEvalFigure,
   delivery: deliveryFigure,
@@ -43,7 +46,8 @@ async function main(): Promise<void> {
   const results: FigureResult[] = [];
   for (const name of wanted.length ? wanted : Object.keys(FIGURES)) {
     console.log(`== ${name}`);
-    results.push(await FIGURES[name](ctx));
+    const r = await FIGURES[name](ctx);
+    results.push(...(Array.isArray(r) ? r : [r]));
   }
   const rows = results.map((r) => [
     r.figure,

@@ -156,12 +156,43 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
       unit: 'W',
       type: 'FloatLogParameter',
       value: 1500,
+      text: null,
       timestamp: new Date(now - MIN),
     });
     const battery = res.data.devices.find((d: any) => d.entity_cuid === t.demo.battery);
     expect(battery.parameters.find((p: any) => p.parameter_id === 'battery_soc').timestamp).toEqual(new Date(end - MIN));
     expect(battery.parameters.find((p: any) => p.parameter_id === 'battery_current')).toMatchObject({ value: null, timestamp: null });
     expect(res.data.devices).toHaveLength(4);
+  });
+
+  it('latest: Enum values and the DeviceState read through the entity type meta ("Inverting", not 9)', async () => {
+    const now = Date.now();
+    const res0 = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, {
+      rows: [{ timestamp: now - MIN, entity_cuid: t.demo.inverter, parameter_id: 'inverter_state', value: 9 }],
+    });
+    expect(res0.body.accepted).toBe(1);
+    const res1 = await ingest(
+      t.baseUrl,
+      DEMO_CONTROLLER_ID,
+      t.demo.demoToken,
+      { states: [{ timestamp: now - MIN, entity_cuid: t.demo.inverter, state_bundle: { inverter_state: 3, mode: 'eco', faults: [] } }] },
+      'states',
+    );
+    expect(res1.body.accepted).toBe(1);
+    for (const who of ['expert', 'basic']) {
+      const res = await as[who].query('telemetry.latest', { system_cuid: t.demo.farm });
+      expect(res.status).toBe(200);
+      const inverter = res.data.devices.find((d: any) => d.entity_cuid === t.demo.inverter);
+      expect(inverter.parameters.find((p: any) => p.parameter_id === 'inverter_state')).toMatchObject({ value: 9, text: 'Inverting' });
+      expect(inverter.state.timestamp).toEqual(new Date(now - MIN));
+      expect(inverter.state.values).toEqual([
+        { key: 'inverter_state', label: 'Inverter state', text: 'Bulk', decoded: true },
+        { key: 'mode', label: 'Mode', text: 'eco', decoded: false },
+      ]);
+      expect(inverter.state.faults).toEqual([]);
+      const battery = res.data.devices.find((d: any) => d.entity_cuid === t.demo.battery);
+      expect(battery.state).toBeNull();
+    }
   });
 
   it('latest for a Basic user: the current values by device, without the controller and device inventory (like controller.getList, which refuses them)', async () => {

@@ -809,6 +809,24 @@ export const MATRIX: Record<string, Entry> = {
     expect: systemRead(3),
     input: async (c) => ({ input: { system_cuid: await systemOf(c), from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-08T00:00:00Z'), granularity: 'day' } }),
   },
+  // The operator's home: every member sees the fleet of their companies and of the systems shared
+  // with them (a foreign system is simply not in it); the target is the relation's system, in alarm.
+  'fleet.overview': {
+    type: 'query',
+    answer: 'list',
+    expect: systemRead(3),
+    input: async (c) => {
+      await alarmOf(c);
+      return { input: undefined, target: place(c).system_cuid };
+    },
+  },
+  'fleet.energy': {
+    type: 'query',
+    answer: 'list',
+    expect: level(3),
+    input: async () => ({ input: { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-08T00:00:00Z'), granularity: 'day' } }),
+  },
+  'fleet.mapSettings': { type: 'query', answer: 'list', expect: level(3), input: async () => ({ input: undefined }) },
   'telemetry.series': {
     type: 'query',
     answer: 'one',

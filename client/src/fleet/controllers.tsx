@@ -17,6 +17,7 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { BulkActions } from '../kit/BulkActions';
+import { LastContactField, StateField } from '../systems/list-state';
 import { DecimalInput } from '../kit/DecimalInput';
 import { JsonInput } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
@@ -54,6 +55,13 @@ export function ControllerList() {
         </DataTable.Col>
         <DataTable.Col source="system_cuid" disableSort>
           <ReferenceField source="system_cuid" reference="system" link={false} />
+        </DataTable.Col>
+        {/* State and last contact (issue 13): controller.getList's online_state and last_contact. */}
+        <DataTable.Col source="online_state" label="portal.lists.state">
+          <StateField />
+        </DataTable.Col>
+        <DataTable.Col source="last_contact" label="portal.lists.last_contact">
+          <LastContactField />
         </DataTable.Col>
         <DataTable.Col source="serial_number" />
         <DataTable.Col source="sw_version" />

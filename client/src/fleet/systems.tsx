@@ -1,6 +1,7 @@
-import { Box, Card, Tab, Tabs } from '@mui/material';
+import { Box, Button, Card, Tab, Tabs } from '@mui/material';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
 import {
   AutocompleteInput,
   Create,
@@ -90,6 +91,10 @@ function SystemEditView() {
   return (
     <Box sx={{ mt: 1 }}>
       <Title title={String(record.name ?? '')} />
+      {/* The monitoring page of this system (issue 13), which links back here. */}
+      <Button component={RouterLink} to={`/systems/${encodeURIComponent(String(record.id))}`} variant="outlined" size="small" sx={{ mb: 1 }} data-testid="system-monitoring-link">
+        {translate('portal.system_page.monitoring')}
+      </Button>
       <Card>
         <Tabs value={tab} onChange={(_, v: number) => setTab(v)} aria-label={String(record.name ?? '')}>
           <Tab label={translate('portal.fleet.tabs.details')} id="system-tab-0" aria-controls="system-panel-0" data-testid="tab-details" />

@@ -26,6 +26,8 @@ import { usePageTitle } from '../layout/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
 import type { ChartParameter } from './SystemChart';
+// Energy, site and settings link (issue 13).
+import { EnergyCard, SettingsLink, SiteCard } from './SystemHome';
 
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
 const SystemChart = lazy(() => import('./SystemChart'));
@@ -114,6 +116,11 @@ export default function SystemPage() {
       ) : (
         <>
           <LatestValues data={data} />
+          {/* Energy and site (issue 13) */}
+          <Box sx={{ display: 'grid', gap: 2, mb: 3, gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' } }}>
+            <EnergyCard systemCuid={data.system_cuid} />
+            <SiteCard data={data} />
+          </Box>
           <ChartPanel data={data} />
         </>
       )}
@@ -133,6 +140,8 @@ function Header({ data }: { data: Latest }) {
           {translate('portal.system.timezone_caption', { tz: data.timezone })}
         </Typography>
       </Box>
+      {/* The settings form (issue 13), which links back here. */}
+      <SettingsLink systemCuid={data.system_cuid} />
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.system.controllers')}>
         {data.inventory && data.controllers.length === 0 && <Chip label={translate('portal.system.no_controllers')} variant="outlined" />}
         {data.controllers.map((c) => (
@@ -184,6 +193,8 @@ function LatestValues({ data }: { data: Latest }) {
                   {translate('portal.system.no_parameters')}
                 </Typography>
               )}
+              {/* The device's latest DeviceState, readable (issue 13). */}
+              {d.state && <DeviceStateList state={d.state} now={now} />}
               <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.5 }}>
                 {d.parameters.map((p) => {
                   const ts = p.timestamp ? new Date(p.timestamp).getTime() : null;
@@ -194,8 +205,8 @@ function LatestValues({ data }: { data: Latest }) {
                       </Typography>
                       <Box component="dd" sx={{ m: 0, textAlign: 'right' }}>
                         <Typography component="span" variant="body1" sx={{ fontWeight: 600 }} data-testid="latest-value-text">
-                          {formatValue(p.value, locale)}
-                          {p.value !== null && p.unit ? ` ${p.unit}` : ''}
+                          {p.text ?? formatValue(p.value, locale)}
+                          {p.value !== null && p.text === null && p.unit ? ` ${p.unit}` : ''}
                         </Typography>
                         <Typography
                           component="span"
@@ -215,6 +226,42 @@ function LatestValues({ data }: { data: Latest }) {
           </Card>
         ))}
       </Box>
+    </Box>
+  );
+}
+
+/** A device's decoded state (labels from its entity type's meta): key labels and value texts, faults and warnings. */
+function DeviceStateList({ state, now }: { state: NonNullable<Device['state']>; now: number }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const ts = new Date(state.timestamp).getTime();
+  return (
+    <Box sx={{ mb: 1, pb: 1, borderBottom: 1, borderColor: 'divider' }} data-testid="device-state">
+      <Typography variant="caption" color="text.secondary" component="p">
+        {translate('portal.system_page.state_at', { age: ageLabel(ts, Math.max(now, ts), locale) ?? '' })}
+      </Typography>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.5 }}>
+        {state.values.map((v) => (
+          <Box key={v.key} sx={{ display: 'contents' }} data-testid="device-state-value" data-key={v.key}>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              {v.label}
+            </Typography>
+            <Typography component="dd" variant="body1" sx={{ m: 0, textAlign: 'right', fontWeight: 600 }}>
+              {v.text}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {state.faults.length > 0 && (
+        <Typography variant="body2" color="error" data-testid="device-faults">
+          {translate('portal.system_page.faults', { list: state.faults.join(', ') })}
+        </Typography>
+      )}
+      {state.warnings.length > 0 && (
+        <Typography variant="body2" color="warning.main" data-testid="device-warnings">
+          {translate('portal.system_page.warnings', { list: state.warnings.join(', ') })}
+        </Typography>
+      )}
     </Box>
   );
 }

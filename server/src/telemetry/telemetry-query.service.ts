@@ -4,6 +4,7 @@ import { type Actor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlParams } from '../database/sql-params';
+import { decodeBundle, decodeValue, keyInWords, readStateMeta, type StateMeta } from '../catalogue/state-decode';
 import { SystemAccessService, type VisibleSystem } from '../systems/system-access.service';
 import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
 import { rollupTable } from './rollups';
@@ -180,6 +181,25 @@ export class TelemetryQueryService {
       value: number | null;
       timestamp: Date | null;
     }[];
+    // The entity types' metas and each device's latest DeviceState, to make Enum values and states readable.
+    const stateRows = (await this.ds.query(
+      `SELECT e.entity_cuid, m.meta, ds."timestamp" AS state_at, ds.state_bundle
+         FROM entity e
+         LEFT JOIN controller c ON c.controller_id = e.controller_id
+         LEFT JOIN entity_type et ON et.entitytype_id = e.entitytype_id
+         LEFT JOIN entity_type_meta m ON m.entitytypemeta_id = et.entitytypemeta_id
+         LEFT JOIN LATERAL (SELECT d."timestamp", d.state_bundle FROM device_state d
+                             WHERE d.entity_cuid = e.entity_cuid ORDER BY d."timestamp" DESC LIMIT 1) ds ON true
+        WHERE COALESCE(e.system_cuid, c.system_cuid) = $1`,
+      [system.system_cuid],
+    )) as { entity_cuid: string; meta: unknown; state_at: Date | string | null; state_bundle: unknown }[];
+    const metaOf = new Map<string, StateMeta>();
+    const stateOf = new Map<string, { timestamp: Date; bundle: unknown }>();
+    for (const r of stateRows) {
+      metaOf.set(r.entity_cuid, readStateMeta(r.meta));
+      if (r.state_at) stateOf.set(r.entity_cuid, { timestamp: new Date(r.state_at), bundle: r.state_bundle });
+    }
+    const noMeta = readStateMeta(null);
     const devices = new Map<string, TLatestOutput['devices'][number]>();
     for (const r of rows) {
       let d = devices.get(r.entity_cuid);
@@ -190,6 +210,7 @@ export class TelemetryQueryService {
           entitytype_id: seesDevices ? r.entitytype_id : null,
           controller_id: seesDevices ? r.controller_id : null,
           parameters: [],
+          state: null,
         };
         devices.set(r.entity_cuid, d);
       }
@@ -200,9 +221,22 @@ export class TelemetryQueryService {
           unit: r.unit,
           type: r.type,
           value: r.value,
+          text: r.type === 'EnumLogParameter' && r.value !== null ? decodeValue(metaOf.get(r.entity_cuid) ?? noMeta, r.parameter_id, Number(r.value)).text : null,
           timestamp: r.timestamp,
         });
       }
+    }
+    for (const d of devices.values()) {
+      const st = stateOf.get(d.entity_cuid);
+      if (!st) continue;
+      const labels = new Map(d.parameters.map((p) => [p.parameter_id, p.description ?? keyInWords(p.parameter_id)]));
+      const decoded = decodeBundle(st.bundle, metaOf.get(d.entity_cuid) ?? noMeta, labels);
+      d.state = {
+        timestamp: st.timestamp,
+        values: decoded.values.map((v) => ({ key: v.key, label: v.label, text: v.text, decoded: v.decoded })),
+        faults: decoded.faults.map((f) => f.text),
+        warnings: decoded.warnings.map((w) => w.text),
+      };
     }
     return {
       system_cuid: system.system_cuid,

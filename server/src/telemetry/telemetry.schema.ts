@@ -190,9 +190,20 @@ export const ZLatestOutput = z.object({
           unit: z.string().nullable(),
           type: z.enum(LOG_PARAMETER_TYPES),
           value: z.number().nullable(),
+          /** An Enum parameter's value as its entity type's label ("Inverting", not 9); null when none. */
+          text: z.string().nullable(),
           timestamp: z.date().nullable(),
         }),
       ),
+      /** The device's latest DeviceState, readable (labels of the entity type's meta); null when none. */
+      state: z
+        .object({
+          timestamp: z.date(),
+          values: z.array(z.object({ key: z.string(), label: z.string(), text: z.string(), decoded: z.boolean() })),
+          faults: z.array(z.string()),
+          warnings: z.array(z.string()),
+        })
+        .nullable(),
     }),
   ),
 });
