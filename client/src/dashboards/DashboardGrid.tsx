@@ -53,7 +53,7 @@ export default function DashboardGrid(props: DashboardGridProps) {
       {mounted && !phone && (
         <ReactGridLayout
           width={width}
-          layout={ordered.map((w) => ({ i: w.id, x: w.x, y: w.y, w: w.w, h: w.h, maxH: 24 }))}
+          layout={ordered.map((w) => ({ i: w.id, x: w.x, y: w.y, w: w.w, h: w.h, maxH: 24, static: !props.editing, isDraggable: props.editing, isResizable: props.editing }))}
           gridConfig={{ cols: GRID_COLUMNS, rowHeight: ROW_HEIGHT, margin: [12, 12] }}
           dragConfig={{ enabled: props.editing, handle: '.widget-drag-handle', cancel: '.widget-no-drag' }}
           resizeConfig={{ enabled: props.editing }}

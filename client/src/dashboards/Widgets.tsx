@@ -124,7 +124,7 @@ function ParameterKpi({ settings }: { settings: Settings<'kpi'> }) {
   if (!device || !p) return <NotAvailable />;
   return (
     <Box>
-      <Figure value={typeof p.value === 'number' ? formatValue(p.value, locale) : String(p.value ?? '–')} unit={p.unit} />
+      <Figure value={p.text ?? formatValue(p.value, locale)} unit={p.text === null ? p.unit : null} />
       <Typography variant="caption" color="text.secondary">
         {device.name} · {p.description ?? p.parameter_id}
       </Typography>
@@ -272,8 +272,8 @@ function LatestWidget({ settings }: { settings: Settings<'latest'> }) {
             {p.description ?? p.parameter_id}
           </Typography>
           <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 600, textAlign: 'right' }}>
-            {typeof p.value === 'number' ? formatValue(p.value, locale) : String(p.value ?? '–')}
-            {p.value !== null && p.unit ? ` ${p.unit}` : ''}
+            {p.text ?? formatValue(p.value, locale)}
+            {p.value !== null && p.text === null && p.unit ? ` ${p.unit}` : ''}
           </Typography>
         </Box>
       ))}
