@@ -17,6 +17,7 @@ import { clearPrimedSession, readPrimedSession } from './session/primed';
 import { SessionManager } from './session/session-manager';
 import { SessionProvider } from './session/SessionProvider';
 import PreferencesPage from './preferences/PreferencesPage';
+import { DASHBOARD_ROUTES } from './dashboards';
 import { SystemPageRoute } from './systems';
 import { brandTheme } from './theme/theme';
 import { trpc } from './trpc';
@@ -92,7 +93,9 @@ export default function App() {
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />
           <Route path="/systems/:id/alarms" element={<SystemPageRoute />} />
           <Route path="/systems/:id/status" element={<SystemPageRoute />} />
+          <Route path="/systems/:id/dashboard" element={<SystemPageRoute />} />
           {GROUP_ROUTES}
+          {DASHBOARD_ROUTES}
         </CustomRoutes>
         {RESOURCES}
       </Admin>

@@ -172,9 +172,10 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
     let demoBoard: string;
     let otherBoard: string;
 
-    it('create needs level 0; the owner company must exist; meta must be a bounded JSON object', async () => {
+    it('create needs level 0; the owner company must exist; meta must be a bounded layout', async () => {
       const before = await count('dashboard');
-      const data = { entityowner_cuid: demo, name: 'Fleet overview', meta: { widgets: [{ type: 'map' }] }, role_cuid: expertRole };
+      const map = { id: 'm1', type: 'map', x: 0, y: 0, w: 6, h: 4, settings: {} };
+      const data = { entityowner_cuid: demo, name: 'Fleet overview', meta: { widgets: [map] }, role_cuid: expertRole };
       expect((await as.installer.mutate('dashboard.create', { data })).status).toBe(403);
       expect((await as.basic.mutate('dashboard.create', { data })).status).toBe(403);
       for (const [bad, path] of [
@@ -198,7 +199,12 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       otherBoard = (await as.superuser.mutate('dashboard.create', { data: { entityowner_cuid: other, name: 'Other board' } })).data.data.dashboard_cuid;
     });
 
-    it('everyone of the owner company sees it; another company sees nothing', async () => {
+    it('members of the owner company at the role\'s level or above see it; another company sees nothing', async () => {
+      expect(names(await as.installer.query('dashboard.getList', list()))).toEqual(['Fleet overview']);
+      // made for Experts: a Basic member does not see it
+      expect(names(await as.basic.query('dashboard.getList', list()))).toEqual([]);
+      expect((await as.basic.query('dashboard.getOne', { id: demoBoard })).status).toBe(404);
+      expect((await as.superuser.mutate('dashboard.update', { id: demoBoard, data: { role_cuid: null } })).status).toBe(200);
       expect(names(await as.basic.query('dashboard.getList', list()))).toEqual(['Fleet overview']);
       expect(names(await as.other.query('dashboard.getList', list()))).toEqual(['Other board']);
       const foreign = await as.basic.query('dashboard.getOne', { id: otherBoard });
@@ -206,7 +212,7 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       expect(foreign.error).toEqual((await as.basic.query('dashboard.getOne', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' })).error);
       expect(names(await as.basic.query('dashboard.getMany', { ids: [demoBoard, otherBoard] }))).toEqual(['Fleet overview']);
       expect((await as.basic.query('dashboard.getManyReference', { ...list(), target: 'entityowner_cuid', id: other })).data.total).toBe(0);
-      expect((await as.basic.query('dashboard.getList', list({ role_cuid: expertRole }))).data.total).toBe(1);
+      expect((await as.basic.query('dashboard.getList', list({ role_cuid: null }))).data.total).toBe(1);
     });
 
     it('edit and delete need level 0; refusals write nothing', async () => {

@@ -287,6 +287,26 @@ const OPTIONAL_FIELDS = { fields: [{ key: 'note', label: 'Note', type: 'text' }]
 
 const place = (c: CaseCtx) => c.w.places[c.rel];
 
+/**
+ * "A user sees the dashboards of their companies and systems made for their role level or above":
+ * a system's dashboard made for role level `n` is seen where the system is (own or shared) by members
+ * of level `n` or more powerful; a superuser sees every dashboard.
+ */
+const dashboardFor =
+  (n: Level): Rule =>
+  (who, rel) =>
+    who.level === 0 ? 'allow' : rel === 'foreign' || who.level > n ? 'unseen' : 'allow';
+/** The relation's system dashboard for Experts (the generated calls' read target). */
+const dashboardTarget = (c: CaseCtx) =>
+  readTarget(c, 'dashboard', async () => ({ entityowner_cuid: place(c).system_cuid, name: c.w.label(c.rel), role_cuid: c.w.roles.get(2) }));
+/** A dashboard of the relation's company, for every role. */
+const companyDashboards = new Map<string, Promise<string>>();
+const companyDashboard = (c: CaseCtx) => {
+  const key = c.rel;
+  if (!companyDashboards.has(key)) companyDashboards.set(key, made(c.w, 'dashboard', { entityowner_cuid: place(c).company_cuid, name: c.w.label(c.rel) }));
+  return companyDashboards.get(key)!;
+};
+
 /** Refused as bad input (400) wherever `base` would allow the call; otherwise as `base` says. */
 const invalidWhereAllowed =
   (base: Rule): Rule =>
@@ -1274,18 +1294,38 @@ export const MATRIX: Record<string, Entry> = {
     ),
   ),
 
-  // "Dashboard create, edit and save need level 0." Dashboards belong to a company (entityowner_cuid):
-  // everyone in the owner company watches them; nobody else sees them.
+  // "Dashboard create, edit and save need level 0." A dashboard belongs to a company or a system
+  // (entityowner_cuid) and optionally a role (issue 13 §2): members of the companies that see the
+  // owner (for a system: its owner company and the companies it is shared with) watch it when their
+  // level there is the role's level or more powerful; nobody else sees it. The generated calls target
+  // a system's dashboard made for Experts (level 2): Basic members never see it.
   ...crud('dashboard', {
     omit: NO_IMPORT,
-    sample: async (c) => ({ entityowner_cuid: place(c).company_cuid, name: c.w.label(c.rel) }),
+    sample: async (c) => ({ entityowner_cuid: place(c).system_cuid, name: c.w.label(c.rel), role_cuid: c.w.roles.get(2) }),
     change: () => ({ name: `renamed ${uniq()}` }),
-    reference: async (c) => ['entityowner_cuid', place(c).company_cuid],
-    view: companyRecord(3),
+    reference: async (c) => ['entityowner_cuid', place(c).system_cuid],
+    view: dashboardFor(2),
     create: level(0),
     edit: level(0),
     delete: level(0),
   }),
+  // A company's dashboard for everyone (no role): every member of the owner company, nobody else.
+  'dashboard.getOne [company, no role]': {
+    type: 'query',
+    answer: 'one',
+    expect: companyRecord(3),
+    input: async (c) => ({ input: { id: await companyDashboard(c) } }),
+  },
+  // The caller's dashboards for the home and a system page: the same rule, as a list.
+  'dashboard.mine': {
+    type: 'query',
+    answer: 'list',
+    expect: dashboardFor(2),
+    input: async (c) => {
+      const id = await dashboardTarget(c);
+      return { input: { system_cuid: place(c).system_cuid }, target: id };
+    },
+  },
 };
 
 /** Nothing of these may appear in an answer to a non-superuser of own. */

@@ -1,3 +1,4 @@
+import DashboardIcon from '@mui/icons-material/Dashboard';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { ListSubheader } from '@mui/material';
 import { Menu, useCanAccessResources, useSidebarState, useTranslate } from 'react-admin';
@@ -32,6 +33,7 @@ export function PortalMenu() {
   return (
     <Menu>
       <Menu.DashboardItem primaryText="portal.menu.home" />
+      <Menu.Item to="/dashboards" primaryText="portal.dashboards.menu" leftIcon={<DashboardIcon />} data-testid="menu-dashboards" />
       {GROUPS.map((g) => (
         <MenuGroup key={g.key} group={g} />
       ))}

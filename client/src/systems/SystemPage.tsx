@@ -34,6 +34,7 @@ const SystemChart = lazy(() => import('./SystemChart'));
 const SystemChangelog = lazy(() => import('./SystemChangelog'));
 const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
 const SystemStatus = lazy(() => import('../status/SystemStatus'));
+const SystemDashboard = lazy(() => import('../dashboards/SystemDashboard'));
 
 type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 type Device = Latest['devices'][number];
@@ -47,9 +48,12 @@ export default function SystemPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   const translate = useTranslate();
-  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : location.pathname.endsWith('/status') ? 'status' : 'overview';
+  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : location.pathname.endsWith('/status') ? 'status' : location.pathname.endsWith('/dashboard') ? 'dashboard' : 'overview';
   // The status view (spec §6: system status view 2).
   const { canAccess: canSeeStatus } = useCanAccess({ resource: 'systemStatus', action: 'show' });
+  // The system's own dashboards made for the user (issue 13 §2).
+  const dashboards = useQuery({ queryKey: ['dashboard.mine', id], queryFn: ({ signal }) => trpc.dashboard.mine.query({ system_cuid: id }, { signal }), retry: false });
+  const hasDashboard = (dashboards.data?.length ?? 0) > 0;
 
   const latest = useQuery({
     queryKey: ['telemetry.latest', id],
@@ -91,6 +95,7 @@ export default function SystemPage() {
         <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
         <Tab value="alarms" label={translate('portal.alarms.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/alarms`} data-testid="tab-alarms" />
         {canSeeStatus && <Tab value="status" label={translate('portal.status.tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/status`} data-testid="tab-status" />}
+        {hasDashboard && <Tab value="dashboard" label={translate('portal.dashboards.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/dashboard`} data-testid="tab-dashboard" />}
       </Tabs>
       {tab === 'changelog' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
@@ -99,6 +104,10 @@ export default function SystemPage() {
       ) : tab === 'alarms' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
           <SystemAlarms systemCuid={id} />
+        </Suspense>
+      ) : tab === 'dashboard' && dashboards.data ? (
+        <Suspense fallback={<CircularProgress size={24} />}>
+          <SystemDashboard dashboards={dashboards.data} />
         </Suspense>
       ) : tab === 'status' && canSeeStatus ? (
         <Suspense fallback={<CircularProgress size={24} />}>

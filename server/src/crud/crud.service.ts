@@ -95,7 +95,8 @@ export class CrudService {
   /** How many rows a list has, cached per (resource, caller's companies, filter). */
   private count(def: ResourceDefinition, actor: Actor, filter: Record<string, unknown>, extra?: { target: string; id: string }): Promise<number> {
     const scope = scopeOf(actor);
-    const key = CountCache.key(def.table, def.name, scope.superuser || def.scope.kind === 'global' ? '*' : [...scope.companies].sort(), filter, extra ?? null);
+    const who = scope.superuser || def.scope.kind === 'global' ? '*' : def.callerWhere ? `user:${scope.user_cuid}` : [...scope.companies].sort();
+    const key = CountCache.key(def.table, def.name, who, filter, extra ?? null);
     return this.counts.get(key, () => {
       const q = new SqlParams();
       // Computed joins only for a filter on a computed column (their parameters would go unused otherwise).
@@ -214,7 +215,7 @@ export class CrudService {
     await this.authorize(actor, def, def.perms.edit, current, tx);
     const next = { ...current, ...changes };
     const moves = Object.keys(changes).filter(
-      (c) => changes[c] !== undefined && changes[c] !== current[c] && (c === 'company_cuid' || (def.scope.kind === 'system' && c === def.scope.column)),
+      (c) => changes[c] !== undefined && changes[c] !== current[c] && (c === 'company_cuid' || ((def.scope.kind === 'system' || def.scope.kind === 'companyOrSystem') && c === def.scope.column)),
     );
     if (moves.length) {
       await assertReferenceVisible(actor, def, changes, tx);

@@ -26,6 +26,15 @@ async function scopeTarget(def: ResourceDefinition, row: Row, manager: EntityMan
     case 'company':
     case 'companyOrGlobal':
       return { company_cuid: (row[def.scope.column] as string | null) ?? undefined };
+    case 'companyOrSystem': {
+      const owner = row[def.scope.column] as string | undefined;
+      if (!owner) return {};
+      const [s] = (await manager.query(
+        `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
+        [owner],
+      )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+      return s ?? { company_cuid: owner };
+    }
     case 'systemSelf':
     case 'system': {
       const system_cuid = (def.scope.kind === 'systemSelf' ? row[def.key] : row[def.scope.column]) as string | undefined;
@@ -53,6 +62,16 @@ export async function assertReferenceVisible(actor: Actor, def: ResourceDefiniti
     const column = def.scope.kind === 'systemSelf' ? 'company_cuid' : def.scope.column;
     const company = input[column] as string | undefined;
     if (company !== undefined && !scope.companies.includes(company)) throw notFound('Company');
+  }
+  if (def.scope.kind === 'companyOrSystem') {
+    const owner = input[def.scope.column] as string | undefined;
+    if (owner === undefined || owner === null || scope.companies.includes(owner)) return;
+    const p = new SqlParams();
+    const [visible] = await manager.query(
+      `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(owner)} AND ${visibleSystemSql(scope, p, 's')}`,
+      p.values,
+    );
+    if (!visible) throw notFound('Owner');
   }
   if (def.scope.kind === 'system') {
     const system = input[def.scope.column] as string | undefined;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { EntityManager } from 'typeorm';
 import type { Actor, Permission, PolicyTarget } from '../access/policy';
+import type { Scope } from '../access/scope';
 import type { AppConfig } from '../config/config';
 import type { SqlParams } from '../database/sql-params';
 
@@ -34,7 +35,12 @@ export type ResourceScope =
   /** Rows that belong to a system in `column`: visible with the system (owner or shares). */
   | { kind: 'system'; column: string }
   /** The system table itself. */
-  | { kind: 'systemSelf' };
+  | { kind: 'systemSelf' }
+  /**
+   * Rows owned by a company or by a system, whichever id `column` holds (no foreign key): visible
+   * with that company, or with that system (owner or shares).
+   */
+  | { kind: 'companyOrSystem'; column: string };
 
 /**
  * One resource of the back office: everything the generic router needs to implement react-admin's
@@ -83,6 +89,12 @@ export interface ResourceDefinition<
    * e.g. devices vs data processors in the one `entity` table. Identifiers only, no input.
    */
   baseWhere?: string;
+  /**
+   * SQL condition (on alias `t`) that depends on the caller, on top of the caller's scope (e.g. a
+   * dashboard made for a role level): built from the caller's scope, values as parameters. The
+   * list totals of such a resource are cached per caller.
+   */
+  callerWhere?: (scope: Scope, p: SqlParams) => string;
   /**
    * Runs in the write transaction before an insert (`current` undefined) or an update, after the
    * permission checks, with the row as it will be: checks that need the database (a template, a

@@ -23,6 +23,7 @@ export function selectSql(def: ResourceDefinition, computed?: Record<string, str
 /** SQL condition limiting rows of `t` to what the caller may see. */
 export function scopeSql(def: ResourceDefinition, scope: Scope, p: SqlParams): string {
   if (def.baseWhere) return `(${def.baseWhere}) AND ${scopeSql({ ...def, baseWhere: undefined }, scope, p)}`;
+  if (def.callerWhere) return `(${def.callerWhere(scope, p)}) AND ${scopeSql({ ...def, callerWhere: undefined }, scope, p)}`;
   if (scope.superuser || def.scope.kind === 'global') return 'TRUE';
   switch (def.scope.kind) {
     case 'company':
@@ -33,6 +34,10 @@ export function scopeSql(def: ResourceDefinition, scope: Scope, p: SqlParams): s
       return ownedOrSharedSql(scope, p, { company: 't.company_cuid', system: 't.system_cuid' });
     case 'system':
       return visibleSystemIdSql(scope, p, `t.${quote(def.scope.column)}`);
+    case 'companyOrSystem': {
+      const column = `t.${quote(def.scope.column)}`;
+      return `(${visibleCompanySql(scope, p, column)} OR ${visibleSystemIdSql(scope, p, column)})`;
+    }
   }
 }
 

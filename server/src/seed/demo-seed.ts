@@ -1,3 +1,4 @@
+import { seedDemoDashboards } from './demo-dashboards';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/password';
 import { ControllerTypeEntity } from '../catalogue/controller-type.entity';
@@ -409,6 +410,7 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
   );
 
   if (alerts) await seedDemoAlerts(m, { system_cuid: farm, company_cuid: demo.company_cuid, battery_cuid: deviceCuids[1] });
+  if (alerts) await seedDemoDashboards(m, { company_cuid: demo.company_cuid, farm_cuid: farm, battery_cuid: deviceCuids[1], pv_cuid: deviceCuids[2], roleCuid });
 
   // Branding per domain: the demo brand on localhost, the other company's on 127.0.0.1.
   await m.insert(RootDomainEntity, [
