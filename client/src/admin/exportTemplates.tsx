@@ -1,6 +1,6 @@
 import { Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
-import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from '../events/common';
 import { EventEditToolbar } from '../events/templates';
@@ -28,11 +28,11 @@ export function ExportTemplateList() {
 
 export function ExportTemplateCreate() {
   return (
-    <Create redirect="list">
-      <SimpleForm defaultValues={{ config: {} }}>
+    <Create redirect="list" transform={cleanTemplate}>
+      <SimpleForm defaultValues={{ config: NEW_TEMPLATE_CONFIG }}>
         <TextInput source="name" validate={required()} />
         <SystemInput source="system_cuid" required />
-        <JsonInput source="config" validate={jsonObject} />
+        <TemplateConfigInputs />
       </SimpleForm>
     </Create>
   );
@@ -40,11 +40,11 @@ export function ExportTemplateCreate() {
 
 export function ExportTemplateEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
+    <Edit mutationMode="pessimistic" redirect="list" transform={cleanTemplate}>
       <SimpleForm toolbar={<EventEditToolbar />}>
         <TextInput source="name" validate={required()} />
         <SystemInput source="system_cuid" disabled />
-        <JsonInput source="config" validate={jsonObject} />
+        <TemplateConfigInputs />
       </SimpleForm>
     </Edit>
   );
