@@ -17,9 +17,13 @@ import { clearPrimedSession, readPrimedSession } from './session/primed';
 import { SessionManager } from './session/session-manager';
 import { SessionProvider } from './session/SessionProvider';
 import PreferencesPage from './preferences/PreferencesPage';
+import { lazyPage } from './kit/lazy';
 import { SystemPageRoute } from './systems';
 import { brandTheme } from './theme/theme';
 import { trpc } from './trpc';
+
+// The exports page (spec: data exports) comes in its own chunk on first use.
+const ExportsPage = lazyPage(() => import('./exports/ExportsPage'), (m) => m.default);
 
 /**
  * The app shell (every page but /auth/login): the session loop, react-admin with the portal's
@@ -87,6 +91,7 @@ export default function App() {
       >
         <CustomRoutes>
           <Route path="/preferences" element={<PreferencesPage />} />
+          <Route path="/exports" element={<ExportsPage />} />
           <Route path="/systems" element={<Navigate to="/system" replace />} />
           <Route path="/systems/:id" element={<SystemPageRoute />} />
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />

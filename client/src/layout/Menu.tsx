@@ -1,3 +1,4 @@
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { ListSubheader } from '@mui/material';
 import { Menu, useCanAccessResources, useSidebarState, useTranslate } from 'react-admin';
@@ -35,6 +36,7 @@ export function PortalMenu() {
       {GROUPS.map((g) => (
         <MenuGroup key={g.key} group={g} />
       ))}
+      <Menu.Item to="/exports" primaryText="portal.menu.exports" leftIcon={<FileDownloadIcon />} />
       <Menu.Item to="/preferences" primaryText="portal.menu.preferences" leftIcon={<SettingsIcon />} />
     </Menu>
   );
