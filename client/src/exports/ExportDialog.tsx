@@ -258,7 +258,7 @@ function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone(): voi
   const translate = useTranslate();
   const queryClient = useQueryClient();
   return (
-    <DialogContent>
+    <DialogContent data-testid="export-template-form">
       <ResourceContextProvider value="systemDataExportTemplate">
         <CreateBase
           resource="systemDataExportTemplate"
@@ -272,7 +272,7 @@ function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone(): voi
             },
           }}
         >
-          <SimpleForm sx={{ p: 0 }} data-testid="export-template-form">
+          <SimpleForm sx={{ p: 0 }}>
             <TextInput source="name" validate={required()} />
             <TemplateConfigInputs />
           </SimpleForm>
