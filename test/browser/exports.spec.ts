@@ -121,15 +121,15 @@ describe('data exports in Chromium', () => {
     expect(job).toMatchObject({ status: 'DONE', rows_done: 60 });
   });
 
-  it('a French Basic user gets "," and ";" by default, continues in the background and downloads from the Exports page', async () => {
+  it('a French Expert gets "," and ";" by default, continues in the background and downloads from the Exports page', async () => {
     const [existing] = await q(`SELECT template_cuid FROM system_data_export_template WHERE name = 'Battery hour'`);
     expect(existing).toBeDefined();
-    const page = await openAs('basic@demo.local', `/systems/${systemCuid}`, 'fr');
+    const page = await openAs('expert@demo.local', `/systems/${systemCuid}`, 'fr');
     await page.getByRole('button', { name: 'Télécharger les données' }).click();
     const dialog = page.locator('[data-testid=export-dialog]');
     await expect(dialog.locator('[data-testid=export-decimal]').getAttribute('data-value')).resolves.toBe(',');
     await expect(dialog.getByRole('radio', { name: /Virgule \(1,5\), champs séparés par ;/ }).isChecked()).resolves.toBe(true);
-    // A Basic user may run exports but not make templates.
+    // An Expert may run exports but not make templates (systems.edit).
     await expect(dialog.locator('[data-testid=export-new-template]').count()).resolves.toBe(0);
 
     const text = await runExport(page);
@@ -148,8 +148,19 @@ describe('data exports in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), row.locator('[data-testid=export-row-download]').click()]);
     expect(await readFile((await download.path())!, 'utf8')).toBe(text);
     await screenshot(page, 'exports-page-fr');
-    // Only the Basic user's own job is listed (the installer's is not theirs).
+    // Only the Expert's own job is listed (the installer's is not theirs).
     const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);
     expect(mine).toBe(1);
+  });
+
+  it('a Basic user, who cannot pick templates, gets no "Download data" button', async () => {
+    const page = await openAs('basic@demo.local', `/systems/${systemCuid}`);
+    await page.locator('[data-testid=system-name]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid=device-card]').first().waitFor({ timeout: 20_000 });
+    await expect(page.locator('[data-testid=download-data]').count()).resolves.toBe(0);
+    // Their Exports page lists none of the others' jobs.
+    await page.getByRole('menuitem', { name: 'Exports' }).click();
+    await page.locator('[data-testid=exports-page]').getByText('You have no exports.', { exact: false }).waitFor({ timeout: 10_000 });
+    await expect(page.locator('[data-testid=export-row]').count()).resolves.toBe(0);
   });
 });
