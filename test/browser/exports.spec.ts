@@ -93,6 +93,14 @@ describe('data exports in Chromium', () => {
       await page.getByRole('option', { name: parameter }).click();
     }
     await form.getByLabel('Column title (optional)').nth(1).fill('Volts');
+    // A zone the server does not know comes back as a field error on that input.
+    const zoneInput = form.getByRole('textbox', { name: /^Default time zone/ });
+    await zoneInput.fill('Mars/Olympus_Mons');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.MuiFormHelperText-root.Mui-error').first().waitFor({ timeout: 10_000 });
+    await expect(zoneInput.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(q(`SELECT 1 FROM system_data_export_template WHERE name = 'Battery hour'`)).resolves.toHaveLength(0);
+    await zoneInput.fill('');
     await screenshot(page, 'export-template-form');
     await form.getByRole('button', { name: 'Save' }).click();
     // Back on the export form with the new template picked; the stored config is typed, not free JSON.
@@ -125,7 +133,9 @@ describe('data exports in Chromium', () => {
     const [existing] = await q(`SELECT template_cuid FROM system_data_export_template WHERE name = 'Battery hour'`);
     expect(existing).toBeDefined();
     const page = await openAs('expert@demo.local', `/systems/${systemCuid}`, 'fr');
-    await page.getByRole('button', { name: 'Télécharger les données' }).click();
+    // With the keyboard: the header's button opens the dialog.
+    await page.getByRole('button', { name: 'Télécharger les données' }).focus();
+    await page.keyboard.press('Enter');
     const dialog = page.locator('[data-testid=export-dialog]');
     await expect(dialog.locator('[data-testid=export-decimal]').getAttribute('data-value')).resolves.toBe(',');
     await expect(dialog.getByRole('radio', { name: /Virgule \(1,5\), champs séparés par ;/ }).isChecked()).resolves.toBe(true);

@@ -307,7 +307,7 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
             {translate(`${T}.cancel_job`)}
           </Button>
         )}
-        {!active && <Button onClick={onNewExport}>{translate(`${T}.start`)}…</Button>}
+        {!active && <Button onClick={onNewExport} data-testid="export-again">{translate(`${T}.new_export`)}</Button>}
         {job.status === 'DONE' && job.download_url && (
           <Button variant="contained" component="a" href={job.download_url} download={job.file_name} data-testid="export-download">
             {translate(`${T}.download`)}
