@@ -127,6 +127,9 @@ describe('data exports in Chromium', () => {
     await screenshot(page, 'export-dialog-done');
     const [job] = await q(`SELECT j.status, j.rows_done FROM export_job j JOIN system_data_export_template t USING (template_cuid) WHERE t.name = 'Battery hour'`);
     expect(job).toMatchObject({ status: 'DONE', rows_done: 60 });
+    // The back-office list tells what a template holds, not its JSON.
+    await page.goto(portal.url('/systemDataExportTemplate'));
+    await expect(page.locator('[data-testid=template-summary]').first().innerText()).resolves.toBe('2 columns · Raw (every value) · CSV');
   });
 
   it('a French Expert gets "," and ";" by default, continues in the background and downloads from the Exports page', async () => {

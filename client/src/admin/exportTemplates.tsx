@@ -1,6 +1,5 @@
 import { Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
-import { JsonField } from '../kit/JsonField';
-import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs } from '../exports/TemplateInputs';
+import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs, TemplateSummaryField } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from '../events/common';
 import { EventEditToolbar } from '../events/templates';
@@ -15,8 +14,8 @@ export function ExportTemplateList() {
         <DataTable.Col source="system_cuid" disableSort>
           <ReferenceField source="system_cuid" reference="system" link={false} />
         </DataTable.Col>
-        <DataTable.Col source="config" disableSort>
-          <JsonField source="config" compact />
+        <DataTable.Col source="config" label="portal.exports.columns" disableSort>
+          <TemplateSummaryField />
         </DataTable.Col>
         <DataTable.Col label="" disableSort>
           <RowButtons />

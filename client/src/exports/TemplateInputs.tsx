@@ -10,6 +10,7 @@ import {
   SelectInput,
   SimpleFormIterator,
   TextInput,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
@@ -138,3 +139,19 @@ export function cleanTemplate<T extends { config?: unknown }>(data: T): T {
 
 /** A new template's starting values. */
 export const NEW_TEMPLATE_CONFIG = { columns: [], resolution: 'raw', format: 'csv', decimal: '.', schedule: null };
+
+/** A template's config in a list: "3 columns · 1 hour · CSV · Daily (yesterday)". */
+export function TemplateSummaryField() {
+  const translate = useTranslate();
+  const record = useRecordContext<{ config?: Record<string, unknown> }>();
+  const c = record?.config ?? {};
+  const columns = Array.isArray(c.columns) ? c.columns.length : 0;
+  const schedule = c.schedule as { frequency?: string } | null | undefined;
+  const parts = [
+    translate(`${T}.column_count`, { smart_count: columns }),
+    translate(`${T}.resolutions.${String(c.resolution ?? 'raw')}`),
+    String(c.format ?? 'csv').toUpperCase(),
+    ...(schedule?.frequency ? [translate(`${T}.frequencies.${schedule.frequency}`)] : []),
+  ];
+  return <span data-testid="template-summary">{parts.join(' · ')}</span>;
+}

@@ -49,6 +49,7 @@ export const messages: GroupMessages = {
         cancelled: 'Export cancelled',
         // The template form.
         columns: 'Columns',
+        column_count: '%{smart_count} column |||| %{smart_count} columns',
         column_device: 'Device',
         column_parameter: 'Parameter',
         column_label: 'Column title (optional)',
@@ -114,6 +115,7 @@ export const messages: GroupMessages = {
         scheduled: 'planifié',
         cancelled: 'Export annulé',
         columns: 'Colonnes',
+        column_count: '%{smart_count} colonne |||| %{smart_count} colonnes',
         column_device: 'Appareil',
         column_parameter: 'Paramètre',
         column_label: 'Titre de colonne (facultatif)',
