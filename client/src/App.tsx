@@ -18,9 +18,13 @@ import { SessionManager } from './session/session-manager';
 import { SessionProvider } from './session/SessionProvider';
 import PreferencesPage from './preferences/PreferencesPage';
 import { DASHBOARD_ROUTES } from './dashboards';
+import { lazyPage } from './kit/lazy';
 import { SystemPageRoute } from './systems';
 import { brandTheme } from './theme/theme';
 import { trpc } from './trpc';
+
+// The exports page (spec: data exports) comes in its own chunk on first use.
+const ExportsPage = lazyPage(() => import('./exports/ExportsPage'), (m) => m.default);
 
 /**
  * The app shell (every page but /auth/login): the session loop, react-admin with the portal's
@@ -88,6 +92,7 @@ export default function App() {
       >
         <CustomRoutes>
           <Route path="/preferences" element={<PreferencesPage />} />
+          <Route path="/exports" element={<ExportsPage />} />
           <Route path="/systems" element={<Navigate to="/system" replace />} />
           <Route path="/systems/:id" element={<SystemPageRoute />} />
           <Route path="/systems/:id/changelog" element={<SystemPageRoute />} />

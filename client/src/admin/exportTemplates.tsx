@@ -1,6 +1,5 @@
 import { Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
-import { JsonField } from '../kit/JsonField';
-import { JsonInput, jsonObject } from '../kit/JsonInput';
+import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs, TemplateSummaryField } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from '../events/common';
 import { EventEditToolbar } from '../events/templates';
@@ -15,8 +14,8 @@ export function ExportTemplateList() {
         <DataTable.Col source="system_cuid" disableSort>
           <ReferenceField source="system_cuid" reference="system" link={false} />
         </DataTable.Col>
-        <DataTable.Col source="config" disableSort>
-          <JsonField source="config" compact />
+        <DataTable.Col source="config" label="portal.exports.columns" disableSort>
+          <TemplateSummaryField />
         </DataTable.Col>
         <DataTable.Col label="" disableSort>
           <RowButtons />
@@ -28,11 +27,11 @@ export function ExportTemplateList() {
 
 export function ExportTemplateCreate() {
   return (
-    <Create redirect="list">
-      <SimpleForm defaultValues={{ config: {} }}>
+    <Create redirect="list" transform={cleanTemplate}>
+      <SimpleForm defaultValues={{ config: NEW_TEMPLATE_CONFIG }}>
         <TextInput source="name" validate={required()} />
         <SystemInput source="system_cuid" required />
-        <JsonInput source="config" validate={jsonObject} />
+        <TemplateConfigInputs />
       </SimpleForm>
     </Create>
   );
@@ -40,11 +39,11 @@ export function ExportTemplateCreate() {
 
 export function ExportTemplateEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
+    <Edit mutationMode="pessimistic" redirect="list" transform={cleanTemplate}>
       <SimpleForm toolbar={<EventEditToolbar />}>
         <TextInput source="name" validate={required()} />
         <SystemInput source="system_cuid" disabled />
-        <JsonInput source="config" validate={jsonObject} />
+        <TemplateConfigInputs />
       </SimpleForm>
     </Edit>
   );

@@ -4,6 +4,7 @@ import { messages as catalogue } from '../catalogue/i18n';
 import { messages as control } from '../control/i18n';
 import { messages as dashboards } from '../dashboards/i18n';
 import { messages as events } from '../events/i18n';
+import { messages as exportsMessages } from '../exports/i18n';
 import { messages as fleet } from '../fleet/i18n';
 import { messages as home } from '../home/i18n';
 import type { GroupMessages } from '../kit/group';
@@ -12,4 +13,4 @@ import { messages as kit } from '../kit/i18n';
 import { messages as status } from '../status/i18n';
 
 /** Messages of the back-office screens, per group (imported without the screens themselves). */
-export const GROUP_MESSAGES: GroupMessages[] = [kit, organisation, fleet, alarms, catalogue, events, admin, control, status, home, dashboards];
+export const GROUP_MESSAGES: GroupMessages[] = [kit, organisation, fleet, alarms, catalogue, events, admin, control, status, home, dashboards, exportsMessages];

@@ -1,4 +1,5 @@
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { ListSubheader } from '@mui/material';
 import { Menu, useCanAccessResources, useSidebarState, useTranslate } from 'react-admin';
@@ -37,6 +38,7 @@ export function PortalMenu() {
       {GROUPS.map((g) => (
         <MenuGroup key={g.key} group={g} />
       ))}
+      <Menu.Item to="/exports" primaryText="portal.menu.exports" leftIcon={<FileDownloadIcon />} />
       <Menu.Item to="/preferences" primaryText="portal.menu.preferences" leftIcon={<SettingsIcon />} />
     </Menu>
   );

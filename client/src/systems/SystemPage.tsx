@@ -22,6 +22,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { Title, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
+import { DownloadDataButton } from '../exports/DownloadDataButton';
 import { usePageTitle } from '../layout/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
@@ -140,6 +141,7 @@ function Header({ data }: { data: Latest }) {
           {translate('portal.system.timezone_caption', { tz: data.timezone })}
         </Typography>
       </Box>
+      <DownloadDataButton systemCuid={data.system_cuid} systemName={data.name} timezone={data.timezone} />
       {/* The settings form (issue 13), which links back here. */}
       <SettingsLink systemCuid={data.system_cuid} />
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.system.controllers')}>

@@ -1,0 +1,65 @@
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import { Button } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useCanAccess, useNotify, useTranslate } from 'react-admin';
+import { trpc } from '../trpc';
+import { isActive, type ExportJob } from './job';
+
+// The dialog (react-admin's form, the template inputs) comes in its own chunk on first use.
+const ExportDialog = lazy(() => import('./ExportDialog'));
+
+const POLL_MS = 500;
+
+/**
+ * "Download data" in a system page's header: opens the export dialog. The job it starts is
+ * followed here, so "Continue in background" closes the dialog and the job goes on: a toast says
+ * when it is ready (or failed), and the Exports page lists it.
+ */
+export function DownloadDataButton({ systemCuid, systemName, timezone }: { systemCuid: string; systemName: string; timezone: string }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  // A run needs a template of the system, which only users who may list templates can pick.
+  const { canAccess } = useCanAccess({ resource: 'systemDataExportTemplate', action: 'list' });
+  const [open, setOpen] = useState(false);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const job = useQuery({
+    queryKey: ['exportJob.get', jobId],
+    queryFn: ({ signal }) => trpc.exportJob.get.query({ id: jobId! }, { signal }),
+    enabled: !!jobId,
+    refetchInterval: (q) => (isActive(q.state.data as ExportJob | undefined) || !q.state.data ? POLL_MS : false),
+    retry: false,
+  });
+  // A toast when a job followed in the background ends.
+  const last = useRef<ExportJob | undefined>(undefined);
+  useEffect(() => {
+    const prev = last.current;
+    last.current = job.data;
+    if (!job.data || open || !prev || !isActive(prev) || isActive(job.data)) return;
+    const name = job.data.template_name ?? job.data.file_name;
+    if (job.data.status === 'DONE') notify('portal.exports.finished_toast', { type: 'success', messageArgs: { name } });
+    else notify('portal.exports.failed_toast', { type: 'error', messageArgs: { name, error: job.data.error ?? '' } });
+  }, [job.data, open, notify]);
+
+  if (!canAccess && !jobId) return null;
+  return (
+    <>
+      <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={() => setOpen(true)} data-testid="download-data">
+        {translate('portal.exports.download_data')}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <ExportDialog
+            systemCuid={systemCuid}
+            systemName={systemName}
+            timezone={timezone}
+            job={jobId ? job.data : undefined}
+            onStarted={(j) => setJobId(j.id)}
+            onNewExport={() => setJobId(null)}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import type { trpc } from '../trpc';
+
+export type ExportJob = Awaited<ReturnType<typeof trpc.exportJob.get.query>>;
+
+export const isActive = (job: ExportJob | undefined): boolean => !!job && (job.status === 'QUEUED' || job.status === 'RUNNING');
+
+/** Percent done (0..100) when the total is known; null while it is not. */
+export function percentOf(job: ExportJob): number | null {
+  if (job.status === 'DONE') return 100;
+  if (!job.rows_total || job.rows_total <= 0) return null;
+  return Math.min(100, Math.round((job.rows_done / job.rows_total) * 100));
+}
+
+/** A file size in the reader's language (kB, MB). */
+export function sizeLabel(bytes: number | null, locale: string): string {
+  if (bytes === null) return '';
+  const units = ['B', 'kB', 'MB', 'GB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i === 0 ? 0 : 1 }).format(v)} ${units[i]}`;
+}
+
+/** Field errors of a failed tRPC call, by path (`to`, `timezone` …). */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  const list = ((error as { data?: { fieldErrors?: { path: string; message: string }[] } } | null)?.data?.fieldErrors ?? []) as { path: string; message: string }[];
+  return Object.fromEntries(list.map((f) => [f.path.replace(/^data\./, ''), f.message]));
+}
