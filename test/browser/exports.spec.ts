@@ -166,14 +166,23 @@ describe('data exports in Chromium', () => {
     expect(mine).toBe(1);
   });
 
-  it('a Basic user, who cannot pick templates, gets no "Download data" button', async () => {
+  it('a Basic user exports too (exports.run is level 3): the templates come without editing rights, only their own job is listed', async () => {
     const page = await openAs('basic@demo.local', `/systems/${systemCuid}`);
     await page.locator('[data-testid=system-name]').waitFor({ timeout: 20_000 });
-    await page.locator('[data-testid=device-card]').first().waitFor({ timeout: 20_000 });
-    await expect(page.locator('[data-testid=download-data]').count()).resolves.toBe(0);
-    // Their Exports page lists none of the others' jobs.
+    await page.locator('[data-testid=download-data]').click();
+    const dialog = page.locator('[data-testid=export-dialog]');
+    await dialog.waitFor({ timeout: 10_000 });
+    // Making a template is system configuration: not for Basic users.
+    await expect(dialog.locator('[data-testid=export-new-template]').count()).resolves.toBe(0);
+    const text = await runExport(page);
+    const [, ...rows] = parse(text, ',');
+    expect(rows).toEqual(await dbRows());
+    await dialog.locator('[data-testid=export-background], [data-testid=export-close]').first().click();
     await page.getByRole('menuitem', { name: 'Exports' }).click();
-    await page.locator('[data-testid=exports-page]').getByText('You have no exports.', { exact: false }).waitFor({ timeout: 10_000 });
-    await expect(page.locator('[data-testid=export-row]').count()).resolves.toBe(0);
+    const row = page.locator('[data-testid=export-row]').first();
+    await row.waitFor({ timeout: 10_000 });
+    // Only the Basic user's own job (not the installer's nor the Expert's).
+    const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);
+    expect(mine).toBe(1);
   });
 });

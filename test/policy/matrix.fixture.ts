@@ -337,15 +337,21 @@ async function shareOf(c: CaseCtx): Promise<string> {
   return `${system_cuid}:${company_cuid}`;
 }
 const systemOf = async (c: CaseCtx) => place(c).system_cuid;
+/** The log parameter export templates name, logged by the policy device type (assigned once: relations build in parallel). */
+const exportedParameter = (w: PolicyWorld) =>
+  once('exportedParameter', async () => {
+    const [parameter_id, entitytype_id] = [await logParameter(w), await entityType(w)];
+    await w.ds.query(
+      `INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES ($1, $2, $3)
+       ON CONFLICT (entitytype_id, parameter_id) DO NOTHING`,
+      [uniq('elp'), entitytype_id, parameter_id],
+    );
+    return parameter_id;
+  });
 /** An export template of the relation's system with one column (a parameter its device's type logs), written directly. */
 const exportTemplateOf = (c: CaseCtx) =>
   once(`exportTemplate/${c.rel}`, async () => {
-    const [device, parameter_id, entitytype_id] = [await deviceOf(c), await logParameter(c.w), await entityType(c.w)];
-    await c.w.ds.query(
-      `INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id)
-       SELECT $1, $2::varchar, $3::varchar WHERE NOT EXISTS (SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $2 AND parameter_id = $3)`,
-      [uniq('elp'), entitytype_id, parameter_id],
-    );
+    const [device, parameter_id] = [await deviceOf(c), await exportedParameter(c.w)];
     const template_cuid = uniq('ext');
     await c.w.ds.query(`INSERT INTO system_data_export_template (template_cuid, name, config, system_cuid) VALUES ($1, $2, $3, $4)`, [
       template_cuid,
@@ -874,6 +880,7 @@ export const MATRIX: Record<string, Entry> = {
     input: async (c) => ({ input: { template_cuid: await exportTemplateOf(c), from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z') } }),
   },
   'exportJob.get': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { id: await exportJobOf(c) } }) },
+  'exportJob.templates': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
   'exportJob.cancel': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { id: await exportJobOf(c) } }) },
   'exportJob.list': {
     type: 'query',

@@ -2,7 +2,7 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Button } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useCanAccess, useNotify, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { trpc } from '../trpc';
 import { isActive, type ExportJob } from './job';
 
@@ -19,8 +19,8 @@ const POLL_MS = 500;
 export function DownloadDataButton({ systemCuid, systemName, timezone }: { systemCuid: string; systemName: string; timezone: string }) {
   const translate = useTranslate();
   const notify = useNotify();
-  // A run needs a template of the system, which only users who may list templates can pick.
-  const { canAccess } = useCanAccess({ resource: 'systemDataExportTemplate', action: 'list' });
+  // Everyone who sees the system may export its data (exports.run, level 3): the dialog reads the
+  // system's templates through exportJob.templates; making a template needs system edit.
   const [open, setOpen] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useQuery({
@@ -41,7 +41,6 @@ export function DownloadDataButton({ systemCuid, systemName, timezone }: { syste
     else notify('portal.exports.failed_toast', { type: 'error', messageArgs: { name, error: job.data.error ?? '' } });
   }, [job.data, open, notify]);
 
-  if (!canAccess && !jobId) return null;
   return (
     <>
       <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={() => setOpen(true)} data-testid="download-data">

@@ -93,9 +93,7 @@ type Template = { template_cuid: string; name: string; config: Record<string, un
 function useTemplates(systemCuid: string) {
   return useQuery({
     queryKey: ['systemDataExportTemplate.getList', systemCuid],
-    queryFn: async () =>
-      (await trpc.systemDataExportTemplate.getList.query({ pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: { system_cuid: systemCuid } }))
-        .data as Template[],
+    queryFn: async ({ signal }) => (await trpc.exportJob.templates.query({ system_cuid: systemCuid }, { signal })).data as Template[],
   });
 }
 

@@ -1,13 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { procedure, router } from '../trpc/trpc';
 import { ExportJobsService } from './export-jobs.service';
-import { ZExportJob, ZExportJobId, ZExportJobList, ZExportRunInput } from './exports.schema';
+import { ExportsService } from './exports.service';
+import { ZExportJob, ZExportJobId, ZExportJobList, ZExportRunInput, ZExportTemplates, ZExportTemplatesInput } from './exports.schema';
 import { z } from 'zod';
 
 /** exportJob: background data exports of the caller (start, progress, list, cancel). Files: GET /api/exports/jobs/<id>/file. */
 @Injectable()
 export class ExportJobRouter {
-  constructor(@Optional() jobs?: ExportJobsService) {
+  constructor(@Optional() jobs?: ExportJobsService, @Optional() exports?: ExportsService) {
     this.router = router({
       start: procedure
         .meta({ perm: 'exports.run' })
@@ -24,6 +25,12 @@ export class ExportJobRouter {
         .input(z.object({}).strict().optional())
         .output(ZExportJobList)
         .query(async ({ ctx }) => ({ data: await jobs!.list(ctx.actor) })),
+      /** The templates of a system the caller may run (Basic users included: exports.run is level 3). */
+      templates: procedure
+        .meta({ perm: 'exports.run' })
+        .input(ZExportTemplatesInput)
+        .output(ZExportTemplates)
+        .query(async ({ ctx, input }) => ({ data: await exports!.templatesOf(ctx.actor, input.system_cuid) })),
       cancel: procedure
         .meta({ perm: 'exports.run' })
         .input(ZExportJobId)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZRefCuid, ZTimezone } from '../common/zod-fields';
-import { EXPORT_DECIMALS, EXPORT_FORMATS } from './export-config.schema';
+import { EXPORT_DECIMALS, EXPORT_FORMATS, ZExportConfigShape } from './export-config.schema';
 import { EXPORT_JOB_STATUSES } from './export-job.entity';
 
 /** One run of a template: range [from, to), and the file's format, zone and decimal (else the template's defaults). */
@@ -56,3 +56,9 @@ export const ZExportJob = z.object({
 });
 export type TExportJob = z.infer<typeof ZExportJob>;
 export const ZExportJobList = z.object({ data: z.array(ZExportJob) });
+
+/** `exportJob.templates`: the templates of a system the caller may run (without the schedule). */
+export const ZExportTemplatesInput = z.object({ system_cuid: ZRefCuid }).strict();
+export const ZExportTemplates = z.object({
+  data: z.array(z.object({ template_cuid: z.string(), name: z.string(), config: ZExportConfigShape.omit({ schedule: true }) })),
+});

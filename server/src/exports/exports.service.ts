@@ -53,6 +53,29 @@ export class ExportsService {
     return this.withConfig(row);
   }
 
+  /**
+   * The templates a caller may run on a system (exportJob.templates): what the export dialog offers.
+   * Running a template is level 3 (exports.run) while editing templates is system configuration
+   * (level 2), so Basic users read them here, without the schedule's recipients.
+   */
+  async templatesOf(actor: Actor, system_cuid: string): Promise<{ template_cuid: string; name: string; config: Omit<TExportConfig, 'schedule'> }[]> {
+    const p = new SqlParams([system_cuid]);
+    const [system] = (await this.ds.query(
+      `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
+      p.values,
+    )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+    if (!system) throw notFound('System');
+    if (!can(actor, 'exports.run', { company_cuid: system.company_cuid, shares: system.shares })) throw forbidden();
+    const rows = (await this.ds.query(
+      `SELECT template_cuid, name, config FROM system_data_export_template WHERE system_cuid = $1 ORDER BY name, template_cuid LIMIT 200`,
+      [system_cuid],
+    )) as { template_cuid: string; name: string; config: unknown }[];
+    return rows.map((row) => {
+      const { schedule: _schedule, ...config } = this.withConfig(row).config;
+      return { template_cuid: row.template_cuid, name: row.name, config };
+    });
+  }
+
   /** A template by id for background work (scheduled exports): no caller. */
   async templateForSystemActor(template_cuid: string, manager: EntityManager = this.ds.manager): Promise<ExportTemplateRow | undefined> {
     const [row] = (await manager.query(
