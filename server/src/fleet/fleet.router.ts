@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { procedure, router } from '../trpc/trpc';
+import { procedure, router, sharedOutput } from '../trpc/trpc';
 import { ZFleetEnergy, ZFleetEnergyInput, ZFleetOverview, ZFleetOverviewInput, ZMapSettings } from './fleet.schema';
 import { FleetService } from './fleet.service';
 
@@ -18,7 +18,8 @@ export class FleetRouter {
     overview: procedure
       .meta({ perm: 'fleet.view' })
       .input(ZFleetOverviewInput)
-      .output(ZFleetOverview)
+      // One overview is shared by the callers who see the same systems: checked and serialised once.
+      .output(sharedOutput(ZFleetOverview))
       .query(({ ctx, input }) => this.service.overview(ctx.actor, input ?? {})),
 
     /** PV kWh of the caller's systems per day or month. */

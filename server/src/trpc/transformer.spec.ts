@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import superjson from 'superjson';
-import { toWire, transformer, UNREADABLE_MARKER } from './trpc';
+import { z } from 'zod';
+import { sharedOutput, toWire, transformer, UNREADABLE_MARKER } from './trpc';
 
 /** The answers' transformer skips superjson's walk for plain JSON; the wire format must not change. */
 describe('answer transformer', () => {
@@ -67,5 +68,33 @@ describe('answer transformer', () => {
   it('reads inputs with superjson', () => {
     const input = superjson.serialize({ since: new Date('2026-01-01T00:00:00Z') });
     expect(transformer.input.deserialize(input)).toEqual({ since: new Date('2026-01-01T00:00:00Z') });
+  });
+});
+
+describe('shared answers (sharedOutput)', () => {
+  const schema = z.object({ at: z.date(), pins: z.array(z.object({ id: z.string() })) });
+
+  it('checks a shared object once and answers the same checked copy, sent as superjson sends it', () => {
+    const parse = sharedOutput(schema);
+    const value = { at: new Date('2026-11-24T10:00:00Z'), pins: [{ id: 'a', extra: 'dropped' }] };
+    const first = parse(value);
+    expect(parse(value)).toBe(first);
+    expect(first).toEqual({ at: value.at, pins: [{ id: 'a' }] });
+    expect(JSON.stringify(transformer.output.serialize(first))).toEqual(JSON.stringify(superjson.serialize(first)));
+  });
+
+  it('still refuses what the schema refuses, every time', () => {
+    const parse = sharedOutput(schema);
+    const bad = { at: 'not a date', pins: [] };
+    expect(() => parse(bad)).toThrow();
+    expect(() => parse(bad)).toThrow();
+  });
+
+  it('a new object is checked again (a refreshed overview)', () => {
+    const parse = sharedOutput(schema);
+    const a = parse({ at: new Date(1), pins: [] });
+    const b = parse({ at: new Date(2), pins: [] });
+    expect(b).not.toBe(a);
+    expect(b.at.getTime()).toBe(2);
   });
 });

@@ -144,6 +144,28 @@ export function toWire(value: unknown, path: string | undefined): Wire {
 /** Answers made ready by the procedure middleware (with the procedure's path), read once by the transformer. */
 const prepared = new WeakMap<object, Wire>();
 
+/** Answers shared by many callers (see `sharedOutput`), with their wire form made once. */
+const sharedAnswers = new WeakMap<object, Wire | null>();
+
+/**
+ * The output parser of a procedure whose answer is one object shared by many callers for a while
+ * (the fleet overview, computed once per visibility): the object is checked against `schema` once,
+ * the same checked copy is answered to every caller, and its wire form is made once. The shared
+ * object must never be changed after it is made.
+ */
+export function sharedOutput<T>(schema: z.ZodType<T>): (value: unknown) => T {
+  const checked = new WeakMap<object, T>();
+  return (value: unknown): T => {
+    if (value === null || typeof value !== 'object') return schema.parse(value);
+    const hit = checked.get(value);
+    if (hit !== undefined) return hit;
+    const out = schema.parse(value);
+    checked.set(value, out);
+    if (out !== null && typeof out === 'object') sharedAnswers.set(out, null);
+    return out;
+  };
+}
+
 /** superjson both ways; answers that are plain JSON are wrapped as superjson would, without its walk. */
 export const transformer = {
   input: {
@@ -159,6 +181,8 @@ export const transformer = {
   output: {
     serialize: (value: unknown): Wire => {
       if (value !== null && typeof value === 'object') {
+        const shared = sharedAnswers.get(value);
+        if (shared) return shared;
         const wire = prepared.get(value);
         if (wire) {
           prepared.delete(value);
@@ -228,7 +252,9 @@ const errorMapping = t.middleware(async ({ path, type, next }) => {
   }
   // The answer is serialised here, where its procedure's path is known (for the log of a degraded answer).
   if (result.ok && type !== 'subscription' && result.data !== null && typeof result.data === 'object') {
-    prepared.set(result.data, toWire(result.data, path));
+    if (sharedAnswers.has(result.data)) {
+      if (!sharedAnswers.get(result.data)) sharedAnswers.set(result.data, toWire(result.data, path));
+    } else prepared.set(result.data, toWire(result.data, path));
   }
   return result;
 });
