@@ -46,7 +46,9 @@ export class CrudService {
     const plain: Record<string, unknown> = {};
     const own: [string, unknown][] = [];
     for (const [k, v] of Object.entries(params.filter)) {
-      if (computed?.filters?.[k]) {
+      // Own keys only: a filter named after an Object.prototype member (`constructor`, `toString` …)
+      // must not reach a function that is not a filter (its result would become SQL text).
+      if (computed?.filters && Object.hasOwn(computed.filters, k)) {
         if (v !== undefined && v !== '') own.push([k, v]);
       } else plain[k] = v;
     }
@@ -69,7 +71,7 @@ export class CrudService {
     if (sortField !== def.key && !def.sorts.includes(sortField)) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     }
-    const computedSort = computed?.sortExpressions?.[sortField] ?? computed?.columns[sortField];
+    const computedSort = computed ? ownValue(computed.sortExpressions, sortField) ?? ownValue(computed.columns, sortField) : undefined;
     // Nulls come last either way. ASC puts them there already; DESC says so only for a column that
     // can be null, since an index (read backwards) serves `DESC` but not `DESC NULLS LAST`.
     const sortColumn = this.ds.entityMetadatas.find((m) => m.tableName === def.table)?.findColumnWithDatabaseName(sortField);
@@ -291,4 +293,9 @@ export class CrudService {
       return { data: [...new Set(ids)] };
     }));
   }
+}
+
+/** `map[key]` when `key` is the map's own (never an inherited Object.prototype member). */
+function ownValue<T>(map: Record<string, T> | undefined, key: string): T | undefined {
+  return map && Object.hasOwn(map, key) ? map[key] : undefined;
 }
