@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { type Actor, isSuperUser } from '../access/policy';
+import { type Actor, isSuperUser, type Permission, POLICY } from '../access/policy';
 import { scopeOf, type Scope } from '../access/scope';
 import { notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
@@ -10,8 +10,8 @@ import { FleetRepository, type OverviewScopes } from './fleet.repository';
 import type { TFleetOverview, ZFleetEnergy, ZFleetEnergyInput } from './fleet.schema';
 import { SharedResultCache } from './shared-result-cache';
 
-/** Levels a section needs in a company (fleet.schema): pins sites.view, alarms eventTriggers.view, commands controllers.configure. */
-const SECTION_LEVEL = { pins: 2, alarms: 2, commands: 1 } as const;
+/** The permission a section needs in a company (fleet.schema); its level is the policy's, written once there. */
+const SECTION_PERMISSION = { pins: 'sites.view', alarms: 'eventTriggers.view', commands: 'controllers.configure' } as const satisfies Record<string, Permission>;
 /** fleet.energy's longest range per granularity. */
 export const ENERGY_MAX_DAYS = 400;
 export const ENERGY_MAX_MONTHS = 120;
@@ -83,7 +83,8 @@ export class FleetService {
       const companies = base.companies.filter((c) => (levels.get(c) ?? 99) <= level);
       return companies.length ? sub(companies) : null;
     };
-    return { base, pins: section(SECTION_LEVEL.pins), alarms: section(SECTION_LEVEL.alarms), commands: section(SECTION_LEVEL.commands) };
+    const level = (section: keyof typeof SECTION_PERMISSION): number => POLICY[SECTION_PERMISSION[section]].level;
+    return { base, pins: section(level('pins')), alarms: section(level('alarms')), commands: section(level('commands')) };
   }
 }
 
