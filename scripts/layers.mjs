@@ -47,6 +47,9 @@ export const LAYERS = [
   // The operator's home: the fleet overview (state, energy, attention, pins) and data exports (files
   // streamed from telemetry, background jobs, scheduled mails through the alert channels' mailer).
   ['fleet', 'exports'],
+  // Accounts people recover on their own: invitations, forgotten and changed passwords (one-time
+  // links in url_request, mailed through the alert channels' mailer).
+  ['accounts'],
   ['health'],
   // The composition root: it knows every domain; no domain knows it.
   ['api'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { LOCALES } from '../common/locale';
 
-/** Spec §3.1: the user part of the logged-in context (meta holds toast preferences). */
+/** Spec §3.1: the user part of the logged-in context (meta holds toast preferences and the language). */
 export const ZUserMeta = z
   .object({
     preferences: z
@@ -12,6 +13,8 @@ export const ZUserMeta = z
           })
           .passthrough()
           .optional(),
+        /** The user's language for screens, server messages and mails (en, fr); absent: the browser's. */
+        language: z.enum(LOCALES).optional(),
       })
       .passthrough()
       .optional(),

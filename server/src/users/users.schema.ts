@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../common/locale';
 import { TOAST_TIMEOUT_CHOICES_MS } from '../common/spec-constants';
 import { ZNotificationBlacklistEntry, ZPortalNotificationBlacklistEntry, ZUserMeta } from '../auth/session.schema';
 
@@ -119,5 +120,7 @@ export const ZPreferencesInput = z
       .nullable()
       .refine((v) => TOAST_TIMEOUT_CHOICES_MS.includes(v), 'Choose one of the offered timeouts')
       .optional(),
+    /** The user's language (screens, server messages, mails). */
+    language: z.enum(LOCALES).optional(),
   })
   .refine((v) => Object.keys(v).length > 0, 'Nothing to change');

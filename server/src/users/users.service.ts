@@ -1,3 +1,4 @@
+import type { Locale } from '../common/locale';
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { LoginThrottle } from '../auth/login-throttle';
@@ -39,15 +40,17 @@ export class UsersService {
   /** Stores the caller's toast preferences in user.meta (spec §3.1 meta.preferences.toast_notifications). */
   async updatePreferences(
     actor: Actor,
-    input: { toast_notifications_disabled?: boolean; toast_notification_timeout?: number | null },
+    input: { toast_notifications_disabled?: boolean; toast_notification_timeout?: number | null; language?: Locale },
   ): Promise<void> {
     const scope = scopeOf(actor);
+    const { language, ...toast } = input;
     await this.rows.transaction(async (rows) => {
       const row = await rows.lockOwnMeta(scope);
       if (!row) throw notFound('User');
       const meta = row.meta ?? {};
       const preferences = { ...(meta.preferences ?? {}) };
-      preferences.toast_notifications = { ...(preferences.toast_notifications ?? {}), ...input };
+      if (Object.keys(toast).length > 0) preferences.toast_notifications = { ...(preferences.toast_notifications ?? {}), ...toast };
+      if (language !== undefined) preferences.language = language;
       await rows.writeOwnMeta(scope, { ...meta, preferences });
     });
   }
