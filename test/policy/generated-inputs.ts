@@ -12,6 +12,11 @@
  * Should a write be accepted anyway (2xx), the resource is read back at once (getList and getOne,
  * as superuser and as Basic): a write the server accepts must always be readable back.
  * FUZZ_ONLY (a regular expression on procedure paths) narrows a run down to some procedures.
+ *
+ * The procedures are dealt to GENERATED_INPUT_SHARDS spec files (generated-inputs-<n>.spec.ts),
+ * each on its own app and database, so Jest runs them on both cores at once: the test runs client
+ * and server in one process, one core each. Procedure i goes to shard i mod shards, with the same
+ * seed as if it ran alone.
  */
 import fc from 'fast-check';
 import superjson from 'superjson';
@@ -83,7 +88,18 @@ function leaks(text: string): string | undefined {
   return undefined;
 }
 
-describe('generated inputs for every procedure', () => {
+/** How many spec files share the procedures (one per file generated-inputs-<n>.spec.ts). */
+export const GENERATED_INPUT_SHARDS = 2;
+
+/** The procedures of one shard: [path, procedure, index in the whole list]. */
+function shardOf<T>(all: Iterable<[string, T]>, shard: number): [string, T, number][] {
+  return [...all]
+    .map(([path, proc], index) => [path, proc, index] as [string, T, number])
+    .filter(([path, , index]) => index % GENERATED_INPUT_SHARDS === shard && (!ONLY || ONLY.test(path)));
+}
+
+export function describeGeneratedInputs(shard: number): void {
+describe(`generated inputs for every procedure (shard ${shard + 1} of ${GENERATED_INPUT_SHARDS})`, () => {
   let t: TestApp;
   let w: PolicyWorld;
   let fastify: FastifyInstance;
@@ -180,8 +196,8 @@ describe('generated inputs for every procedure', () => {
 
   it(`every procedure: ${RUNS} generated inputs each as superuser and as Basic; no 5xx, no leak, invalid → 400 with fieldErrors, nothing written`, async () => {
     const all = listProcedures(w.appRouter());
-    const procedures = [...all].filter(([path]) => !ONLY || ONLY.test(path));
-    if (!ONLY) expect(procedures.length).toBeGreaterThan(100);
+    const procedures = shardOf(all, shard);
+    if (!ONLY) expect(all.size).toBeGreaterThan(100);
     const before = await snapshot(w);
     const failures: string[] = [];
     const fail = (msg: string) => {
@@ -189,7 +205,7 @@ describe('generated inputs for every procedure', () => {
     };
     const counts: Record<string, number> = {};
 
-    await pool(procedures, 2, async ([path, proc], index) => {
+    await pool(procedures, 2, async ([path, proc, index]) => {
       const { type, inputs } = proc;
       const readOnly = type === 'query';
       if (!inputs.length && !readOnly) {
@@ -289,7 +305,7 @@ describe('generated inputs for every procedure', () => {
   });
 
   it('raw junk (FUZZ_RAW_RUNS, default 20) on every procedure: malformed JSON, wrong batch shapes, wrong methods, odd content types; no 5xx, no leak, nothing written', async () => {
-    const procedures = [...listProcedures(w.appRouter())].filter(([path]) => !ONLY || ONLY.test(path));
+    const procedures = shardOf(listProcedures(w.appRouter()), shard);
     const before = await snapshot(w);
     const failures: string[] = [];
     const perProcedure = Number(process.env.FUZZ_RAW_RUNS ?? 20);
@@ -307,10 +323,9 @@ describe('generated inputs for every procedure', () => {
       // odd content types
       fc.record({ kind: fc.constant('contentType' as const), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''), body: oddString }),
     );
-    let i = 0;
     const all = listProcedures(w.appRouter());
-    await pool(procedures, 2, async ([path, proc]) => {
-      const samples = fc.sample(raw, { numRuns: perProcedure, seed: SEED + ++i });
+    await pool(procedures, 2, async ([path, proc, index]) => {
+      const samples = fc.sample(raw, { numRuns: perProcedure, seed: SEED + index + 1 });
       const isQuery = proc.type !== 'mutation';
       for (const who of ['superuser', 'basic'] as const) {
         // A GET of a subscription goes over a real socket (see `stream`); a readable input opens a
@@ -352,8 +367,8 @@ describe('generated inputs for every procedure', () => {
         });
       }
     });
-    // an unknown procedure and an empty batch
-    for (const [method, url] of [
+    // an unknown procedure and an empty batch (once, in the first shard)
+    for (const [method, url] of shard > 0 ? [] : [
       ['GET', '/api/trpc/noSuch.procedure'],
       ['POST', '/api/trpc/noSuch.procedure'],
       ['GET', '/api/trpc/?batch=1&input={}'],
@@ -368,3 +383,4 @@ describe('generated inputs for every procedure', () => {
     expect(await snapshot(w)).toEqual(before);
   });
 });
+}
