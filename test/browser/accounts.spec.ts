@@ -18,7 +18,7 @@ const resetPathOf = (email: string): string | undefined => {
   const mail = [...smtp.messages].reverse().find((m) => m.to.includes(email));
   if (!mail) return undefined;
   const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const m = /http:\/\/portal\.test(\/auth\/reset\?token=[A-Za-z0-9._-]+)/.exec(text);
+  const m = /http:\/\/portal\.test(\/auth\/reset\?token=[A-Za-z0-9._-]+(?:&welcome=1)?)/.exec(text);
   return m?.[1];
 };
 
@@ -86,6 +86,44 @@ describe('accounts in Chromium', () => {
     expect(await again.locator('[data-testid=reset-invalid-link]').textContent()).toMatch(/not valid any more/);
     await again.locator('[data-testid=reset-ask-new]').click();
     await again.waitForURL(/\/auth\/forgot$/);
+  });
+
+  it('an admin invites a user from the user form (password left empty, French); the invitation link lets them choose a password and sign in', async () => {
+    const email = 'invited.operator@demo.local';
+    const { page: admin } = await portal.newPage();
+    await signIn(admin, portal.url('/auth/login'), 'installer@demo.local');
+    await admin.goto(portal.url('/user/create'));
+    await admin.locator('input[name=email]').fill(email);
+    await admin.locator('input[name=name]').fill('Invited Operator');
+    await admin.locator('input[name=email]').waitFor();
+    await screenshot(admin, 'accounts-invitation-form');
+    await admin.getByRole('combobox', { name: 'Language of the invitation' }).click();
+    await admin.getByRole('option', { name: 'Français' }).click();
+    await admin.locator('input[name=company_cuid]').fill('Demo');
+    await admin.getByRole('option', { name: 'Demo Solar Ltd' }).click();
+    await admin.locator('#role_cuid').focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByRole('option', { name: /Basic/ }).click();
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText(`An invitation was mailed to ${email}.`).waitFor({ timeout: 15_000 });
+    await admin.waitForURL(/\/user$/);
+    await screenshot(admin, 'accounts-invitation-sent');
+
+    const path = await eventually(async () => resetPathOf(email), (p) => !!p);
+    const { page } = await portal.newPage();
+    await page.goto(portal.url(path!));
+    // the invitation's heading; the page itself follows this device's language (English here)
+    expect(await page.locator('#account-heading').textContent()).toBe('Welcome! Choose your password');
+    await page.locator('[data-testid=reset-password]').fill('Invited-operator-2026');
+    await page.locator('[data-testid=reset-repeat]').fill('Invited-operator-2026');
+    await page.locator('[data-testid=reset-submit]').click();
+    await page.waitForURL(/\/auth\/login$/);
+    await page.locator('[data-testid=login-email]').fill(email);
+    await page.locator('[data-testid=login-password]').fill('Invited-operator-2026');
+    await page.locator('[data-testid=login-password]').press('Enter');
+    await page.locator('[data-testid=greeting]').waitFor({ timeout: 20_000 });
+    const mail = [...smtp.messages].reverse().find((m) => m.to.includes(email))!;
+    expect(mail.raw.replace(/=\r?\n/g, '')).toMatch(/Choisir mon mot de passe/);
   });
 
   it('the pages speak French when French is chosen', async () => {
