@@ -70,6 +70,17 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   /** Mails a new invitation link; the answer (in the admin's language) says whether it went out. */
   async invite(invitee: Invitee): Promise<TInvitationOutcome> {
     const texts = ACCOUNT_TEXTS[invitee.answerLocale];
+    try {
+      return await this.mailInvitation(invitee);
+    } catch (e) {
+      // Never a failed creation for a mail: the admin re-sends it later.
+      this.logger.warn(`Invitation for user ${invitee.user_cuid} not made: ${(e as Error).message}`);
+      return { sent: false, message: texts.invitationFailed(invitee.answerLocale === 'fr' ? 'erreur interne' : 'internal error') };
+    }
+  }
+
+  private async mailInvitation(invitee: Invitee): Promise<TInvitationOutcome> {
+    const texts = ACCOUNT_TEXTS[invitee.answerLocale];
     const ttl = this.config.INVITATION_TTL_HOURS * 3600;
     const token = await this.links.issue('accountInvitation', invitee.user_cuid, ttl);
     const brand = await this.branding.forHost(invitee.host, invitee.protocol);
