@@ -6,6 +6,9 @@ import { readLocale } from './i18n/locale';
 import { makeTranslate } from './i18n/translate';
 import { applyFavicon, BrandContext, loadBrand } from './layout/brand';
 import LoginPage from './login/LoginPage';
+import ForgotPage from './login/ForgotPage';
+import ResetPage from './login/ResetPage';
+import { FORGOT_PATH, RESET_PATH } from './login/account-api';
 
 // The login page is small (no react-admin, no MUI) and part of this entry chunk, so a sign-out
 // switches to it at once; the app shell (react-admin, MUI) is loaded lazily. Navigations are not
@@ -31,6 +34,8 @@ async function boot(): Promise<void> {
           <Suspense fallback={<Splash />}>
             <Routes>
               <Route path={LOGIN_PATH} element={<LoginPage />} />
+              <Route path={FORGOT_PATH} element={<ForgotPage />} />
+              <Route path={RESET_PATH} element={<ResetPage />} />
               <Route path="*" element={<App />} />
             </Routes>
           </Suspense>

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from './accounts/accounts.module';
 import { AlertDeliveryModule } from './alerts/delivery/alert-delivery.module';
 import { AlertEngineModule } from './alerts/engine/alert-engine.module';
 import { OutboxSignalModule } from './alerts/outbox-signal.module';
@@ -47,6 +48,7 @@ export class AppModule {
         SystemStatusModule,
         FleetModule,
         ExportsModule,
+        AccountsModule,
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,

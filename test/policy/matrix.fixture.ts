@@ -14,6 +14,7 @@
  *   rowsRefused  200 from a CSV import that created nothing and reports the row (the file is checked, not the call)
  */
 import type { HttpClient } from '../factories/http-client';
+import { hashPassword } from '../../server/src/auth/password';
 import { FOREIGN_MARK, type Level, type PolicyWorld, type Relation, uniq } from '../factories/policy-world';
 
 export type Access = 'allow' | 'deny' | 'unseen' | 'invalid' | 'rowsRefused';
@@ -55,6 +56,11 @@ export interface Entry {
   expect: Rule;
   input: (c: CaseCtx) => Promise<Built>;
 }
+
+/** The password the actor of account.changePassword has (hashed once per run). */
+const KNOWN_PASSWORD = 'the-current-password-1';
+let knownHash: Promise<string> | undefined;
+const knownPasswordHash = (): Promise<string> => (knownHash ??= hashPassword(KNOWN_PASSWORD));
 
 // ---- rules: each one a sentence of spec §6 ----------------------------------------------------
 
@@ -558,6 +564,25 @@ export const MATRIX: Record<string, Entry> = {
     input: async (c) => ({ input: { email: (await c.w.user(3, false, await c.w.companyFor(c.rel, c.home), c.rel)).email } }),
   },
   'user.updatePreferences': { type: 'mutation', answer: 'one', expect: self, input: async () => ({ input: { toast_notifications_disabled: true } }) },
+  // Accounts: one's own password with the current one (every signed-in user, about themselves); an
+  // invitation is re-sent by whoever may edit the invited user (as user.update: others' users are unseen).
+  'account.changePassword': {
+    type: 'mutation',
+    answer: 'one',
+    expect: self,
+    input: async (c) => {
+      await c.w.ds.query(`UPDATE "user" SET password = $1 WHERE user_cuid = $2`, [await knownPasswordHash(), c.actor_user_cuid]);
+      return { input: { current_password: KNOWN_PASSWORD, new_password: 'a-new-long-password-2' } };
+    },
+  },
+  'account.resendInvitation': {
+    type: 'mutation',
+    answer: 'one',
+    admin: true,
+    // invited users (no password yet) of the relation's company
+    expect: (who, rel) => (who.level === 0 ? 'allow' : rel !== 'own' ? 'unseen' : who.admin ? 'allow' : 'deny'),
+    input: async (c) => ({ input: { user_cuid: (await c.w.user(3, false, await c.w.companyFor(c.rel, c.home), c.rel)).user_cuid } }),
+  },
   'user.deactivate': {
     type: 'mutation',
     answer: 'one',

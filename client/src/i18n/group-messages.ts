@@ -11,6 +11,7 @@ import type { GroupMessages } from '../kit/group';
 import { messages as organisation } from '../organisation/i18n';
 import { messages as kit } from '../kit/i18n';
 import { messages as status } from '../status/i18n';
+import { messages as accounts } from '../login/accounts-i18n';
 
 /** Messages of the back-office screens, per group (imported without the screens themselves). */
-export const GROUP_MESSAGES: GroupMessages[] = [kit, organisation, fleet, alarms, catalogue, events, admin, control, status, home, dashboards, exportsMessages];
+export const GROUP_MESSAGES: GroupMessages[] = [kit, organisation, fleet, alarms, catalogue, events, admin, control, status, home, dashboards, exportsMessages, accounts];

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import { makeTranslate } from '../i18n/translate';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { FORGOT_PATH } from './account-api';
+import { makeAccountTranslate } from './accounts-i18n';
+import type { PasswordSetState } from './ResetPage';
 import { formatLocale, LOCALES, type Locale, readLocale, writeLocale } from '../i18n/locale';
 import { defaultTitle, useBrand } from '../layout/brand';
 import { login, type LoginFailure } from '../session/auth-api';
@@ -22,7 +24,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [locale, setLocale] = useState<Locale>(readLocale);
-  const t = useMemo(() => makeTranslate(locale), [locale]);
+  const t = useMemo(() => makeAccountTranslate(locale), [locale]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -33,6 +35,7 @@ export default function LoginPage() {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const reason = (location.state as LoginLocationState | null)?.reason;
+  const passwordSet = (location.state as Partial<PasswordSetState> | null)?.accountNotice === 'password_set';
   const portalName = defaultTitle(brand);
 
   useEffect(() => {
@@ -140,6 +143,12 @@ export default function LoginPage() {
           </p>
         )}
 
+        {passwordSet && !failure && (
+          <p className="login-notice" role="status" data-testid="login-password-set">
+            {t('portal.account.reset.done')}
+          </p>
+        )}
+
         {failure && (
           <p className="login-error" role="alert" data-testid="login-error" data-kind={failure.kind}>
             {failureText(failure)}
@@ -190,6 +199,12 @@ export default function LoginPage() {
             {submitting ? t('portal.login.submitting') : t('portal.login.submit')}
           </button>
         </form>
+
+        <p className="account-links">
+          <Link to={FORGOT_PATH} data-testid="login-forgot">
+            {t('portal.account.forgot_link')}
+          </Link>
+        </p>
 
         <footer className="login-footer">
           <span id="login-language-label">{t('portal.language.label')}</span>

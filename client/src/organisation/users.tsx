@@ -32,11 +32,13 @@ import {
   useGetIdentity,
   useNotify,
   useRecordContext,
+  useRedirect,
   useRefresh,
   useTranslate,
   EditButton,
 } from 'react-admin';
 import { ListActions } from '../kit/ListActions';
+import { toHttpError } from '../dataProvider';
 import { trpc } from '../trpc';
 import { RoleChipField, RoleSelectInput } from './roles-ui';
 import { MembershipEditButton } from './memberships';
@@ -193,16 +195,47 @@ export function UserList() {
   );
 }
 
-const passwordRules = [required(), minLength(MIN_PASSWORD)];
+const passwordRules = [minLength(MIN_PASSWORD)];
 
+/**
+ * A new user with a password, or (password left empty) invited: the server mails them a link to
+ * choose their own, in the language picked here (else the admin's), and says whether the mail
+ * went out; the answer is shown as the notification.
+ */
 export function UserCreate() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const translate = useTranslate();
+  const save = async (values: Record<string, unknown>) => {
+    try {
+      const answer = await trpc.user.create.mutate({ data: values as never });
+      if (answer.invitation) notify(answer.invitation.message, { type: answer.invitation.sent ? 'success' : 'warning', autoHideDuration: answer.invitation.sent ? 5000 : null });
+      else notify('ra.notification.created', { type: 'info', messageArgs: { smart_count: 1 } });
+      redirect('list', 'user');
+      return undefined;
+    } catch (error) {
+      const failure = toHttpError(error) as { body?: { errors?: Record<string, string> }; message?: string };
+      if (failure.body?.errors) return failure.body.errors;
+      notify(failure.message ?? String(error), { type: 'error' });
+      return undefined;
+    }
+  };
   return (
     <Create redirect="list">
-      <SimpleForm defaultValues={{ is_company_admin: false }}>
+      <SimpleForm defaultValues={{ is_company_admin: false }} onSubmit={save}>
         <TextInput source="email" type="email" validate={[required(), email()]} autoComplete="off" />
         <TextInput source="name" validate={required()} autoComplete="off" />
         <TextInput source="phone" autoComplete="off" />
-        <PasswordInput source="password" validate={passwordRules} autoComplete="new-password" helperText="portal.organisation.user.password_hint" />
+        <PasswordInput source="password" validate={passwordRules} autoComplete="new-password" helperText="portal.account.invitation.hint" />
+        <SelectInput
+          source="language"
+          label="portal.account.invitation.language"
+          choices={[
+            { id: 'en', name: translate('portal.language.en') },
+            { id: 'fr', name: translate('portal.language.fr') },
+          ]}
+          emptyText="—"
+        />
         <ReferenceInput source="company_cuid" reference="company">
           <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} validate={required()} sx={{ minWidth: 280 }} />
         </ReferenceInput>
@@ -213,11 +246,32 @@ export function UserCreate() {
   );
 }
 
+/** On an invited user who has not chosen a password yet (inactive, nobody deactivated them): send the invitation again. */
+function ResendInvitationButton() {
+  const record = useRecordContext();
+  const notify = useNotify();
+  const [busy, setBusy] = useState(false);
+  if (!record || !record.inactive || record.inactivated_by_user_cuid) return null;
+  const resend = async () => {
+    setBusy(true);
+    try {
+      const answer = await trpc.account.resendInvitation.mutate({ user_cuid: String(record.user_cuid) });
+      notify(answer.message, { type: answer.sent ? 'success' : 'warning' });
+    } catch (error) {
+      notify((toHttpError(error) as Error).message ?? String(error), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return <Button label="portal.account.invitation.resend" onClick={() => void resend()} disabled={busy} data-testid="user-resend-invitation" />;
+}
+
 function UserEditToolbar() {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
       <Box sx={{ display: 'flex', gap: 1 }}>
+        <ResendInvitationButton />
         <UserStatusButton />
         <UserDeleteButton />
       </Box>

@@ -18,6 +18,7 @@ import { LOCALES, type Locale, writeLocale } from '../i18n/locale';
 import { usePageTitle } from '../layout/brand';
 import { useSession, useSessionManager } from '../session/SessionProvider';
 import { messageOf, trpc } from '../trpc';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { DEFAULT_TIMEOUT, TIMEOUT_CHOICES, timeoutFromKey, timeoutKey, timeoutLabel } from './timeouts';
 
 /**
@@ -39,6 +40,7 @@ export default function PreferencesPage() {
     current?.toast_notification_timeout === undefined ? DEFAULT_TIMEOUT : current.toast_notification_timeout,
   );
   const [saving, setSaving] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
 
   const save = async () => {
     setSaving(true);
@@ -136,6 +138,18 @@ export default function PreferencesPage() {
             </Select>
             <FormHelperText>{translate('portal.prefs.language_help')}</FormHelperText>
           </FormControl>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardContent sx={{ display: 'grid', gap: 2, justifyItems: 'start' }}>
+          <Typography variant="h6" component="h2">
+            {translate('portal.account.change.title')}
+          </Typography>
+          <Button variant="outlined" onClick={() => setChangingPassword(true)} data-testid="change-password">
+            {translate('portal.account.change.button')}
+          </Button>
+          <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
         </CardContent>
       </Card>
     </Box>

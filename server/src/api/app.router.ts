@@ -1,3 +1,4 @@
+import { AccountRouter } from '../accounts/account.router';
 import { ChannelRouters } from '../alerts/channels/channels.router';
 import { AlarmsRouters } from '../alerts/alarms/alarms.router';
 import { SystemStatusRouters } from '../control/status/status.router';
@@ -41,6 +42,7 @@ export const ROUTER_PROVIDERS = {
   systemStatus: SystemStatusRouters,
   fleet: FleetRouter,
   exportJob: ExportJobRouter,
+  account: AccountRouter,
 } as const;
 
 export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
@@ -73,6 +75,7 @@ export function buildAppRouter(r: RouterProviders) {
     deviceMute: r.systemStatus.deviceMute,
     fleet: r.fleet.router,
     exportJob: r.exportJob.router,
+    account: r.account.router,
     ...r.resources.routers,
   });
 }

@@ -4,7 +4,7 @@ import { procedurePermissions } from './procedure-permissions';
 import { RESOURCES } from './resource-routers';
 
 /** Routers of the app router the browser does not use as a react-admin resource. */
-const NOT_RESOURCES = ['telemetry', 'exportJob', 'fleet'];
+const NOT_RESOURCES = ['telemetry', 'exportJob', 'fleet', 'account'];
 
 /** The react-admin action a procedure of a generated router answers. */
 const ACTION_OF: Record<string, string> = {

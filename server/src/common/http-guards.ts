@@ -58,7 +58,7 @@ export function foreignOriginHook(allowedOrigins: string[]) {
 }
 
 /** Routes (as the router matched them, not as the URL spells them) that take JSON bodies only. */
-const JSON_ONLY_ROUTES = new Set(['/api/auth/login', '/api/auth/logout']);
+const JSON_ONLY_ROUTES = new Set(['/api/auth/login', '/api/auth/logout', '/api/auth/forgot', '/api/auth/reset']);
 
 /**
  * Login and logout take JSON only: a form (urlencoded, multipart, text/plain) is what another page

@@ -422,6 +422,30 @@ export class AppConfig {
   @Min(60)
   EMAIL_VERIFY_TTL_SECONDS = 48 * 3600;
 
+  /** Accounts: hours an invitation link (set your own password) stays valid. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  INVITATION_TTL_HOURS = 72;
+
+  /** Accounts: minutes a password reset link stays valid. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RESET_TTL_MINUTES = 30;
+
+  /** Accounts: "forgot password" requests for one address per hour; past it the answer is the same but no mail goes out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RESET_REQUESTS_PER_HOUR = 3;
+
+  /** Accounts: "forgot password" requests from one client address per hour (any email); past it no mail goes out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
+
   /** Telegram: the bot's token from BotFather; empty → Telegram channels are not offered. A secret: never logged. */
   @IsString()
   TELEGRAM_BOT_TOKEN = '';

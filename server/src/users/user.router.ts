@@ -4,12 +4,14 @@ import { PasswordChangeBrake } from '../auth/password-change-brake';
 import { SessionService } from '../auth/session.service';
 import { ZSessionContext } from '../auth/session.schema';
 import { refreshSession } from '../trpc/refresh-session';
+import { callerLocale } from '../common/locale';
 import { procedure, router } from '../trpc/trpc';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { readProcedures, removeProcedures } from '../crud/procedures';
 import {
   USER_SORTS,
   ZCuid,
+  ZInvitationOutcome,
   ZUserCreateParams,
   ZUserFindOneInput,
   ZUserFindOneOutput,
@@ -80,10 +82,15 @@ export class UserRouter {
     create: procedure
       .meta({ perm: 'users.create' })
       .input(ZUserCreateParams)
-      .output(z.object({ data: ZUserRecord }))
+      .output(z.object({ data: ZUserRecord, invitation: ZInvitationOutcome.optional() }))
       .mutation(({ ctx, input }) => {
         this.passwordBrake.admit(ctx.actor.user_cuid);
-        return this.users.create(ctx.actor, input.data);
+        // Without a password the user is invited, by default in the admin's language.
+        return this.users.create(ctx.actor, input.data, {
+          locale: callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
+          host: ctx.req.headers.host,
+          protocol: ctx.req.protocol,
+        });
       }),
 
     update: procedure

@@ -35,12 +35,17 @@ export interface UserChanges {
 
 export interface NewUser {
   email: string;
-  password: string;
+  /** null: an invited user, who sets their own password from the invitation link. */
+  password: string | null;
   name: string;
   phone: string | null;
   company_cuid: string;
   role_cuid: string;
   is_company_admin: boolean;
+  /** An invited user waits inactive until they set their password (no deactivating admin recorded). */
+  inactive?: boolean;
+  /** meta.preferences.language when the admin picked the new user's language. */
+  language?: string;
 }
 
 /**
@@ -294,13 +299,11 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
 
   async insert(_scope: Scope, user: NewUser): Promise<string> {
     const user_cuid = newCuid();
-    await this.db.query(`INSERT INTO "user" (user_cuid, email, password, name, phone) VALUES ($1, $2, $3, $4, $5)`, [
-      user_cuid,
-      user.email,
-      user.password,
-      user.name,
-      user.phone,
-    ]);
+    await this.db.query(
+      `INSERT INTO "user" (user_cuid, email, password, name, phone, inactive, inactivated_at, meta)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 THEN now() END, $7)`,
+      [user_cuid, user.email, user.password, user.name, user.phone, user.inactive ?? false, JSON.stringify(user.language ? { preferences: { language: user.language } } : {})],
+    );
     await this.db.query(
       `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
       [newCuid(), user.role_cuid, user_cuid, user.company_cuid, user.is_company_admin],

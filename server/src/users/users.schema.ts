@@ -40,7 +40,7 @@ export type TUserStatusOutput = z.infer<typeof ZUserStatusOutput>;
 // ---- react-admin resource `user` ----------------------------------------------------------------
 
 const ZEmail = z.string().trim().toLowerCase().min(1, 'Required').max(254).email('An email address such as name@example.com');
-const ZPassword = z.string().min(8, 'String must contain at least 8 character(s)').max(200);
+export const ZPassword = z.string().min(8, 'String must contain at least 8 character(s)').max(200);
 const ZPhone = z.string().trim().max(50).nullable().optional();
 const ZPersonName = z.string().trim().min(1, 'Required').max(200);
 const ZRaId = z.union([z.string().trim().min(1).max(64), z.number().int()]).transform(String);
@@ -62,19 +62,39 @@ export type TUserRecord = z.infer<typeof ZUserRecord>;
 
 export const USER_SORTS = ['id', 'user_cuid', 'email', 'name', 'phone', 'inactive', 'inactivated_at', 'created_at'] as const;
 
-/** A new user with their first membership, in a company the caller administers. */
+/**
+ * A new user with their first membership, in a company the caller administers. Without a password
+ * the user is invited: they get a mail (in `language`, else the admin's) with a link to set their own.
+ */
 export const ZUserCreateData = z
   .object({
     email: ZEmail,
     name: ZPersonName,
     phone: ZPhone,
-    password: ZPassword,
+    password: ZPassword.optional(),
+    language: z.enum(LOCALES).optional(),
     company_cuid: ZCuid,
     role_cuid: ZCuid,
     is_company_admin: z.boolean().optional(),
   })
   .strict();
-export const ZUserCreateParams = z.object({ data: ZUserCreateData, meta: z.unknown().optional() });
+/** react-admin's create form sends an empty password field as '' or null: that means "invite". */
+export const ZUserCreateParams = z.preprocess(
+  (raw) => {
+    const data = raw && typeof raw === 'object' ? (raw as { data?: unknown }).data : undefined;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return raw;
+    const { password, language, ...rest } = data as Record<string, unknown>;
+    return {
+      ...(raw as object),
+      data: { ...rest, ...(password === '' || password === null ? {} : { password }), ...(language === '' || language === null ? {} : { language }) },
+    };
+  },
+  z.object({ data: ZUserCreateData, meta: z.unknown().optional() }),
+);
+
+/** What became of the invitation mail of a user created without a password. */
+export const ZInvitationOutcome = z.object({ sent: z.boolean(), message: z.string() });
+export type TInvitationOutcome = z.infer<typeof ZInvitationOutcome>;
 export type TUserCreateData = z.infer<typeof ZUserCreateData>;
 
 /**

@@ -103,7 +103,7 @@ function memoryUsers(users: MemUser[], memberships: MemMembership[], companies: 
     emailTaken: async (_s, email, except) => users.some((u) => u.email === email && u.user_cuid !== except),
     insert: async (_s, n) => {
       const user_cuid = `u${users.length + 1}`;
-      users.push({ user_cuid, email: n.email, name: n.name, password: n.password, inactive: false, inactivated_by_user_cuid: null, meta: null });
+      users.push({ user_cuid, email: n.email, name: n.name, password: n.password, inactive: n.inactive ?? false, inactivated_by_user_cuid: null, meta: null });
       memberships.push({ user_cuid, company_cuid: n.company_cuid, level: ROLES.find((r) => r.role_cuid === n.role_cuid)!.level });
       return user_cuid;
     },
@@ -177,6 +177,27 @@ describe('UsersService rules (in-memory repository)', () => {
     expect(await codeOf(service.create(ADMIN, { ...input, company_cuid: 'A', role_cuid: 'role0' }))).toBe('FORBIDDEN: You cannot grant a role above your own');
     expect(await codeOf(service.create(ADMIN, { ...input, company_cuid: 'A', role_cuid: 'nope' }))).toBe('NOT_FOUND: Role not found');
     await expect(service.create(ADMIN, { ...input, company_cuid: 'A' })).resolves.toMatchObject({ data: { email: 'new@example.com' } });
+  });
+
+  it('create without a password: refused while nobody sends invitations; else the user waits inactive and the inviter is asked after the insert', async () => {
+    const { service, users } = world();
+    const input = { email: 'invitee@example.com', name: 'Invitee', role_cuid: 'role3', company_cuid: 'A' };
+    expect(await codeOf(service.create(ADMIN, input))).toBe('BAD_REQUEST: Required');
+    expect(users.some((u) => u.email === 'invitee@example.com')).toBe(false);
+    const invited: unknown[] = [];
+    service.useInviter(async (invitee) => {
+      // the user exists (committed) when the invitation is made
+      invited.push({ ...invitee, stored: users.find((u) => u.user_cuid === invitee.user_cuid) });
+      return { sent: false, message: 'later' };
+    });
+    const created = await service.create(ADMIN, { ...input, language: 'fr' }, { locale: 'en', host: 'portal.test' });
+    expect(created).toMatchObject({ data: { email: 'invitee@example.com' }, invitation: { sent: false, message: 'later' } });
+    expect(invited).toEqual([
+      expect.objectContaining({ email: 'invitee@example.com', locale: 'fr', answerLocale: 'en', host: 'portal.test', stored: expect.objectContaining({ password: null, inactive: true }) }),
+    ]);
+    // with a password: no invitation
+    await service.create(ADMIN, { ...input, email: 'withpw@example.com', password: 'long-enough' });
+    expect(invited).toHaveLength(1);
   });
 
   it('create: a taken email tells a superuser so, anybody else one answer that gives nothing away', async () => {

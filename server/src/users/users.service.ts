@@ -9,7 +9,7 @@ import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
 import { fieldError } from '../crud/field-error';
 import { type RoleListParams, SqlUsersRepository, type UserChanges, type UserListParams, type UsersRepository } from './users.repository';
-import type { TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
+import type { TInvitationOutcome, TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
 
 /** The role resource has no caller to scope by: the four roles are the same for everybody. */
 const ANYBODY: Scope = { user_cuid: '', superuser: false, companies: [], adminCompanies: [] };
@@ -17,8 +17,31 @@ const ANYBODY: Scope = { user_cuid: '', superuser: false, companies: [], adminCo
 /** The one answer a non-superuser gets for a taken email, wherever the holder is a member. */
 export const EMAIL_UNUSABLE = 'This email cannot be used';
 
+/** A user created without a password, to be invited (accounts/ sends the mail and keeps the link). */
+export interface Invitee {
+  user_cuid: string;
+  email: string;
+  name: string;
+  /** The language of the mail: the one the admin picked, else the admin's. */
+  locale: Locale;
+  /** The language of the answer to the admin (theirs). */
+  answerLocale: Locale;
+  /** The Host header and protocol of the admin's request (the brand of the mail). */
+  host?: string;
+  protocol?: string;
+}
+/** Sends an invitation; never throws for a mail that could not be sent (the outcome says so). */
+export type UserInviter = (invitee: Invitee) => Promise<TInvitationOutcome>;
+
 @Injectable()
 export class UsersService {
+  /** Set by the accounts module at start (it sits above users: users cannot import it). */
+  private inviter?: UserInviter;
+
+  useInviter(inviter: UserInviter): void {
+    this.inviter = inviter;
+  }
+
   constructor(
     @Inject(SqlUsersRepository) private readonly rows: UsersRepository,
     private readonly throttle?: LoginThrottle,
@@ -152,7 +175,11 @@ export class UsersService {
    * Spec §6: a company admin creates a user with a password and their first membership, in a
    * company they administer; nobody grants a role above their own level in that company.
    */
-  async create(actor: Actor, input: TUserCreateData): Promise<{ data: TUserRecord }> {
+  async create(
+    actor: Actor,
+    input: TUserCreateData,
+    invite: { locale: Locale; host?: string; protocol?: string } = { locale: 'en' },
+  ): Promise<{ data: TUserRecord; invitation?: TInvitationOutcome }> {
     const scope = scopeOf(actor);
     if (!scope.superuser && !scope.companies.includes(input.company_cuid)) throw notFound('Company');
     if (!(await this.rows.companyExists(scope, input.company_cuid))) throw notFound('Company');
@@ -161,8 +188,9 @@ export class UsersService {
     if (level === undefined) throw notFound('Role');
     if (!mayHandleLevel(actor, input.company_cuid, level)) throw forbidden('You cannot grant a role above your own');
     await this.assertEmailFree(actor, this.rows, input.email);
-    const hash = await hashPassword(input.password);
-    return this.uniqueEmail(actor, () =>
+    if (input.password === undefined && !this.inviter) throw fieldError(['password'], 'Required');
+    const hash = input.password === undefined ? null : await hashPassword(input.password);
+    const created = await this.uniqueEmail(actor, () =>
       this.rows.transaction(async (rows) => {
         const user_cuid = await rows.insert(scope, {
           email: input.email,
@@ -172,10 +200,25 @@ export class UsersService {
           company_cuid: input.company_cuid,
           role_cuid: input.role_cuid,
           is_company_admin: input.is_company_admin ?? false,
+          // Invited: inactive until the user sets their password from the link.
+          inactive: hash === null,
+          language: input.language,
         });
         return { data: await this.loadRecord(rows, scope, user_cuid) };
       }),
     );
+    if (hash !== null || !this.inviter) return created;
+    // After the commit: a mail that cannot go out now does not undo the user (it can be re-sent).
+    const invitation = await this.inviter({
+      user_cuid: created.data.user_cuid,
+      email: created.data.email,
+      name: created.data.name,
+      locale: input.language ?? invite.locale,
+      answerLocale: invite.locale,
+      host: invite.host,
+      protocol: invite.protocol,
+    });
+    return { ...created, invitation };
   }
 
   /**
@@ -221,6 +264,21 @@ export class UsersService {
         return { data: await this.loadRecord(rows, scope, target.user_cuid) };
       }),
     );
+  }
+
+  /**
+   * A user the caller may edit (`users.edit`, as in update): NOT_FOUND for one they cannot reach,
+   * FORBIDDEN for a colleague they may not change. With what an invitation needs to know.
+   */
+  async editable(actor: Actor, id: string): Promise<TUserRecord & { has_password: boolean }> {
+    const scope = scopeOf(actor);
+    return this.rows.transaction(async (rows) => {
+      const target = await this.lockTarget(rows, scope, id);
+      if (!can(actor, 'users.edit', { user_cuid: target.user_cuid, user_memberships: target.memberships })) {
+        throw forbidden('Only the user, a superuser, or an admin of every company of this user who is at least as powerful there can change this user');
+      }
+      return { ...(await this.loadRecord(rows, scope, target.user_cuid)), has_password: target.password !== null };
+    });
   }
 
   /**

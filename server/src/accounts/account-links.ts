@@ -1,0 +1,107 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { newCuid } from '../common/ids';
+import { DATA_SOURCE } from '../database/database.module';
+
+/** What a one-time account link does (url_request.data.kind). */
+export type AccountLinkKind = 'accountInvitation' | 'passwordReset';
+const KINDS: readonly AccountLinkKind[] = ['accountInvitation', 'passwordReset'];
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const TOKEN = /^([a-z0-9]{1,32})\.([A-Za-z0-9_-]{16,128})$/;
+
+interface LinkRow {
+  data: { kind?: unknown; user_cuid?: unknown; secret_sha256?: unknown };
+  expired: boolean;
+}
+
+/** A link checked and locked inside a transaction. */
+export interface OpenedLink {
+  kind: AccountLinkKind;
+  user_cuid: string;
+}
+
+/**
+ * One-time links of accounts (invitation, password reset) in url_request, the way the alert
+ * e-mail verification keeps its links: the token given out is `<token_cuid>.<secret>`, and only a
+ * SHA-256 of the secret is stored, so a copy of the table opens nothing. One user has at most one
+ * live link: a new one replaces the older ones of either kind.
+ */
+@Injectable()
+export class AccountLinks implements OnModuleDestroy {
+  private readonly logger = new Logger('Accounts');
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {
+    this.sweeper = setInterval(() => void this.sweep(), 60 * 60 * 1000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** A new link for the user; their older links stop working. Answers the token to put in the mail. */
+  async issue(kind: AccountLinkKind, user_cuid: string, ttlSeconds: number): Promise<string> {
+    const token_cuid = newCuid();
+    const secret = randomBytes(24).toString('base64url');
+    await this.ds.transaction(async (tx) => {
+      await this.dropAll(tx, user_cuid);
+      await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
+        token_cuid,
+        JSON.stringify({ kind, user_cuid, secret_sha256: sha256(secret) }),
+        ttlSeconds,
+      ]);
+    });
+    return `${token_cuid}.${secret}`;
+  }
+
+  /** Every link of the user (after a password was set, or when they are deleted). */
+  async dropAll(tx: EntityManager | DataSource, user_cuid: string): Promise<void> {
+    await tx.query(`DELETE FROM url_request WHERE data->>'kind' = ANY($1::text[]) AND data->>'user_cuid' = $2`, [KINDS, user_cuid]);
+  }
+
+  /**
+   * Whether a token names a live link (right secret, not expired), without locking: a cheap check
+   * made before the new password is hashed, so junk tokens cost no hashing.
+   */
+  async peek(token: string): Promise<OpenedLink | undefined> {
+    return this.read(this.ds, token, false);
+  }
+
+  /** The live link of a token, locked (FOR UPDATE) in `tx`: two uses of one link wait on each other, and the second finds it gone. */
+  async lock(tx: EntityManager, token: string): Promise<OpenedLink | undefined> {
+    return this.read(tx, token, true);
+  }
+
+  /** Deletes one link (used). */
+  async use(tx: EntityManager, token: string): Promise<void> {
+    const m = TOKEN.exec(token);
+    if (m) await tx.query(`DELETE FROM url_request WHERE token_cuid = $1`, [m[1]]);
+  }
+
+  private async read(tx: EntityManager | DataSource, token: string, lock: boolean): Promise<OpenedLink | undefined> {
+    const m = TOKEN.exec(token);
+    if (!m) return undefined;
+    const [, token_cuid, secret] = m;
+    const [row] = (await tx.query(`SELECT data, expires_at <= now() AS expired FROM url_request WHERE token_cuid = $1${lock ? ' FOR UPDATE' : ''}`, [
+      token_cuid,
+    ])) as LinkRow[];
+    if (!row || row.expired || !KINDS.includes(row.data.kind as AccountLinkKind) || typeof row.data.secret_sha256 !== 'string' || typeof row.data.user_cuid !== 'string') {
+      return undefined;
+    }
+    const a = Buffer.from(sha256(secret), 'hex');
+    const b = Buffer.from(row.data.secret_sha256, 'hex');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+    return { kind: row.data.kind as AccountLinkKind, user_cuid: row.data.user_cuid };
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.ds.query(`DELETE FROM url_request WHERE data->>'kind' = ANY($1::text[]) AND expires_at < now()`, [KINDS]);
+    } catch (e) {
+      this.logger.warn(`Could not sweep expired account links: ${(e as Error).message}`);
+    }
+  }
+}
