@@ -71,7 +71,8 @@ export default function SystemPage() {
       </Box>
     );
   }
-  if (latest.isError) {
+  // A failed refetch keeps what was loaded on screen (the offline banner says why it is old).
+  if (latest.isError && !latest.data) {
     const status = httpStatusOf(latest.error);
     const notFound = status === 404 || status === 403;
     return (
@@ -86,7 +87,7 @@ export default function SystemPage() {
       </Box>
     );
   }
-  const data = latest.data;
+  const data = latest.data!;
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="system-page" data-system={data.system_cuid}>
       <Title title={data.name} />
