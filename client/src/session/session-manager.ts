@@ -4,6 +4,7 @@ import {
   SESSION_RECHECK_MS,
 } from '../../../server/src/common/spec-constants';
 import type { SessionCheck, TSessionContext } from './auth-api';
+import { isCompleteContext } from './context';
 
 /** A role as role.all answers it. */
 export interface TRole {
@@ -60,19 +61,7 @@ export interface SessionDeps {
 export const SESSION_CHECK_TIMEOUT_MS = 5 * SESSION_RECHECK_MS;
 const MAX_ERRORS_KEPT = 20;
 
-/** Spec §4: loaded once user, memberships, both blacklists and the superuser flag are known. */
-export function isCompleteContext(ctx: unknown): ctx is TSessionContext {
-  const c = ctx as Partial<TSessionContext> | null;
-  return (
-    !!c &&
-    !!c.user &&
-    typeof c.user.user_cuid === 'string' &&
-    Array.isArray(c.memberships) &&
-    Array.isArray(c.notificationBlacklist) &&
-    Array.isArray(c.portalNotificationBlacklist) &&
-    typeof c.isSuperUser === 'boolean'
-  );
-}
+export { isCompleteContext };
 
 type Listener = (state: SessionState) => void;
 
