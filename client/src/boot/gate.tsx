@@ -27,15 +27,16 @@ function takeFirstCheck(): Promise<SessionCheck> {
   return check;
 }
 
-type GateState = { kind: 'checking' } | { kind: 'in' } | { kind: 'out' } | { kind: 'unreachable'; status?: number };
+type GateState = { kind: 'checking' } | { kind: 'in' } | { kind: 'out'; reason?: string } | { kind: 'unreachable'; status?: number };
 
 function fromCheck(check: SessionCheck): GateState {
   if (check.kind === 'ok') {
-    if (!isCompleteContext(check.context) || check.context.user.inactive) return { kind: 'out' };
+    if (!isCompleteContext(check.context)) return { kind: 'unreachable', status: 200 };
+    if (check.context.user.inactive) return { kind: 'out', reason: 'INACTIVE' };
     primeSession(check.context);
     return { kind: 'in' };
   }
-  if (check.kind === 'unauthorized') return { kind: 'out' };
+  if (check.kind === 'unauthorized') return { kind: 'out', reason: check.code };
   return { kind: 'unreachable', status: check.kind === 'failed' ? check.status : undefined };
 }
 
@@ -67,7 +68,8 @@ export function SessionGate({ splash }: { splash: ReactNode }) {
     case 'checking':
       return <>{splash}</>;
     case 'out': {
-      const next: LoginLocationState = { nextPathname: location.pathname, nextSearch: location.search };
+      // The reason (MISSING, EXPIRED, …) shows on the login page as the shell's sign-outs do.
+      const next: LoginLocationState = { reason: state.reason, nextPathname: location.pathname, nextSearch: location.search };
       return <Navigate to={LOGIN_PATH} replace state={next} />;
     }
     case 'unreachable':
