@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { HttpError } from 'ra-core';
 import { createQueryClient } from './query-client';
 
@@ -54,9 +55,10 @@ describe('the QueryClient react-admin and the screens share', () => {
     expect(await attempts(new HttpError('later', status))).toHaveLength(4);
   });
 
-  it('does not retry mutations', async () => {
+  it('does not retry mutations, nor holds them while offline', async () => {
     const client = createQueryClient();
     expect(client.getDefaultOptions().mutations?.retry).toBe(false);
+    expect(client.getDefaultOptions().mutations?.networkMode).toBe('always');
     let calls = 0;
     const mutation = client.getMutationCache().build(client, {
       mutationFn: async () => {
@@ -66,6 +68,20 @@ describe('the QueryClient react-admin and the screens share', () => {
     });
     await expect(mutation.execute(undefined)).rejects.toThrow('down');
     expect(calls).toBe(1);
+    // Offline (react-query's onlineManager), the mutation still runs and fails instead of pausing.
+    onlineManager.setOnline(false);
+    try {
+      const offline = client.getMutationCache().build(client, {
+        mutationFn: async () => {
+          calls++;
+          throw new HttpError('Failed to fetch', 0);
+        },
+      });
+      await expect(offline.execute(undefined)).rejects.toThrow('Failed to fetch');
+      expect(calls).toBe(2);
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it('keeps suspense queries fresh for at least 1 s, and leaves other stale times alone', () => {

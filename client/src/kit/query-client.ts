@@ -37,7 +37,8 @@ export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
       queries: { gcTime: QUERY_GC_TIME_MS, retry: shouldRetryQuery, retryDelay },
-      mutations: { retry: false },
+      // A save during a drop fails at once with its message (it is not held until the link is back).
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
   const defaults = client.defaultQueryOptions.bind(client);
