@@ -63,6 +63,7 @@ export default function App() {
     () =>
       new SessionManager({
         checkSession: checkSessionTracked,
+        answeredSince: (at) => (connection.getState().lastAnswerAt ?? -1) >= at,
         fetchRoles: () => trpc.role.all.query(),
         logout,
         onSignedOut: (reason) => {

@@ -29,9 +29,11 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
   let roleCalls: number;
   let sut: SessionManager;
   let online: boolean;
+  let answeredMeanwhile: boolean;
 
   beforeEach(() => {
     online = true;
+    answeredMeanwhile = true;
     clock = new FakeClock();
     answers = [];
     checks = 0;
@@ -52,6 +54,7 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
       },
       onSignedOut: (reason) => signedOut.push(reason),
       isOnline: () => online,
+      answeredSince: () => answeredMeanwhile,
       now: clock.now,
       setTimer: clock.setTimer,
       clearTimer: clock.clearTimer,
@@ -172,12 +175,14 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     expect(logouts).toBe(1);
   });
   describe('what each kind of answer does to the counter (a dropped link never signs out)', () => {
-    const cases: { name: string; answer: () => SessionCheck; counts: boolean; offline?: boolean }[] = [
+    const cases: { name: string; answer: () => SessionCheck; counts: boolean; offline?: boolean; silent?: boolean }[] = [
       { name: 'a 500 answer', answer: () => ({ kind: 'failed', message: 'boom', status: 500 }), counts: true },
       { name: 'a 502 from a proxy', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true },
       { name: 'a 503 answer', answer: () => ({ kind: 'failed', message: 'down', status: 503 }), counts: true },
       { name: 'a 404 or other unexpected status', answer: () => ({ kind: 'failed', message: 'not found', status: 404 }), counts: true },
-      { name: 'a time-out of an answering server (online)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: true },
+      { name: 'a time-out of an answering server (online, other requests answered meanwhile)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: true },
+      { name: 'a time-out with nothing answered meanwhile (a silent drop)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, silent: true },
+      { name: 'a 502 even when nothing else answered meanwhile (it is an answer)', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true, silent: true },
       { name: 'a malformed or incomplete 200', answer: () => ({ kind: 'ok', context: { user: null } as unknown as TSessionContext }), counts: true },
       { name: 'no answer at all (fetch rejected)', answer: () => ({ kind: 'unreachable', message: 'Failed to fetch' }), counts: false },
       { name: 'a time-out while the browser is offline', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, offline: true },
@@ -190,11 +195,13 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
         await clock.advance(SESSION_RECHECK_MS);
         expect(sut.getState().failures).toBe(1);
         online = !c.offline;
+        answeredMeanwhile = !c.silent;
         await clock.advance(SESSION_RECHECK_MS * 2);
         expect(sut.getState()).toMatchObject({ status: 'loaded', failures: c.counts ? 3 : 1, unreachable: !c.counts });
         expect(sut.getState().errors.at(-1)?.kind).toBe(c.counts ? (c.name.includes('malformed') ? 'incomplete' : 'network') : 'unreachable');
         // The next answer clears `unreachable`; a success resets the counter.
         online = true;
+        answeredMeanwhile = true;
         await clock.advance(SESSION_RECHECK_MS);
         expect(sut.getState()).toMatchObject({ status: 'loaded', failures: 0, unreachable: false });
         expect(signedOut).toEqual([]);

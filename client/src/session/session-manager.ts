@@ -52,6 +52,8 @@ export interface SessionDeps {
   onSignedOut(reason: SignOutReason): void;
   /** Whether the browser believes it has a network (navigator.onLine); defaults to true outside a browser. */
   isOnline?: () => boolean;
+  /** Whether the server answered any request since `at` (ms); unknown (absent) counts as yes. */
+  answeredSince?: (at: number) => boolean;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -72,9 +74,9 @@ type Listener = (state: SessionState) => void;
  * - 200 with a whole context: resets it (and clears `unreachable`);
  * - a failed check: an answer from the server that is not a session (5xx, any other non-401
  *   status, a malformed or incomplete body) or a check that did not finish within
- *   SESSION_CHECK_TIMEOUT_MS while the browser is online: +1;
- * - no answer at all (fetch rejected: offline, connection refused or cut) or a time-out while
- *   navigator.onLine is false: unchanged, the state says `unreachable` (a dropped link never
+ *   SESSION_CHECK_TIMEOUT_MS while the server answered other requests meanwhile: +1;
+ * - no answer at all (fetch rejected: offline, connection refused or cut), or a time-out while
+ *   navigator.onLine is false or nothing else was answered meanwhile (a silent drop): unchanged, the state says `unreachable` (a dropped link never
  *   signs anyone out; the server decides when it answers again);
  * - 401 or an inactive user: signed out at once.
  * More than SESSION_MAX_FAILURES failed checks clear the state, call logout and onSignedOut.
@@ -184,6 +186,7 @@ export class SessionManager {
     if (this.inFlight || this.state.status === 'signedOut') return;
     this.inFlight = true;
     const generation = this.generation;
+    const started = this.now();
     const controller = new AbortController();
     const timeout = this.setTimer(() => controller.abort(), SESSION_CHECK_TIMEOUT_MS);
     let result: SessionCheck;
@@ -196,8 +199,11 @@ export class SessionManager {
       this.inFlight = false;
     }
     if (this.isSignedOut()) return;
-    // A time-out while the browser says it is offline: nobody could answer.
-    if (result.kind === 'failed' && result.status === undefined && !this.isOnline()) result = { kind: 'unreachable', message: result.message };
+    // A time-out counts only when the server is answering (other requests got answers meanwhile);
+    // with the browser offline or nothing answered since the check started, it is a silent drop.
+    if (result.kind === 'failed' && result.status === undefined && (!this.isOnline() || this.deps.answeredSince?.(started) === false)) {
+      result = { kind: 'unreachable', message: result.message };
+    }
     if (result.kind === 'unreachable') {
       this.set({ unreachable: true, errors: this.recordError({ kind: 'unreachable', message: result.message }) });
       return;
