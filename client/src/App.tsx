@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Admin, CustomRoutes, localStorageStore } from 'react-admin';
 import { Navigate, Route, useLocation, useNavigate } from 'react-router';
@@ -11,7 +12,9 @@ import { readLocale } from './i18n/locale';
 import { useBrand } from './layout/brand';
 import { PortalLayout, TopCenterNotification } from './layout/Layout';
 import { GROUP_ROUTES, RESOURCES } from './resources';
-import { checkSession, logout } from './session/auth-api';
+import { connection } from './kit/connection';
+import { createQueryClient } from './kit/query-client';
+import { checkSession, logout, type SessionCheck } from './session/auth-api';
 import type { LoginLocationState } from './session/next-path';
 import { clearPrimedSession, readPrimedSession } from './session/primed';
 import { SessionManager } from './session/session-manager';
@@ -25,6 +28,25 @@ import { trpc } from './trpc';
 
 // The exports page (spec: data exports) comes in its own chunk on first use.
 const ExportsPage = lazyPage(() => import('./exports/ExportsPage'), (m) => m.default);
+
+/** The session check, telling the connection whether the server answered (the loop runs every second). */
+async function checkSessionTracked(signal: AbortSignal): Promise<SessionCheck> {
+  const check = await checkSession(signal);
+  if (check.kind === 'unreachable') connection.markUnreachable();
+  else if (check.kind !== 'failed' || check.status !== undefined) connection.markAnswered();
+  return check;
+}
+
+/**
+ * react-query's idea of "online" is the connection's (a server that answers), not only the
+ * browser's: queries pause during a drop and refetch when the server answers again.
+ */
+function followConnection(): () => void {
+  const stopBrowser = connection.watchBrowser();
+  onlineManager.setEventListener((setOnline) => connection.subscribe((state) => setOnline(state.reachable)));
+  onlineManager.setOnline(connection.getState().reachable);
+  return stopBrowser;
+}
 
 /**
  * The app shell (every page but /auth/login): the session loop, react-admin with the portal's
@@ -40,7 +62,8 @@ export default function App() {
   const [manager] = useState(
     () =>
       new SessionManager({
-        checkSession,
+        checkSession: checkSessionTracked,
+        answeredSince: (at) => (connection.getState().lastAnswerAt ?? -1) >= at,
         fetchRoles: () => trpc.role.all.query(),
         logout,
         onSignedOut: (reason) => {
@@ -49,6 +72,7 @@ export default function App() {
         },
       }),
   );
+  useEffect(followConnection, []);
   useEffect(() => {
     manager.start(readPrimedSession());
     clearPrimedSession();
@@ -62,6 +86,7 @@ export default function App() {
       return state.status === 'loaded' ? state.context : null;
     }),
   );
+  const [queryClient] = useState(createQueryClient);
   const [i18nProvider] = useState(() => createI18nProvider(readLocale()));
   const [store] = useState(() => {
     const s = localStorageStore(undefined, 'Portal');
@@ -78,6 +103,7 @@ export default function App() {
         title=""
         authProvider={authProvider}
         dataProvider={dataProvider}
+        queryClient={queryClient}
         i18nProvider={i18nProvider}
         store={store}
         theme={theme}

@@ -1,7 +1,8 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { LOGIN_PATH } from '../../server/src/common/spec-constants';
+import { SessionGate, startFirstSessionCheck, warmShellWhenIdle } from './boot/gate';
 import { readLocale } from './i18n/locale';
 import { makeTranslate } from './i18n/translate';
 import { applyFavicon, BrandContext, loadBrand } from './layout/brand';
@@ -10,10 +11,21 @@ import ForgotPage from './login/ForgotPage';
 import ResetPage from './login/ResetPage';
 import { FORGOT_PATH, RESET_PATH } from './login/account-api';
 
-// The login page is small (no react-admin, no MUI) and part of this entry chunk, so a sign-out
-// switches to it at once; the app shell (react-admin, MUI) is loaded lazily. Navigations are not
-// transitions: a sign-out must unmount the shell at once, not wait behind its last renders.
-const App = lazy(() => import('./App'));
+/**
+ * Public pages: plain React in this entry chunk (no react-admin, no MUI), so they show at once and a
+ * sign-out switches to the login page at once. Add a public page here (and to PUBLIC_PREFIX).
+ */
+const PUBLIC_ROUTES = [
+  { path: LOGIN_PATH, element: <LoginPage /> },
+  { path: FORGOT_PATH, element: <ForgotPage /> },
+  { path: RESET_PATH, element: <ResetPage /> },
+];
+/** Paths under it are public: the session is not asked for, and the shell's code warms up meanwhile. */
+const PUBLIC_PREFIX = '/auth/';
+const isPublicPath = (pathname: string) => pathname.startsWith(PUBLIC_PREFIX);
+
+// The session question goes out first, before the brand and the first render (docs/client-network.md).
+if (!isPublicPath(window.location.pathname)) startFirstSessionCheck();
 
 function Splash() {
   return (
@@ -23,22 +35,27 @@ function Splash() {
   );
 }
 
+/** A public page around its route: the shell's code is fetched in the background once the page is up. */
+function Public({ children }: { children: React.ReactNode }) {
+  useEffect(warmShellWhenIdle, []);
+  return <>{children}</>;
+}
+
 async function boot(): Promise<void> {
   const brand = await loadBrand();
   applyFavicon(brand);
   document.documentElement.lang = readLocale();
+  // Navigations are not transitions: a sign-out must unmount the shell at once, not wait behind its last renders.
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <BrandContext.Provider value={brand}>
         <BrowserRouter useTransitions={false}>
-          <Suspense fallback={<Splash />}>
-            <Routes>
-              <Route path={LOGIN_PATH} element={<LoginPage />} />
-              <Route path={FORGOT_PATH} element={<ForgotPage />} />
-              <Route path={RESET_PATH} element={<ResetPage />} />
-              <Route path="*" element={<App />} />
-            </Routes>
-          </Suspense>
+          <Routes>
+            {PUBLIC_ROUTES.map((r) => (
+              <Route key={r.path} path={r.path} element={<Public>{r.element}</Public>} />
+            ))}
+            <Route path="*" element={<SessionGate splash={<Splash />} />} />
+          </Routes>
         </BrowserRouter>
       </BrandContext.Provider>
     </StrictMode>,

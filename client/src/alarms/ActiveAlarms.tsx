@@ -9,6 +9,7 @@ import { SeverityChip } from '../events/severity';
 import { messageOf, trpc } from '../trpc';
 import { AlarmRowMenu } from './AlarmRowMenu';
 import { formatDeviceTime, showValue, type ActiveAlarm } from './api';
+import { SystemPrefetch } from '../systems/prefetch';
 
 const REFRESH_MS = 15_000;
 /** Read by screen readers, not shown. */
@@ -80,9 +81,13 @@ export function ActiveAlarmsTable({ system_cuid }: { system_cuid?: string }) {
               <TableCell>{a.trigger_name}</TableCell>
               {!system_cuid && (
                 <TableCell>
-                  <Link component={RouterLink} to={`/systems/${encodeURIComponent(a.system_cuid)}/alarms`}>
-                    {a.system_name}
-                  </Link>
+                  <SystemPrefetch id={a.system_cuid}>
+                    {(ref) => (
+                      <Link ref={ref} component={RouterLink} to={`/systems/${encodeURIComponent(a.system_cuid)}/alarms`}>
+                        {a.system_name}
+                      </Link>
+                    )}
+                  </SystemPrefetch>
                 </TableCell>
               )}
               <TableCell sx={{ maxWidth: 420 }}>{a.message}</TableCell>

@@ -11,6 +11,7 @@ import { formatValue } from '../systems/chart-time';
 import { trpc } from '../trpc';
 import { isUnavailable, useLatest, useOverview, type Overview } from './data';
 import type { DateRange } from './range';
+import { SystemPrefetch } from '../systems/prefetch';
 
 // uPlot comes with the first time-series widget, in its own chunk.
 const SystemChart = lazy(() => import('../systems/SystemChart'));
@@ -237,9 +238,13 @@ function AlarmsWidget() {
         <ListItem key={`${a.trigger_cuid}:${a.system_cuid}`} disableGutters>
           <ListItemText
             primary={
-              <RouterLink to={`/systems/${encodeURIComponent(a.system_cuid)}/alarms`}>
-                {a.system_name}: {a.name}
-              </RouterLink>
+              <SystemPrefetch id={a.system_cuid}>
+                {(ref) => (
+                  <RouterLink ref={ref} to={`/systems/${encodeURIComponent(a.system_cuid)}/alarms`}>
+                    {a.system_name}: {a.name}
+                  </RouterLink>
+                )}
+              </SystemPrefetch>
             }
             secondary={a.severity_level}
           />

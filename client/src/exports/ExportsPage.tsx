@@ -7,6 +7,7 @@ import { fullLabel } from '../systems/chart-time';
 import { messageOf, trpc } from '../trpc';
 import { JobProgress } from './ExportDialog';
 import { isActive, sizeLabel, type ExportJob } from './job';
+import { SystemPrefetch } from '../systems/prefetch';
 
 const T = 'portal.exports';
 const STATUS_COLOURS = { QUEUED: 'default', RUNNING: 'info', DONE: 'success', FAILED: 'error' } as const;
@@ -56,7 +57,13 @@ export default function ExportsPage() {
             {list.map((j) => (
               <TableRow key={j.id} data-testid="export-row" data-job={j.id} data-status={j.status}>
                 <TableCell>
-                  <RouterLink to={`/systems/${encodeURIComponent(j.system_cuid)}`}>{j.system_name ?? j.system_cuid}</RouterLink>
+                  <SystemPrefetch id={j.system_cuid}>
+                    {(ref) => (
+                      <RouterLink ref={ref} to={`/systems/${encodeURIComponent(j.system_cuid)}`}>
+                        {j.system_name ?? j.system_cuid}
+                      </RouterLink>
+                    )}
+                  </SystemPrefetch>
                 </TableCell>
                 <TableCell>
                   {j.template_name ?? '—'}

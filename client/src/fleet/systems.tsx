@@ -21,6 +21,7 @@ import { ReadOnlyGate } from '../kit/RecordButtons';
 import { CompanyInput, emptyToNull, TIMEZONE_CHOICES } from './common';
 import { SystemMetadataPanel } from './SystemMetadata';
 import { SystemSharingPanel } from './SystemSharing';
+import { useSystemPrefetch } from '../systems/prefetch';
 
 
 /** Site of a system: only the owner company's sites (the server checks it too). */
@@ -87,12 +88,13 @@ function SystemEditView() {
   const translate = useTranslate();
   const { record } = useEditContext<RaRecord>();
   const [tab, setTab] = useState(0);
+  const prefetch = useSystemPrefetch<HTMLAnchorElement>(record ? String(record.id) : undefined);
   if (!record) return null;
   return (
     <Box sx={{ mt: 1 }}>
       <Title title={String(record.name ?? '')} />
       {/* The monitoring page of this system (issue 13), which links back here. */}
-      <Button component={RouterLink} to={`/systems/${encodeURIComponent(String(record.id))}`} variant="outlined" size="small" sx={{ mb: 1 }} data-testid="system-monitoring-link">
+      <Button ref={prefetch} component={RouterLink} to={`/systems/${encodeURIComponent(String(record.id))}`} variant="outlined" size="small" sx={{ mb: 1 }} data-testid="system-monitoring-link">
         {translate('portal.system_page.monitoring')}
       </Button>
       <Card>

@@ -33,6 +33,7 @@ import { ageLabel } from '../systems/chart-time';
 import { StateChip } from '../systems/list-state';
 import { messageOf, trpc } from '../trpc';
 import { homeSections, stateFilterPath, systemPath } from './sections';
+import { SystemPrefetch } from '../systems/prefetch';
 
 /** How often the overview refreshes (the server may answer from a cache up to OVERVIEW_CACHE_MS old). */
 const REFRESH_MS = 30_000;
@@ -302,24 +303,28 @@ function Attention({ items, now }: { items: Overview['attention']; now: number }
             const contact = a.last_contact ? new Date(a.last_contact).getTime() : null;
             return (
               <ListItem key={a.system_cuid} disablePadding>
-                <ListItemButton component={RouterLink} to={systemPath(a.system_cuid)} data-testid="attention-row" data-system={a.system_cuid} data-reason={a.reason}>
-                  <ListItemText
-                    primary={
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} component="span">
-                        <span>{a.name}</span>
-                        <Chip component="span" size="small" label={translate(`portal.home.reason.${a.reason}`)} sx={{ bgcolor: REASON_COLOURS[a.reason], color: '#fff' }} />
-                        {a.active_alarms > 0 && <Chip component="span" size="small" variant="outlined" label={translate('portal.home.alarms_count', { smart_count: a.active_alarms })} />}
-                      </Stack>
-                    }
-                    secondary={[
-                      a.site_name,
-                      contact === null ? translate('portal.home.never_contacted') : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
-                      a.soc === null ? null : translate('portal.home.soc', { soc: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(a.soc) + ' %' }),
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  />
-                </ListItemButton>
+                <SystemPrefetch id={a.system_cuid}>
+                  {(ref) => (
+                    <ListItemButton ref={ref} component={RouterLink} to={systemPath(a.system_cuid)} data-testid="attention-row" data-system={a.system_cuid} data-reason={a.reason}>
+                      <ListItemText
+                        primary={
+                          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} component="span">
+                            <span>{a.name}</span>
+                            <Chip component="span" size="small" label={translate(`portal.home.reason.${a.reason}`)} sx={{ bgcolor: REASON_COLOURS[a.reason], color: '#fff' }} />
+                            {a.active_alarms > 0 && <Chip component="span" size="small" variant="outlined" label={translate('portal.home.alarms_count', { smart_count: a.active_alarms })} />}
+                          </Stack>
+                        }
+                        secondary={[
+                          a.site_name,
+                          contact === null ? translate('portal.home.never_contacted') : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
+                          a.soc === null ? null : translate('portal.home.soc', { soc: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(a.soc) + ' %' }),
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      />
+                    </ListItemButton>
+                  )}
+                </SystemPrefetch>
               </ListItem>
             );
           })}
@@ -340,12 +345,16 @@ function Alarms({ alarms, now }: { alarms: NonNullable<Overview['alarms']>; now:
         <List dense disablePadding>
           {alarms.map((a) => (
             <ListItem key={`${a.trigger_cuid}-${a.system_cuid}`} disablePadding>
-              <ListItemButton component={RouterLink} to={`${systemPath(a.system_cuid)}/alarms`} data-testid="alarm-row">
-                <ListItemText
-                  primary={`${a.name} — ${a.system_name}`}
-                  secondary={[a.severity_level, a.since ? translate('portal.home.alarm_since', { age: ageLabel(new Date(a.since).getTime(), now, locale) ?? '' }) : null].filter(Boolean).join(' · ')}
-                />
-              </ListItemButton>
+              <SystemPrefetch id={a.system_cuid}>
+                {(ref) => (
+                  <ListItemButton ref={ref} component={RouterLink} to={`${systemPath(a.system_cuid)}/alarms`} data-testid="alarm-row">
+                    <ListItemText
+                      primary={`${a.name} — ${a.system_name}`}
+                      secondary={[a.severity_level, a.since ? translate('portal.home.alarm_since', { age: ageLabel(new Date(a.since).getTime(), now, locale) ?? '' }) : null].filter(Boolean).join(' · ')}
+                    />
+                  </ListItemButton>
+                )}
+              </SystemPrefetch>
             </ListItem>
           ))}
         </List>
@@ -412,15 +421,19 @@ function MySystems({ company }: { company: string }) {
         <List dense disablePadding>
           {(data ?? []).map((s) => (
             <ListItem key={s.id} disablePadding>
-              <ListItemButton component={RouterLink} to={systemPath(String(s.id))} data-testid="my-system-row">
-                <ListItemText
-                  primary={s.name}
-                  secondary={
-                    s.energy_today_kwh === undefined || s.energy_today_kwh === null ? null : translate('portal.home.today_energy', { kwh: formatKwh(s.energy_today_kwh, locale) })
-                  }
-                />
-                {s.online_state && <StateChip state={s.online_state} />}
-              </ListItemButton>
+              <SystemPrefetch id={String(s.id)}>
+                {(ref) => (
+                  <ListItemButton ref={ref} component={RouterLink} to={systemPath(String(s.id))} data-testid="my-system-row">
+                    <ListItemText
+                      primary={s.name}
+                      secondary={
+                        s.energy_today_kwh === undefined || s.energy_today_kwh === null ? null : translate('portal.home.today_energy', { kwh: formatKwh(s.energy_today_kwh, locale) })
+                      }
+                    />
+                    {s.online_state && <StateChip state={s.online_state} />}
+                  </ListItemButton>
+                )}
+              </SystemPrefetch>
             </ListItem>
           ))}
         </List>

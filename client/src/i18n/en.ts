@@ -6,6 +6,16 @@ export const en = {
       loading: 'Loading…',
       skip_to_content: 'Skip to content',
     },
+    network: {
+      offline: 'You are offline — retrying…',
+      server_down: 'The portal is not answering (%{status}) — retrying…',
+      updated: 'Shown data updated %{age}',
+      retry: 'Try again',
+      boot_offline_title: 'No connection',
+      boot_offline_text: 'The portal could not be reached. It tries again by itself every few seconds and as soon as the network is back.',
+      next_try: 'Next try in %{seconds} s',
+      trying: 'Trying…',
+    },
     language: {
       label: 'Language',
       en: 'English',

@@ -7,6 +7,16 @@ export const fr: PortalMessages = {
       loading: 'Chargement…',
       skip_to_content: 'Aller au contenu',
     },
+    network: {
+      offline: 'Vous êtes hors ligne — nouvelle tentative…',
+      server_down: 'Le portail ne répond pas (%{status}) — nouvelle tentative…',
+      updated: 'Données affichées mises à jour %{age}',
+      retry: 'Réessayer',
+      boot_offline_title: 'Pas de connexion',
+      boot_offline_text: 'Le portail est injoignable. Il réessaie tout seul toutes les quelques secondes et dès que le réseau revient.',
+      next_try: 'Nouvel essai dans %{seconds} s',
+      trying: 'Connexion…',
+    },
     language: {
       label: 'Langue',
       en: 'English',

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { PortalAppBar } from './AppBar';
 import { defaultTitle, useBrand } from './brand';
+import { ConnectionBanner } from './ConnectionBanner';
 import { PortalMenu } from './Menu';
 
 /**
@@ -19,6 +20,7 @@ export function PortalLayout({ children }: { children?: ReactNode }) {
   }, [pathname, brand]);
   return (
     <ToastProvider>
+      <ConnectionBanner />
       <Layout appBar={PortalAppBar} menu={PortalMenu}>
         {children}
       </Layout>

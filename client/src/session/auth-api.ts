@@ -65,16 +65,18 @@ export type SessionCheck =
   | { kind: 'ok'; context: TSessionContext }
   /** 401: the server refused the cookie (and already deleted it). */
   | { kind: 'unauthorized'; code: string; message: string }
-  /** Network error, time-out, 5xx or anything unexpected: counts as a failed check. */
-  | { kind: 'failed'; message: string; status?: number };
+  /** The server answered, but not with a session: 5xx, a time-out of our own, a malformed answer. Counts as a failed check. */
+  | { kind: 'failed'; message: string; status?: number }
+  /** No answer at all (fetch rejected: offline, DNS, connection refused or cut). Does not count. */
+  | { kind: 'unreachable'; message: string };
 
 export async function checkSession(signal?: AbortSignal): Promise<SessionCheck> {
   let res: Response;
   try {
     res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', signal });
   } catch (error) {
-    const aborted = signal?.aborted;
-    return { kind: 'failed', message: aborted ? 'The session check timed out' : error instanceof Error ? error.message : String(error) };
+    if (signal?.aborted) return { kind: 'failed', message: 'The session check timed out' };
+    return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };
   }
   const body = await readJson(res);
   if (res.ok) return { kind: 'ok', context: body as unknown as TSessionContext };

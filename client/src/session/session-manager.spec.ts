@@ -28,8 +28,12 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
   let signedOut: string[];
   let roleCalls: number;
   let sut: SessionManager;
+  let online: boolean;
+  let answeredMeanwhile: boolean;
 
   beforeEach(() => {
+    online = true;
+    answeredMeanwhile = true;
     clock = new FakeClock();
     answers = [];
     checks = 0;
@@ -49,6 +53,8 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
         logouts++;
       },
       onSignedOut: (reason) => signedOut.push(reason),
+      isOnline: () => online,
+      answeredSince: () => answeredMeanwhile,
       now: clock.now,
       setTimer: clock.setTimer,
       clearTimer: clock.clearTimer,
@@ -167,5 +173,105 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'SIGNED_OUT', context: null });
     expect(signedOut).toEqual([]);
     expect(logouts).toBe(1);
+  });
+  describe('what each kind of answer does to the counter (a dropped link never signs out)', () => {
+    const cases: { name: string; answer: () => SessionCheck; counts: boolean; offline?: boolean; silent?: boolean }[] = [
+      { name: 'a 500 answer', answer: () => ({ kind: 'failed', message: 'boom', status: 500 }), counts: true },
+      { name: 'a 502 from a proxy', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true },
+      { name: 'a 503 answer', answer: () => ({ kind: 'failed', message: 'down', status: 503 }), counts: true },
+      { name: 'a 404 or other unexpected status', answer: () => ({ kind: 'failed', message: 'not found', status: 404 }), counts: true },
+      { name: 'a time-out of an answering server (online, other requests answered meanwhile)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: true },
+      { name: 'a time-out with nothing answered meanwhile (a silent drop)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, silent: true },
+      { name: 'a 502 even when nothing else answered meanwhile (it is an answer)', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true, silent: true },
+      { name: 'a malformed or incomplete 200', answer: () => ({ kind: 'ok', context: { user: null } as unknown as TSessionContext }), counts: true },
+      { name: 'no answer at all (fetch rejected)', answer: () => ({ kind: 'unreachable', message: 'Failed to fetch' }), counts: false },
+      { name: 'a time-out while the browser is offline', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, offline: true },
+      { name: 'a 503 answer even while the browser says offline (it did answer)', answer: () => ({ kind: 'failed', message: 'x', status: 503 }), counts: true, offline: true },
+    ];
+    for (const c of cases) {
+      it(`${c.name} ${c.counts ? 'counts as a failed check' : 'does not count, and marks the state unreachable'}`, async () => {
+        answers = [{ kind: 'failed', message: 'first', status: 500 }, c.answer(), c.answer()];
+        sut.start(context());
+        await clock.advance(SESSION_RECHECK_MS);
+        expect(sut.getState().failures).toBe(1);
+        online = !c.offline;
+        answeredMeanwhile = !c.silent;
+        await clock.advance(SESSION_RECHECK_MS * 2);
+        expect(sut.getState()).toMatchObject({ status: 'loaded', failures: c.counts ? 3 : 1, unreachable: !c.counts });
+        expect(sut.getState().errors.at(-1)?.kind).toBe(c.counts ? (c.name.includes('malformed') ? 'incomplete' : 'network') : 'unreachable');
+        // The next answer clears `unreachable`; a success resets the counter.
+        online = true;
+        answeredMeanwhile = true;
+        await clock.advance(SESSION_RECHECK_MS);
+        expect(sut.getState()).toMatchObject({ status: 'loaded', failures: 0, unreachable: false });
+        expect(signedOut).toEqual([]);
+      });
+    }
+
+    it('a check that throws counts as failed', async () => {
+      sut = new SessionManager({
+        checkSession: async () => {
+          throw new Error('bug');
+        },
+        fetchRoles: async () => ROLES,
+        logout: async () => undefined,
+        onSignedOut: (reason) => signedOut.push(reason),
+        isOnline: () => true,
+        now: clock.now,
+        setTimer: clock.setTimer,
+        clearTimer: clock.clearTimer,
+      });
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS * 3);
+      expect(sut.getState().failures).toBe(3);
+    });
+
+    it('a 30-s drop (offline, every check rejected) keeps the session, and the first answer after it resets the counter', async () => {
+      const drop = (30_000 / SESSION_RECHECK_MS) | 0;
+      answers = [
+        ...Array.from({ length: 3 }, () => ({ kind: 'failed', message: '502', status: 502 }) as SessionCheck),
+        ...Array.from({ length: drop }, () => ({ kind: 'unreachable', message: 'Failed to fetch' }) as SessionCheck),
+      ];
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS * 3);
+      online = false;
+      await clock.advance(SESSION_RECHECK_MS * drop);
+      expect(checks).toBe(3 + drop);
+      expect(sut.getState()).toMatchObject({ status: 'loaded', failures: 3, unreachable: true });
+      expect(signedOut).toEqual([]);
+      expect(logouts).toBe(0);
+      online = true;
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(sut.getState()).toMatchObject({ status: 'loaded', failures: 0, unreachable: false });
+    });
+
+    it('a drop between failed answers neither resets nor adds: 11 answered failures in a row still sign out', async () => {
+      const fail = (): SessionCheck => ({ kind: 'failed', message: '503', status: 503 });
+      const gone = (): SessionCheck => ({ kind: 'unreachable', message: 'Failed to fetch' });
+      answers = [...Array.from({ length: 6 }, fail), gone(), gone(), gone(), ...Array.from({ length: 5 }, fail)];
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS * 13);
+      expect(sut.getState()).toMatchObject({ status: 'loaded', failures: SESSION_MAX_FAILURES });
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'FAILURES' });
+      expect(signedOut).toEqual(['FAILURES']);
+    });
+
+    it(`11 consecutive 5xx answers sign out (the spec's rule is kept for answers)`, async () => {
+      answers = Array.from({ length: SESSION_MAX_FAILURES + 1 }, () => ({ kind: 'failed', message: '500', status: 500 }) as SessionCheck);
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS * (SESSION_MAX_FAILURES + 1));
+      expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'FAILURES' });
+      expect(logouts).toBe(1);
+    });
+
+    it('a 401 while the state was unreachable still signs out at once', async () => {
+      answers = [{ kind: 'unreachable', message: 'Failed to fetch' }, { kind: 'unauthorized', code: 'REVOKED', message: 'gone' }];
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(sut.getState().unreachable).toBe(true);
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'REVOKED' });
+    });
   });
 });

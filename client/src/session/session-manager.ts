@@ -4,6 +4,7 @@ import {
   SESSION_RECHECK_MS,
 } from '../../../server/src/common/spec-constants';
 import type { SessionCheck, TSessionContext } from './auth-api';
+import { isCompleteContext } from './context';
 
 /** A role as role.all answers it. */
 export interface TRole {
@@ -20,7 +21,8 @@ export type SignOutReason = string;
 
 export interface SessionError {
   at: number;
-  kind: 'network' | 'unauthorized' | 'inactive' | 'incomplete' | 'roles';
+  /** network: the server answered badly (counts); unreachable: no answer at all (does not count). */
+  kind: 'network' | 'unreachable' | 'unauthorized' | 'inactive' | 'incomplete' | 'roles';
   message: string;
   status?: number;
   code?: string;
@@ -32,8 +34,10 @@ export interface SessionState {
   context: TSessionContext | null;
   /** All roles (role.all), empty until loaded (spec §4 Roles loading). */
   roles: TRole[];
-  /** Consecutive failed checks; a success resets it. */
+  /** Consecutive failed checks; a success resets it; an unreachable server leaves it as it is. */
   failures: number;
+  /** The last check got no answer at all (or the browser says it is offline); the next answer clears it. */
+  unreachable: boolean;
   /** Recent errors, newest last (kept in the context, spec §8). */
   errors: SessionError[];
   signOutReason?: SignOutReason;
@@ -46,6 +50,10 @@ export interface SessionDeps {
   logout(): Promise<unknown>;
   /** Called once when the manager signs the user out by itself (the shell navigates to /auth/login). */
   onSignedOut(reason: SignOutReason): void;
+  /** Whether the browser believes it has a network (navigator.onLine); defaults to true outside a browser. */
+  isOnline?: () => boolean;
+  /** Whether the server answered any request since `at` (ms); unknown (absent) counts as yes. */
+  answeredSince?: (at: number) => boolean;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -55,31 +63,27 @@ export interface SessionDeps {
 export const SESSION_CHECK_TIMEOUT_MS = 5 * SESSION_RECHECK_MS;
 const MAX_ERRORS_KEPT = 20;
 
-/** Spec §4: loaded once user, memberships, both blacklists and the superuser flag are known. */
-export function isCompleteContext(ctx: unknown): ctx is TSessionContext {
-  const c = ctx as Partial<TSessionContext> | null;
-  return (
-    !!c &&
-    !!c.user &&
-    typeof c.user.user_cuid === 'string' &&
-    Array.isArray(c.memberships) &&
-    Array.isArray(c.notificationBlacklist) &&
-    Array.isArray(c.portalNotificationBlacklist) &&
-    typeof c.isSuperUser === 'boolean'
-  );
-}
+export { isCompleteContext };
 
 type Listener = (state: SessionState) => void;
 
 /**
  * The browser's session loop (spec §4 Session and Roles loading, §9 constants), free of React:
- * GET /api/auth/session every SESSION_RECHECK_MS (never two at once); a failed check (network
- * error, time-out, 5xx) increments a counter and a success resets it; more than
- * SESSION_MAX_FAILURES failures, a 401 or an inactive user clears the state, calls logout and
- * onSignedOut. ROLES_FETCH_DELAY_MS after start, if no roles are held, role.all is asked once.
+ * GET /api/auth/session every SESSION_RECHECK_MS (never two at once). What each answer does to
+ * the counter of consecutive failed checks (docs/client-network.md):
+ * - 200 with a whole context: resets it (and clears `unreachable`);
+ * - a failed check: an answer from the server that is not a session (5xx, any other non-401
+ *   status, a malformed or incomplete body) or a check that did not finish within
+ *   SESSION_CHECK_TIMEOUT_MS while the server answered other requests meanwhile: +1;
+ * - no answer at all (fetch rejected: offline, connection refused or cut), or a time-out while
+ *   navigator.onLine is false or nothing else was answered meanwhile (a silent drop): unchanged, the state says `unreachable` (a dropped link never
+ *   signs anyone out; the server decides when it answers again);
+ * - 401 or an inactive user: signed out at once.
+ * More than SESSION_MAX_FAILURES failed checks clear the state, call logout and onSignedOut.
+ * ROLES_FETCH_DELAY_MS after start, if no roles are held, role.all is asked once.
  */
 export class SessionManager {
-  private state: SessionState = { status: 'loading', context: null, roles: [], failures: 0, errors: [] };
+  private state: SessionState = { status: 'loading', context: null, roles: [], failures: 0, unreachable: false, errors: [] };
   private readonly listeners = new Set<Listener>();
   private checkTimer: unknown;
   private rolesTimer: unknown;
@@ -92,9 +96,11 @@ export class SessionManager {
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
+  private readonly isOnline: () => boolean;
 
   constructor(private readonly deps: SessionDeps) {
     this.now = deps.now ?? Date.now;
+    this.isOnline = deps.isOnline ?? (() => (typeof navigator === 'undefined' || typeof navigator.onLine !== 'boolean' ? true : navigator.onLine));
     this.setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = deps.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   }
@@ -180,6 +186,7 @@ export class SessionManager {
     if (this.inFlight || this.state.status === 'signedOut') return;
     this.inFlight = true;
     const generation = this.generation;
+    const started = this.now();
     const controller = new AbortController();
     const timeout = this.setTimer(() => controller.abort(), SESSION_CHECK_TIMEOUT_MS);
     let result: SessionCheck;
@@ -192,6 +199,16 @@ export class SessionManager {
       this.inFlight = false;
     }
     if (this.isSignedOut()) return;
+    // A time-out counts only when the server is answering (other requests got answers meanwhile);
+    // with the browser offline or nothing answered since the check started, it is a silent drop.
+    if (result.kind === 'failed' && result.status === undefined && (!this.isOnline() || this.deps.answeredSince?.(started) === false)) {
+      result = { kind: 'unreachable', message: result.message };
+    }
+    if (result.kind === 'unreachable') {
+      this.set({ unreachable: true, errors: this.recordError({ kind: 'unreachable', message: result.message }) });
+      return;
+    }
+    if (this.state.unreachable) this.set({ unreachable: false });
     if (result.kind === 'ok') {
       if (!isCompleteContext(result.context)) {
         this.failed({ kind: 'incomplete', message: 'The session answer is incomplete' });

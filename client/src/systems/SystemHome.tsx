@@ -8,6 +8,7 @@ import { SiteMap } from '../map';
 import { siteSystemsPath, worseState } from '../map/pins';
 import type { MapPin } from '../map/types';
 import type { trpc } from '../trpc';
+import { useSystemListPrefetch } from './prefetch';
 
 /** The system page's energy and site cards (issue 13): daily / monthly PV energy, the site on a small map. */
 
@@ -61,6 +62,7 @@ interface SiteRecord {
 export function SiteCard({ data }: { data: Latest }) {
   const translate = useTranslate();
   const system = useGetOne<SystemRecord>('system', { id: data.system_cuid });
+  const prefetchList = useSystemListPrefetch<HTMLAnchorElement>();
   const { canAccess: maySeeSites } = useCanAccess({ resource: 'site', action: 'list' });
   const siteCuid = system.data?.site_cuid ?? null;
   const site = useGetOne<SiteRecord>('site', { id: siteCuid ?? '' }, { enabled: !!siteCuid && !!maySeeSites });
@@ -87,7 +89,7 @@ export function SiteCard({ data }: { data: Latest }) {
           </Box>
         )}
         {siteCuid && maySeeSites && (
-          <Button component={RouterLink} to={siteSystemsPath(siteCuid)} size="small" variant="outlined" data-testid="site-systems">
+          <Button ref={prefetchList} component={RouterLink} to={siteSystemsPath(siteCuid)} size="small" variant="outlined" data-testid="site-systems">
             {translate('portal.system_page.site_systems')}
           </Button>
         )}

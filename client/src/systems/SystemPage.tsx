@@ -27,6 +27,7 @@ import { usePageTitle } from '../layout/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
 import type { ChartParameter } from './SystemChart';
+import { systemLatestQuery } from './prefetch';
 // Energy, site and settings link (issue 13).
 import { EnergyCard, SettingsLink, SiteCard } from './SystemHome';
 
@@ -57,8 +58,7 @@ export default function SystemPage() {
   const hasDashboard = (dashboards.data?.length ?? 0) > 0;
 
   const latest = useQuery({
-    queryKey: ['telemetry.latest', id],
-    queryFn: ({ signal }) => trpc.telemetry.latest.query({ system_cuid: id }, { signal }),
+    ...systemLatestQuery(id),
     refetchInterval: REFRESH_MS,
     retry: (count, error) => httpStatusOf(error) >= 500 && count < 2,
   });
@@ -71,7 +71,8 @@ export default function SystemPage() {
       </Box>
     );
   }
-  if (latest.isError) {
+  // A failed refetch keeps what was loaded on screen (the offline banner says why it is old).
+  if (latest.isError && !latest.data) {
     const status = httpStatusOf(latest.error);
     const notFound = status === 404 || status === 403;
     return (
@@ -86,7 +87,7 @@ export default function SystemPage() {
       </Box>
     );
   }
-  const data = latest.data;
+  const data = latest.data!;
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="system-page" data-system={data.system_cuid}>
       <Title title={data.name} />

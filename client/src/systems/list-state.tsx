@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatKwh } from '../energy/format';
 import { STATE_COLOURS, STATE_ORDER } from '../map/pins';
 import { ageLabel } from './chart-time';
+import { useSystemPrefetch } from './prefetch';
 
 /** The state columns of the systems and controllers lists (issue 13 "Lists that tell the state"). */
 
@@ -31,9 +32,11 @@ function useNow(ms = 30_000): number {
 export function SystemNameLink() {
   const record = useRecordContext<{ id: string; name: string }>();
   const translate = useTranslate();
+  const prefetch = useSystemPrefetch<HTMLAnchorElement>(record ? String(record.id) : undefined);
   if (!record) return null;
   return (
     <Link
+      ref={prefetch}
       component={RouterLink}
       to={`/systems/${encodeURIComponent(String(record.id))}`}
       onClick={(e) => e.stopPropagation()}

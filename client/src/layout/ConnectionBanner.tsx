@@ -1,0 +1,63 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { connection } from '../kit/connection';
+
+/** "2 minutes ago" / "il y a 2 minutes" in the user's language. */
+export function relativeAge(ms: number, locale: string): string {
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return format.format(-seconds, 'second');
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return format.format(-minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return format.format(-hours, 'hour');
+  return format.format(-Math.round(hours / 24), 'day');
+}
+
+/**
+ * One banner while the server cannot be reached (docs/client-network.md), in place of an error per
+ * request: the data on screen stays, with the time of the last answer; it goes at the next answer.
+ */
+export function ConnectionBanner() {
+  const state = useSyncExternalStore(connection.subscribe, connection.getState);
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (state.reachable) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, [state.reachable]);
+  if (state.reachable) return null;
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="offline-banner"
+      style={{
+        position: 'fixed',
+        top: 0,
+        left: '50%',
+        transform: 'translateX(-50%)',
+        zIndex: 2000,
+        maxWidth: 'calc(100vw - 16px)',
+        marginTop: 8,
+        padding: '6px 14px',
+        borderRadius: 6,
+        background: '#37474f',
+        color: '#fff',
+        font: '500 14px/1.4 system-ui, sans-serif',
+        boxShadow: '0 2px 8px rgba(0,0,0,.3)',
+        textAlign: 'center',
+      }}
+    >
+      <span>{translate('portal.network.offline')}</span>
+      {state.lastAnswerAt !== null && (
+        <span data-testid="offline-data-age" style={{ display: 'block', fontWeight: 400, fontSize: 12, opacity: 0.85 }}>
+          {translate('portal.network.updated', { age: relativeAge(now - state.lastAnswerAt, locale) })}
+        </span>
+      )}
+    </div>
+  );
+}
