@@ -68,10 +68,14 @@ export type SessionCheck =
   /** Network error, time-out, 5xx or anything unexpected: counts as a failed check. */
   | { kind: 'failed'; message: string; status?: number };
 
+/**
+ * `cache: 'no-cache'`: the browser asks the server each time, with the ETag of the context it keeps;
+ * an unchanged context comes back as a bodiless 304, which reaches this code as the kept 200.
+ */
 export async function checkSession(signal?: AbortSignal): Promise<SessionCheck> {
   let res: Response;
   try {
-    res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', signal });
+    res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-cache', signal });
   } catch (error) {
     const aborted = signal?.aborted;
     return { kind: 'failed', message: aborted ? 'The session check timed out' : error instanceof Error ? error.message : String(error) };
