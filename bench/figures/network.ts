@@ -131,7 +131,7 @@ export async function idleTabFigures(ctx: BenchContext): Promise<FigureResult[]>
       const kbPerMinute = kb(sumOf(requests, 'transferred') * perMinute);
       const byPath = new Map<string, { n: number; bytes: number; notModified: number }>();
       for (const r of requests) {
-        const path = new URL(r.url).pathname.replace(/^\/api\/trpc\/.*/, '/api/trpc/…');
+        const path = new URL(r.url).pathname;
         const e = byPath.get(path) ?? { n: 0, bytes: 0, notModified: 0 };
         e.n++;
         e.bytes += r.transferred;

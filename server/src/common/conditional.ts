@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SECURITY_HEADER_NAMES } from './http-guards';
 
 /**
  * Conditional answers for polled JSON GETs (the session check each second, tRPC queries of the
@@ -25,8 +26,14 @@ export function noneMatchHits(header: string | string[] | undefined, etag: strin
   return false;
 }
 
-/** Headers a 304 keeps (RFC 9110 §15.4.5): the rest describe a body that is not sent. */
-const DROPPED_ON_304 = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'transfer-encoding'];
+/**
+ * Headers a 304 leaves out. Those describing a body that is not sent (RFC 9110 §15.4.5), and the
+ * security headers: the browser updates its stored 200 with the 304's headers and keeps every
+ * stored header the 304 does not name (RFC 9111 §4.3.4), so the answer JS reads still has them.
+ * The session check is a 304 each second per open tab: its ~300 bytes of security headers were
+ * most of an idle tab's traffic. Kept: etag, cache-control, date, set-cookie.
+ */
+const DROPPED_ON_304 = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'transfer-encoding', ...SECURITY_HEADER_NAMES];
 
 /**
  * An onSend hook for GET routes chosen by `applies`: a whole 200 JSON answer (string or Buffer,
