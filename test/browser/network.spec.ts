@@ -35,7 +35,7 @@ describe('bytes on the wire in Chromium', () => {
     const read = () =>
       page.evaluate(async () => {
         const res = await fetch('/api/auth/session?probe', { cache: 'no-cache', credentials: 'same-origin', headers: { accept: 'application/json' } });
-        return { status: res.status, body: (await res.json()) as { user: { email: string; meta?: { preferences?: { toast_notifications_disabled?: boolean } } } } };
+        return { status: res.status, body: (await res.json()) as { user: { email: string; meta?: { preferences?: { toast_notifications?: { toast_notifications_disabled?: boolean } } } } } };
       });
     // Its own URL (the same route), so the tab's own checks do not mix with these reads.
     const lastProbe = () => wire.filter((w) => w.url.endsWith('?probe')).at(-1)?.status;
@@ -46,15 +46,24 @@ describe('bytes on the wire in Chromium', () => {
     expect(again).toEqual(before);
     expect(lastProbe()).toBe(304);
 
-    // Another session of the same user changes a preference: the next read has it.
-    const api = await portal.api('basic@demo.local');
-    const disabled = !before.body.user.meta?.preferences?.toast_notifications_disabled;
-    expect((await api.mutate('user.updatePreferences', { toast_notifications_disabled: disabled })).status).toBe(200);
+    // The tab changes a preference (its session is renewed with the new context): the next read has it.
+    const disabled = !before.body.user.meta?.preferences?.toast_notifications?.toast_notifications_disabled;
+    const setPreference = (value: boolean) =>
+      page.evaluate(async (v) => {
+        const res = await fetch('/api/trpc/user.updatePreferences', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ json: { toast_notifications_disabled: v } }),
+        });
+        return res.status;
+      }, value);
+    expect(await setPreference(disabled)).toBe(200);
     const after = await read();
     expect(after.status).toBe(200);
     expect(lastProbe()).toBe(200);
-    expect(after.body.user.meta?.preferences?.toast_notifications_disabled).toBe(disabled);
-    expect((await api.mutate('user.updatePreferences', { toast_notifications_disabled: !disabled })).status).toBe(200);
+    expect(after.body.user.meta?.preferences?.toast_notifications?.toast_notifications_disabled).toBe(disabled);
+    expect(await setPreference(!disabled)).toBe(200);
   });
 
   it('sends scripts brotli-compressed, and a second visit takes the hashed ones from the cache', async () => {
