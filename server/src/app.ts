@@ -71,7 +71,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Built assets are sent as compressed at build time (.br/.gz beside each file); hashed names are
   // kept a year, the rest revalidated (clientFileHeaders).
   await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, preCompressed: true, cacheControl: false, setHeaders: clientFileHeaders });
-  await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, preCompressed: true, cacheControl: false, setHeaders: brandFileHeaders });
+  await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, cacheControl: false, setHeaders: brandFileHeaders });
   const html = app.get(HtmlService);
   const branding = app.get(BrandingService);
   html.setRoot(root, !config.isProduction);
