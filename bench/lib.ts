@@ -16,6 +16,12 @@ export interface FigureResult {
   ratio?: number;
   /** Memory of the server that matters for the figure (e.g. its peak RSS growth during an export), MB. */
   rss_mb?: number;
+  /** Bytes transferred (KB) where the figure is about the network, beside its value. */
+  kb?: number;
+  /** Decoded size (KB) of what `value` counts as transferred. */
+  raw_kb?: number;
+  /** The goal the figure is held to, in its unit. */
+  goal?: number;
   /** Extra columns for the readable table only. */
   notes?: string;
 }

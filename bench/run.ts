@@ -5,6 +5,7 @@ import { commandBacklogFigure, commandRttFigure } from './figures/commands';
 import { exportFigure } from './figures/export';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
+import { idleTabFigures, slowLinkFigures } from './figures/network';
 import { overviewFigures } from './figures/overview';
 import { seriesFigure } from './figures/series';
 import { sessionFigure } from './figures/session';
@@ -19,6 +20,10 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult | Figu
   login_js: loginJsFigure,
   shell_js: shellJsFigure,
   login_tti: loginTtiFigure,
+  // Three lines: slow_link_login, slow_link_first_screen, slow_link_second_visit (400 kbit/s, 400 ms).
+  slow_link: slowLinkFigures,
+  // Two lines: idle_tab (KB per minute) and idle_tab_requests.
+  idle_tab: idleTabFigures,
   ingest: ingestFigure,
   series: seriesFigure,
   list: listFigure,

@@ -10,6 +10,8 @@ const SYSTEMS = 100_000;
  * Figure `list`: react-admin's getList on systems (page 1 of 25, sorted by name) with 100,000
  * systems in the caller's company, 100 concurrent clients, as the installer of that company
  * (scoped SQL, not the superuser's unscoped one). Baseline: GET /api/health in the same run.
+ * Asked as a browser asks (`accept-encoding: br, gzip`: the answer is compressed, brotli 4);
+ * BENCH_ACCEPT_ENCODING=identity measures the same server sending it uncompressed.
  */
 export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
   const db = await scratchDatabase(ctx.serverUrl, 'list');
@@ -36,16 +38,20 @@ export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
       JSON.stringify(superjson.serialize({ pagination: { page: 1, perPage: 25 }, sort: { field: 'name', order: 'ASC' }, filter: {} })),
     );
     const url = `${server.baseUrl}/api/trpc/system.getList?input=${input}`;
-    const check = await (await fetch(url, { headers: { cookie } })).json();
+    const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING ?? 'br, gzip';
+    const answer = await fetch(url, { headers: { cookie, 'accept-encoding': acceptEncoding } });
+    const encoding = answer.headers.get('content-encoding') ?? 'identity';
+    const check = await answer.json();
     const total = check?.result?.data?.json?.total;
+    const rawBytes = Buffer.byteLength(JSON.stringify(check));
     if (!(total >= SYSTEMS)) throw new Error(`unexpected total ${total}`); // plus the demo systems
     return await requestsAgainstHealth(ctx, {
       figure: 'list',
       unit: 'req/s',
       baseUrl: server.baseUrl,
       connections: CLIENTS,
-      notes: `system.getList page 1/25 by name over ${SYSTEMS} systems, ${CLIENTS} clients`,
-      run: (seconds) => load({ url, connections: CLIENTS, durationSeconds: seconds, headers: { cookie } }),
+      notes: `system.getList page 1/25 by name over ${SYSTEMS} systems, ${CLIENTS} clients, answers ${encoding} (${rawBytes} bytes raw)`,
+      run: (seconds) => load({ url, connections: CLIENTS, durationSeconds: seconds, headers: { cookie, 'accept-encoding': acceptEncoding } }),
     });
   } finally {
     await server.stop();

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { Logger, type LogLevel } from '@nestjs/common';
@@ -10,6 +11,8 @@ import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
 import { BrandingService } from './branding/branding.service';
 import { HtmlService } from './branding/html.service';
+import { brandFileHeaders, clientFileHeaders, COMPRESS_OPTIONS, keepIdentity } from './common/compression';
+import { conditionalGet } from './common/conditional';
 import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/http-guards';
 import type { AppConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
@@ -23,8 +26,9 @@ export function brandAssets(): string {
   return resolve(process.cwd(), 'server', 'assets', 'brand');
 }
 
-/** Where the browser app is served from: the Vite build when present, else the placeholder. */
-export function clientRoot(): string {
+/** Where the browser app is served from: CLIENT_DIR if set, else the Vite build when present, else the placeholder. */
+export function clientRoot(configured?: string): string {
+  if (configured) return resolve(process.cwd(), configured);
   const candidates = [resolve(process.cwd(), 'dist', 'client'), resolve(process.cwd(), 'client', 'public')];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1];
 }
@@ -56,10 +60,18 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
   fastify.addHook('onRequest', jsonOnlyHook);
+  // Before any route: the compression hook attaches to the routes registered after it
+  // (docs/network.md). keepIdentity is a global onSend hook, so it runs before the plugin's.
+  fastify.addHook('onSend', keepIdentity);
+  await app.register(fastifyCompress, COMPRESS_OPTIONS);
+  // The session check each second answers 304 while the context is unchanged.
+  fastify.addHook('onSend', conditionalGet((req) => req.routeOptions.url === '/api/auth/session'));
 
-  const root = clientRoot();
-  await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });
-  await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, maxAge: '1d' });
+  const root = clientRoot(config.CLIENT_DIR);
+  // Built assets are sent as compressed at build time (.br/.gz beside each file); hashed names are
+  // kept a year, the rest revalidated (clientFileHeaders).
+  await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, preCompressed: true, cacheControl: false, setHeaders: clientFileHeaders });
+  await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, cacheControl: false, setHeaders: brandFileHeaders });
   const html = app.get(HtmlService);
   const branding = app.get(BrandingService);
   html.setRoot(root, !config.isProduction);

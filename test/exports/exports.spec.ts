@@ -7,6 +7,7 @@ import { ExportJobsService } from '../../server/src/exports/export-jobs.service'
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
+import { decoded, rawGet } from '../factories/raw-http';
 import { decodeMail, SmtpPeer } from '../factories/smtp-peer';
 
 jest.setTimeout(180_000);
@@ -97,6 +98,20 @@ describe('data exports', () => {
     expect(rows[0][0]).not.toBe(new Date(start).toISOString().replace('T', ' ').slice(0, 19));
   });
 
+  it('sends the CSV stream compressed to a client that accepts it, the same CSV once decoded', async () => {
+    const url = t.baseUrl + streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), timezone: ZONE });
+    const plain = await rawGet(url, { cookie: as.basic.cookieHeader() });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const encoding of ['br', 'gzip']) {
+      const res = await rawGet(url, { cookie: as.basic.cookieHeader(), 'accept-encoding': encoding });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.body.length).toBeLessThan(plain.body.length / 2);
+      expect(decoded(res).toString('utf8')).toBe(plain.body.toString('utf8'));
+    }
+  });
+
   it('writes a comma decimal with ";" between fields', async () => {
     const res = await as.basic.request('GET', streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), timezone: ZONE, decimal: ',' }));
     expect(res.status).toBe(200);
@@ -182,21 +197,28 @@ describe('data exports', () => {
     await jobs.tick();
     const job = (await as.basic.query('exportJob.get', { id })).data as any;
     expect(job).toMatchObject({ status: 'DONE', rows_done: 180, rows_total: 180, download_url: `/api/exports/jobs/${id}/file` });
-    const whole = await fetch(t.baseUrl + job.download_url, { headers: { cookie: as.basic.cookieHeader() } });
+    // Asked as a browser asks (br accepted): a file that offers ranges is sent as stored, never
+    // compressed on the fly, so a resumed download's offsets are offsets of the same bytes.
+    const headers = { cookie: as.basic.cookieHeader(), 'accept-encoding': 'gzip, deflate, br' };
+    const whole = await fetch(t.baseUrl + job.download_url, { headers });
     expect(whole.status).toBe(200);
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-encoding')).toBeNull();
+    expect(whole.headers.get('content-length')).toBe(String(job.bytes));
     const bytes = Buffer.from(await whole.arrayBuffer());
     expect(bytes.length).toBe(job.bytes);
     const [, ...rows] = parse(bytes.toString('utf8'), ';');
     expect(rows).toEqual((await dbRows(start, end)).map((r) => r.map((c, i) => (i ? c.replace('.', ',') : c))));
     const etag = whole.headers.get('etag')!;
     // a download cut after 1000 bytes, resumed from there
-    const first = await fetch(t.baseUrl + job.download_url, { headers: { cookie: as.basic.cookieHeader(), range: 'bytes=0-999' } });
+    const first = await fetch(t.baseUrl + job.download_url, { headers: { ...headers, range: 'bytes=0-999' } });
     expect(first.status).toBe(206);
+    expect(first.headers.get('content-encoding')).toBeNull();
     expect(first.headers.get('content-range')).toBe(`bytes 0-999/${bytes.length}`);
     const a = Buffer.from(await first.arrayBuffer());
-    const rest = await fetch(t.baseUrl + job.download_url, { headers: { cookie: as.basic.cookieHeader(), range: 'bytes=1000-', 'if-range': etag } });
+    const rest = await fetch(t.baseUrl + job.download_url, { headers: { ...headers, range: 'bytes=1000-', 'if-range': etag } });
     expect(rest.status).toBe(206);
+    expect(rest.headers.get('content-encoding')).toBeNull();
     const b = Buffer.from(await rest.arrayBuffer());
     expect(Buffer.concat([a, b]).equals(bytes)).toBe(true);
     const stale = await fetch(t.baseUrl + job.download_url, { headers: { cookie: as.basic.cookieHeader(), range: 'bytes=1000-', 'if-range': '"other"' } });

@@ -2,10 +2,10 @@ import superjson from 'superjson';
 import type { HttpClient } from './http-client';
 
 /** Reads a tRPC SSE subscription as a browser's EventSource would, collecting its data events. */
-export async function openStream(c: HttpClient, path: string) {
+export async function openStream(c: HttpClient, path: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
   const res = await fetch(`${c.baseUrl}/api/trpc/${path}`, {
-    headers: { cookie: c.cookieHeader(), accept: 'text/event-stream' },
+    headers: { cookie: c.cookieHeader(), accept: 'text/event-stream', ...headers },
     signal: controller.signal,
   });
   const events: any[] = [];

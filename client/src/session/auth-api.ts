@@ -70,10 +70,14 @@ export type SessionCheck =
   /** No answer at all (fetch rejected: offline, DNS, connection refused or cut). Does not count. */
   | { kind: 'unreachable'; message: string };
 
+/**
+ * `cache: 'no-cache'`: the browser asks the server each time, with the ETag of the context it keeps;
+ * an unchanged context comes back as a bodiless 304, which reaches this code as the kept 200.
+ */
 export async function checkSession(signal?: AbortSignal): Promise<SessionCheck> {
   let res: Response;
   try {
-    res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', signal });
+    res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-cache', signal });
   } catch (error) {
     if (signal?.aborted) return { kind: 'failed', message: 'The session check timed out' };
     return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };

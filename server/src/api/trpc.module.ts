@@ -19,6 +19,7 @@ import { TelemetryModule } from '../telemetry/telemetry.module';
 import { UsersModule } from '../users/users.module';
 import { type AppRouter, buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
 import type { TrpcContext } from '../trpc/context';
+import { conditionalGet } from '../common/conditional';
 
 /** Largest tRPC request body; larger ones answer 413 PAYLOAD_TOO_LARGE. */
 export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
@@ -100,6 +101,8 @@ export class TrpcService implements OnModuleInit {
     this.appRouter = this.buildRouter();
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', wholeJsonAnswer);
+    // After wholeJsonAnswer (which makes a query's answer bytes): queries answer 304 when unchanged.
+    fastify.addHook('onSend', conditionalGet((req) => req.routeOptions.url === '/api/trpc/:path'));
     fastify.addHook('onRequest', refuseNonJsonBodies);
     fastify.addHook('onRequest', limitBatchSize(this.config.TRPC_MAX_BATCH_SIZE));
     await fastify.register(fastifyTRPCPlugin, {

@@ -30,7 +30,11 @@ export class AuthController {
     return issued.payload.ctx;
   }
 
-  /** Spec §3.1 context for a valid cookie; 401 otherwise, and a failing cookie is deleted. */
+  /**
+   * Spec §3.1 context for a valid cookie; 401 otherwise, and a failing cookie is deleted.
+   * A context answer carries an ETag and `private, no-cache`, and is a bodiless 304 while the
+   * caller's If-None-Match still matches (conditionalGet in app.ts): the check runs every second.
+   */
   @Get('session')
   async session(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<TSessionContext> {
     const cookie = readSessionCookie(req);

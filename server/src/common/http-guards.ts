@@ -82,6 +82,9 @@ const SECURITY_HEADERS: Record<string, string> = {
     "default-src 'self'; img-src 'self' data: blob: https:; object-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
 };
 
+/** Names of the headers securityHeadersHook sets (a 304 leaves them out: see conditional.ts). */
+export const SECURITY_HEADER_NAMES: readonly string[] = Object.keys(SECURITY_HEADERS);
+
 /** Headers every answer carries. */
 export function securityHeadersHook(_req: FastifyRequest, reply: FastifyReply, done: () => void): void {
   reply.headers(SECURITY_HEADERS);

@@ -471,6 +471,12 @@ export class AppConfig {
   @Min(100)
   CHANNEL_HTTP_TIMEOUT_MS = 10_000;
 
+  /** Directory of the built browser app. Default: dist/client when built, else client/public (a placeholder page). */
+  @IsOptional()
+  @IsString()
+  @Transform(emptyToUndefined)
+  CLIENT_DIR?: string;
+
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
