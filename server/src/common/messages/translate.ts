@@ -72,7 +72,8 @@ export function translate(message: string, locale: Locale): string {
   if (!found) return message;
   const french = FRENCH[found.code];
   const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(found.values)) values[name] = exact.has(value) ? exact.get(value)! : value;
+  // A variable part may be a message itself (the `{what}` of `{what} not found`, a reason).
+  for (const [name, value] of Object.entries(found.values)) values[name] = translate(value, locale);
   return fill(french, values);
 }
 
