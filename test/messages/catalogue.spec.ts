@@ -15,8 +15,9 @@ const keys = new Set(Object.keys(FRENCH).map(normal));
 
 function known(text: string): boolean {
   if (keys.has(normal(text))) return true;
-  // Adjacent variable parts (`not ${type}${detail}`): the message must still match a template.
-  if (/\{\}\{\}/.test(text)) return findMessage(text.replace(/\{\}/g, 'x')) !== undefined;
+  // A variable part glued to another or to a word (`not ${type}${detail}`, `valid${detail}`, where the
+  // detail may be empty): the message, with the parts filled or left empty, must still match an entry.
+  if (/\{\}\{\}|\w\{\}|\{\}\w/.test(text)) return ['x', ''].some((part) => findMessage(text.replace(/\{\}/g, part)) !== undefined);
   return false;
 }
 

@@ -43,7 +43,11 @@ const CALLS_MESSAGE_ARG: Record<string, number> = {
   nonempty: 0,
   datetime: 0,
 };
-const EXCEPTION = /(Exception|TRPCError)$/;
+const EXCEPTION = /(Exception|Error)$/;
+/** Errors that never reach a caller as they are (they answer 500 "Internal server error"). */
+const BUILT_IN = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'DOMException', 'AggregateError', 'EvalError', 'URIError']);
+/** Helpers that answer an HTTP error: every text argument is a message. */
+const FAIL_HELPERS = new Set(['fail', 'reject', 'badRequest']);
 const MESSAGE_PROPS = new Set(['message', 'error']);
 
 function files(dir: string, out: string[] = []): string[] {
@@ -91,9 +95,9 @@ export function scanMessages(root: string): FoundMessage[] {
   for (const file of files(join(root, 'server', 'src'))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
     const rel = relative(root, file);
-    const add = (node: ts.Expression, kind: FoundMessage['kind'] = 'message') => {
+    const add = (node: ts.Expression, kind: FoundMessage['kind'] = 'message', keep: (text: string) => boolean = () => true) => {
       const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-      for (const text of textsOf(node)) if (/[A-Za-z]{2}/.test(text)) found.push({ text, where: `${rel}:${line}`, kind });
+      for (const text of textsOf(node)) if (/[A-Za-z]{2}/.test(text) && keep(text)) found.push({ text, where: `${rel}:${line}`, kind });
     };
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
@@ -105,7 +109,10 @@ export function scanMessages(root: string): FoundMessage[] {
           // zod's `.min(1, 'msg')`, `.refine(fn, 'msg')`: a string argument is the message.
           if (arg && !ts.isObjectLiteralExpression(arg)) add(arg);
         } else if (name === 'fieldErrors' && args[1]) add(args[1]);
-        else if (name && EXCEPTION.test(name) && args[0] && !ts.isObjectLiteralExpression(args[0])) add(args[0]);
+        else if (name && ((EXCEPTION.test(name) && !BUILT_IN.has(name) && ts.isNewExpression(node)) || FAIL_HELPERS.has(name))) {
+          // A message among the arguments: any text with a space (codes such as 'FORBIDDEN' have none).
+          for (const arg of args) if (!ts.isObjectLiteralExpression(arg)) add(arg, 'message', (text) => / /.test(text));
+        }
       }
       if (ts.isPropertyAssignment(node) && MESSAGE_PROPS.has(node.name.getText(source)) ) add(node.initializer);
       // Tables of messages: const FAILURE_MESSAGES = { KEY: 'text', … }

@@ -130,6 +130,10 @@ export const FRENCH: Record<string, string> = {
   'A date and time': 'Une date et une heure',
 
   // ---- control: commands, configuration, status ----
+  'The acknowledgement is not valid JSON': "L'accusé de réception n'est pas du JSON valide",
+  'The acknowledgement is not valid': "L'accusé de réception n'est pas valide",
+  'The acknowledgement is not valid: {field}: {problem}': "L'accusé de réception n'est pas valide : {field} : {problem}",
+  "No command '{command}' for this controller": "Aucune commande « {command} » pour ce contrôleur",
   'Device not found': 'Appareil introuvable',
   'Configuring a calculated value needs level 0': 'Configurer une valeur calculée demande le niveau 0',
   'You may not configure this data processor': "Vous ne pouvez pas configurer ce processeur de données",
@@ -218,6 +222,16 @@ export const FRENCH: Record<string, string> = {
     "La colonne {column} du modèle nomme un appareil ou un paramètre que ce système n'a plus : modifiez le modèle",
 
   // ---- files ----
+  'Uploading files needs level 2 (Expert)': 'Téléverser des fichiers demande le niveau 2 (Expert)',
+  'Send the file as multipart/form-data': 'Envoyez le fichier en multipart/form-data',
+  'The file is larger than the limit of {size}': 'Le fichier dépasse la limite de {size}',
+  'The file goes in the field "file"': 'Le fichier va dans le champ « file »',
+  'The field {field} is sent twice': 'Le champ {field} est envoyé deux fois',
+  'Send one file per upload': 'Envoyez un fichier par téléversement',
+  'Too many form fields': 'Trop de champs de formulaire',
+  'The multipart body could not be read': "Le corps multipart n'a pas pu être lu",
+  'A file is required': 'Un fichier est nécessaire',
+  'Some fields are not valid': 'Certains champs ne sont pas valides',
   'The file is empty': 'Le fichier est vide',
   'The type of this file could not be recognised': "Le type de ce fichier n'a pas pu être reconnu",
   'Files of type {type} are not accepted (accepted: {accepted})': 'Les fichiers de type {type} ne sont pas acceptés (acceptés : {accepted})',
@@ -303,6 +317,28 @@ export const FRENCH: Record<string, string> = {
   'The system is already shared with this company': 'Le système est déjà partagé avec cette entreprise',
 
   // ---- telemetry (controllers' data) ----
+  'A batch may hold at most {max} rows; split it': 'Un lot contient au plus {max} lignes ; divisez-le',
+  'The payload must be a JSON object': 'Le contenu doit être un objet JSON',
+  'The payload is not a telemetry batch: {problem}': "Le contenu n'est pas un lot de télémesures : {problem}",
+  'The payload is not a state batch: {problem}': "Le contenu n'est pas un lot d'états : {problem}",
+  "parameter '{parameter}' is not logged by entity type '{type}'": "le paramètre « {parameter} » n'est pas enregistré par le type d'entité « {type} »",
+  "unknown parameter '{parameter}'": 'paramètre « {parameter} » inconnu',
+  'min must not exceed value': 'min ne doit pas dépasser value',
+  'max must not be below value': 'max ne doit pas être inférieur à value',
+  "controller '{controller}' is not installed in a system": "le contrôleur « {controller} » n'est installé dans aucun système",
+  "system '{system}' is not the system of controller '{controller}'": "le système « {system} » n'est pas celui du contrôleur « {controller} »",
+  'state_bundle may not contain NUL characters': 'state_bundle ne peut pas contenir de caractère NUL',
+  'state_bundle may not exceed {bytes} bytes': 'state_bundle ne peut pas dépasser {bytes} octets',
+  'Send an API token: Authorization: Bearer <token>': "Envoyez un jeton d'API : Authorization: Bearer <jeton>",
+  'The API token is not valid (unknown, revoked or expired)': "Le jeton d'API n'est pas valide (inconnu, révoqué ou expiré)",
+  "This token may not send data for controller '{controller}'": "Ce jeton ne peut pas envoyer de données pour le contrôleur « {controller} »",
+  "Unknown controller '{controller}'": 'Contrôleur « {controller} » inconnu',
+  'A heartbeat is an empty payload or an object {timestamp?, sw_version?, uptime_s?}':
+    'Un signal de vie est un contenu vide ou un objet {timestamp?, sw_version?, uptime_s?}',
+  'The database refused this batch (nothing of it was stored); sending it again as it is will not help: fix or drop it':
+    "La base de données a refusé ce lot (rien n'en a été enregistré) ; le renvoyer tel quel n'y changera rien : corrigez-le ou abandonnez-le",
+  'The data could not be stored right now; send it again later': "Les données n'ont pas pu être enregistrées pour le moment ; renvoyez-les plus tard",
+  'The payload is not valid JSON': "Le contenu n'est pas du JSON valide",
   'Send the batch as application/json': 'Envoyez le lot en application/json',
   'The body may not exceed {bytes} bytes; split the batch': 'Le corps ne peut pas dépasser {bytes} octets ; divisez le lot',
   'The Content-Length does not match the body': 'Le Content-Length ne correspond pas au corps',
