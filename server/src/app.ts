@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
+import { errorAnswerLanguageHook } from './auth/answer-language';
+import { SessionService } from './auth/session.service';
 import { BrandingService } from './branding/branding.service';
 import { HtmlService } from './branding/html.service';
 import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/http-guards';
@@ -56,6 +58,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
   fastify.addHook('onRequest', jsonOnlyHook);
+  // REST error answers in the caller's language (tRPC's are translated by its error formatter).
+  fastify.addHook('onSend', errorAnswerLanguageHook(app.get(SessionService)));
 
   const root = clientRoot();
   await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, maxAge: '1h' });

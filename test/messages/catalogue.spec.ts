@@ -15,6 +15,12 @@ const keys = new Set(Object.keys(FRENCH).map(normal));
 
 function known(text: string): boolean {
   if (keys.has(normal(text))) return true;
+  // A fixed text answered through a template ('At most 254 characters'): only when the variable parts
+  // hold no words (numbers, signs), which the French template then keeps as they are.
+  if (!text.includes('{}')) {
+    const found = findMessage(text);
+    if (found && Object.values(found.values).every((v) => !/[A-Za-z]{2}/.test(v))) return true;
+  }
   // A variable part glued to another or to a word (`not ${type}${detail}`, `valid${detail}`, where the
   // detail may be empty): the message, with the parts filled or left empty, must still match an entry.
   if (/\{\}\{\}|\w\{\}|\{\}\w/.test(text)) return ['x', ''].some((part) => findMessage(text.replace(/\{\}/g, part)) !== undefined);

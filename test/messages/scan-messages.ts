@@ -43,7 +43,7 @@ const CALLS_MESSAGE_ARG: Record<string, number> = {
   nonempty: 0,
   datetime: 0,
 };
-const EXCEPTION = /(Exception|Error)$/;
+const EXCEPTION = /(Exception|Error|Fail)$/;
 /** Errors that never reach a caller as they are (they answer 500 "Internal server error"). */
 const BUILT_IN = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'DOMException', 'AggregateError', 'EvalError', 'URIError']);
 /** Helpers that answer an HTTP error: every text argument is a message. */

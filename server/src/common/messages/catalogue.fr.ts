@@ -206,6 +206,8 @@ export const FRENCH: Record<string, string> = {
   'System not found': 'Système introuvable',
 
   // ---- exports ----
+  'Some parameters are not valid': 'Certains paramètres ne sont pas valides',
+  'Export not found': 'Export introuvable',
   'Pick at least one email channel': 'Choisissez au moins un canal e-mail',
   'At most {max} columns': 'Au plus {max} colonnes',
   'Unknown parameter': 'Paramètre inconnu',
