@@ -119,9 +119,11 @@ export function scanMessages(root: string): FoundMessage[] {
       if (ts.isVariableDeclaration(node) && /MESSAGES?$/.test(node.name.getText(source)) && node.initializer) {
         let init: ts.Expression = node.initializer;
         while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init)) init = init.expression;
-        if (ts.isObjectLiteralExpression(init)) {
-          for (const p of init.properties) if (ts.isPropertyAssignment(p)) add(p.initializer);
-        } else add(init);
+        const table = (o: ts.Expression) => {
+          if (!ts.isObjectLiteralExpression(o)) return add(o);
+          for (const p of o.properties) if (ts.isPropertyAssignment(p)) table(p.initializer);
+        };
+        table(init);
       }
       ts.forEachChild(node, visit);
     };

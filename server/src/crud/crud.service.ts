@@ -12,6 +12,9 @@ import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
 import { withField } from './field-error';
+import { type Dependent, dependentsMessage, dependentsOf } from './dependents';
+import type { Locale } from '../common/locale';
+import { translate } from '../common/messages';
 import { assertReferenceVisible, assertSameCompanyReferences, ownerCompany, policyTarget } from './policy-target';
 import type { ComputedColumns, ResourceDefinition } from './resource';
 import { insertSql, listWhere, quote, type Row, scopeSql, selectSql, updateSql } from './sql-builder';
@@ -167,6 +170,28 @@ export class CrudService {
       data[String(row[def.key])] = { edit: can(actor, def.perms.edit, target), delete: can(actor, def.perms.delete, target) };
     }
     return { data };
+  }
+
+  /**
+   * What deleting these records would do to the rows that depend on them (see dependents.ts), and the
+   * sentence the delete confirmation shows, in `locale`. Every id must be the caller's (a foreign or
+   * unknown one answers NOT_FOUND); the details go only to a caller who may delete every record
+   * (a global catalogue entry's users in other companies are nobody else's business).
+   */
+  async dependents(actor: Actor, def: ResourceDefinition, ids: string[], locale: Locale): Promise<{ data: { deletable: boolean; blocked: boolean; dependents: Dependent[]; message: string } }> {
+    const wanted = [...new Set(ids)];
+    const rows = await this.loadMany(actor, def, wanted);
+    if (rows.length < wanted.length) throw notFound(def.label);
+    for (const row of rows) {
+      if (!can(actor, def.perms.delete, await policyTarget(def, row, this.ds.manager))) {
+        return { data: { deletable: false, blocked: false, dependents: [], message: translate('You do not have permission to do this', locale) } };
+      }
+    }
+    const keys = rows.map((r) => String(r[def.key]));
+    const dependents = await dependentsOf(this.ds.manager, def.table, def.key, keys, locale);
+    return {
+      data: { deletable: true, blocked: dependents.some((d) => d.action === 'block'), dependents, message: dependentsMessage(dependents, keys.length > 1, locale) },
+    };
   }
 
   private async authorize(actor: Actor, def: ResourceDefinition, perm: Permission, row: Row, manager: EntityManager): Promise<void> {

@@ -5,9 +5,9 @@ import superjson from 'superjson';
 import { z } from 'zod';
 import { type OwnSessionChange, ownSessionChanges } from './own-session';
 import { canUse, isPermission, type Permission } from '../access/policy';
-import { callerLocale } from '../common/locale';
 import { issueCode, messageCode, translate, translateIssue } from '../common/messages';
 import type { AuthedContext, TrpcContext } from './context';
+import { contextLocale } from './context-locale';
 import { isStepUpRequired, toTrpcError } from './errors';
 
 /**
@@ -224,7 +224,7 @@ const t = initTRPC
       const unreadable = error.code === 'BAD_REQUEST' && error.cause instanceof InputDecodeError;
       const message = internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : unreadable ? INPUT_NOT_VALID : shape.message;
       // The caller's language: their stored choice, else their browser's (before sign-in), else English.
-      const locale = callerLocale(ctx?.session?.ctx.user.meta, ctx?.req?.headers['accept-language']);
+      const locale = contextLocale(ctx);
       // A message that is one field's (fieldError) or zod's own is translated as that issue.
       const single = zodIssues?.length === 1 && zodIssues[0].message === message ? zodIssues[0] : undefined;
       const code = single ? issueCode(single) : messageCode(message);

@@ -1,2 +1,2 @@
-export { fill, findMessage, issueCode, messageCode, translate, translateIssue } from './translate';
-export { FRENCH } from './catalogue.fr';
+export { fill, findMessage, issueCode, messageCode, say, translate, translateIssue } from './translate';
+export { FRENCH, FRENCH_PHRASES } from './catalogue.fr';

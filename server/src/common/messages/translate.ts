@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from '../locale';
-import { FRENCH } from './catalogue.fr';
+import { FRENCH, FRENCH_PHRASES } from './catalogue.fr';
 
 /**
  * Server messages in the caller's language. Messages are written in English in the code; the
@@ -58,6 +58,14 @@ export function messageCode(message: string): string | undefined {
 /** Fills a template's placeholders (`{name}`) with `values`. */
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * A catalogue template filled with `values`, in `locale` (the values are put in as given: translate
+ * them first when they are words). For messages built by the server itself (counts, lists).
+ */
+export function say(template: string, values: Record<string, string | number>, locale: Locale): string {
+  return fill(locale === 'en' ? template : (FRENCH[template] ?? FRENCH_PHRASES[template] ?? template), values);
 }
 
 /**
