@@ -50,6 +50,14 @@ export const messages: GroupMessages = {
           cancel: 'Cancel',
           not_allowed: 'You may not change %{smart_count} of the selected records |||| You may not change %{smart_count} of the selected records',
         },
+        dependents: {
+          sure: 'Delete this record? This cannot be undone.',
+          checking: 'Checking what depends on it…',
+          delete: 'Deleted with it: %{label}',
+          unlink: 'Kept, no longer linked: %{label}',
+          block: 'In the way: %{label}',
+          unknown: 'What depends on it could not be checked.',
+        },
         access: {
           read_only: 'You may look at this record but not change it.',
         },
@@ -115,6 +123,14 @@ export const messages: GroupMessages = {
           apply: 'Appliquer',
           cancel: 'Annuler',
           not_allowed: 'Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis |||| Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis',
+        },
+        dependents: {
+          sure: 'Supprimer cet enregistrement ? Cette action est définitive.',
+          checking: 'Vérification de ce qui en dépend…',
+          delete: 'Supprimé avec : %{label}',
+          unlink: 'Conservé, plus lié : %{label}',
+          block: 'Empêche la suppression : %{label}',
+          unknown: 'Impossible de vérifier ce qui en dépend.',
         },
         access: {
           read_only: 'Vous pouvez consulter cet enregistrement mais pas le modifier.',
