@@ -114,7 +114,9 @@ export function scanMessages(root: string): FoundMessage[] {
           for (const arg of args) if (!ts.isObjectLiteralExpression(arg)) add(arg, 'message', (text) => / /.test(text));
         }
       }
-      if (ts.isPropertyAssignment(node) && MESSAGE_PROPS.has(node.name.getText(source)) ) add(node.initializer);
+      if (ts.isPropertyAssignment(node) && MESSAGE_PROPS.has(node.name.getText(source))) add(node.initializer);
+      // A resource's `label` is what its NOT_FOUND names (`${label} not found`).
+      if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'label' && /resource/i.test(rel)) add(node.initializer, 'what');
       // Tables of messages: const FAILURE_MESSAGES = { KEY: 'text', … }
       if (ts.isVariableDeclaration(node) && /MESSAGES?$/.test(node.name.getText(source)) && node.initializer) {
         let init: ts.Expression = node.initializer;

@@ -100,7 +100,7 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
     .meta({ perm: def.perms.create })
     .input(ZImportManyParams)
     .output(ZImportManyResult)
-    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode), {
+    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode, contextLocale(ctx)), {
         kind: 'create',
         ids: (r) => (r as { ids: string[] }).ids,
       }));
@@ -134,6 +134,7 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
   hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
+  crud.register(base);
   const Rec = def.record.extend({ id: z.string() });
   const ZCreateParams = z.object({ data: def.create.strict(), meta: z.unknown().optional() });
   const ZUpdateParams = z.object({

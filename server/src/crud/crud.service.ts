@@ -12,6 +12,8 @@ import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
 import { withField } from './field-error';
+import { resolveCsvNames } from './csv-names';
+import { csvImportOf } from '../access/resources';
 import { type Dependent, dependentsMessage, dependentsOf } from './dependents';
 import type { Locale } from '../common/locale';
 import { translate } from '../common/messages';
@@ -225,14 +227,34 @@ export class CrudService {
    * so a database refusal (a duplicate name …) is reported on its row. `validate` writes nothing,
    * `all` writes every row or none, `validOnly` writes the rows without errors.
    */
-  async importMany(actor: Actor, def: ResourceDefinition, rows: Row[], mode: ImportMode): Promise<ImportResult> {
+  /** Resource definitions by router name, as their routers were made (CSV names look them up). */
+  private readonly definitions = new Map<string, ResourceDefinition>();
+
+  /** Makes a definition known by its router name (crudProcedures does it for every router). */
+  register(def: ResourceDefinition): void {
+    if (!this.definitions.has(def.name)) this.definitions.set(def.name, def);
+  }
+
+  definition(name: string): ResourceDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  /**
+   * Rows of a CSV file created like `create` (see csv-import.ts); reference columns may be given
+   * by name (csv-names.ts, the resource's `csv.names` in access/resources.ts). Messages in `locale`.
+   */
+  async importMany(actor: Actor, def: ResourceDefinition, rows: Row[], mode: ImportMode, locale: Locale = 'en'): Promise<ImportResult> {
+    const names = csvImportOf(def.name)?.names;
+    const resolved = names ? await resolveCsvNames(this.ds.manager, actor, rows, names, (n) => this.definition(n)) : { rows, errors: [] };
     return importRows(
       this.ds,
       def,
-      rows,
+      resolved.rows,
       mode,
       (value, tx) => this.insertOne(actor, def, value, tx),
       () => this.forgetCounts(def),
+      resolved.errors,
+      locale,
     );
   }
 
