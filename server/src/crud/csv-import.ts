@@ -59,11 +59,12 @@ export async function importRows(
   mode: ImportMode,
   insertOne: (value: Row, tx: EntityManager) => Promise<Row>,
   committed: () => void,
-  known: ImportError[] = [],
+  known: (ImportError & { covers?: string })[] = [],
   locale: Locale = 'en',
 ): Promise<ImportResult> {
-  const errors: ImportError[] = known.map((e) => ({ ...e, message: translate(e.message, locale) }));
+  const errors: ImportError[] = known.map(({ covers: _covers, ...e }) => ({ ...e, message: translate(e.message, locale) }));
   const refused = new Set(known.map((e) => e.row));
+  const covered = new Set(known.filter((e) => e.covers).map((e) => `${e.row}:${e.covers}`));
   const ignore = new Set(['id', ...(def.generatedKey === false ? [] : [def.key])]);
   const strict = def.create.strict();
   const parsed: { index: number; value: Row }[] = [];
@@ -75,7 +76,7 @@ export async function importRows(
     if (!result.success) {
       for (const issue of result.error.issues) {
         const field = issue.path.length ? String(issue.path[0]) : undefined;
-        if (field && bad.has(field)) continue;
+        if (field && (bad.has(field) || covered.has(`${index}:${field}`))) continue;
         errors.push({ row: index, ...(field ? { field } : {}), message: translateIssue(issue, locale) });
       }
     } else if (!coerced.errors.length && !refused.has(index)) parsed.push({ index, value: result.data as Row });

@@ -4,6 +4,9 @@ import type { CsvName } from '../access/resources';
 import { scopeOf } from '../access/scope';
 import { SqlParams } from '../database/sql-params';
 import type { ImportError } from './csv-import';
+
+/** An error found before the rows are checked; `covers`: the column it speaks for as well. */
+export type KnownError = ImportError & { covers?: string };
 import type { ResourceDefinition } from './resource';
 import { quote, scopeSql, type Row } from './sql-builder';
 
@@ -30,8 +33,8 @@ export async function resolveCsvNames(
   rows: Row[],
   names: Readonly<Record<string, CsvName>>,
   definitionOf: (resource: string) => ResourceDefinition | undefined,
-): Promise<{ rows: Row[]; errors: ImportError[] }> {
-  const errors: ImportError[] = [];
+): Promise<{ rows: Row[]; errors: KnownError[] }> {
+  const errors: KnownError[] = [];
   const out = rows.map((r) => ({ ...r }));
   for (const [column, name] of Object.entries(names)) {
     const wanted = [...new Set(out.map((r) => r[name.column]).filter(filled).map((v) => norm(String(v))))];
@@ -55,10 +58,11 @@ export async function resolveCsvNames(
       const given = String(cell).trim();
       const ids = found.get(norm(given)) ?? [];
       const what = def.label;
-      if (ids.length === 0) errors.push({ row: index, field: name.column, message: fillIn(CSV_NAME_MESSAGES.unknown, { what, name: given }) });
-      else if (ids.length > 1) errors.push({ row: index, field: name.column, message: fillIn(CSV_NAME_MESSAGES.ambiguous, { what, name: given, column }) });
+      // The name's error stands for the id column's too ("Required" would say nothing more).
+      if (ids.length === 0) errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.unknown, { what, name: given }) });
+      else if (ids.length > 1) errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.ambiguous, { what, name: given, column }) });
       else if (filled(row[column]) && String(row[column]).trim() !== ids[0]) {
-        errors.push({ row: index, field: name.column, message: fillIn(CSV_NAME_MESSAGES.mismatch, { column, nameColumn: name.column }) });
+        errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.mismatch, { column, nameColumn: name.column }) });
       } else row[column] = ids[0];
     });
   }
