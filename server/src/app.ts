@@ -9,6 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppModule } from './app.module';
+import { errorAnswerLanguageHook } from './auth/answer-language';
+import { SessionService } from './auth/session.service';
 import { BrandingService } from './branding/branding.service';
 import { HtmlService } from './branding/html.service';
 import { brandFileHeaders, clientFileHeaders, COMPRESS_OPTIONS, keepIdentity } from './common/compression';
@@ -60,6 +62,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
   fastify.addHook('onRequest', jsonOnlyHook);
+  // REST error answers in the caller's language (tRPC's are translated by its error formatter).
+  fastify.addHook('onSend', errorAnswerLanguageHook(app.get(SessionService)));
   // Before any route: the compression hook attaches to the routes registered after it
   // (docs/network.md). keepIdentity is a global onSend hook, so it runs before the plugin's.
   fastify.addHook('onSend', keepIdentity);

@@ -363,7 +363,7 @@ describe('commands to an HTTP controller', () => {
     expect((await postAck({ id: 'abcdefgh12', status: 'SUCCESS', extra: 1 })).status).toBe(400);
     const unknown = await postAck({ id: 'abcdefgh12', status: 'SUCCESS' });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
+    expect(await unknown.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String), messageCode: "No command '{command}' for this controller" });
     expect((await postAck('id=1', DEMO_CONTROLLER_ID, token, 'application/x-www-form-urlencoded')).status).toBe(415);
     expect((await postAck({ id: 'abcdefgh12', status: 'SUCCESS' }, DEMO_CONTROLLER_ID, 'wrong-token')).status).toBe(401);
     expect((await postAck({ id: 'abcdefgh12', status: 'SUCCESS' }, DEMO_CONTROLLER_ID, otherToken)).status).toBe(403);

@@ -93,6 +93,6 @@ describe('per-domain branding in the HTML head (spec §2)', () => {
     expect(bytes.readUInt32BE(20)).toBe(630); // IHDR height
     const missing = await fetch(`${t.baseUrl}/api/no-such-thing`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ code: 'NOT_FOUND', message: 'No such API path' });
+    expect(await missing.json()).toEqual({ code: 'NOT_FOUND', message: 'No such API path', messageCode: 'No such API path' });
   });
 });

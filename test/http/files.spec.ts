@@ -228,7 +228,7 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
       const big = Buffer.concat([PNG_BYTES, Buffer.alloc(MAX + 1)]);
       const res = await upload(as.expert, { company_cuid: demo }, { bytes: big, type: 'image/png', name: 'big.png' });
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than the limit of 0.3 MiB' });
+      expect(res.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than the limit of 0.3 MiB', messageCode: 'The file is larger than the limit of {size}' });
       // Far too large: refused on the announced length before the body is read.
       const huge = await upload(as.expert, { company_cuid: demo }, { bytes: Buffer.alloc(4 * MAX), type: 'image/png' });
       expect(huge.status).toBe(413);

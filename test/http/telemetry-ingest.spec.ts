@@ -193,7 +193,7 @@ describe('HTTP telemetry ingest', () => {
     const body = { rows: [{ timestamp: at(30), entity_cuid: t.demo.battery, parameter_id: 'battery_soc', value: 1 }] };
     const foreign = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.otherToken, body);
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual({ code: 'FORBIDDEN', message: "This token may not send data for controller 'demo-ctrl-1'" });
+    expect(foreign.body).toEqual({ code: 'FORBIDDEN', message: "This token may not send data for controller 'demo-ctrl-1'", messageCode: "This token may not send data for controller '{controller}'" });
     // A controller that does not exist answers exactly the same.
     const unknown = await ingest(t.baseUrl, 'no-such-controller', t.demo.demoToken, body);
     expect(unknown.status).toBe(403);

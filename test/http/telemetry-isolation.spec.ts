@@ -43,7 +43,7 @@ describe('HTTP ingest: one controllerâ€™s bad batch never fails another companyâ
         for (const r of bad.body.rejected) expect(r.reason).toMatch(/must be between -1e15 and 1e15/);
       } else {
         expect(bad.status).toBe(422);
-        expect(bad.body).toEqual({ code: 'UNPROCESSABLE', message: expect.any(String) });
+        expect(bad.body).toEqual({ code: 'UNPROCESSABLE', message: expect.any(String), messageCode: expect.any(String) });
         expect(bad.text).not.toMatch(/constraint|violat|INSERT|SELECT|at .*\.ts/i);
       }
     }

@@ -223,6 +223,14 @@ export function crud(resource: string, s: CrudSpec): Record<string, Entry> {
         return { input: { ids: [id] }, target: id };
       },
     },
+    // What deleting the record would do: the view rule, and a foreign record is as missing as an unknown one.
+    [`${resource}.dependents`]: {
+      type: 'query',
+      answer: 'one',
+      ...opts,
+      expect: s.view,
+      input: async (c) => ({ input: { ids: [await shared(c)] } }),
+    },
     [`${resource}.create`]: { type: 'mutation', answer: 'one', ...opts, expect: s.create, input: async (c) => ({ input: { data: await s.sample(c) } }) },
     // CSV import: every row is a create; a row the caller may not create refuses the file (rows as CSV text)
     [`${resource}.importMany`]: {
@@ -252,7 +260,9 @@ export function crud(resource: string, s: CrudSpec): Record<string, Entry> {
     [`${resource}.delete`]: { type: 'mutation', answer: 'one', ...opts, expect: s.delete, input: async (c) => ({ input: { id: await fresh(c) } }) },
     [`${resource}.deleteMany`]: { type: 'mutation', answer: 'one', ...opts, expect: s.delete, input: async (c) => ({ input: { ids: [await fresh(c)] } }) },
   };
-  return Object.fromEntries(Object.entries(all).filter(([path]) => !(s.omit ?? []).includes(path.slice(resource.length + 1))));
+  // A router without `access` is a hand-made one (users, memberships …): no `dependents` either.
+  const omit = [...(s.omit ?? []), ...((s.omit ?? []).includes('access') ? ['dependents'] : [])];
+  return Object.fromEntries(Object.entries(all).filter(([path]) => !omit.includes(path.slice(resource.length + 1))));
 }
 
 const NO_IMPORT = ['importMany'] as const;
@@ -666,7 +676,7 @@ export const MATRIX: Record<string, Entry> = {
   // record), not "admin actions 0" (those are for brand assets only). So hostedFile.delete at level 1
   // in the owner company is EXPECTED, and a share (even with change) gives no delete.
   ...crud('hostedFile', {
-    omit: ['create', 'update', 'updateMany', 'importMany'],
+    omit: ['create', 'update', 'updateMany', 'importMany', 'dependents'],
     sample: async () => ({}),
     makeTarget: async (c) => {
       const id = uniq('f');
@@ -823,7 +833,7 @@ export const MATRIX: Record<string, Entry> = {
 
   // The changelog of a visible system: "Changelog create, edit and delete 2"; reading it goes with the system.
   ...crud('systemChangelog', {
-    omit: ['create', 'updateMany', 'importMany'],
+    omit: ['create', 'updateMany', 'importMany', 'dependents'],
     sample: async (c) => ({ system_cuid: place(c).system_cuid, title: c.w.label(c.rel), message: 'x' }),
     makeTarget: async (c) => {
       const r = await c.w.superClient.mutate('systemChangelog.create', { system_cuid: place(c).system_cuid, title: c.w.label(c.rel), message: 'x' });
@@ -1282,7 +1292,7 @@ export const MATRIX: Record<string, Entry> = {
   // need level 1 and the owner company": sharing is changed by the owner side only, and a share with
   // change does not allow re-sharing (server/src/systems/system-sharing.service.ts, README "Back office").
   ...crud('systemSharing', {
-    omit: ['updateMany', 'importMany'],
+    omit: ['updateMany', 'importMany', 'dependents'],
     sample: async (c) => ({ system_cuid: place(c).system_cuid, company_cuid: await c.w.company(c.w.label(c.rel)), change: false }),
     makeTarget: shareOf,
     change: () => ({ change: true }),

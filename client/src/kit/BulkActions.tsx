@@ -16,6 +16,7 @@ import {
   useCanAccess,
 } from 'react-admin';
 import { useRecordAccess } from './useRecordAccess';
+import { DependentsNotice } from './DependentsNotice';
 
 /** A field that several records can get the same value at once (updateMany). */
 export interface BulkEditField {
@@ -110,7 +111,7 @@ function BulkDeleteButton({ blocked }: { blocked: number }) {
         loading={busy}
         title="portal.kit.bulk.delete_title"
         titleTranslateOptions={{ smart_count: selectedIds.length }}
-        content="portal.kit.bulk.delete_content"
+        content={open ? <DependentsNotice resource={resource} ids={selectedIds} plain="portal.kit.bulk.delete_content" /> : 'portal.kit.bulk.delete_content'}
         onConfirm={onConfirm}
         onClose={() => setOpen(false)}
       />

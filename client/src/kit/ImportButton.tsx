@@ -70,6 +70,8 @@ export interface ImportButtonProps {
   ignore?: readonly string[];
   /** Name of the records for the title (already translated), e.g. "systems". */
   label?: string;
+  /** Reference columns that may be given by name instead (`company_cuid` → `company_name`). */
+  names?: Readonly<Record<string, { readonly column: string }>>;
 }
 
 /**
@@ -78,8 +80,11 @@ export interface ImportButtonProps {
  * report, then import all (only when there is no error) or only the valid rows, or cancel.
  * A file with errors imports nothing unless the user chooses the valid rows.
  */
-export function ImportButton({ fields, ignore = ['id'], label }: ImportButtonProps) {
+export function ImportButton({ fields: idFields, ignore = ['id'], label, names = {} }: ImportButtonProps) {
   const translate = useTranslate();
+  const nameColumns = Object.entries(names).map(([column, n]) => ({ column, name: n.column }));
+  // The name columns are columns of the file too; the server turns them into ids.
+  const fields = [...idFields, ...nameColumns.map((n) => n.name)];
   const resource = useResourceContext() ?? '';
   const notify = useNotify();
   const refresh = useRefresh();
@@ -185,7 +190,15 @@ export function ImportButton({ fields, ignore = ['id'], label }: ImportButtonPro
               <Typography variant="body2">{translate('portal.kit.import.file', { name: fileName, smart_count: parsed.rows.length })}</Typography>
             ) : (
               <Typography variant="body2" color="text.secondary">
-                {translate('portal.kit.import.choose_hint', { fields: fields.join(', ') })}
+                {translate('portal.kit.import.choose_hint', { fields: idFields.join(', ') })}
+                {nameColumns.length ? (
+                  <>
+                    <br />
+                    <span data-testid="import-names-hint">
+                      {translate('portal.kit.import.names_hint', { names: nameColumns.map((n) => `${n.name} (${n.column})`).join(', ') })}
+                    </span>
+                  </>
+                ) : null}
               </Typography>
             )}
           </Box>

@@ -25,7 +25,7 @@ export function ListActions({ noCreate }: ListActionsProps) {
       {hasHiddenFilters ? <FilterButton /> : null}
       {canCreate && !noCreate ? <CreateButton /> : null}
       <ExportCsvButton />
-      {csv && canCreate ? <ImportButton fields={csv.fields} ignore={csv.ignore} /> : null}
+      {csv && canCreate ? <ImportButton fields={csv.fields} ignore={csv.ignore} names={csv.names} /> : null}
     </TopToolbar>
   );
 }

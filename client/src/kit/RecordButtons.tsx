@@ -1,6 +1,7 @@
 import { Alert, Box } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DeleteWithConfirmButton, EditButton, useCanAccess, useResourceContext, useTranslate } from 'react-admin';
+import { DeleteWithConfirmButton, EditButton, useCanAccess, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
+import { DependentsNotice } from './DependentsNotice';
 import { useCurrentRecordAccess } from './useRecordAccess';
 
 /** Edit button shown only when the server's per-record rules (`<resource>.access`) allow it. */
@@ -10,11 +11,21 @@ export function AccessEditButton(props: { label?: string }) {
   return <EditButton {...props} />;
 }
 
-/** Delete (with confirmation) shown only when `<resource>.access` says the record may go. */
+/**
+ * Delete (with confirmation) shown only when `<resource>.access` says the record may go; the
+ * confirmation says what happens to what depends on the record (`<resource>.dependents`).
+ */
 export function AccessDeleteButton(props: { mutationMode?: 'pessimistic' | 'optimistic' | 'undoable' }) {
   const access = useCurrentRecordAccess();
+  const resource = useResourceContext() ?? '';
+  const record = useRecordContext();
   if (!access.delete) return null;
-  return <DeleteWithConfirmButton mutationMode={props.mutationMode ?? 'pessimistic'} />;
+  return (
+    <DeleteWithConfirmButton
+      mutationMode={props.mutationMode ?? 'pessimistic'}
+      confirmContent={record ? <DependentsNotice resource={resource} ids={[record.id]} plain="portal.kit.dependents.sure" /> : undefined}
+    />
+  );
 }
 
 /**

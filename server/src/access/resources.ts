@@ -30,9 +30,30 @@ export interface ResourceAccess {
    * Rows can be created from a CSV file: the router gets `<name>.importMany` (create permission).
    * `fields`: the columns it takes (the create schema's fields, in the order shown to the user);
    * `ignore`: columns skipped on purpose (an export's `id`, a generated key).
+   * `names`: reference columns that may be given by name instead of id (ids no screen shows):
+   * reference column → the CSV column of the name, the resource it names and that resource's
+   * name column; a name is looked up only among the records the importing user can see.
    */
-  readonly csv?: { readonly fields: readonly string[]; readonly ignore: readonly string[] };
+  readonly csv?: {
+    readonly fields: readonly string[];
+    readonly ignore: readonly string[];
+    readonly names?: Readonly<Record<string, CsvName>>;
+  };
 }
+
+/** A reference column of a CSV import given by the name of what it refers to. */
+export interface CsvName {
+  /** The CSV column holding the name (e.g. `company_name` for `company_cuid`). */
+  readonly column: string;
+  /** The resource named (e.g. `company`). */
+  readonly resource: string;
+  /** Its column holding the name (e.g. `name`; `model` for a controller type). */
+  readonly match: string;
+}
+
+const COMPANY_NAME: CsvName = { column: 'company_name', resource: 'company', match: 'name' };
+const SYSTEM_NAME: CsvName = { column: 'system_name', resource: 'system', match: 'name' };
+const MANUFACTURER_NAME: CsvName = { column: 'manufacturer_name', resource: 'manufacturer', match: 'name' };
 
 /** The usual generated router: view for the reads, one permission each for create, edit and delete. */
 const crud = (view: Permission, create: Permission, edit: Permission = create, del: Permission = edit) =>
@@ -52,7 +73,11 @@ export const RESOURCE_ACCESS = {
       configuration: 'systemConfiguration.view',
       telemetry: 'telemetry.view',
     },
-    csv: { fields: ['company_cuid', 'name', 'deployment_date', 'asset_number', 'timezone', 'site_cuid'], ignore: ['id', 'system_cuid'] },
+    csv: {
+      fields: ['company_cuid', 'name', 'deployment_date', 'asset_number', 'timezone', 'site_cuid'],
+      ignore: ['id', 'system_cuid'],
+      names: { company_cuid: COMPANY_NAME, site_cuid: { column: 'site_name', resource: 'site', match: 'name' } },
+    },
   },
   systemSharing: { perms: crud('systems.view', 'systems.share') },
   systemMetadataTemplateSection: { perms: crud('metadata.view', 'admin.actions') },
@@ -61,7 +86,7 @@ export const RESOURCE_ACCESS = {
   systemMetadata: { perms: crud('metadata.view', 'metadata.change') },
   site: {
     perms: crud('sites.view', 'sites.create', 'sites.edit', 'sites.delete'),
-    csv: { fields: ['name', 'lat', 'long', 'company_cuid'], ignore: ['id', 'site_cuid'] },
+    csv: { fields: ['name', 'lat', 'long', 'company_cuid'], ignore: ['id', 'site_cuid'], names: { company_cuid: COMPANY_NAME } },
   },
   controller: {
     perms: crud('controllers.view', 'catalogueControllers.create', 'controllers.configure', 'catalogueControllers.delete'),
@@ -69,21 +94,34 @@ export const RESOURCE_ACCESS = {
     csv: {
       fields: ['controller_id', 'controllertype_cuid', 'company_cuid', 'system_cuid', 'name', 'serial_number', 'ssh_port', 'sw_version', 'controller_info', 'config'],
       ignore: ['id'],
+      names: {
+        controllertype_cuid: { column: 'controller_type_model', resource: 'controllerType', match: 'model' },
+        company_cuid: COMPANY_NAME,
+        system_cuid: SYSTEM_NAME,
+      },
     },
   },
   entity: {
     perms: crud('devices.view', 'devices.configure'),
     pages: { configure: 'devices.configure' },
-    csv: { fields: ['name', 'controller_id', 'config', 'entitytype_id', 'system_cuid', 'device_info', 'portal_config'], ignore: ['id', 'entity_cuid'] },
+    csv: {
+      fields: ['name', 'controller_id', 'config', 'entitytype_id', 'system_cuid', 'device_info', 'portal_config'],
+      ignore: ['id', 'entity_cuid'],
+      names: { system_cuid: SYSTEM_NAME },
+    },
   },
   dataProcessor: { perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' } },
   controllerType: {
     perms: crud('controllerTypes.view', 'controllerTypes.change'),
-    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'], ignore: ['id', 'controllertype_cuid'] },
+    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'], ignore: ['id', 'controllertype_cuid'], names: { manufacturer_cuid: MANUFACTURER_NAME } },
   },
   entityType: {
     perms: crud('entityTypes.view', 'entityTypes.change'),
-    csv: { fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'], ignore: ['id', 'entitytypemeta_id'] },
+    csv: {
+      fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'],
+      ignore: ['id', 'entitytypemeta_id'],
+      names: { manufacturer_cuid: MANUFACTURER_NAME },
+    },
   },
   entityCategory: {
     perms: crud('entityCategories.view', 'entityCategories.change'),
@@ -95,11 +133,11 @@ export const RESOURCE_ACCESS = {
   },
   logParameter: {
     perms: crud('logParameters.view', 'logParameters.change'),
-    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type'], ignore: ['id'] },
+    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type'], ignore: ['id'], names: { unit_cuid: { column: 'unit_name', resource: 'unit', match: 'unit' } } },
   },
   manufacturer: {
     perms: crud('manufacturers.view', 'manufacturers.change'),
-    csv: { fields: ['name', 'url', 'company_cuid'], ignore: ['id', 'manufacturer_cuid'] },
+    csv: { fields: ['name', 'url', 'company_cuid'], ignore: ['id', 'manufacturer_cuid'], names: { company_cuid: COMPANY_NAME } },
   },
   unit: {
     perms: crud('units.view', 'units.change'),
@@ -113,7 +151,11 @@ export const RESOURCE_ACCESS = {
   },
   entityCategoryLogParameterAssignment: {
     perms: crud('entityCategories.view', 'entityCategories.change'),
-    csv: { fields: ['entitycategory_cuid', 'parameter_id'], ignore: ['id', 'entitycatparam_cuid'] },
+    csv: {
+      fields: ['entitycategory_cuid', 'parameter_id'],
+      ignore: ['id', 'entitycatparam_cuid'],
+      names: { entitycategory_cuid: { column: 'entity_category_name', resource: 'entityCategory', match: 'name' } },
+    },
   },
   dashboard: { perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
   notificationTemplateAssignment: { perms: crud('eventTemplates.view', 'admin.actions') },

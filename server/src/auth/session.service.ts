@@ -136,6 +136,16 @@ export class SessionService implements OnModuleDestroy {
     return { cookie: this.codec.seal({ ...payload, ep: epoch, ctx: loaded.ctx }), ctx: loaded.ctx };
   }
 
+  /**
+   * The user's `meta` (their language choice) from a cookie, opened without the revocation check:
+   * enough to choose the language of an error answer, never to grant anything.
+   */
+  languageMetaOf(cookie: string | undefined): unknown {
+    if (!cookie) return undefined;
+    const parsed = ZSessionPayload.safeParse(this.codec.open(cookie));
+    return parsed.success ? parsed.data.ctx.user.meta : undefined;
+  }
+
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */
   async check(cookie: string | undefined): Promise<SessionCheck> {
     if (!cookie) return { ok: false, reason: 'MISSING' };

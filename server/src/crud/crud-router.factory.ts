@@ -2,11 +2,34 @@ import { z } from 'zod';
 import type { Permission } from '../access/policy';
 import { procedure, router } from '../trpc/trpc';
 import { accessProcedure, readProcedures } from './procedures';
+import { contextLocale } from '../trpc/context-locale';
 import { ZDeleteManyParams, ZDeleteParams } from './crud.schema';
 import type { CrudService } from './crud.service';
 import type { ResourceDefinition } from './resource';
 
 const ZIdList = z.object({ data: z.array(z.string()) });
+
+/** `<resource>.dependents`: what deleting these records does to the rows that depend on them. */
+export const ZDependentsParams = z.object({ ids: z.array(z.union([z.string().min(1).max(64), z.number()]).transform(String)).min(1).max(100) });
+export const ZDependentsResult = z.object({
+  data: z.object({
+    /** False when the caller may not delete every record (then nothing more is told). */
+    deletable: z.boolean(),
+    /** Some dependent rows stop the delete (the database refuses it while they exist). */
+    blocked: z.boolean(),
+    dependents: z.array(
+      z.object({
+        kind: z.string(),
+        action: z.enum(['delete', 'unlink', 'block']),
+        count: z.number(),
+        more: z.boolean(),
+        label: z.string(),
+      }),
+    ),
+    /** The sentence for the delete confirmation, in the caller's language. */
+    message: z.string(),
+  }),
+});
 
 type Row = Record<string, unknown>;
 
@@ -77,7 +100,7 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
     .meta({ perm: def.perms.create })
     .input(ZImportManyParams)
     .output(ZImportManyResult)
-    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode), {
+    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode, contextLocale(ctx)), {
         kind: 'create',
         ids: (r) => (r as { ids: string[] }).ids,
       }));
@@ -111,6 +134,7 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
   hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
+  crud.register(base);
   const Rec = def.record.extend({ id: z.string() });
   const ZCreateParams = z.object({ data: def.create.strict(), meta: z.unknown().optional() });
   const ZUpdateParams = z.object({
@@ -165,5 +189,10 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .output(ZIdList)
       .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds })),
     access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
+    dependents: procedure
+      .meta({ perm: def.perms.view })
+      .input(ZDependentsParams)
+      .output(ZDependentsResult)
+      .query(({ ctx, input }) => crud.dependents(ctx.actor, base, input.ids, contextLocale(ctx))),
   };
 }

@@ -12,6 +12,11 @@ import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
 import { withField } from './field-error';
+import { resolveCsvNames } from './csv-names';
+import { csvImportOf } from '../access/resources';
+import { type Dependent, dependentsMessage, dependentsOf } from './dependents';
+import type { Locale } from '../common/locale';
+import { translate } from '../common/messages';
 import { assertReferenceVisible, assertSameCompanyReferences, ownerCompany, policyTarget } from './policy-target';
 import type { ComputedColumns, ResourceDefinition } from './resource';
 import { insertSql, listWhere, quote, type Row, scopeSql, selectSql, updateSql } from './sql-builder';
@@ -169,6 +174,28 @@ export class CrudService {
     return { data };
   }
 
+  /**
+   * What deleting these records would do to the rows that depend on them (see dependents.ts), and the
+   * sentence the delete confirmation shows, in `locale`. Every id must be the caller's (a foreign or
+   * unknown one answers NOT_FOUND); the details go only to a caller who may delete every record
+   * (a global catalogue entry's users in other companies are nobody else's business).
+   */
+  async dependents(actor: Actor, def: ResourceDefinition, ids: string[], locale: Locale): Promise<{ data: { deletable: boolean; blocked: boolean; dependents: Dependent[]; message: string } }> {
+    const wanted = [...new Set(ids)];
+    const rows = await this.loadMany(actor, def, wanted);
+    if (rows.length < wanted.length) throw notFound(def.label);
+    for (const row of rows) {
+      if (!can(actor, def.perms.delete, await policyTarget(def, row, this.ds.manager))) {
+        return { data: { deletable: false, blocked: false, dependents: [], message: translate('You do not have permission to do this', locale) } };
+      }
+    }
+    const keys = rows.map((r) => String(r[def.key]));
+    const dependents = await dependentsOf(this.ds.manager, def.table, def.key, keys, locale);
+    return {
+      data: { deletable: true, blocked: dependents.some((d) => d.action === 'block'), dependents, message: dependentsMessage(dependents, keys.length > 1, locale) },
+    };
+  }
+
   private async authorize(actor: Actor, def: ResourceDefinition, perm: Permission, row: Row, manager: EntityManager): Promise<void> {
     if (!can(actor, perm, await policyTarget(def, row, manager))) throw forbidden();
   }
@@ -200,14 +227,34 @@ export class CrudService {
    * so a database refusal (a duplicate name …) is reported on its row. `validate` writes nothing,
    * `all` writes every row or none, `validOnly` writes the rows without errors.
    */
-  async importMany(actor: Actor, def: ResourceDefinition, rows: Row[], mode: ImportMode): Promise<ImportResult> {
+  /** Resource definitions by router name, as their routers were made (CSV names look them up). */
+  private readonly definitions = new Map<string, ResourceDefinition>();
+
+  /** Makes a definition known by its router name (crudProcedures does it for every router). */
+  register(def: ResourceDefinition): void {
+    if (!this.definitions.has(def.name)) this.definitions.set(def.name, def);
+  }
+
+  definition(name: string): ResourceDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  /**
+   * Rows of a CSV file created like `create` (see csv-import.ts); reference columns may be given
+   * by name (csv-names.ts, the resource's `csv.names` in access/resources.ts). Messages in `locale`.
+   */
+  async importMany(actor: Actor, def: ResourceDefinition, rows: Row[], mode: ImportMode, locale: Locale = 'en'): Promise<ImportResult> {
+    const names = csvImportOf(def.name)?.names;
+    const resolved = names ? await resolveCsvNames(this.ds.manager, actor, rows, names, (n) => this.definition(n)) : { rows, errors: [] };
     return importRows(
       this.ds,
       def,
-      rows,
+      resolved.rows,
       mode,
       (value, tx) => this.insertOne(actor, def, value, tx),
       () => this.forgetCounts(def),
+      resolved.errors,
+      locale,
     );
   }
 

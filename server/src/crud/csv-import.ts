@@ -2,6 +2,8 @@ import { TRPCError } from '@trpc/server';
 import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { ZodError } from 'zod';
 import { toTrpcError } from '../trpc/errors';
+import type { Locale } from '../common/locale';
+import { translate, translateIssue } from '../common/messages';
 import { coerceRow } from './csv-coerce';
 import type { ResourceDefinition } from './resource';
 import type { Row } from './sql-builder';
@@ -23,14 +25,14 @@ export interface ImportResult {
 const rowMessage = (e: TRPCError) => (e.code === 'INTERNAL_SERVER_ERROR' ? 'This row could not be saved' : e.message);
 
 /** What one refused import row tells the user: never SQL, never a stack. */
-function rowError(error: unknown): { field?: string; message: string } {
+function rowError(error: unknown, locale: Locale): { field?: string; message: string } {
   if (error instanceof TRPCError && error.cause instanceof ZodError && error.cause.issues.length) {
     const [issue] = error.cause.issues;
-    return { ...(issue.path.length ? { field: String(issue.path[0]) } : {}), message: issue.message };
+    return { ...(issue.path.length ? { field: String(issue.path[0]) } : {}), message: translateIssue(issue, locale) };
   }
   if (error instanceof TRPCError) {
     const field = (error as { field?: string }).field;
-    return { ...(field ? { field } : {}), message: error.message };
+    return { ...(field ? { field } : {}), message: translate(error.message, locale) };
   }
   if (error instanceof QueryFailedError) {
     const driver = (error as QueryFailedError & { driverError?: { code?: string; detail?: string; column?: string } }).driverError ?? {};
@@ -39,9 +41,9 @@ function rowError(error: unknown): { field?: string; message: string } {
     const field = driver.column ?? columns?.[columns.length - 1];
     const message =
       driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : rowMessage(toTrpcError(error));
-    return { ...(field ? { field } : {}), message };
+    return { ...(field ? { field } : {}), message: translate(message, locale) };
   }
-  return { message: 'This row could not be saved' };
+  return { message: translate('This row could not be saved', locale) };
 }
 
 /**
@@ -57,23 +59,27 @@ export async function importRows(
   mode: ImportMode,
   insertOne: (value: Row, tx: EntityManager) => Promise<Row>,
   committed: () => void,
+  known: (ImportError & { covers?: string })[] = [],
+  locale: Locale = 'en',
 ): Promise<ImportResult> {
-  const errors: ImportError[] = [];
+  const errors: ImportError[] = known.map(({ covers: _covers, ...e }) => ({ ...e, message: translate(e.message, locale) }));
+  const refused = new Set(known.map((e) => e.row));
+  const covered = new Set(known.filter((e) => e.covers).map((e) => `${e.row}:${e.covers}`));
   const ignore = new Set(['id', ...(def.generatedKey === false ? [] : [def.key])]);
   const strict = def.create.strict();
   const parsed: { index: number; value: Row }[] = [];
   rows.forEach((raw, index) => {
     const coerced = coerceRow(def.create, raw, ignore);
-    for (const e of coerced.errors) errors.push({ row: index, ...e });
+    for (const e of coerced.errors) errors.push({ row: index, ...e, message: translate(e.message, locale) });
     const bad = new Set(coerced.errors.map((e) => e.field));
     const result = strict.safeParse(coerced.value);
     if (!result.success) {
       for (const issue of result.error.issues) {
         const field = issue.path.length ? String(issue.path[0]) : undefined;
-        if (field && bad.has(field)) continue;
-        errors.push({ row: index, ...(field ? { field } : {}), message: issue.message });
+        if (field && (bad.has(field) || covered.has(`${index}:${field}`))) continue;
+        errors.push({ row: index, ...(field ? { field } : {}), message: translateIssue(issue, locale) });
       }
-    } else if (!coerced.errors.length) parsed.push({ index, value: result.data as Row });
+    } else if (!coerced.errors.length && !refused.has(index)) parsed.push({ index, value: result.data as Row });
   });
 
   const runner = ds.createQueryRunner();
@@ -90,7 +96,7 @@ export async function importRows(
         ids.push(String(created.id));
       } catch (error) {
         await tx.query('ROLLBACK TO SAVEPOINT import_row');
-        errors.push({ row: index, ...rowError(error) });
+        errors.push({ row: index, ...rowError(error, locale) });
       }
     }
     const write = mode === 'validOnly' || (mode === 'all' && errors.length === 0);

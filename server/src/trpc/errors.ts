@@ -6,6 +6,8 @@ import { QueryFailedError } from 'typeorm';
 const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = {
   '23505': { code: 'CONFLICT', message: 'A record with the same unique value already exists' },
   '23503': { code: 'CONFLICT', message: 'This record is linked to another record that is missing or still in use' },
+  // ON DELETE RESTRICT (a manufacturer still named by a device type): 23001, not 23503.
+  '23001': { code: 'CONFLICT', message: 'This record is linked to another record that is missing or still in use' },
   '23502': { code: 'BAD_REQUEST', message: 'A required value is missing' },
   '23514': { code: 'BAD_REQUEST', message: 'A value is outside the allowed range' },
   '22P02': { code: 'BAD_REQUEST', message: 'A value has the wrong format' },

@@ -5,7 +5,9 @@ import superjson from 'superjson';
 import { z } from 'zod';
 import { type OwnSessionChange, ownSessionChanges } from './own-session';
 import { canUse, isPermission, type Permission } from '../access/policy';
+import { issueCode, messageCode, translate, translateIssue } from '../common/messages';
 import type { AuthedContext, TrpcContext } from './context';
+import { contextLocale } from './context-locale';
 import { isStepUpRequired, toTrpcError } from './errors';
 
 /**
@@ -213,26 +215,35 @@ const t = initTRPC
     isDev: false,
     // Live events over SSE: a ping keeps proxies from closing quiet streams.
     sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 20_000 } },
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, ctx }) {
       const zodIssues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';
       // tRPC reports unparsable input JSON as BAD_REQUEST; name it PARSE_ERROR (same 400).
       const parse = error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError;
       // superjson could not read the input: its message is JavaScript's, not the caller's business.
       const unreadable = error.code === 'BAD_REQUEST' && error.cause instanceof InputDecodeError;
+      const message = internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : unreadable ? INPUT_NOT_VALID : shape.message;
+      // The caller's language: their stored choice, else their browser's (before sign-in), else English.
+      const locale = contextLocale(ctx);
+      // A message that is one field's (fieldError) or zod's own is translated as that issue.
+      const single = zodIssues?.length === 1 && zodIssues[0].message === message ? zodIssues[0] : undefined;
+      const code = single ? issueCode(single) : messageCode(message);
       return {
         ...shape,
         code: parse ? TRPC_ERROR_CODES_BY_KEY.PARSE_ERROR : shape.code,
-        message: internal ? 'Internal server error' : parse ? 'The input is not valid JSON' : unreadable ? INPUT_NOT_VALID : shape.message,
+        message: single ? translateIssue(single, locale) : translate(message, locale),
         data: {
           code: parse ? ('PARSE_ERROR' as const) : shape.data.code,
           httpStatus: shape.data.httpStatus,
           path: shape.data.path,
+          // The message's stable code (the English catalogue key, or `zod.<issue>`), for a client that translates itself.
+          ...(code ? { messageCode: code } : {}),
           // A dangerous action needs the user's password again (step-up): the client asks for it and retries.
           ...(isStepUpRequired(error) ? { stepUp: true as const } : {}),
           ...(zodIssues
             ? {
-                fieldErrors: zodIssues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+                fieldErrors: zodIssues.map((i) => ({ path: i.path.map(String).join('.'), message: translateIssue(i, locale) })),
+                fieldErrorCodes: zodIssues.map((i) => issueCode(i) ?? null),
               }
             : {}),
         },
