@@ -1,3 +1,4 @@
+import { DateField } from '../kit/fields';
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,6 @@ import {
   AutocompleteInput,
   CreateBase,
   DataTable,
-  DateField,
   DeleteButton,
   EditBase,
   Form,

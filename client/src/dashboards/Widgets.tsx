@@ -1,3 +1,4 @@
+import { formatNumber } from '../i18n/format';
 import { Box, Chip, CircularProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
@@ -99,7 +100,7 @@ function OverviewKpi({ metric }: { metric: Settings<'kpi'>['metric'] }) {
   const value = COUNT_OF[metric]?.(overview.data);
   if (value === undefined) return <NotAvailable />;
   const energy = metric.startsWith('energy');
-  return <Figure value={energy ? formatValue(value, locale) : String(value)} unit={energy ? 'kWh' : null} />;
+  return <Figure value={energy ? formatValue(value, locale) : formatNumber(value, locale)} unit={energy ? 'kWh' : null} />;
 }
 
 function EnergyRangeKpi({ range }: { range: DateRange }) {

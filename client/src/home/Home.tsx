@@ -1,3 +1,4 @@
+import { formatNumber } from '../i18n/format';
 import {
   Alert,
   Box,
@@ -314,7 +315,7 @@ function Attention({ items, now }: { items: Overview['attention']; now: number }
                     secondary={[
                       a.site_name,
                       contact === null ? translate('portal.home.never_contacted') : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
-                      a.soc === null ? null : translate('portal.home.soc', { soc: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(a.soc) + ' %' }),
+                      a.soc === null ? null : translate('portal.home.soc', { soc: formatNumber(a.soc, locale, { maximumFractionDigits: 0 }) + ' %' }),
                     ]
                       .filter(Boolean)
                       .join(' · ')}

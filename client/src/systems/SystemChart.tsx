@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisLabel, fullLabel } from './chart-time';
+import { formatNumber } from '../i18n/format';
 
 export interface ChartParameter {
   parameter_id: string;
@@ -80,7 +81,7 @@ export default function SystemChart(props: SystemChartProps) {
     parameters.forEach((p, i) => {
       const colour = COLOURS[i % COLOURS.length];
       const unit = p.unit ? ` ${p.unit}` : '';
-      const fmt = (_u: uPlot, v: number | null) => (v == null ? '—' : `${v.toLocaleString(locale, { maximumFractionDigits: 2 })}${unit}`);
+      const fmt = (_u: uPlot, v: number | null) => (v == null ? '—' : `${formatNumber(v, locale, { maximumFractionDigits: 2 })}${unit}`);
       const base = 1 + i * 3;
       uSeries.push(
         { label: `${labels.min}`, scale: scaleOf(p), stroke: alpha(colour, 0.35), width: 1, points: { show: false }, value: fmt },
@@ -95,7 +96,15 @@ export default function SystemChart(props: SystemChartProps) {
       },
     ];
     units.slice(0, 2).forEach((unit, i) =>
-      axes.push({ scale: `u:${unit}`, side: i === 0 ? 3 : 1, label: unit || undefined, grid: { show: i === 0 }, size: 60 }),
+      axes.push({
+        scale: `u:${unit}`,
+        side: i === 0 ? 3 : 1,
+        label: unit || undefined,
+        grid: { show: i === 0 },
+        size: 60,
+        // uPlot writes numbers in the browser's language; these follow the portal's.
+        values: (_u, splits) => splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 })),
+      }),
     );
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
