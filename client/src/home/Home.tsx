@@ -1,3 +1,4 @@
+import { localText } from '../i18n/localText';
 import { formatNumber } from '../i18n/format';
 import {
   Alert,
@@ -58,12 +59,15 @@ function useNow(ms: number): number {
   return now;
 }
 
+/** A role by its level, named in the reader's language (role.all's translations), else as given. */
 function RoleChip({ name, level }: { name: string; level: number }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const role = useSession().roles.find((r) => r.level === level);
   return (
     <Chip
       size="small"
-      label={name}
+      label={(role && localText(role, 'name', locale)) ?? name}
       title={translate('portal.home.level', { level })}
       sx={{ color: '#fff', backgroundColor: roleColour(level), fontWeight: 500 }}
       data-testid="role-chip"

@@ -11,6 +11,8 @@ export interface TRole {
   name: string;
   level: number;
   description: string | null;
+  /** The name and description in other languages (`{ fr: { name, description } }`). */
+  translations?: Record<string, Record<string, string>>;
 }
 
 export type SessionStatus = 'loading' | 'loaded' | 'signedOut';
