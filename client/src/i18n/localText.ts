@@ -15,6 +15,6 @@ export function localText(record: object | null | undefined, field: string, loca
       if (typeof text === 'string' && text.trim() !== '') return text;
     }
   }
-  const own = r[field];
+  const own = Object.prototype.hasOwnProperty.call(r, field) ? r[field] : undefined;
   return typeof own === 'string' ? own : own === null || own === undefined ? null : String(own);
 }
