@@ -44,7 +44,7 @@ export interface MetadataFieldset {
   active?: boolean;
   section_index: number;
   /** French beside the English (`{ fr: { title, description, "field.<key>.label" } }`). */
-  translations?: Record<string, Record<string, string>>;
+  translations?: Record<string, unknown>;
 }
 export interface MetadataSection {
   section_id: string | number;
@@ -53,7 +53,7 @@ export interface MetadataSection {
   isPhaseSection: boolean;
   index: number;
   fieldsets: MetadataFieldset[];
-  translations?: Record<string, Record<string, string>>;
+  translations?: Record<string, unknown>;
 }
 export interface SystemMetadataView {
   template: MetadataSection[];

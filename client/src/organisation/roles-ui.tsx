@@ -27,7 +27,7 @@ export function RoleLevelChip({ level, name, size = 'small' }: { level: number; 
 }
 
 /** A role's name in the reader's language (the role's French from role.all on French screens). */
-export function useRoleName(): (role: { name: string; translations?: Record<string, Record<string, string>> }) => string {
+export function useRoleName(): (role: { name: string; translations?: Record<string, unknown> }) => string {
   const [locale] = useLocaleState();
   return (role) => localText(role, 'name', locale) ?? role.name;
 }

@@ -12,7 +12,7 @@ export interface TRole {
   level: number;
   description: string | null;
   /** The name and description in other languages (`{ fr: { name, description } }`). */
-  translations?: Record<string, Record<string, string>>;
+  translations?: Record<string, unknown>;
 }
 
 export type SessionStatus = 'loading' | 'loaded' | 'signedOut';

@@ -31,6 +31,12 @@ export interface SystemChartProps {
 }
 
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+/** The labels an axis draws on the canvas, also kept on the host (data-ticks-x …) so tests and tools can read them. */
+function ticks(host: HTMLElement, axis: string, labels: string[]): string[] {
+  host.setAttribute(`data-ticks-${axis}`, labels.join('|'));
+  return labels;
+}
+
 const HEIGHT = 320;
 
 function alpha(hex: string, a: number): string {
@@ -92,7 +98,7 @@ export default function SystemChart(props: SystemChartProps) {
     });
     const axes: uPlot.Axis[] = [
       {
-        values: (_u, splits, _axis, _space, incr) => splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone)),
+        values: (_u, splits, _axis, _space, incr) => ticks(el, 'x', splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone))),
       },
     ];
     units.slice(0, 2).forEach((unit, i) =>
@@ -103,7 +109,7 @@ export default function SystemChart(props: SystemChartProps) {
         grid: { show: i === 0 },
         size: 60,
         // uPlot writes numbers in the browser's language; these follow the portal's.
-        values: (_u, splits) => splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 })),
+        values: (_u, splits) => ticks(el, i === 0 ? 'y' : 'y2', splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 }))),
       }),
     );
     const opts: uPlot.Options = {

@@ -11,8 +11,12 @@ import { boundedJson } from './zod-fields';
 export const TRANSLATION_LOCALES = ['fr'] as const;
 export type TranslationLocale = (typeof TRANSLATION_LOCALES)[number];
 
-/** What a read answers: `{ fr?: { field?: text } }`. */
-export const ZTranslationsRecord = z.record(z.string(), z.record(z.string(), z.string()));
+/**
+ * What a read answers: `{ fr?: { field?: text } }` as stored. Checked like the other JSON columns
+ * (any object): a row written by SQL with something else must not make its list unreadable; the
+ * client reads only strings from it (localText).
+ */
+export const ZTranslationsRecord = z.record(z.string(), z.unknown());
 export type Translations = Partial<Record<TranslationLocale, Record<string, string>>>;
 
 /**
