@@ -22,6 +22,8 @@ const BROWSER_ZONE = 'Africa/Lagos';
 describe('French screens from the stored language', () => {
   let portal: BrowserPortal;
   let farm: string;
+  let battery: string;
+  let inverter: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -30,8 +32,8 @@ describe('French screens from the stored language', () => {
     const entity = async (type: string) =>
       ((await portal.app.db.dataSource.query(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = $2`, [DEMO_CONTROLLER_ID, type])) as { entity_cuid: string }[])[0]
         .entity_cuid;
-    const battery = await entity('pylontech-us5000');
-    const inverter = await entity('victron-multiplus-ii');
+    battery = await entity('pylontech-us5000');
+    inverter = await entity('victron-multiplus-ii');
     const rows: ValidParameterRow[] = [];
     const last = Math.floor((Date.now() - MIN) / (5 * MIN)) * 5 * MIN;
     let index = 0;
@@ -80,6 +82,7 @@ describe('French screens from the stored language', () => {
     // Home: French texts, the roles' French names, numbers the French way.
     await page.waitForFunction(() => document.querySelector('[data-testid=greeting]')?.textContent === 'Bonjour, Demo Superuser');
     expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('portal.locale')])).toEqual(['fr', 'fr']);
+    await page.locator('[data-testid=roles] [data-testid=role-chip]').first().waitFor();
     const roleNames = await page.locator('[data-testid=roles] [data-testid=role-chip]').allTextContents();
     expect(roleNames).toEqual(['Superutilisateur', 'Installateur système', 'Expert', 'Basique']);
     const today = page.locator('[data-testid=energy-today]');
@@ -99,6 +102,8 @@ describe('French screens from the stored language', () => {
     // The memberships screen: role names in French.
     await page.goto(portal.url('/companyMembership'));
     await page.locator('[data-testid=membership-list] tbody tr').first().waitFor();
+    // (The roles' French comes with role.all, which the shell asks for shortly after a page load.)
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=membership-list] [data-level]')].some((c) => c.textContent === 'Superutilisateur (0)'));
     const chips = new Set(await page.locator('[data-testid=membership-list] [data-level]').allTextContents());
     for (const name of ['Superutilisateur (0)', 'Installateur système (1)', 'Expert (2)', 'Basique (3)']) expect(chips).toContain(name);
     expect([...chips].some((c) => /Superuser|SystemInstaller|Basic/.test(c))).toBe(false);
@@ -107,12 +112,12 @@ describe('French screens from the stored language', () => {
     // The system page: latest values the French way, parameter names in French, the chart's
     // caption, axes and legend with 24-hour times and French numbers.
     await page.goto(portal.url(`/systems/${farm}`));
-    const soc = page.locator('[data-testid=latest-value][data-parameter=battery_soc]');
+    const soc = page.locator(`[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_soc]`);
     await soc.waitFor({ timeout: 20_000 });
     expect(await soc.locator('[data-testid=latest-value-text]').textContent()).toBe('87,5 %');
     expect(await soc.locator('dt').textContent()).toBe('État de charge de la batterie');
-    expect(await page.locator('[data-testid=latest-value][data-parameter=battery_voltage] [data-testid=latest-value-text]').textContent()).toBe('51,3 V');
-    expect(await page.locator('[data-testid=latest-value][data-parameter=ac_output_power] [data-testid=latest-value-text]').textContent()).toBe(`1${NNBSP}235 W`);
+    expect(await page.locator(`[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_voltage] [data-testid=latest-value-text]`).textContent()).toBe('51,3 V');
+    expect(await page.locator(`[data-testid=device-card][data-device="${inverter}"] [data-testid=latest-value][data-parameter=ac_output_power] [data-testid=latest-value-text]`).textContent()).toBe(`1${NNBSP}235 W`);
     expect(await soc.textContent()).toMatch(/il y a/);
 
     const chart = page.locator('[data-testid=system-chart]');
@@ -122,7 +127,7 @@ describe('French screens from the stored language', () => {
     }, undefined, { timeout: 20_000 });
     expect(await chart.isVisible()).toBe(true);
     const frDateTime = '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}';
-    expect(await page.locator('[data-testid=chart-caption]').textContent()).toMatch(new RegExp(`^${frDateTime} – ${frDateTime}$`));
+    expect(await page.locator('[data-testid=chart-caption]').textContent()).toMatch(new RegExp(`^${frDateTime} – ${frDateTime} · `));
     const host = page.locator('[data-testid=uplot-host]');
     const xTicks = (await host.getAttribute('data-ticks-x'))!.split('|');
     expect(xTicks.length).toBeGreaterThan(2);
@@ -132,13 +137,18 @@ describe('French screens from the stored language', () => {
     expect(yTicks.length).toBeGreaterThan(2);
     for (const tick of yTicks) expect(tick).toMatch(/^-?\d{1,3}(\u202f\d{3})*(,\d+)?$/);
     // The legend under the pointer: the time in French.
+    await page.locator('[data-testid=uplot-host] .u-over').scrollIntoViewIfNeeded();
     const plot = (await page.locator('[data-testid=uplot-host] .u-over').boundingBox())!;
     await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2, { steps: 5 });
     await page.mouse.move(plot.x + plot.width * 0.6, plot.y + plot.height / 2, { steps: 5 });
-    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=uplot-host] .u-legend .u-series .u-value')?.textContent ?? ''), `^${frDateTime}$`);
-    // A week: days with French month names.
+    await page
+      .waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=uplot-host] .u-legend .u-series .u-value')?.textContent ?? ''), `^${frDateTime}$`, { timeout: 10_000 })
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}; the legend shows ${JSON.stringify(await page.locator('[data-testid=uplot-host] .u-legend').textContent())}`);
+      });
+    // A month: days with French month names.
     const before = await chart.getAttribute('data-from');
-    await page.locator('[data-testid=range-7d]').click();
+    await page.locator('[data-testid=range-30d]').click();
     await page.waitForFunction((prev) => {
       const el = document.querySelector('[data-testid=system-chart]');
       return el?.getAttribute('data-loading') === 'false' && el.getAttribute('data-from') !== prev;
@@ -157,6 +167,7 @@ describe('French screens from the stored language', () => {
     expect(await eventually(() => storedLanguage('superuser@demo.local'), (l) => l === 'en')).toBe('en');
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-testid=greeting]')?.textContent === 'Hello, Demo Superuser');
+    await page.locator('[data-testid=roles] [data-testid=role-chip]').first().waitFor();
     expect(await page.locator('[data-testid=roles] [data-testid=role-chip]').allTextContents()).toEqual(['Superuser', 'SystemInstaller', 'Expert', 'Basic']);
   });
 
