@@ -103,7 +103,7 @@ describe('French screens from the stored language', () => {
     await page.goto(portal.url('/companyMembership'));
     await page.locator('[data-testid=membership-list] tbody tr').first().waitFor();
     // (The roles' French comes with role.all, which the shell asks for shortly after a page load.)
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=membership-list] [data-level]')].some((c) => c.textContent === 'Superutilisateur (0)'));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=membership-list] [data-level]')).some((c) => c.textContent === 'Superutilisateur (0)'));
     const chips = new Set(await page.locator('[data-testid=membership-list] [data-level]').allTextContents());
     for (const name of ['Superutilisateur (0)', 'Installateur système (1)', 'Expert (2)', 'Basique (3)']) expect(chips).toContain(name);
     expect([...chips].some((c) => /Superuser|SystemInstaller|Basic/.test(c))).toBe(false);
@@ -196,5 +196,25 @@ describe('French screens from the stored language', () => {
     await other.goto(portal.url('/auth/login'));
     await other.locator('[data-testid=login-form]').waitFor();
     expect(await other.locator('#login-heading').textContent()).toBe('Connexion');
+  });
+
+  it("a superuser gives a catalogue text its French in the form; French screens show it, English ones the English", async () => {
+    const page = await americanBrowser();
+    await page.goto(portal.url('/auth/login'));
+    await signInFromLoginPage(page, 'superuser@demo.local');
+    const [param] = (await portal.app.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as { translations: unknown }[];
+    expect(param.translations).toEqual({ fr: { description: 'Puissance PV' } });
+    await page.goto(portal.url('/logParameter/pv_power'));
+    const french = page.locator('textarea[name="translations.fr.description"]');
+    await french.waitFor({ timeout: 10_000 });
+    expect(await french.inputValue()).toBe('Puissance PV');
+    await french.fill('Puissance photovoltaïque');
+    await page.getByRole('button', { name: /Save|Enregistrer/ }).click();
+    await page.waitForURL(/\/logParameter\/pv_power\/show$/, { timeout: 10_000 });
+    const [after] = (await portal.app.db.dataSource.query(`SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as { description: string; translations: unknown }[];
+    expect(after).toEqual({ description: 'PV power', translations: { fr: { description: 'Puissance photovoltaïque' } } });
+    // The record page shows the text in the screen's language.
+    const lang = await page.evaluate(() => document.documentElement.lang);
+    await page.getByText(lang === 'fr' ? 'Puissance photovoltaïque' : 'PV power', { exact: true }).first().waitFor();
   });
 });

@@ -85,6 +85,11 @@ describe('catalogue and template texts in French', () => {
     // (A language left with no text goes too.)
     expect(updated.data.data.translations).toEqual(others.length ? { fr: Object.fromEntries(others.map((f) => [f, french[f]])) } : {});
 
+    // What forms send for untouched inputs: null texts, or no French at all.
+    const untouched = await superuser.mutate(`${resource}.update`, { id, data: { translations: { fr: { [first]: null } } } });
+    expect({ status: untouched.status, translations: untouched.data?.data.translations }).toEqual({ status: 200, translations: {} });
+    expect((await superuser.mutate(`${resource}.update`, { id, data: { translations: null } })).data?.data.translations).toEqual({});
+
     // Refused: a field that is not a text of this table, another language, a too long text, a non-text.
     const maxed = Object.fromEntries(Object.entries(fields).map(([f, max]) => [f, 'é'.repeat(max)]));
     expect((await superuser.mutate(`${resource}.update`, { id, data: { translations: { fr: maxed } } })).status).toBe(200);

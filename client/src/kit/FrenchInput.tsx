@@ -15,7 +15,9 @@ export function FrenchInput({ source, multiline, label }: { source: string; mult
       label={translate('portal.kit.french.label', { field })}
       helperText="portal.kit.french.helper"
       multiline={multiline}
-      // Keep '' as '' (react-admin would send null, which is no text).
+      // An untouched input is '' (an undefined member is no JSON: the server would refuse it);
+      // '' and null are no text there.
+      defaultValue=""
       parse={(v: string) => v ?? ''}
       inputProps={{ lang: 'fr' }}
     />

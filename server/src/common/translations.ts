@@ -28,20 +28,24 @@ export function translationsInput(fields: Record<string, number>, patterns: read
   const maxOf = (key: string): number | undefined =>
     Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : patterns.find((p) => p.pattern.test(key))?.max;
   const texts = z
-    .record(z.string(), z.string().trim())
+    // null or undefined (a form's untouched input) is no text, like ''
+    .record(z.string(), z.string().trim().nullish())
     .superRefine((value, ctx) => {
       for (const [key, text] of Object.entries(value)) {
         const max = maxOf(key);
         if (max === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `No translatable text "${key}" here (${Object.keys(fields).join(', ')})` });
-        else if (text.length > max) ctx.addIssue({ code: 'custom', path: [key], message: `At most ${max} characters` });
+        else if (typeof text === 'string' && text.length > max) ctx.addIssue({ code: 'custom', path: [key], message: `At most ${max} characters` });
       }
     })
-    .transform((value) => Object.fromEntries(Object.entries(value).filter(([, text]) => text !== '')));
+    .transform((value) => Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')));
   return boundedJson(
     z
       .object(Object.fromEntries(TRANSLATION_LOCALES.map((l) => [l, texts.optional()])) as Record<TranslationLocale, z.ZodOptional<typeof texts>>)
       .strict()
-      .transform((value) => Object.fromEntries(Object.entries(value).filter(([, t]) => t && Object.keys(t).length > 0)) as Translations),
+      .transform((value) => Object.fromEntries(Object.entries(value).filter(([, t]) => t && Object.keys(t).length > 0)) as Translations)
+      // (a form without any French input sends null)
+      .nullish()
+      .transform((value) => value ?? {}),
     { maxBytes: 64 * 1024 },
   );
 }
