@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import type { ValidParameterRow } from '../../server/src/telemetry/ingest-validator';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
+import { formatDateTime } from '../../client/src/i18n/format';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
 
@@ -117,15 +118,8 @@ describe('system page in Chromium', () => {
     expect(inked).toBeGreaterThan(1000);
     // Times are shown in the system's zone (Nairobi, UTC+3), not the browser's (uPlot draws the
     // axis on the canvas with the same formatter, see chart-time.spec.ts): the caption's end.
-    const nairobi = new Intl.DateTimeFormat('en', {
-      timeZone: 'Africa/Nairobi',
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(state.to);
+    // The browser is en-GB: day/month/year and a 24-hour clock (client/src/i18n/format.ts).
+    const nairobi = formatDateTime(state.to, 'en-GB', { timeZone: 'Africa/Nairobi' });
     expect(await page.locator('[data-testid=chart-caption]').textContent()).toContain(`– ${nairobi}`);
     // Hovering the plot puts the time under the pointer, in that zone, in uPlot's legend.
     await page.locator('[data-testid=uplot-host] .u-over').scrollIntoViewIfNeeded();

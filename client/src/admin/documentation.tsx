@@ -1,3 +1,4 @@
+import { DateField } from '../kit/fields';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Chip } from '@mui/material';
 import { useState } from 'react';
@@ -6,7 +7,6 @@ import {
   Button,
   Create,
   DataTable,
-  DateField,
   Edit,
   List,
   ReferenceField,

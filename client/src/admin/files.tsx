@@ -1,3 +1,6 @@
+import { useFormat } from '../i18n/useFormat';
+import { formatNumber } from '../i18n/format';
+import { DateField } from '../kit/fields';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import DownloadIcon from '@mui/icons-material/Download';
 import {
@@ -18,7 +21,6 @@ import { useEffect, useRef, useState } from 'react';
 import {
   AutocompleteInput,
   DataTable,
-  DateField,
   DeleteWithConfirmButton,
   List,
   ReferenceField,
@@ -37,9 +39,9 @@ import { useCurrentRecordAccess } from '../kit/useRecordAccess';
 import { trpc } from '../trpc';
 
 /** 1234567 → "1.2 MB" (decimal units, as file managers show). */
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number, locale: string): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1000) return `${formatNumber(bytes, locale)} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let value = bytes / 1000;
   let unit = 0;
@@ -47,12 +49,13 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit += 1;
   }
-  return `${value >= 10 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+  return `${formatNumber(value, locale, { maximumFractionDigits: value >= 10 ? 0 : 1 })} ${units[unit]}`;
 }
 
 function SizeField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
-  return record ? <span>{formatBytes(Number(record.size))}</span> : null;
+  const { locale } = useFormat();
+  return record ? <span>{formatBytes(Number(record.size), locale)}</span> : null;
 }
 
 /** Download over GET /api/files/:id (the server checks access and sets the headers). */
@@ -97,6 +100,7 @@ function uploadWithProgress(form: FormData, onProgress: (fraction: number) => vo
 /** Upload dialog: the file, its company (required) and optionally a system. */
 function UploadButton() {
   const translate = useTranslate();
+  const { locale } = useFormat();
   const notify = useNotify();
   const refresh = useRefresh();
   const { canAccess } = useCanAccess({ resource: 'hostedFile', action: 'create' });
@@ -132,7 +136,7 @@ function UploadButton() {
     setError(null);
     const maxBytes = limits.data?.maxBytes;
     if (maxBytes !== undefined && file.size > maxBytes) {
-      setError({ message: translate('portal.admin.file.too_large', { size: formatBytes(file.size), max: formatBytes(maxBytes) }) });
+      setError({ message: translate('portal.admin.file.too_large', { size: formatBytes(file.size, locale), max: formatBytes(maxBytes, locale) }) });
       return;
     }
     const form = new FormData();
@@ -187,11 +191,11 @@ function UploadButton() {
               {translate('portal.admin.file.choose')}
             </MuiButton>
             <Typography id="file-upload-chosen" variant="body2" sx={{ mt: 1 }}>
-              {file ? `${file.name} — ${formatBytes(file.size)}` : translate('portal.admin.file.none_chosen')}
+              {file ? `${file.name} — ${formatBytes(file.size, locale)}` : translate('portal.admin.file.none_chosen')}
             </Typography>
             {limits.data ? (
               <Typography id="file-upload-limits" variant="caption" color="text.secondary" data-testid="file-upload-limits">
-                {translate('portal.admin.file.limits', { max: formatBytes(limits.data.maxBytes), types: limits.data.allowedTypes.join(', ') })}
+                {translate('portal.admin.file.limits', { max: formatBytes(limits.data.maxBytes, locale), types: limits.data.allowedTypes.join(', ') })}
               </Typography>
             ) : null}
             {fieldError('file') ? <Typography color="error" variant="body2">{fieldError('file')}</Typography> : null}

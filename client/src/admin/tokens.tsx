@@ -1,3 +1,4 @@
+import { DateField } from '../kit/fields';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import KeyOffIcon from '@mui/icons-material/KeyOff';
 import { Alert, Box, Button as MuiButton, Card, CardContent, InputAdornment, TextField as MuiTextField, Typography } from '@mui/material';
@@ -7,7 +8,6 @@ import {
   Button,
   Confirm,
   DataTable,
-  DateField,
   DateTimeInput,
   Form,
   List,

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../i18n/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { useSessionManager } from '../session/SessionProvider';
@@ -58,14 +59,7 @@ export function useAlarmActions() {
 export { isTriggerMuted } from './mute';
 
 export function formatDeviceTime(value: Date | string | null | undefined, timezone: string, locale: string): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '—';
-  try {
-    return new Intl.DateTimeFormat(locale, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'medium' }).format(d);
-  } catch {
-    return d.toISOString();
-  }
+  return formatDateTime(value, locale, { timeZone: timezone, seconds: true });
 }
 
 export const showValue = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));

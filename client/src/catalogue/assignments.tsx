@@ -1,3 +1,5 @@
+import { FrenchInput } from '../kit/FrenchInput';
+import { DateField } from '../kit/fields';
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +8,6 @@ import {
   AutocompleteInput,
   CreateBase,
   DataTable,
-  DateField,
   DeleteButton,
   EditBase,
   Form,
@@ -47,6 +48,7 @@ function QuickLogParameter() {
           <SimpleForm defaultValues={{ parameter_id: filter ?? '', type: 'FloatLogParameter' }} data-testid="quick-log-parameter">
             <TextInput source="parameter_id" validate={required()} autoFocus />
             <TextInput source="description" multiline />
+            <FrenchInput source="description" multiline />
             <UnitInput />
             <SelectInput source="type" choices={LOG_PARAMETER_TYPE_CHOICES} validate={required()} />
           </SimpleForm>

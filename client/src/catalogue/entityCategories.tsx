@@ -1,4 +1,6 @@
-import { Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
+import { LocalTextField } from '../kit/LocalTextField';
+import { FrenchInput } from '../kit/FrenchInput';
+import { Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextInput, required } from 'react-admin';
 import { ParameterAssignments } from './assignments';
 import { EditOrShow, RecordTabs } from './common';
 import { ListActions } from '../kit/ListActions';
@@ -9,8 +11,12 @@ export function EntityCategoryList() {
   return (
     <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }}>
       <DataTable rowClick="show">
-        <DataTable.Col source="name" />
-        <DataTable.Col source="description" disableSort />
+        <DataTable.Col source="name">
+          <LocalTextField source="name" />
+        </DataTable.Col>
+        <DataTable.Col source="description" disableSort>
+          <LocalTextField source="description" />
+        </DataTable.Col>
       </DataTable>
     </List>
   );
@@ -27,8 +33,8 @@ export function EntityCategoryShow() {
       <RecordTabs
         tabs={tabs(
           <SimpleShowLayout>
-            <TextField source="name" />
-            <TextField source="description" emptyText="—" />
+            <LocalTextField source="name" />
+            <LocalTextField source="description" emptyText="—" />
           </SimpleShowLayout>,
         )}
       />
@@ -39,7 +45,9 @@ export function EntityCategoryShow() {
 const inputs = (
   <>
     <TextInput source="name" validate={required()} />
+    <FrenchInput source="name" />
     <TextInput source="description" multiline />
+    <FrenchInput source="description" multiline />
   </>
 );
 

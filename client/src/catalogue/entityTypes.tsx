@@ -1,3 +1,5 @@
+import { LocalTextField } from '../kit/LocalTextField';
+import { FrenchInput } from '../kit/FrenchInput';
 import {
   AutocompleteInput,
   Create,
@@ -39,7 +41,9 @@ export function EntityTypeList() {
     <List actions={<ListActions />} filters={filters} sort={{ field: 'model', order: 'ASC' }} data-testid="entity-type-list">
       <DataTable rowClick="show">
         <DataTable.Col source="entitytype_id" />
-        <DataTable.Col source="model" />
+        <DataTable.Col source="model">
+          <LocalTextField source="model" />
+        </DataTable.Col>
         <DataTable.Col source="entity_type">
           <SelectField source="entity_type" choices={ENTITY_TYPE_KIND_CHOICES} />
         </DataTable.Col>
@@ -54,10 +58,10 @@ export function EntityTypeList() {
 const details = (
   <SimpleShowLayout>
     <TextField source="entitytype_id" />
-    <TextField source="model" />
+    <LocalTextField source="model" />
     <SelectField source="entity_type" choices={ENTITY_TYPE_KIND_CHOICES} />
     <ManufacturerField source="manufacturer_cuid" />
-    <TextField source="description" emptyText="—" />
+    <LocalTextField source="description" emptyText="—" />
     <UrlField source="url" emptyText="—" />
     <ImageField source="image" emptyText="—" />
   </SimpleShowLayout>
@@ -80,9 +84,11 @@ export function EntityTypeShow() {
 const inputs = (
   <>
     <TextInput source="model" validate={required()} />
+    <FrenchInput source="model" />
     <SelectInput source="entity_type" choices={ENTITY_TYPE_KIND_CHOICES} validate={required()} />
     <ManufacturerInput />
     <TextInput source="description" multiline />
+    <FrenchInput source="description" multiline />
     <TextInput source="url" type="url" />
     <TextInput source="image" type="url" helperText="portal.catalogue.image_help" />
   </>

@@ -1,3 +1,5 @@
+import { LocalTextField } from '../kit/LocalTextField';
+import { FrenchInput } from '../kit/FrenchInput';
 import {
   Create,
   DataTable,
@@ -38,7 +40,9 @@ export function LogParameterList() {
     <List actions={<ListActions />} filters={filters} sort={{ field: 'parameter_id', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="parameter_id" />
-        <DataTable.Col source="description" disableSort />
+        <DataTable.Col source="description" disableSort>
+          <LocalTextField source="description" />
+        </DataTable.Col>
         <DataTable.Col source="unit_cuid" disableSort>
           <UnitRef />
         </DataTable.Col>
@@ -55,7 +59,7 @@ export function LogParameterShow() {
     <Show>
       <SimpleShowLayout>
         <TextField source="parameter_id" />
-        <TextField source="description" emptyText="—" />
+        <LocalTextField source="description" emptyText="—" />
         <UnitRef label="resources.logParameter.fields.unit_cuid" />
         <SelectField source="type" choices={LOG_PARAMETER_TYPE_CHOICES} />
       </SimpleShowLayout>
@@ -70,6 +74,7 @@ export function LogParameterEdit() {
         <SimpleForm>
           <TextInput source="parameter_id" readOnly />
           <TextInput source="description" multiline />
+          <FrenchInput source="description" multiline />
           <UnitInput />
           <SelectInput source="type" choices={LOG_PARAMETER_TYPE_CHOICES} validate={required()} />
         </SimpleForm>
@@ -84,6 +89,7 @@ export function LogParameterCreate() {
       <SimpleForm defaultValues={{ type: 'FloatLogParameter' }}>
         <TextInput source="parameter_id" validate={required()} helperText="portal.catalogue.slug_help" />
         <TextInput source="description" multiline />
+        <FrenchInput source="description" multiline />
         <UnitInput />
         <SelectInput source="type" choices={LOG_PARAMETER_TYPE_CHOICES} validate={required()} />
       </SimpleForm>

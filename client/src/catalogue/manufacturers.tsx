@@ -1,3 +1,5 @@
+import { LocalTextField } from '../kit/LocalTextField';
+import { FrenchInput } from '../kit/FrenchInput';
 import {
   Create,
   DataTable,
@@ -10,7 +12,6 @@ import {
   Show,
   SimpleForm,
   SimpleShowLayout,
-  TextField,
   TextInput,
   UrlField,
   required,
@@ -51,7 +52,9 @@ export function ManufacturerList() {
   return (
     <List actions={<ListActions />} filters={filters} sort={{ field: 'name', order: 'ASC' }} data-testid="manufacturer-list">
       <DataTable rowClick="show">
-        <DataTable.Col source="name" />
+        <DataTable.Col source="name">
+          <LocalTextField source="name" />
+        </DataTable.Col>
         <DataTable.Col source="url" disableSort>
           <UrlField source="url" emptyText="—" onClick={(e) => e.stopPropagation()} />
         </DataTable.Col>
@@ -67,7 +70,7 @@ export function ManufacturerShow() {
   return (
     <Show>
       <SimpleShowLayout>
-        <TextField source="name" />
+        <LocalTextField source="name" />
         <UrlField source="url" emptyText="—" />
         <ScopeField label="resources.manufacturer.fields.company_cuid" />
       </SimpleShowLayout>
@@ -81,6 +84,7 @@ export function ManufacturerEdit() {
       <Edit mutationMode="pessimistic" redirect="show">
         <SimpleForm>
           <TextInput source="name" validate={required()} />
+          <FrenchInput source="name" />
           <TextInput source="url" type="url" />
         </SimpleForm>
       </Edit>
@@ -93,6 +97,7 @@ export function ManufacturerCreate() {
     <Create redirect="show">
       <SimpleForm>
         <TextInput source="name" validate={required()} />
+        <FrenchInput source="name" />
         <TextInput source="url" type="url" />
         <ReferenceInput source="company_cuid" reference="company">
           <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} helperText="portal.catalogue.manufacturer_company_help" />

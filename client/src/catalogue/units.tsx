@@ -1,3 +1,5 @@
+import { LocalTextField } from '../kit/LocalTextField';
+import { FrenchInput } from '../kit/FrenchInput';
 import { ChipField, Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextArrayInput, TextField, TextInput, required, useRecordContext } from 'react-admin';
 import { Stack } from '@mui/material';
 import { EditOrShow } from './common';
@@ -34,7 +36,9 @@ export function UnitList() {
     <List actions={<ListActions />} filters={filters} sort={{ field: 'unit', order: 'ASC' }}>
       <DataTable rowClick="show">
         <DataTable.Col source="unit" />
-        <DataTable.Col source="description" disableSort />
+        <DataTable.Col source="description" disableSort>
+          <LocalTextField source="description" />
+        </DataTable.Col>
         <DataTable.Col source="unit_variants" disableSort>
           <Variants />
         </DataTable.Col>
@@ -48,7 +52,7 @@ export function UnitShow() {
     <Show>
       <SimpleShowLayout>
         <TextField source="unit" />
-        <TextField source="description" emptyText="—" />
+        <LocalTextField source="description" emptyText="—" />
         <Variants label="resources.unit.fields.unit_variants" />
       </SimpleShowLayout>
     </Show>
@@ -59,6 +63,7 @@ const inputs = (
   <>
     <TextInput source="unit" validate={required()} />
     <TextInput source="description" multiline />
+    <FrenchInput source="description" multiline />
     <TextArrayInput
       source="unit_variants"
       helperText="portal.catalogue.unit_variants_help"

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../i18n/format';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
@@ -19,7 +20,7 @@ export const COMMANDS_SHOWN = 50;
 function When({ at, locale }: { at: Date | null; locale: string }) {
   if (!at) return <>—</>;
   const date = new Date(at);
-  return <time dateTime={date.toISOString()}>{new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(date)}</time>;
+  return <time dateTime={date.toISOString()}>{formatDateTime(date, locale, { seconds: true })}</time>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { formatDateTime } from '../i18n/format';
+import { useFormat } from '../i18n/useFormat';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -31,6 +33,7 @@ const CHANGE_COLOURS: Record<ConfigRow['change'], string | undefined> = {
 /** "reported 3 min ago" / "never reported". */
 export function ReportedAgo({ at }: { at: Date | null }) {
   const translate = useTranslate();
+  const { locale } = useFormat();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
@@ -39,7 +42,7 @@ export function ReportedAgo({ at }: { at: Date | null }) {
   if (!at) return <span data-testid="reported-ago">{translate('portal.control.config.never_reported')}</span>;
   const minutes = Math.max(0, Math.floor((now - new Date(at).getTime()) / 60_000));
   return (
-    <time dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()} data-testid="reported-ago">
+    <time dateTime={new Date(at).toISOString()} title={formatDateTime(at, locale)} data-testid="reported-ago">
       {minutes < 1 ? translate('portal.control.config.reported_now') : translate('portal.control.config.reported_ago', { smart_count: minutes })}
     </time>
   );

@@ -1,3 +1,4 @@
+import { localText } from '../i18n/localText';
 import {
   Box,
   Button,
@@ -16,7 +17,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import {
   GRID_COLUMNS,
   KPI_METRICS,
@@ -113,6 +114,7 @@ export interface WidgetFormProps {
 /** "Add widget" / widget settings: a form per widget type with pickers for systems, devices and parameters. */
 export default function WidgetForm({ widget, widgets, onClose, onSubmit }: WidgetFormProps) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const [d, setD] = useState<Draft>(() => draftOf(widget));
   const [missing, setMissing] = useState<string | null>(null);
   const set = (patch: Partial<Draft>) => {
@@ -219,7 +221,7 @@ export default function WidgetForm({ widget, widgets, onClose, onSubmit }: Widge
             >
               {(device?.parameters ?? []).map((p) => (
                 <MenuItem key={p.parameter_id} value={p.parameter_id}>
-                  {p.description ?? p.parameter_id}
+                  {localText(p, 'description', locale) ?? p.parameter_id}
                 </MenuItem>
               ))}
             </TextField>
@@ -240,7 +242,7 @@ export default function WidgetForm({ widget, widgets, onClose, onSubmit }: Widge
                     return (
                       <FormControlLabel
                         key={p.parameter_id}
-                        label={`${p.description ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}`}
+                        label={`${localText(p, 'description', locale) ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}`}
                         control={
                           <Checkbox
                             checked={on}

@@ -1,3 +1,5 @@
+import { localText } from '../i18n/localText';
+import { formatNumber } from '../i18n/format';
 import { Box, Chip, CircularProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
@@ -100,7 +102,7 @@ function OverviewKpi({ metric }: { metric: Settings<'kpi'>['metric'] }) {
   const value = COUNT_OF[metric]?.(overview.data);
   if (value === undefined) return <NotAvailable />;
   const energy = metric.startsWith('energy');
-  return <Figure value={energy ? formatValue(value, locale) : String(value)} unit={energy ? 'kWh' : null} />;
+  return <Figure value={energy ? formatValue(value, locale) : formatNumber(value, locale)} unit={energy ? 'kWh' : null} />;
 }
 
 function EnergyRangeKpi({ range }: { range: DateRange }) {
@@ -127,7 +129,7 @@ function ParameterKpi({ settings }: { settings: Settings<'kpi'> }) {
     <Box>
       <Figure value={p.text ?? formatValue(p.value, locale)} unit={p.text === null ? p.unit : null} />
       <Typography variant="caption" color="text.secondary">
-        {device.name} · {p.description ?? p.parameter_id}
+        {device.name} · {localText(p, 'description', locale) ?? p.parameter_id}
       </Typography>
     </Box>
   );
@@ -168,7 +170,7 @@ function TimeseriesWidget({ settings, range }: { settings: Settings<'timeseries'
   const parameters = settings.series.map((s) => {
     const d = devices.find((x) => x.entity_cuid === s.entity_cuid);
     const p = d?.parameters.find((x) => x.parameter_id === s.parameter_id);
-    return { parameter_id: `${s.entity_cuid}:${s.parameter_id}`, label: `${d?.name ?? ''} ${p?.description ?? s.parameter_id}`.trim(), unit: p?.unit ?? null };
+    return { parameter_id: `${s.entity_cuid}:${s.parameter_id}`, label: `${d?.name ?? ''} ${(p && localText(p, 'description', locale)) ?? s.parameter_id}`.trim(), unit: p?.unit ?? null };
   });
   const chartSeries = (series.data ?? []).flatMap((answer) =>
     answer.series.map((s) => ({ parameter_id: `${answer.entity_cuid}:${s.parameter_id}`, points: s.points })),
@@ -274,7 +276,7 @@ function LatestWidget({ settings }: { settings: Settings<'latest'> }) {
       {device.parameters.map((p) => (
         <Box key={p.parameter_id} sx={{ display: 'contents' }}>
           <Typography component="dt" variant="body2" color="text.secondary">
-            {p.description ?? p.parameter_id}
+            {localText(p, 'description', locale) ?? p.parameter_id}
           </Typography>
           <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 600, textAlign: 'right' }}>
             {p.text ?? formatValue(p.value, locale)}

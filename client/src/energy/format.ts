@@ -1,8 +1,10 @@
+import { formatDayMonth, formatMonthYear, formatNumber, zoneParts } from '../i18n/format';
+
 /** Energy as the locale writes it: "1,234.5 kWh", French "1 234,5 kWh". */
 export function formatKwh(kwh: number, locale: string): string {
   const abs = Math.abs(kwh);
   const digits = abs >= 1000 ? 0 : abs >= 10 ? 1 : 2;
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(kwh)} kWh`;
+  return `${formatNumber(kwh, locale, { maximumFractionDigits: digits })} kWh`;
 }
 
 /** 'YYYY-MM-DD' or 'YYYY-MM' (the period's own calendar) as a short local label, read in UTC so the day does not move. */
@@ -10,30 +12,13 @@ export function periodLabel(label: string, granularity: 'day' | 'month', locale:
   const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(label);
   if (!m) return label;
   const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, m[3] ? Number(m[3]) : 1));
-  return granularity === 'day'
-    ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date)
-    : new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
+  return granularity === 'day' ? formatDayMonth(date, locale, { timeZone: 'UTC' }) : formatMonthYear(date, locale, { timeZone: 'UTC' });
 }
 
 /** Bar heights (px) for the values over a chart of `height` px; null and negatives are 0, the largest fills it. */
 export function barLayout(values: readonly (number | null)[], height: number): number[] {
   const max = Math.max(0, ...values.map((v) => v ?? 0));
   return values.map((v) => (max <= 0 || v === null || v <= 0 ? 0 : Math.max(1, (v / max) * height)));
-}
-
-function zoneParts(t: Date, timeZone: string | undefined): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(t);
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { y: n('year'), m: n('month'), d: n('day'), h: n('hour'), mi: n('minute'), s: n('second') };
 }
 
 /** Midnight of the first day of the month `back` months before `now`'s, in `timeZone` (default: the browser's). */

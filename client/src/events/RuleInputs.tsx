@@ -1,5 +1,6 @@
 import { Box, Typography } from '@mui/material';
-import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useLocaleState, useTranslate } from 'react-admin';
+import { localText } from '../i18n/localText';
 import { DecimalInput } from '../kit/DecimalInput';
 import { useWatch } from 'react-hook-form';
 import { RULE_KINDS } from '../../../server/src/alerts/rules';
@@ -15,6 +16,7 @@ const seconds = { integer: true } as const;
  */
 export function RuleInputs({ template = false }: { template?: boolean }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const kind = useWatch({ name: 'args.kind' }) as string | undefined;
   const system_cuid = useWatch({ name: 'system_cuid' }) as string | undefined;
   const kinds = RULE_KINDS.filter((k) => !(template && k === 'offline')).map((k) => ({ id: k, name: `portal.rules.kinds.${k}` }));
@@ -35,7 +37,10 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
     <ReferenceInput source="args.parameter_id" reference="logParameter">
       <AutocompleteInput
         label="portal.rules.parameter"
-        optionText={(p: { parameter_id?: string; description?: string | null }) => (p ? `${p.parameter_id ?? ''}${p.description ? ` — ${p.description}` : ''}` : '')}
+        optionText={(p: { parameter_id?: string; description?: string | null }) => {
+          const name = p ? localText(p, 'description', locale) : null;
+          return p ? `${p.parameter_id ?? ''}${name ? ` — ${name}` : ''}` : '';
+        }}
         filterToQuery={(q: string) => ({ q })}
         sx={{ minWidth: 280 }}
       />

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../i18n/format';
 import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useListContext, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
@@ -5,7 +6,7 @@ import { trpc } from '../trpc';
 
 type Status = Awaited<ReturnType<typeof trpc.triggerStatus.list.query>>[number];
 
-const when = (d: Date | string | null | undefined, locale: string) => (d ? new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(d)) : null);
+const when = (d: Date | string | null | undefined, locale: string) => (d ? formatDateTime(d, locale, { seconds: true }) : null);
 
 export function TriggerStateChip({ state }: { state: string }) {
   const translate = useTranslate();

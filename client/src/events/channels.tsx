@@ -1,3 +1,5 @@
+import { formatDateTime } from '../i18n/format';
+import { useFormat } from '../i18n/useFormat';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import SendIcon from '@mui/icons-material/Send';
 import {
@@ -235,6 +237,7 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
 function ChannelDetailsPanel() {
   const record = useRecordContext();
   const translate = useTranslate();
+  const { locale } = useFormat();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const id = record ? String(record.id) : '';
@@ -277,7 +280,7 @@ function ChannelDetailsPanel() {
           </Typography>
           {d.email.verified_at ? (
             <Typography variant="body2" color="text.secondary">
-              {translate('portal.channels.email.verifiedAt', { date: d.email.verified_at.toLocaleString() })}
+              {translate('portal.channels.email.verifiedAt', { date: formatDateTime(d.email.verified_at, locale) })}
             </Typography>
           ) : (
             <Alert

@@ -1,4 +1,5 @@
-import { BooleanField, BooleanInput, Create, DataTable, DateField, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { DateField } from '../kit/fields';
+import { BooleanField, BooleanInput, Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from './common';

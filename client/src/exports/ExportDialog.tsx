@@ -1,3 +1,4 @@
+import { formatNumber } from '../i18n/format';
 import {
   Alert,
   Autocomplete,
@@ -323,7 +324,7 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
 export function JobProgress({ job, locale, compact }: { job: ExportJob; locale: string; compact?: boolean }) {
   const translate = useTranslate();
   const percent = percentOf(job);
-  const n = (v: number) => new Intl.NumberFormat(locale).format(v);
+  const n = (v: number) => formatNumber(v, locale);
   const text =
     job.status === 'DONE'
       ? translate(`${T}.done_rows`, { done: n(job.rows_done), size: sizeLabel(job.bytes, locale) })

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../i18n/format';
 import { Alert, Box, Button, Chip, CircularProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
@@ -83,7 +84,7 @@ export default function ExportsPage() {
                   )}
                 </TableCell>
                 <TableCell>{sizeLabel(j.bytes, locale)}</TableCell>
-                <TableCell>{j.expires_at ? fullLabel(j.expires_at.getTime(), locale, Intl.DateTimeFormat().resolvedOptions().timeZone) : ''}</TableCell>
+                <TableCell>{j.expires_at ? formatDateTime(j.expires_at, locale) : ''}</TableCell>
                 <TableCell>
                   <Stack direction="row" spacing={1}>
                     {j.download_url && (

@@ -1,3 +1,5 @@
+import { useFormat } from '../i18n/useFormat';
+import { localText } from '../i18n/localText';
 import { Alert, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -51,6 +53,7 @@ function ChannelLabel({ record }: { record?: { channel_cuid: string } }) {
  */
 export function TemplateConfigInputs() {
   const translate = useTranslate();
+  const { locale } = useFormat();
   const systemCuid = useWatch({ name: 'system_cuid' }) as string | undefined;
   const latest = useSystemDevices(systemCuid);
   const devices: Latest['devices'] = latest.data?.devices ?? [];
@@ -81,7 +84,7 @@ export function TemplateConfigInputs() {
                 <SelectInput
                   source="parameter_id"
                   label={`${T}.column_parameter`}
-                  choices={(device?.parameters ?? []).map((p) => ({ id: p.parameter_id, name: `${p.description ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}` }))}
+                  choices={(device?.parameters ?? []).map((p) => ({ id: p.parameter_id, name: `${localText(p, 'description', locale) ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}` }))}
                   validate={required()}
                   disabled={!device}
                   sx={{ minWidth: 220 }}

@@ -1,3 +1,4 @@
+import { formatNumber } from '../i18n/format';
 import type { trpc } from '../trpc';
 
 export type ExportJob = Awaited<ReturnType<typeof trpc.exportJob.get.query>>;
@@ -21,7 +22,7 @@ export function sizeLabel(bytes: number | null, locale: string): string {
     v /= 1000;
     i++;
   }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i === 0 ? 0 : 1 }).format(v)} ${units[i]}`;
+  return `${formatNumber(v, locale, { maximumFractionDigits: i === 0 ? 0 : 1 })} ${units[i]}`;
 }
 
 /** Field errors of a failed tRPC call, by path (`to`, `timezone` …). */

@@ -1,3 +1,4 @@
+import { localText } from '../i18n/localText';
 import { Alert, Box, CircularProgress, Divider, Tab, Tabs, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +14,7 @@ import {
   TextInput,
   Toolbar,
   useNotify,
+  useLocaleState,
   useTranslate,
   type Validator,
 } from 'react-admin';
@@ -41,6 +43,8 @@ export interface MetadataFieldset {
   /** forSystem lists active fieldsets only; a row says so itself. */
   active?: boolean;
   section_index: number;
+  /** French beside the English (`{ fr: { title, description, "field.<key>.label" } }`). */
+  translations?: Record<string, unknown>;
 }
 export interface MetadataSection {
   section_id: string | number;
@@ -49,6 +53,7 @@ export interface MetadataSection {
   isPhaseSection: boolean;
   index: number;
   fieldsets: MetadataFieldset[];
+  translations?: Record<string, unknown>;
 }
 export interface SystemMetadataView {
   template: MetadataSection[];
@@ -134,8 +139,12 @@ export function fromFormValues(template: MetadataSection[], values: Record<strin
 
 const integer: Validator = (v: unknown) => (v === null || v === undefined || v === '' || Number.isInteger(v) ? undefined : 'portal.fleet.metadata.integer');
 
-function MetadataInput({ field, source, readOnly, phase }: { field: MetadataField; source: string; readOnly: boolean; phase?: string }) {
-  const label = field.unit ? `${field.label} (${field.unit})` : field.label;
+/** A field's label in the reader's language: the fieldset's `field.<key>.label` French, else its English. */
+const fieldLabel = (fs: MetadataFieldset, field: MetadataField, locale: string): string =>
+  localText({ translations: fs.translations, [`field.${field.key}.label`]: field.label }, `field.${field.key}.label`, locale) ?? field.label;
+
+function MetadataInput({ field, source, readOnly, phase, text }: { field: MetadataField; source: string; readOnly: boolean; phase?: string; text: string }) {
+  const label = field.unit ? `${text} (${field.unit})` : text;
   const validate: Validator[] = [];
   // In a phase section a phase left empty is fine (single-phase systems): the server checks those.
   if (field.required && field.type !== 'boolean' && !phase) validate.push(required());
@@ -165,6 +174,7 @@ function MetadataInput({ field, source, readOnly, phase }: { field: MetadataFiel
 }
 
 function Fieldsets({ section, readOnly, phase }: { section: MetadataSection; readOnly: boolean; phase?: string }) {
+  const [locale] = useLocaleState();
   return (
     <>
       {section.fieldsets
@@ -172,16 +182,16 @@ function Fieldsets({ section, readOnly, phase }: { section: MetadataSection; rea
         .map((fs) => (
           <Box key={fs.fieldset_id} component="fieldset" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2, mb: 2 }}>
             <Typography component="legend" variant="subtitle2" sx={{ px: 0.5 }}>
-              {fs.title}
+              {localText(fs, 'title', locale)}
             </Typography>
             {fs.description ? (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                {fs.description}
+                {localText(fs, 'description', locale)}
               </Typography>
             ) : null}
             <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', columnGap: 2 }}>
               {(fieldsOf(fs)).map((field) => (
-                <MetadataInput key={field.key} field={field} readOnly={readOnly} phase={phase} source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)} />
+                <MetadataInput key={field.key} field={field} text={fieldLabel(fs, field, locale)} readOnly={readOnly} phase={phase} source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)} />
               ))}
             </Box>
           </Box>
@@ -212,6 +222,7 @@ function PhaseSection({ section, readOnly }: { section: MetadataSection; readOnl
 /** The system's metadata as a form generated from the template; read-only when !canChange. */
 export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const queryKey = ['systemMetadata', 'forSystem', systemCuid];
@@ -245,10 +256,10 @@ export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
         {sections.map((section, i) => (
           <Box key={section.section_id} sx={{ mb: 2 }}>
             {i > 0 ? <Divider sx={{ mb: 2 }} /> : null}
-            <Typography variant="h6">{section.title}</Typography>
+            <Typography variant="h6">{localText(section, 'title', locale)}</Typography>
             {section.description ? (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                {section.description}
+                {localText(section, 'description', locale)}
               </Typography>
             ) : null}
             {section.isPhaseSection ? <PhaseSection section={section} readOnly={readOnly} /> : <Fieldsets section={section} readOnly={readOnly} />}

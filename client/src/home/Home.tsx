@@ -1,3 +1,5 @@
+import { localText } from '../i18n/localText';
+import { formatNumber } from '../i18n/format';
 import {
   Alert,
   Box,
@@ -58,12 +60,15 @@ function useNow(ms: number): number {
   return now;
 }
 
+/** A role by its level, named in the reader's language (role.all's translations), else as given. */
 function RoleChip({ name, level }: { name: string; level: number }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const role = useSession().roles.find((r) => r.level === level);
   return (
     <Chip
       size="small"
-      label={name}
+      label={(role && localText(role, 'name', locale)) ?? name}
       title={translate('portal.home.level', { level })}
       sx={{ color: '#fff', backgroundColor: roleColour(level), fontWeight: 500 }}
       data-testid="role-chip"
@@ -317,7 +322,7 @@ function Attention({ items, now }: { items: Overview['attention']; now: number }
                         secondary={[
                           a.site_name,
                           contact === null ? translate('portal.home.never_contacted') : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
-                          a.soc === null ? null : translate('portal.home.soc', { soc: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(a.soc) + ' %' }),
+                          a.soc === null ? null : translate('portal.home.soc', { soc: formatNumber(a.soc, locale, { maximumFractionDigits: 0 }) + ' %' }),
                         ]
                           .filter(Boolean)
                           .join(' · ')}

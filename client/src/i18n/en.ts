@@ -20,6 +20,7 @@ export const en = {
       label: 'Language',
       en: 'English',
       fr: 'Français',
+      save_failed: 'The language could not be stored with your account: %{message}',
     },
     login: {
       title: 'Sign in',
@@ -89,7 +90,7 @@ export const en = {
       saved: 'Preferences saved',
       save_failed: 'The preferences could not be saved: %{message}',
       language: 'Language',
-      language_help: 'Remembered on this device.',
+      language_help: 'Stored with your account: your other devices and the messages you receive follow it.',
     },
     system: {
       menu: 'Systems',

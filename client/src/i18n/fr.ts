@@ -21,6 +21,7 @@ export const fr: PortalMessages = {
       label: 'Langue',
       en: 'English',
       fr: 'Français',
+      save_failed: "La langue n'a pas pu être enregistrée avec votre compte : %{message}",
     },
     login: {
       title: 'Connexion',
@@ -90,7 +91,7 @@ export const fr: PortalMessages = {
       saved: 'Préférences enregistrées',
       save_failed: "Les préférences n'ont pas pu être enregistrées : %{message}",
       language: 'Langue',
-      language_help: 'Mémorisée sur cet appareil.',
+      language_help: 'Enregistrée avec votre compte : vos autres appareils et les messages que vous recevez la suivent.',
     },
     system: {
       menu: 'Systèmes',

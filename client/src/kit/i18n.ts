@@ -5,6 +5,7 @@ export const messages: GroupMessages = {
   en: {
     portal: {
       kit: {
+        french: { label: '%{field} (French)', helper: 'Left empty: the English text shows.' },
         import: {
           button: 'Import',
           title: 'Import %{name} from a CSV file',
@@ -80,6 +81,7 @@ export const messages: GroupMessages = {
   fr: {
     portal: {
       kit: {
+        french: { label: '%{field} (français)', helper: 'Laissé vide : le texte anglais s’affiche.' },
         import: {
           button: 'Importer',
           title: 'Importer des %{name} depuis un fichier CSV',

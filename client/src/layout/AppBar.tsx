@@ -5,7 +5,8 @@ import { Box, ListItemIcon, ListItemText, ListSubheader, MenuItem, Typography } 
 import { forwardRef } from 'react';
 import { AppBar, LoadingIndicator, TitlePortal, UserMenu, useLocaleState, useLogout, useTranslate, useUserMenu } from 'react-admin';
 import { Link } from 'react-router';
-import { LOCALES, type Locale, writeLocale } from '../i18n/locale';
+import { LOCALES, type Locale } from '../i18n/locale';
+import { useChooseLanguage } from '../i18n/useLanguage';
 import { defaultTitle, useBrand } from './brand';
 
 const PreferencesItem = forwardRef<HTMLAnchorElement>(function PreferencesItem(_props, ref) {
@@ -23,12 +24,12 @@ const PreferencesItem = forwardRef<HTMLAnchorElement>(function PreferencesItem(_
 
 function LanguageItems() {
   const translate = useTranslate();
-  const [locale, setLocale] = useLocaleState();
+  const [locale] = useLocaleState();
+  const chooseLanguage = useChooseLanguage();
   const userMenu = useUserMenu();
   const choose = (next: Locale) => {
-    writeLocale(next);
-    setLocale(next);
     userMenu?.onClose();
+    void chooseLanguage(next);
   };
   return (
     <>

@@ -1,6 +1,7 @@
 import { type ReactNode, useLayoutEffect } from 'react';
 import { Layout, Notification, type NotificationProps } from 'react-admin';
 import { useLocation } from 'react-router';
+import { useFollowStoredLanguage } from '../i18n/useLanguage';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { PortalAppBar } from './AppBar';
 import { defaultTitle, useBrand } from './brand';
@@ -15,6 +16,7 @@ import { PortalMenu } from './Menu';
 export function PortalLayout({ children }: { children?: ReactNode }) {
   const brand = useBrand();
   const { pathname } = useLocation();
+  useFollowStoredLanguage();
   useLayoutEffect(() => {
     document.title = defaultTitle(brand);
   }, [pathname, brand]);

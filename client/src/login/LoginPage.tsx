@@ -1,3 +1,4 @@
+import { formatTime } from '../i18n/format';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { FORGOT_PATH } from './account-api';
@@ -112,7 +113,7 @@ export default function LoginPage() {
         const at = retryAt ?? now + f.retryAfterSeconds * 1000;
         const seconds = Math.max(0, Math.ceil((at - now) / 1000));
         const wait = seconds < 120 ? t('portal.prefs.seconds', { n: seconds }) : t('portal.prefs.minutes', { n: Math.ceil(seconds / 60) });
-        const time = new Intl.DateTimeFormat(formatLocale(locale), { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(at);
+        const time = formatTime(at, locale, { seconds: true });
         return t('portal.login.errors.too_many', { wait, time });
       }
       case 'invalid':

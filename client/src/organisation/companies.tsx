@@ -1,8 +1,8 @@
+import { DateField } from '../kit/fields';
 import { Avatar, Box, Typography } from '@mui/material';
 import {
   Create,
   DataTable,
-  DateField,
   DeleteWithConfirmButton,
   Edit,
   EditButton,

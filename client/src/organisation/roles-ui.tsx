@@ -1,6 +1,7 @@
 import { Chip, MenuItem, TextField as MuiTextField } from '@mui/material';
-import { FieldTitle, InputHelperText, type InputProps, useInput, useRecordContext, useTranslate } from 'react-admin';
-import type { TRole } from '../../../server/src/users/users.schema';
+import { FieldTitle, InputHelperText, type InputProps, useInput, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import { localText } from '../i18n/localText';
+import type { TRole } from '../session/session-manager';
 import { useSession } from '../session/SessionProvider';
 
 /** Spec §6 role level colours: 0 red, 1 orange, 2 blue, 3 green (text contrast ≥ 4.5:1). */
@@ -25,17 +26,22 @@ export function RoleLevelChip({ level, name, size = 'small' }: { level: number; 
   );
 }
 
-/** The role of the record in context: role_name/role_level (memberships) or name/level (roles). */
+/** A role's name in the reader's language (the role's French from role.all on French screens). */
+export function useRoleName(): (role: { name: string; translations?: Record<string, unknown> }) => string {
+  const [locale] = useLocaleState();
+  return (role) => localText(role, 'name', locale) ?? role.name;
+}
+
+/** The role of the record in context: role_name/role_level (memberships) or name/level (roles), named in the reader's language. */
 export function RoleChipField(_props: { source?: string; label?: string; sortable?: boolean }) {
   const record = useRecordContext();
   const { roles } = useSession();
+  const roleName = useRoleName();
   if (!record) return null;
   const level = (record.role_level ?? record.level) as number | undefined;
-  const name = (record.role_name ?? record.name) as string | undefined;
-  if (level === undefined || level === null) {
-    const role = roles.find((r) => r.role_cuid === record.role_cuid);
-    return role ? <RoleLevelChip level={role.level} name={role.name} /> : null;
-  }
+  const known = roles.find((r) => r.role_cuid === record.role_cuid) ?? (level === undefined || level === null ? undefined : roles.find((r) => r.level === level));
+  if (level === undefined || level === null) return known ? <RoleLevelChip level={known.level} name={roleName(known)} /> : null;
+  const name = known ? roleName(known) : record.translations ? roleName(record as unknown as { name: string }) : ((record.role_name ?? record.name) as string | undefined);
   return <RoleLevelChip level={level} name={name} />;
 }
 
@@ -48,6 +54,7 @@ export function useRoles(): TRole[] {
 /** A select of the roles showing each level's colour: `<RoleSelectInput source="role_cuid" />`. */
 export function RoleSelectInput(props: InputProps & { helperText?: string }) {
   const roles = useRoles();
+  const roleName = useRoleName();
   const { id, field, fieldState, isRequired } = useInput({ ...props, id: props.id ?? props.source });
   const error = fieldState.error?.message;
   return (
@@ -67,7 +74,7 @@ export function RoleSelectInput(props: InputProps & { helperText?: string }) {
     >
       {roles.map((r) => (
         <MenuItem key={r.role_cuid} value={r.role_cuid}>
-          <RoleLevelChip level={r.level} name={r.name} />
+          <RoleLevelChip level={r.level} name={roleName(r)} />
         </MenuItem>
       ))}
     </MuiTextField>

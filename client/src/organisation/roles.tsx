@@ -1,4 +1,5 @@
-import { DataTable, List, TextField } from 'react-admin';
+import { DataTable, List } from 'react-admin';
+import { LocalTextField } from '../kit/LocalTextField';
 import { RoleChipField } from './roles-ui';
 
 /** The four roles of spec §6, read-only, with their level colours. */
@@ -9,9 +10,11 @@ export function RoleList() {
         <DataTable.Col source="level">
           <RoleChipField />
         </DataTable.Col>
-        <DataTable.Col source="name" />
+        <DataTable.Col source="name">
+          <LocalTextField source="name" />
+        </DataTable.Col>
         <DataTable.Col source="description" disableSort>
-          <TextField source="description" emptyText="—" />
+          <LocalTextField source="description" emptyText="—" />
         </DataTable.Col>
       </DataTable>
     </List>

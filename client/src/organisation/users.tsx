@@ -1,3 +1,4 @@
+import { DateField } from '../kit/fields';
 import BlockIcon from '@mui/icons-material/Block';
 import RestoreIcon from '@mui/icons-material/Restore';
 import { Box, Chip, Typography } from '@mui/material';
@@ -10,7 +11,6 @@ import {
   Confirm,
   Create,
   DataTable,
-  DateField,
   DeleteWithConfirmButton,
   Edit,
   email,

@@ -14,7 +14,8 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { LOCALES, type Locale, writeLocale } from '../i18n/locale';
+import { LOCALES, type Locale } from '../i18n/locale';
+import { useChooseLanguage } from '../i18n/useLanguage';
 import { usePageTitle } from '../layout/brand';
 import { useSession, useSessionManager } from '../session/SessionProvider';
 import { messageOf, trpc } from '../trpc';
@@ -23,14 +24,15 @@ import { DEFAULT_TIMEOUT, TIMEOUT_CHOICES, timeoutFromKey, timeoutKey, timeoutLa
 
 /**
  * /preferences: the user's toast preferences (user.meta, saved with user.updatePreferences; the
- * server re-issues the cookie) and the language (kept on this device).
+ * server re-issues the cookie) and the language (stored with the user and on this device).
  */
 export default function PreferencesPage() {
   const translate = useTranslate();
   const notify = useNotify();
   const manager = useSessionManager();
   const { context } = useSession();
-  const [locale, setLocale] = useLocaleState();
+  const [locale] = useLocaleState();
+  const chooseLanguage = useChooseLanguage();
   const title = translate('portal.prefs.title');
   usePageTitle(title);
 
@@ -58,10 +60,7 @@ export default function PreferencesPage() {
     }
   };
 
-  const chooseLocale = (next: Locale) => {
-    writeLocale(next);
-    setLocale(next);
-  };
+  const chooseLocale = (next: Locale) => void chooseLanguage(next);
 
   return (
     <Box sx={{ mt: 2, display: 'grid', gap: 2, maxWidth: 640 }} data-testid="preferences">

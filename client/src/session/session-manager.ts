@@ -12,6 +12,8 @@ export interface TRole {
   name: string;
   level: number;
   description: string | null;
+  /** The name and description in other languages (`{ fr: { name, description } }`). */
+  translations?: Record<string, unknown>;
 }
 
 export type SessionStatus = 'loading' | 'loaded' | 'signedOut';

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisLabel, fullLabel } from './chart-time';
+import { formatNumber } from '../i18n/format';
 
 export interface ChartParameter {
   parameter_id: string;
@@ -30,6 +31,12 @@ export interface SystemChartProps {
 }
 
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+/** The labels an axis draws on the canvas, also kept on the host (data-ticks-x …) so tests and tools can read them. */
+function ticks(host: HTMLElement, axis: string, labels: string[]): string[] {
+  host.setAttribute(`data-ticks-${axis}`, labels.join('|'));
+  return labels;
+}
+
 const HEIGHT = 320;
 
 function alpha(hex: string, a: number): string {
@@ -80,7 +87,7 @@ export default function SystemChart(props: SystemChartProps) {
     parameters.forEach((p, i) => {
       const colour = COLOURS[i % COLOURS.length];
       const unit = p.unit ? ` ${p.unit}` : '';
-      const fmt = (_u: uPlot, v: number | null) => (v == null ? '—' : `${v.toLocaleString(locale, { maximumFractionDigits: 2 })}${unit}`);
+      const fmt = (_u: uPlot, v: number | null) => (v == null ? '—' : `${formatNumber(v, locale, { maximumFractionDigits: 2 })}${unit}`);
       const base = 1 + i * 3;
       uSeries.push(
         { label: `${labels.min}`, scale: scaleOf(p), stroke: alpha(colour, 0.35), width: 1, points: { show: false }, value: fmt },
@@ -91,11 +98,19 @@ export default function SystemChart(props: SystemChartProps) {
     });
     const axes: uPlot.Axis[] = [
       {
-        values: (_u, splits, _axis, _space, incr) => splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone)),
+        values: (_u, splits, _axis, _space, incr) => ticks(el, 'x', splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone))),
       },
     ];
     units.slice(0, 2).forEach((unit, i) =>
-      axes.push({ scale: `u:${unit}`, side: i === 0 ? 3 : 1, label: unit || undefined, grid: { show: i === 0 }, size: 60 }),
+      axes.push({
+        scale: `u:${unit}`,
+        side: i === 0 ? 3 : 1,
+        label: unit || undefined,
+        grid: { show: i === 0 },
+        size: 60,
+        // uPlot writes numbers in the browser's language; these follow the portal's.
+        values: (_u, splits) => ticks(el, i === 0 ? 'y' : 'y2', splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 }))),
+      }),
     );
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),

@@ -1,3 +1,4 @@
+import { localText } from '../i18n/localText';
 import {
   Alert,
   Box,
@@ -204,7 +205,7 @@ function LatestValues({ data }: { data: Latest }) {
                   return (
                     <Box key={p.parameter_id} sx={{ display: 'contents' }} data-testid="latest-value" data-parameter={p.parameter_id} data-value={p.value ?? ''}>
                       <Typography component="dt" variant="body2" color="text.secondary" title={p.parameter_id}>
-                        {p.description ?? p.parameter_id}
+                        {localText(p, 'description', locale) ?? p.parameter_id}
                       </Typography>
                       <Box component="dd" sx={{ m: 0, textAlign: 'right' }}>
                         <Typography component="span" variant="body1" sx={{ fontWeight: 600 }} data-testid="latest-value-text">
@@ -304,9 +305,9 @@ function ChartPanel({ data }: { data: Latest }) {
     () =>
       parameterIds.flatMap((pid) => {
         const p = device?.parameters.find((x) => x.parameter_id === pid);
-        return p ? [{ parameter_id: pid, label: p.description ?? pid, unit: p.unit }] : [];
+        return p ? [{ parameter_id: pid, label: localText(p, 'description', locale) ?? pid, unit: p.unit }] : [];
       }),
-    [device, parameterIds],
+    [device, parameterIds, locale],
   );
   const labels = useMemo(
     () => ({ avg: translate('portal.system.avg'), min: 'min', max: 'max', time: translate('portal.system.time') }),
@@ -386,7 +387,7 @@ function ChartPanel({ data }: { data: Latest }) {
           >
             {device.parameters.map((p) => (
               <ToggleButton key={p.parameter_id} value={p.parameter_id} data-testid={`chart-parameter-${p.parameter_id}`} sx={{ textTransform: 'none' }}>
-                {p.description ?? p.parameter_id}
+                {localText(p, 'description', locale) ?? p.parameter_id}
                 {p.unit ? ` (${p.unit})` : ''}
               </ToggleButton>
             ))}

@@ -3,6 +3,8 @@
  * system's time zone (Intl.DateTimeFormat with timeZone), the age of a latest value.
  */
 
+import { formatDateTime, formatDayMonth, formatMonthYear, formatNumber, formatRelative, formatTime } from '../i18n/format';
+
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -36,47 +38,22 @@ export function pointsForWidth(widthPx: number): number {
   return Math.max(50, Math.min(5000, Math.round(widthPx)));
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { timeZone, ...options });
-    formatters.set(key, f);
-  }
-  return f;
-}
-
 /** Axis labels for ticks `spacingMs` apart: times within a day, dates beyond, months beyond ~2 months. */
 export function axisLabel(ms: number, spacingMs: number, locale: string, timeZone: string): string {
-  if (spacingMs < DAY) {
-    return formatter(locale, timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
-  }
-  if (spacingMs < 28 * DAY) return formatter(locale, timeZone, { day: 'numeric', month: 'short' }).format(ms);
-  return formatter(locale, timeZone, { month: 'short', year: 'numeric' }).format(ms);
+  if (spacingMs < DAY) return formatTime(ms, locale, { timeZone });
+  if (spacingMs < 28 * DAY) return formatDayMonth(ms, locale, { timeZone });
+  return formatMonthYear(ms, locale, { timeZone });
 }
 
 /** Full date and time in the zone, for the legend and the range caption. */
 export function fullLabel(ms: number, locale: string, timeZone: string): string {
-  return formatter(locale, timeZone, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(ms);
+  return formatDateTime(ms, locale, { timeZone });
 }
 
 /** "5 minutes ago" in the user's language; null when there is no value yet. */
 export function ageLabel(timestamp: number | null, now: number, locale: string): string | null {
   if (timestamp === null) return null;
-  const s = Math.max(0, Math.round((now - timestamp) / 1000));
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  if (s < 60) return rtf.format(-s, 'second');
-  if (s < 3600) return rtf.format(-Math.floor(s / 60), 'minute');
-  if (s < 86_400) return rtf.format(-Math.floor(s / 3600), 'hour');
-  return rtf.format(-Math.floor(s / 86_400), 'day');
+  return formatRelative(timestamp, Math.max(now, timestamp), locale);
 }
 
 /** A latest value as shown on a card: a few significant digits, no exponent for plain numbers. */
@@ -84,5 +61,5 @@ export function formatValue(value: number | null, locale: string): string {
   if (value === null) return '—';
   const abs = Math.abs(value);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value);
+  return formatNumber(value, locale, { maximumFractionDigits: digits });
 }

@@ -1,3 +1,4 @@
+import { formatDateTime, formatNumber } from '../i18n/format';
 import { Chip, Link, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useLocaleState, useRecordContext, useTranslate } from 'react-admin';
@@ -71,7 +72,7 @@ export function LastContactField({ source = 'last_contact' }: { source?: string 
   if (raw === null) return <Typography variant="body2" color="text.secondary">{translate('portal.lists.never')}</Typography>;
   const t = new Date(raw).getTime();
   return (
-    <Typography variant="body2" component="span" title={new Date(t).toLocaleString(locale)} data-testid="last-contact">
+    <Typography variant="body2" component="span" title={formatDateTime(t, locale)} data-testid="last-contact">
       {ageLabel(t, Math.max(now, t), locale)}
     </Typography>
   );
@@ -87,7 +88,7 @@ export function SocField() {
   const record = useRecordContext<{ soc?: number | null }>();
   const [locale] = useLocaleState();
   if (record?.soc === undefined || record.soc === null) return null;
-  return <span data-testid="soc">{new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(record.soc)} %</span>;
+  return <span data-testid="soc">{formatNumber(record.soc, locale, { maximumFractionDigits: 0 })} %</span>;
 }
 
 export function EnergyTodayField() {

@@ -118,14 +118,14 @@ export const RESOURCE_ACCESS = {
   entityType: {
     perms: crud('entityTypes.view', 'entityTypes.change'),
     csv: {
-      fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image'],
+      fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image', 'translations'],
       ignore: ['id', 'entitytypemeta_id'],
       names: { manufacturer_cuid: MANUFACTURER_NAME },
     },
   },
   entityCategory: {
     perms: crud('entityCategories.view', 'entityCategories.change'),
-    csv: { fields: ['name', 'description'], ignore: ['id', 'entitycategory_cuid'] },
+    csv: { fields: ['name', 'description', 'translations'], ignore: ['id', 'entitycategory_cuid'] },
   },
   interfaceType: {
     perms: crud('interfaceTypes.view', 'interfaceTypes.change'),
@@ -133,15 +133,15 @@ export const RESOURCE_ACCESS = {
   },
   logParameter: {
     perms: crud('logParameters.view', 'logParameters.change'),
-    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type'], ignore: ['id'], names: { unit_cuid: { column: 'unit_name', resource: 'unit', match: 'unit' } } },
+    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type', 'translations'], ignore: ['id'], names: { unit_cuid: { column: 'unit_name', resource: 'unit', match: 'unit' } } },
   },
   manufacturer: {
     perms: crud('manufacturers.view', 'manufacturers.change'),
-    csv: { fields: ['name', 'url', 'company_cuid'], ignore: ['id', 'manufacturer_cuid'], names: { company_cuid: COMPANY_NAME } },
+    csv: { fields: ['name', 'url', 'company_cuid', 'translations'], ignore: ['id', 'manufacturer_cuid'], names: { company_cuid: COMPANY_NAME } },
   },
   unit: {
     perms: crud('units.view', 'units.change'),
-    csv: { fields: ['unit', 'description', 'unit_variants'], ignore: ['id', 'unit_cuid'] },
+    csv: { fields: ['unit', 'description', 'unit_variants', 'translations'], ignore: ['id', 'unit_cuid'] },
   },
   entityTypeMeta: { perms: crud('entityTypes.view', 'entityTypes.change') },
   interfaceTypeControllerTypeAssignment: { perms: crud('controllerTypes.view', 'controllerTypes.change') },

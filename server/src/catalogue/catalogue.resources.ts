@@ -6,6 +6,7 @@ import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
 import { ZDeclaredCommands } from './declared-commands';
+import { translationsInput, ZTranslationsRecord } from '../common/translations';
 
 /**
  * The catalogues superusers keep (spec §6: view 2, change 0): manufacturers, controller types and
@@ -19,6 +20,13 @@ const ZImage = httpUrl({ path: true }).nullable().optional();
 const ZText = z.string().max(10_000).nullable().optional();
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
+/** French beside the English text fields people read (common/translations.ts). */
+const ZManufacturerTr = translationsInput({ name: 200 });
+const ZEntityTypeTr = translationsInput({ model: 200, description: 10_000 });
+const ZEntityCategoryTr = translationsInput({ name: 200, description: 10_000 });
+const ZUnitTr = translationsInput({ description: 10_000 });
+const ZLogParameterTr = translationsInput({ description: 10_000 });
+
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 
 export const manufacturerResource: Def = {
@@ -27,9 +35,9 @@ export const manufacturerResource: Def = {
   table: 'manufacturer',
   key: 'manufacturer_cuid',
   generatedKey: true,
-  record: z.object({ manufacturer_cuid: z.string(), name: z.string(), url: z.string().nullable(), company_cuid: z.string().nullable() }),
-  create: z.object({ name: ZName, url: ZUrl, company_cuid: ZRefCuid.nullable().optional() }),
-  update: z.object({ name: ZName, url: ZUrl }).partial(),
+  record: z.object({ manufacturer_cuid: z.string(), name: z.string(), url: z.string().nullable(), company_cuid: z.string().nullable(), translations: ZTranslationsRecord }),
+  create: z.object({ name: ZName, url: ZUrl, company_cuid: ZRefCuid.nullable().optional(), translations: ZManufacturerTr.default({}) }),
+  update: z.object({ name: ZName, url: ZUrl, translations: ZManufacturerTr }).partial(),
   ...resourceAccess('manufacturer'),
   scope: { kind: 'companyOrGlobal', column: 'company_cuid' },
   search: ['name', 'url'],
@@ -124,6 +132,7 @@ export const entityTypeResource: Def = {
     url: z.string().nullable(),
     entity_type: z.enum(ENTITY_TYPE_KINDS),
     entitytypemeta_id: z.number().nullable(),
+    translations: ZTranslationsRecord,
   }),
   create: z.object({
     entitytype_id: ZSlug,
@@ -133,9 +142,10 @@ export const entityTypeResource: Def = {
     description: ZText,
     url: ZUrl,
     entity_type: z.enum(ENTITY_TYPE_KINDS),
+    translations: ZEntityTypeTr.default({}),
   }),
   update: z
-    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZImage, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS) })
+    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZImage, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS), translations: ZEntityTypeTr })
     .partial(),
   ...resourceAccess('entityType'),
   scope: { kind: 'global' },
@@ -169,9 +179,9 @@ export const entityCategoryResource: Def = {
   table: 'entity_category',
   key: 'entitycategory_cuid',
   generatedKey: true,
-  record: z.object({ entitycategory_cuid: z.string(), name: z.string(), description: z.string().nullable() }),
-  create: z.object({ name: ZName, description: ZText }),
-  update: z.object({ name: ZName, description: ZText }).partial(),
+  record: z.object({ entitycategory_cuid: z.string(), name: z.string(), description: z.string().nullable(), translations: ZTranslationsRecord }),
+  create: z.object({ name: ZName, description: ZText, translations: ZEntityCategoryTr.default({}) }),
+  update: z.object({ name: ZName, description: ZText, translations: ZEntityCategoryTr }).partial(),
   ...resourceAccess('entityCategory'),
   scope: { kind: 'global' },
   search: ['name', 'description'],
@@ -201,9 +211,9 @@ export const unitResource: Def = {
   table: 'unit',
   key: 'unit_cuid',
   generatedKey: true,
-  record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()) }),
-  create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants.default([]) }),
-  update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants }).partial(),
+  record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()), translations: ZTranslationsRecord }),
+  create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants.default([]), translations: ZUnitTr.default({}) }),
+  update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants, translations: ZUnitTr }).partial(),
   ...resourceAccess('unit'),
   scope: { kind: 'global' },
   search: ['unit', 'description'],
@@ -244,9 +254,9 @@ export const logParameterResource: Def = {
   table: 'log_parameter',
   key: 'parameter_id',
   generatedKey: false,
-  record: z.object({ parameter_id: z.string(), description: z.string().nullable(), unit_cuid: z.string().nullable(), type: z.enum(LOG_PARAMETER_TYPES) }),
-  create: z.object({ parameter_id: ZSlug, description: ZText, unit_cuid: ZRefCuid.nullable().optional(), type: z.enum(LOG_PARAMETER_TYPES) }),
-  update: z.object({ description: ZText, unit_cuid: ZRefCuid.nullable(), type: z.enum(LOG_PARAMETER_TYPES) }).partial(),
+  record: z.object({ parameter_id: z.string(), description: z.string().nullable(), unit_cuid: z.string().nullable(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZTranslationsRecord }),
+  create: z.object({ parameter_id: ZSlug, description: ZText, unit_cuid: ZRefCuid.nullable().optional(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZLogParameterTr.default({}) }),
+  update: z.object({ description: ZText, unit_cuid: ZRefCuid.nullable(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZLogParameterTr }).partial(),
   ...resourceAccess('logParameter'),
   scope: { kind: 'global' },
   search: ['parameter_id', 'description'],

@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** A device category (inverter, battery …) with a standard set of log parameters. */
@@ -12,4 +13,8 @@ export class EntityCategoryEntity {
 
   @Column({ type: 'text', name: 'description', nullable: true })
   description: string | null;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { ENTITY_TYPE_KINDS, PG_ENUM_NAMES, type EntityTypeKindValue } from '../common/enums';
 import { EntityTypeMetaEntity } from './entity-type-meta.entity';
@@ -46,4 +47,8 @@ export class EntityTypeEntity {
   @ManyToOne(() => EntityTypeMetaEntity, { nullable: true, onDelete: 'SET NULL' })
   @JoinColumn({ name: 'entitytypemeta_id', foreignKeyConstraintName: 'fk_entity_type_entitytypemeta_id' })
   entitytypemeta: Relation<EntityTypeMetaEntity> | null;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

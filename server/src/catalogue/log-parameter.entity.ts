@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { LOG_PARAMETER_TYPES, PG_ENUM_NAMES, type LogParameterTypeValue } from '../common/enums';
 import { UnitEntity } from './unit.entity';
@@ -23,4 +24,8 @@ export class LogParameterEntity {
 
   @Column({ type: 'enum', enum: LOG_PARAMETER_TYPES, enumName: PG_ENUM_NAMES.logParameterType, name: 'type' })
   type: LogParameterTypeValue;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

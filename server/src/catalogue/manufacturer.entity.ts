@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { CompanyEntity } from '../companies/company.entity';
 
@@ -21,4 +22,8 @@ export class ManufacturerEntity {
   @ManyToOne(() => CompanyEntity, { nullable: true, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'company_cuid', foreignKeyConstraintName: 'fk_manufacturer_company_cuid' })
   company: Relation<CompanyEntity> | null;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

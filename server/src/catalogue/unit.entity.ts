@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 import type { JsonValue } from '../common/enums';
 
@@ -16,4 +17,8 @@ export class UnitEntity {
 
   @Column({ type: 'jsonb', name: 'unit_variants', default: [] })
   unit_variants: JsonValue[];
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { seedDemoDashboards } from './demo-dashboards';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/password';
@@ -71,6 +72,14 @@ const ROLE_DESCRIPTIONS: Record<number, string> = {
   3: 'Sees the systems of their companies, their dashboards and notifications.',
 };
 
+/** The roles' French name and description (the migration gives the same to roles seeded before it). */
+const ROLES_FR: Record<number, { name: string; description: string }> = {
+  0: { name: 'Superutilisateur', description: 'Accès complet à chaque entreprise, système et catalogue ; administre la plateforme.' },
+  1: { name: 'Installateur système', description: "Installe et configure les systèmes, sites, contrôleurs, appareils et déclencheurs d'alerte." },
+  2: { name: 'Expert', description: "Voit l'état, la configuration, les contrôleurs et les appareils des systèmes ; écrit le journal et les métadonnées." },
+  3: { name: 'Basique', description: 'Voit les systèmes de ses entreprises, leurs tableaux de bord et leurs notifications.' },
+};
+
 // ---- roles ------------------------------------------------------------------------------------
 
 /** The four roles of spec §6. Idempotent: an existing role (matched by level) is left as it is. */
@@ -85,6 +94,7 @@ export async function seedRoles(ds: DataSource): Promise<void> {
         name: r.name,
         level: r.level,
         description: ROLE_DESCRIPTIONS[r.level],
+        translations: { fr: ROLES_FR[r.level] },
       })),
     )
     .orIgnore()
@@ -201,13 +211,13 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
   ]);
 
   // Units and log parameters
-  const units: Array<{ unit: string; description: string; unit_variants: JsonValue[] }> = [
-    { unit: 'W', description: 'Watt', unit_variants: [{ unit: 'kW', factor: 1e-3 }, { unit: 'MW', factor: 1e-6 }] },
-    { unit: 'kWh', description: 'Kilowatt-hour', unit_variants: [{ unit: 'Wh', factor: 1e3 }, { unit: 'MWh', factor: 1e-3 }] },
-    { unit: '%', description: 'Percent', unit_variants: [] },
-    { unit: 'V', description: 'Volt', unit_variants: [{ unit: 'kV', factor: 1e-3 }] },
-    { unit: 'A', description: 'Ampere', unit_variants: [{ unit: 'kA', factor: 1e-3 }] },
-    { unit: '°C', description: 'Degree Celsius', unit_variants: [] },
+  const units: Array<{ unit: string; description: string; unit_variants: JsonValue[]; translations: Translations }> = [
+    { unit: 'W', description: 'Watt', unit_variants: [{ unit: 'kW', factor: 1e-3 }, { unit: 'MW', factor: 1e-6 }], translations: { fr: { description: 'Watt' } } },
+    { unit: 'kWh', description: 'Kilowatt-hour', unit_variants: [{ unit: 'Wh', factor: 1e3 }, { unit: 'MWh', factor: 1e-3 }], translations: { fr: { description: 'Kilowattheure' } } },
+    { unit: '%', description: 'Percent', unit_variants: [], translations: { fr: { description: 'Pour cent' } } },
+    { unit: 'V', description: 'Volt', unit_variants: [{ unit: 'kV', factor: 1e-3 }], translations: { fr: { description: 'Volt' } } },
+    { unit: 'A', description: 'Ampere', unit_variants: [{ unit: 'kA', factor: 1e-3 }], translations: { fr: { description: 'Ampère' } } },
+    { unit: '°C', description: 'Degree Celsius', unit_variants: [], translations: { fr: { description: 'Degré Celsius' } } },
   ];
   const unitCuid = new Map<string, string>();
   for (const u of units) {
@@ -215,17 +225,17 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
     unitCuid.set(u.unit, unit_cuid);
     await m.insert(UnitEntity, { unit_cuid, ...u });
   }
-  const parameters: Array<{ id: string; type: LogParameterTypeValue; unit: string | null; description: string }> = [
-    { id: 'pv_power', type: 'FloatLogParameter', unit: 'W', description: 'PV power' },
-    { id: 'ac_output_power', type: 'FloatLogParameter', unit: 'W', description: 'AC output power' },
-    { id: 'battery_soc', type: 'FloatLogParameter', unit: '%', description: 'Battery state of charge' },
-    { id: 'battery_voltage', type: 'FloatLogParameter', unit: 'V', description: 'Battery voltage' },
-    { id: 'battery_current', type: 'FloatLogParameter', unit: 'A', description: 'Battery current (+ charging)' },
-    { id: 'battery_temperature', type: 'FloatLogParameter', unit: '°C', description: 'Battery temperature' },
-    { id: 'genset_running', type: 'BoolLogParameter', unit: null, description: 'Genset running' },
-    { id: 'genset_power', type: 'FloatLogParameter', unit: 'W', description: 'Genset output power' },
-    { id: 'energy_total', type: 'CounterLogParameter', unit: 'kWh', description: 'Energy counter' },
-    { id: 'inverter_state', type: 'EnumLogParameter', unit: null, description: 'Inverter state' },
+  const parameters: Array<{ id: string; type: LogParameterTypeValue; unit: string | null; description: string; fr: string }> = [
+    { id: 'pv_power', type: 'FloatLogParameter', unit: 'W', description: 'PV power', fr: 'Puissance PV' },
+    { id: 'ac_output_power', type: 'FloatLogParameter', unit: 'W', description: 'AC output power', fr: 'Puissance de sortie CA' },
+    { id: 'battery_soc', type: 'FloatLogParameter', unit: '%', description: 'Battery state of charge', fr: 'État de charge de la batterie' },
+    { id: 'battery_voltage', type: 'FloatLogParameter', unit: 'V', description: 'Battery voltage', fr: 'Tension de la batterie' },
+    { id: 'battery_current', type: 'FloatLogParameter', unit: 'A', description: 'Battery current (+ charging)', fr: 'Courant de la batterie (+ en charge)' },
+    { id: 'battery_temperature', type: 'FloatLogParameter', unit: '°C', description: 'Battery temperature', fr: 'Température de la batterie' },
+    { id: 'genset_running', type: 'BoolLogParameter', unit: null, description: 'Genset running', fr: 'Groupe électrogène en marche' },
+    { id: 'genset_power', type: 'FloatLogParameter', unit: 'W', description: 'Genset output power', fr: 'Puissance du groupe électrogène' },
+    { id: 'energy_total', type: 'CounterLogParameter', unit: 'kWh', description: 'Energy counter', fr: "Compteur d'énergie" },
+    { id: 'inverter_state', type: 'EnumLogParameter', unit: null, description: 'Inverter state', fr: "État de l'onduleur" },
   ];
   await m.insert(
     LogParameterEntity,
@@ -234,6 +244,7 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
       type: p.type,
       unit_cuid: p.unit ? (unitCuid.get(p.unit) ?? null) : null,
       description: p.description,
+      translations: { fr: { description: p.fr } },
     })),
   );
 

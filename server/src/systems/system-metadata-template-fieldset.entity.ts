@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import type { JsonObject } from '../common/enums';
 import { SystemMetadataTemplateSectionEntity } from './system-metadata-template-section.entity';
@@ -35,4 +36,8 @@ export class SystemMetadataTemplateFieldsetEntity {
   @ManyToOne(() => SystemMetadataTemplateSectionEntity, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'section_id', foreignKeyConstraintName: 'fk_system_metadata_template_fieldset_section_id' })
   section: Relation<SystemMetadataTemplateSectionEntity>;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** A section of the system metadata form template, ordered by `index`. */
@@ -21,4 +22,8 @@ export class SystemMetadataTemplateSectionEntity {
 
   @Column({ type: 'integer', name: 'index', default: 0 })
   index: number;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

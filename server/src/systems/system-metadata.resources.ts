@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { ZName } from '../common/zod-fields';
+import { translationsInput, ZTranslationsRecord } from '../common/translations';
 import { fieldError } from '../crud/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
@@ -9,6 +10,12 @@ import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 const ZText = z.string().trim().max(10_000).nullable().optional();
+/** French beside the template's English: titles, descriptions and each field's label and help (`field.<key>.label`). */
+const ZSectionTr = translationsInput({ title: 200, description: 10_000 });
+const ZFieldsetTr = translationsInput({ title: 200, description: 10_000 }, [
+  { pattern: /^field\.[A-Za-z][A-Za-z0-9_]{0,63}\.label$/, max: 200 },
+  { pattern: /^field\.[A-Za-z][A-Za-z0-9_]{0,63}\.help$/, max: 2_000 },
+]);
 /** Sections of the metadata form (a global catalogue: seen with metadata.view, changed by level 0). */
 export const systemMetadataTemplateSectionResource: Def = {
   name: 'systemMetadataTemplateSection',
@@ -16,9 +23,9 @@ export const systemMetadataTemplateSectionResource: Def = {
   table: 'system_metadata_template_section',
   key: 'section_id',
   generatedKey: 'database',
-  record: z.object({ section_id: z.number(), title: z.string(), description: z.string().nullable(), isPhaseSection: z.boolean(), index: z.number() }),
-  create: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean().default(false), index: z.number().int().min(0).max(10_000).default(0) }),
-  update: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000) }).partial(),
+  record: z.object({ section_id: z.number(), title: z.string(), description: z.string().nullable(), isPhaseSection: z.boolean(), index: z.number(), translations: ZTranslationsRecord }),
+  create: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean().default(false), index: z.number().int().min(0).max(10_000).default(0), translations: ZSectionTr.default({}) }),
+  update: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000), translations: ZSectionTr }).partial(),
   ...resourceAccess('systemMetadataTemplateSection'),
   scope: { kind: 'global' },
   search: ['title', 'description'],
@@ -42,6 +49,7 @@ export const systemMetadataTemplateFieldsetResource: Def = {
     active: z.boolean(),
     section_index: z.number(),
     section_id: z.number(),
+    translations: ZTranslationsRecord,
   }),
   create: z.object({
     title: ZName,
@@ -50,9 +58,10 @@ export const systemMetadataTemplateFieldsetResource: Def = {
     active: z.boolean().default(true),
     section_index: z.number().int().min(0).max(10_000).default(0),
     section_id: z.number().int().positive().max(2_147_483_647),
+    translations: ZFieldsetTr.default({}),
   }),
   update: z
-    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive().max(2_147_483_647) })
+    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive().max(2_147_483_647), translations: ZFieldsetTr })
     .partial(),
   ...resourceAccess('systemMetadataTemplateFieldset'),
   scope: { kind: 'global' },

@@ -1,3 +1,4 @@
+import { type Translations, ZTranslationsRecord } from '../common/translations';
 import { z } from 'zod';
 import { boundedJson } from '../common/zod-fields';
 
@@ -53,6 +54,8 @@ export interface TemplateFieldset {
   description: string | null;
   section_index: number;
   fields: TMetadataField[];
+  /** French beside the English: `{ fr: { title, description, "field.<key>.label", "field.<key>.help" } }`. */
+  translations: Translations;
 }
 export interface TemplateSection {
   section_id: number;
@@ -61,6 +64,7 @@ export interface TemplateSection {
   isPhaseSection: boolean;
   index: number;
   fieldsets: TemplateFieldset[];
+  translations: Translations;
 }
 
 export const ZTemplateSection = z.object({
@@ -69,8 +73,16 @@ export const ZTemplateSection = z.object({
   description: z.string().nullable(),
   isPhaseSection: z.boolean(),
   index: z.number(),
+  translations: ZTranslationsRecord,
   fieldsets: z.array(
-    z.object({ fieldset_id: z.number(), title: z.string(), description: z.string().nullable(), section_index: z.number(), fields: z.array(ZMetadataField) }),
+    z.object({
+      fieldset_id: z.number(),
+      title: z.string(),
+      description: z.string().nullable(),
+      section_index: z.number(),
+      fields: z.array(ZMetadataField),
+      translations: ZTranslationsRecord,
+    }),
   ),
 });
 

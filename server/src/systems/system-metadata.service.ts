@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
@@ -20,12 +21,12 @@ export class SystemMetadataService {
   /** Sections in `index` order, each with its active fieldsets in `section_index` order. */
   async template(manager: EntityManager = this.ds.manager): Promise<TemplateSection[]> {
     const sections = (await manager.query(
-      `SELECT section_id, title, description, "isPhaseSection", "index" FROM system_metadata_template_section ORDER BY "index", section_id`,
+      `SELECT section_id, title, description, "isPhaseSection", "index", translations FROM system_metadata_template_section ORDER BY "index", section_id`,
     )) as Omit<TemplateSection, 'fieldsets'>[];
     const fieldsets = (await manager.query(
-      `SELECT fieldset_id, title, description, section_index, section_id, data FROM system_metadata_template_fieldset
+      `SELECT fieldset_id, title, description, section_index, section_id, data, translations FROM system_metadata_template_fieldset
         WHERE active ORDER BY section_index, fieldset_id`,
-    )) as { fieldset_id: number; title: string; description: string | null; section_index: number; section_id: number; data: unknown }[];
+    )) as { fieldset_id: number; title: string; description: string | null; section_index: number; section_id: number; data: unknown; translations: Translations }[];
     return sections.map((s) => ({
       ...s,
       fieldsets: fieldsets
@@ -33,7 +34,14 @@ export class SystemMetadataService {
         .map((f) => {
           // A fieldset stored in an older or broken shape shows no fields rather than failing the form.
           const parsed = ZFieldsetData.safeParse(f.data);
-          return { fieldset_id: f.fieldset_id, title: f.title, description: f.description, section_index: f.section_index, fields: parsed.success ? parsed.data.fields : [] };
+          return {
+            fieldset_id: f.fieldset_id,
+            title: f.title,
+            description: f.description,
+            section_index: f.section_index,
+            fields: parsed.success ? parsed.data.fields : [],
+            translations: f.translations ?? {},
+          };
         }),
     }));
   }

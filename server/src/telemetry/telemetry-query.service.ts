@@ -156,7 +156,7 @@ export class TelemetryQueryService {
     )) as TLatestOutput['controllers'];
     const rows = (await this.ds.query(
       `SELECT e.entity_cuid, e.name, e.entitytype_id, e.controller_id,
-              lp.parameter_id, lp.description, u.unit, lp.type, l.last AS value, l.last_ts AS timestamp
+              lp.parameter_id, lp.description, lp.translations, u.unit, lp.type, l.last AS value, l.last_ts AS timestamp
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
          LEFT JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
@@ -176,6 +176,7 @@ export class TelemetryQueryService {
       controller_id: string | null;
       parameter_id: string | null;
       description: string | null;
+      translations: Record<string, Record<string, string>> | null;
       unit: string | null;
       type: TLatestOutput['devices'][number]['parameters'][number]['type'] | null;
       value: number | null;
@@ -218,6 +219,7 @@ export class TelemetryQueryService {
         d.parameters.push({
           parameter_id: r.parameter_id,
           description: r.description,
+          translations: r.translations ?? {},
           unit: r.unit,
           type: r.type,
           value: r.value,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTROLLER_ONLINE_STATES, LOG_PARAMETER_TYPES } from '../common/enums';
 import { boundedJson } from '../common/zod-fields';
+import { ZTranslationsRecord } from '../common/translations';
 
 /** Largest state bundle of one device, as JSON text (bytes). */
 export const STATE_BUNDLE_MAX_BYTES = 16 * 1024;
@@ -187,6 +188,8 @@ export const ZLatestOutput = z.object({
         z.object({
           parameter_id: z.string(),
           description: z.string().nullable(),
+          /** The description in other languages (`{ fr: { description } }`), the client picks the reader's. */
+          translations: ZTranslationsRecord,
           unit: z.string().nullable(),
           type: z.enum(LOG_PARAMETER_TYPES),
           value: z.number().nullable(),

@@ -1,3 +1,4 @@
+import type { Translations } from '../common/translations';
 import { Check, Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** A role of spec §6. Lower level is more powerful: 0 Superuser … 3 Basic. */
@@ -17,4 +18,8 @@ export class RoleEntity {
 
   @Column({ type: 'text', name: 'description', nullable: true })
   description: string | null;
+
+  /** Texts in other languages beside the English columns: `{ "fr": { "<field>": "text" } }`. */
+  @Column({ type: 'jsonb', name: 'translations', default: {} })
+  translations: Translations;
 }

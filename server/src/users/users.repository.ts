@@ -120,7 +120,7 @@ const VISIBLE_USER = `($2::boolean OR u.user_cuid = $3 OR EXISTS (
 const USER_MEMBERSHIPS = `COALESCE((SELECT json_agg(json_build_object('company_cuid', m.company_cuid, 'level', r.level))
     FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid WHERE m.user_cuid = u.user_cuid), '[]'::json)`;
 
-const ROLE_RECORD = `r.role_cuid AS id, r.role_cuid, r.name, r.level::int AS level, r.description`;
+const ROLE_RECORD = `r.role_cuid AS id, r.role_cuid, r.name, r.level::int AS level, r.description, r.translations`;
 
 /**
  * Rows of "user" u the caller may read with users.view: themselves, and users holding a
@@ -150,7 +150,7 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
   }
 
   async roles(_scope: Scope): Promise<TRole[]> {
-    const rows = await this.db.query(`SELECT role_cuid, name, level, description FROM role ORDER BY level, name`);
+    const rows = await this.db.query(`SELECT role_cuid, name, level, description, translations FROM role ORDER BY level, name`);
     return (rows as TRole[]).map((r) => ({ ...r, level: Number(r.level) }));
   }
 

@@ -1,3 +1,4 @@
+import { ZTranslationsRecord } from '../common/translations';
 import { z } from 'zod';
 import { LOCALES } from '../common/locale';
 import { TOAST_TIMEOUT_CHOICES_MS } from '../common/spec-constants';
@@ -10,6 +11,8 @@ export const ZRole = z.object({
   name: z.string(),
   level: z.number().int(),
   description: z.string().nullable(),
+  /** French beside the English name and description: `{ fr: { name, description } }`. */
+  translations: ZTranslationsRecord,
 });
 export type TRole = z.infer<typeof ZRole>;
 

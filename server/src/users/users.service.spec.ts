@@ -22,7 +22,7 @@ interface MemMembership {
   level: number;
 }
 
-const ROLES = [0, 1, 2, 3].map((level) => ({ role_cuid: `role${level}`, name: `Level ${level}`, level, description: null }));
+const ROLES = [0, 1, 2, 3].map((level) => ({ role_cuid: `role${level}`, name: `Level ${level}`, level, description: null, translations: {} }));
 
 /** An in-memory UsersRepository with the same scoping (visible / reachable) as the SQL one. */
 function memoryUsers(users: MemUser[], memberships: MemMembership[], companies: string[]) {
