@@ -17,7 +17,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
   AutocompleteInput,
-  DataTable,
   DateField,
   DeleteWithConfirmButton,
   List,
@@ -32,6 +31,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ExportCsvButton } from '../kit/ExportCsvButton';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
 import { trpc } from '../trpc';

@@ -1,7 +1,6 @@
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   ImageField,
   List,
@@ -17,6 +16,7 @@ import {
   UrlField,
   required,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { MetaVersions, ParameterAssignments } from './assignments';
 import { EditOrShow, ENTITY_TYPE_KIND_CHOICES, ManufacturerField, RecordTabs } from './common';
 import { ListActions } from '../kit/ListActions';

@@ -1,6 +1,5 @@
 import {
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -16,6 +15,7 @@ import {
   TextInput,
   required,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { EditOrShow, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
 import { ListActions } from '../kit/ListActions';
 

@@ -1,6 +1,5 @@
 import {
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -18,6 +17,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { EditOrShow } from './common';
 import { ListActions } from '../kit/ListActions';
 

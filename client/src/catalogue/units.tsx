@@ -1,4 +1,5 @@
-import { ChipField, Create, DataTable, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextArrayInput, TextField, TextInput, required, useRecordContext } from 'react-admin';
+import { ChipField, Create, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextArrayInput, TextField, TextInput, required, useRecordContext } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { Stack } from '@mui/material';
 import { EditOrShow } from './common';
 import { ListActions } from '../kit/ListActions';

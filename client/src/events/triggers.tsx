@@ -1,4 +1,5 @@
-import { BooleanField, BooleanInput, Create, DataTable, DateField, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { BooleanField, BooleanInput, Create, DateField, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonField } from '../kit/JsonField';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from './common';

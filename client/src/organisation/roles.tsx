@@ -1,4 +1,5 @@
-import { DataTable, List, TextField } from 'react-admin';
+import { List, TextField } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { RoleChipField } from './roles-ui';
 
 /** The four roles of spec §6, read-only, with their level colours. */

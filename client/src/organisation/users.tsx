@@ -9,7 +9,6 @@ import {
   Button,
   Confirm,
   Create,
-  DataTable,
   DateField,
   DeleteWithConfirmButton,
   Edit,
@@ -36,6 +35,7 @@ import {
   useTranslate,
   EditButton,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ListActions } from '../kit/ListActions';
 import { trpc } from '../trpc';
 import { RoleChipField, RoleSelectInput } from './roles-ui';
