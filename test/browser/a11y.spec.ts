@@ -1,36 +1,42 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, eventually, PASSWORD, portalPerFile, signIn } from './support/portal';
 
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
 interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: { target: string[] }[];
+  nodes: { target: string[]; html: string }[];
 }
 
 /** Runs axe-core (injected from node_modules) on the page and returns its serious and critical violations. */
 async function seriousViolations(page: Page): Promise<{ id: string; impact: string | null; help: string; targets: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  // Evaluated through the DevTools protocol: the page keeps its own Content-Security-Policy (script-src 'self').
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`) }));
 }
 
 /** Whether the focused element shows a ring: an outline or a box shadow of its own. */
 async function focusRing(page: Page): Promise<{ tag: string; text: string; visible: boolean }> {
   return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { tag: 'body', text: '', visible: false };
+    const focused = document.activeElement as HTMLElement | null;
+    if (!focused || focused === document.body) return { tag: 'body', text: '', visible: false };
+    // An invisible <input> (MUI's checkbox, radio, switch) is drawn by the control around it: the ring is there.
+    const el = getComputedStyle(focused).opacity === '0' && focused.parentElement ? focused.parentElement : focused;
     const s = getComputedStyle(el);
     const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
     const shadow = s.boxShadow !== 'none' && s.boxShadow !== '';
-    return { tag: el.tagName.toLowerCase(), text: (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40), visible: outline || shadow };
+    return { tag: focused.tagName.toLowerCase(), text: (focused.getAttribute('aria-label') || focused.getAttribute('name') || focused.textContent || '').trim().slice(0, 40), visible: outline || shadow };
   });
 }
 

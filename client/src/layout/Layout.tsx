@@ -1,6 +1,7 @@
 import { type ReactNode, useLayoutEffect } from 'react';
 import { Layout, Notification, type NotificationProps } from 'react-admin';
 import { useLocation } from 'react-router';
+import { NamedProgress } from '../theme/NamedProgress';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { PortalAppBar } from './AppBar';
 import { defaultTitle, useBrand } from './brand';
@@ -19,9 +20,11 @@ export function PortalLayout({ children }: { children?: ReactNode }) {
   }, [pathname, brand]);
   return (
     <ToastProvider>
-      <Layout appBar={PortalAppBar} menu={PortalMenu}>
-        {children}
-      </Layout>
+      <NamedProgress>
+        <Layout appBar={PortalAppBar} menu={PortalMenu}>
+          {children}
+        </Layout>
+      </NamedProgress>
     </ToastProvider>
   );
 }
