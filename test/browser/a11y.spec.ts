@@ -32,7 +32,8 @@ async function focusRing(page: Page): Promise<{ tag: string; text: string; visib
     const focused = document.activeElement as HTMLElement | null;
     if (!focused || focused === document.body) return { tag: 'body', text: '', visible: false };
     // An invisible <input> (MUI's checkbox, radio, switch) is drawn by the control around it: the ring is there.
-    const el = getComputedStyle(focused).opacity === '0' && focused.parentElement ? focused.parentElement : focused;
+    // A text field draws the ring round the whole field (.MuiInputBase-root).
+    const el = getComputedStyle(focused).opacity === '0' && focused.parentElement ? focused.parentElement : (focused.closest<HTMLElement>('.MuiInputBase-root') ?? focused);
     const s = getComputedStyle(el);
     const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
     const shadow = s.boxShadow !== 'none' && s.boxShadow !== '';

@@ -75,6 +75,9 @@ const touchComponents: RaThemeOptions['components'] = {
       // A visible ring on whatever the keyboard reached (MUI's ripple alone is faint on some controls).
       // A control whose <input> is invisible (checkbox, radio, switch) shows the ring on itself (.Mui-focusVisible).
       'html *:focus-visible, html .Mui-focusVisible': { outline: '2px solid #1565c0', outlineOffset: 2 },
+      // A text field's ring goes round the whole field, not its bare text line.
+      'html .MuiInputBase-root.Mui-focused': { outline: '2px solid #1565c0', outlineOffset: 2 },
+      'html .MuiInputBase-input:focus-visible': { outline: 'none' },
     },
   },
 };
