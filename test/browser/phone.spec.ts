@@ -114,6 +114,14 @@ describe('the installer on a phone', () => {
       await page.locator('[data-testid=changelog-entry]', { hasText: title }).waitFor({ timeout: 15_000 });
       expect((await sql(`SELECT 1 FROM system_changelog WHERE system_cuid = $1 AND title = $2`, [farm, title])).length).toBe(1);
       await expectPhoneFit(page, 'changelog with the new entry');
+      // Dialogs take the whole phone: the entry's edit dialog, closed again with its first button (Cancel).
+      await page.locator('[data-testid=changelog-entry]', { hasText: title }).locator('[data-testid=changelog-edit]').tap();
+      const dialog = page.locator('.MuiDialog-paper');
+      await dialog.waitFor();
+      await expectPhoneFit(page, 'changelog edit dialog');
+      expect(await dialog.boundingBox()).toEqual({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+      await dialog.locator('.MuiDialogActions-root button').first().tap();
+      await dialog.waitFor({ state: 'detached' });
 
       // Fix a device: Devices from the menu, search the battery, tap it, rename it, save.
       await goThroughMenu(page, '/entity');

@@ -1,6 +1,6 @@
 import { Box, useMediaQuery, type Theme } from '@mui/material';
-import { Children, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
-import { DataTable, type DataTableProps, NumberField, type RaRecord, SimpleList, TextField, useResourceContext, useTranslateLabel } from 'react-admin';
+import { Children, cloneElement, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
+import { DataTable, type DataTableProps, NumberField, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslateLabel } from 'react-admin';
 
 /**
  * What a record's row shows at phone width. Each entry is a field element (rendered in the row's
@@ -37,10 +37,10 @@ function columnsOf(children: ReactNode): ReactElement<ColProps>[] {
   return out;
 }
 
-/** The field a column renders: its own child, else the number or text of its source. */
+/** The field a column renders: its own child (a reference as text: the whole row is the link), else the number or text of its source. */
 function fieldOf(col: ReactElement<ColProps>): ReactElement {
   const { source = '', children, options } = col.props;
-  if (isValidElement(children)) return children;
+  if (isValidElement(children)) return children.type === ReferenceField ? cloneElement(children as ReactElement<{ link?: false }>, { link: false }) : children;
   if (col.type === DataTable.NumberCol) return <NumberField source={source} options={options} />;
   return <TextField source={source} emptyText="" />;
 }
