@@ -178,7 +178,13 @@ describe('the installer on a phone', () => {
       await page.waitForTimeout(500);
       if ((await page.locator('.RaList-main').count()) > 0) {
         // A react-admin list shows readable rows or says it is empty; never a table.
-        await page.locator('[data-testid=phone-list], .RaEmpty-message, .RaList-noResults').first().waitFor({ timeout: 15_000 });
+        await page
+          .locator('[data-testid=phone-list], [data-testid=phone-list-empty], .RaEmpty-message')
+          .first()
+          .waitFor({ timeout: 15_000 })
+          .catch((e: Error) => {
+            throw new Error(`${path}: ${e.message}`);
+          });
       }
       await screenshot(page, `phone-list-${path.slice(1)}`);
       expect({ path, tables: await page.locator('table').count() }).toEqual({ path, tables: 0 });

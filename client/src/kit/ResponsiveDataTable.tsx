@@ -1,6 +1,6 @@
 import { Box, useMediaQuery, type Theme } from '@mui/material';
-import { Children, cloneElement, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
-import { DataTable, type DataTableProps, NumberField, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslateLabel } from 'react-admin';
+import { Children, cloneElement, createContext, Fragment, isValidElement, useContext, type ReactElement, type ReactNode } from 'react';
+import { DataTable, type DataTableProps, ListNoResults, NumberField, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslate, useTranslateLabel } from 'react-admin';
 
 /**
  * What a record's row shows at phone width. Each entry is a field element (rendered in the row's
@@ -19,6 +19,12 @@ type RowClick = DataTableProps['rowClick'];
 /** Columns shown as "label: value" under the primary text (more make a row hard to read on a phone). */
 const SECONDARY_MAX = 3;
 const STATUS_SOURCES = ['online_state', 'state', 'status'];
+
+/** True inside a phone row: a field that links (a reference) renders text instead, the whole row is the link. */
+const PhoneRowContext = createContext(false);
+export function useInPhoneRow(): boolean {
+  return useContext(PhoneRowContext);
+}
 
 export const phoneQuery = (theme: Theme) => theme.breakpoints.down('sm');
 
@@ -67,6 +73,7 @@ export function ResponsiveDataTable<R extends RaRecord = RaRecord>({ phone, ...p
   const isPhone = useIsPhone();
   const resource = useResourceContext(props) ?? '';
   const translateLabel = useTranslateLabel();
+  const translate = useTranslate();
   if (!isPhone) return <DataTable<R> {...props} />;
   const cols = columnsOf(props.children);
   const primaryCol = cols.find((c) => c.props.source === 'name') ?? cols[0];
@@ -80,20 +87,27 @@ export function ResponsiveDataTable<R extends RaRecord = RaRecord>({ phone, ...p
     const label = translateLabel({ label: col?.props.label as string | undefined, resource, source });
     return (
       <Box component="span" key={`${source}-${i}`} sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-        {label ? `${label}: ` : ''}
+        {label ? `${translate('portal.kit.phone_label', { label })} ` : ''}
         {asField(entry, cols)}
       </Box>
     );
   });
   return (
-    <SimpleList<R>
-      data-testid="phone-list"
-      primaryText={primary ? <Box component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{primary}</Box> : undefined}
-      secondaryText={secondary.length ? <>{secondary}</> : undefined}
-      tertiaryText={status}
-      rowClick={phoneRowClick(props.rowClick) as never}
-      sx={{ '& .MuiListItemButton-root': { minHeight: 56 } }}
-    />
+    <PhoneRowContext.Provider value>
+      <SimpleList<R>
+        data-testid="phone-list"
+        empty={<Box data-testid="phone-list-empty">{props.empty ?? <ListNoResults />}</Box>}
+        primaryText={primary ? <Box component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{primary}</Box> : undefined}
+        secondaryText={secondary.length ? <>{secondary}</> : undefined}
+        tertiaryText={status}
+        rowClick={phoneRowClick(props.rowClick) as never}
+        sx={{
+          '& .MuiListItemButton-root': { minHeight: 56 },
+          // A link a field renders inside a row (a reference) is text there: a tap anywhere opens the row's record.
+          '& .MuiListItemButton-root a': { pointerEvents: 'none', color: 'inherit', textDecoration: 'none' },
+        }}
+      />
+    </PhoneRowContext.Provider>
   );
 }
 

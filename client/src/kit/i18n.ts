@@ -5,6 +5,8 @@ export const messages: GroupMessages = {
   en: {
     portal: {
       kit: {
+        /** A column's label before its value in a list row at phone width. */
+        phone_label: '%{label}:',
         import: {
           button: 'Import',
           title: 'Import %{name} from a CSV file',
@@ -71,6 +73,7 @@ export const messages: GroupMessages = {
   fr: {
     portal: {
       kit: {
+        phone_label: '%{label} :',
         import: {
           button: 'Importer',
           title: 'Importer des %{name} depuis un fichier CSV',

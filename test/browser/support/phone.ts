@@ -37,6 +37,8 @@ export interface SmallTarget {
  *   anywhere in the field focuses it, the bare <input> is only its text line;
  * - links inside running text (computed display inline, in a sentence): WCAG 2.5.8's inline
  *   exception, their size is the text's;
+ * - a link a field renders inside a list row at phone width is drawn as text (pointer-events none):
+ *   a tap there lands on the row, which is the target;
  * - what is hidden from the user right now (outside the viewport, behind an open modal: inside
  *   aria-hidden, inert or visibility hidden) is not a target.
  */
@@ -50,6 +52,8 @@ export async function smallTargets(page: Page): Promise<SmallTarget[]> {
         if (el.closest('[aria-hidden=true], [inert]')) continue;
         const style = getComputedStyle(el);
         if (style.visibility === 'hidden' || style.display === 'none') continue;
+        // A link drawn as text inside a tappable row (pointer-events none): the tap lands on the row.
+        if (style.pointerEvents === 'none' && el.closest('.MuiListItemButton-root') !== el) continue;
         let box = el.getBoundingClientRect();
         if (box.width === 0 || box.height === 0) continue;
         if (box.right <= 0 || box.left >= vw || box.bottom <= 0 || box.top >= vh) continue;
