@@ -44,7 +44,8 @@ async function focusRing(page: Page): Promise<{ tag: string; text: string; visib
 async function tabTo(page: Page, selector: string, options: { back?: boolean; max?: number } = {}): Promise<void> {
   for (let i = 0; i < (options.max ?? 80); i++) {
     await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
-    const ring = await focusRing(page);
+    // The ring is drawn within a frame or two (and the app bar's refresh button is re-rendered while data loads).
+    const ring = await eventually(() => focusRing(page), (r) => r.tag === 'body' || r.visible, 1_000);
     if (ring.tag !== 'body') expect({ focused: ring.text || ring.tag, visible: ring.visible }).toEqual({ focused: ring.text || ring.tag, visible: true });
     if (await page.evaluate((s) => !!document.activeElement?.matches(s), selector)) return;
   }
