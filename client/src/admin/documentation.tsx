@@ -6,7 +6,6 @@ import {
   BooleanField,
   Button,
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -23,6 +22,7 @@ import {
   Labeled,
   BooleanInput,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { DOCUMENTATION_TYPES } from '../../../server/src/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { MarkdownInput } from '../kit/MarkdownInput';

@@ -2,7 +2,6 @@ import { Avatar, Box, Card, CardContent, Typography } from '@mui/material';
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -16,6 +15,7 @@ import {
   Labeled,
   TextField,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { useWatch } from 'react-hook-form';
 import { JsonField } from '../kit/JsonField';
 import { JsonInput, jsonObject } from '../kit/JsonInput';

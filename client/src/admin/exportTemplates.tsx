@@ -1,4 +1,5 @@
-import { Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
+import { Create, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs, TemplateSummaryField } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from '../events/common';

@@ -20,7 +20,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
   AutocompleteInput,
-  DataTable,
   DeleteWithConfirmButton,
   List,
   ReferenceField,
@@ -34,6 +33,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ExportCsvButton } from '../kit/ExportCsvButton';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
 import { trpc } from '../trpc';

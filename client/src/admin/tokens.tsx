@@ -7,7 +7,6 @@ import {
   AutocompleteInput,
   Button,
   Confirm,
-  DataTable,
   DateTimeInput,
   Form,
   List,
@@ -26,6 +25,7 @@ import {
   useTranslate,
   SelectInput,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import type { FieldValues } from 'react-hook-form';
 import { toHttpError } from '../dataProvider';
 import { ListActions } from '../kit/ListActions';

@@ -75,7 +75,7 @@ export default function InboxPage() {
               <SeverityChip severity={item.severity_level} />
               <ListItemText
                 primary={
-                  <Link component={RouterLink} to={item.target} onClick={() => open(item)} sx={{ fontWeight: item.read ? 400 : 700 }}>
+                  <Link component={RouterLink} to={item.target} onClick={() => open(item)} sx={{ fontWeight: item.read ? 400 : 700, display: 'inline-flex', alignItems: 'center', minHeight: 44 }}>
                     {item.kind === 'alarm' ? `${item.system_name}: ${item.trigger_name ?? ''}` : `${item.system_name}: ${translate(`portal.inbox.type.${item.type ?? 'CHANGELOG'}`)}`}
                   </Link>
                 }

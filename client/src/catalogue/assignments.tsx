@@ -7,7 +7,6 @@ import { useState } from 'react';
 import {
   AutocompleteInput,
   CreateBase,
-  DataTable,
   DeleteButton,
   EditBase,
   Form,
@@ -29,6 +28,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonText, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
 import { JsonInput, jsonObject } from '../kit/JsonInput';
 

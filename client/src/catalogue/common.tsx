@@ -13,6 +13,7 @@ import {
 } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
 import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES } from '../../../server/src/common/enums';
+import { useInPhoneRow } from '../kit/ResponsiveDataTable';
 
 /** Choices of the two catalogue enumerations (spec §4), labels translated under portal.catalogue.enum. */
 export const ENTITY_TYPE_KIND_CHOICES = ENTITY_TYPE_KINDS.map((id) => ({ id, name: `portal.catalogue.enum.${id}` }));
@@ -95,9 +96,9 @@ export function UnitInput(props: { source?: string } & Partial<AutocompleteInput
   );
 }
 
-/** A manufacturer reference (show/list). */
+/** A manufacturer reference (show/list); text in a phone row (the row is the link). */
 export const ManufacturerField = ({ source = 'manufacturer_cuid' }: { source?: string; label?: string }) => (
-  <ReferenceField source={source} reference="manufacturer" link="show" emptyText="—" />
+  <ReferenceField source={source} reference="manufacturer" link={useInPhoneRow() ? false : 'show'} emptyText="—" />
 );
 
 /** A JSON value as indented, read-only text (the kit's JsonField). */

@@ -1,7 +1,6 @@
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   ImageField,
   List,
@@ -18,6 +17,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { InterfaceAssignments } from './assignments';
 import { cleanCommands, DeclaredCommandsInput } from '../control/DeclaredCommandsInput';
 import { EditOrShow, ManufacturerField, RecordTabs } from './common';

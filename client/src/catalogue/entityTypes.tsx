@@ -3,7 +3,6 @@ import { FrenchInput } from '../kit/FrenchInput';
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   ImageField,
   List,
@@ -19,6 +18,7 @@ import {
   UrlField,
   required,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { MetaVersions, ParameterAssignments } from './assignments';
 import { EditOrShow, ENTITY_TYPE_KIND_CHOICES, ManufacturerField, RecordTabs } from './common';
 import { ListActions } from '../kit/ListActions';

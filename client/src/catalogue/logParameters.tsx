@@ -2,7 +2,6 @@ import { LocalTextField } from '../kit/LocalTextField';
 import { FrenchInput } from '../kit/FrenchInput';
 import {
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -18,6 +17,7 @@ import {
   TextInput,
   required,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { EditOrShow, LOG_PARAMETER_TYPE_CHOICES, UnitInput } from './common';
 import { ListActions } from '../kit/ListActions';
 

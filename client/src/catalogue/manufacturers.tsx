@@ -2,7 +2,6 @@ import { LocalTextField } from '../kit/LocalTextField';
 import { FrenchInput } from '../kit/FrenchInput';
 import {
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -19,6 +18,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { EditOrShow } from './common';
 import { ListActions } from '../kit/ListActions';
 

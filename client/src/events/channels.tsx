@@ -29,7 +29,6 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
-  DataTable,
   Edit,
   email,
   Form,
@@ -47,6 +46,7 @@ import {
   useRedirect,
   useTranslate,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../server/src/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { messageOf, trpc } from '../trpc';

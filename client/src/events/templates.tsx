@@ -3,7 +3,6 @@ import {
   BooleanField,
   BooleanInput,
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -16,6 +15,7 @@ import {
   Toolbar,
   DeleteWithConfirmButton,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonField } from '../kit/JsonField';
 import { RuleInputs } from './RuleInputs';
 import { transformRule, validateRuleForm } from './rule-form';

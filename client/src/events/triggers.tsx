@@ -1,5 +1,6 @@
 import { DateField } from '../kit/fields';
-import { BooleanField, BooleanInput, Create, DataTable, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { BooleanField, BooleanInput, Create, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonField } from '../kit/JsonField';
 import { ListActions } from '../kit/ListActions';
 import { RowButtons, SystemInput } from './common';

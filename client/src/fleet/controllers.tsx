@@ -1,7 +1,6 @@
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   List,
   maxLength,
@@ -15,6 +14,7 @@ import {
   maxValue,
   minValue,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { useWatch } from 'react-hook-form';
 import { BulkActions } from '../kit/BulkActions';
 import { LastContactField, StateField } from '../systems/list-state';

@@ -1,7 +1,6 @@
 import {
   AutocompleteInput,
   Create,
-  DataTable,
   Edit,
   List,
   maxLength,
@@ -13,6 +12,7 @@ import {
   TextField,
   TextInput,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { useWatch } from 'react-hook-form';
 import { ENTITY_TYPE_KINDS } from '../../../server/src/common/enums';
 import { BulkActions } from '../kit/BulkActions';

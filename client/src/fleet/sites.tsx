@@ -1,6 +1,5 @@
 import {
   Create,
-  DataTable,
   Edit,
   List,
   ReferenceField,
@@ -12,6 +11,7 @@ import {
   required,
   maxLength,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton, ReadOnlyGate } from '../kit/RecordButtons';

@@ -29,7 +29,7 @@ import { formatKwh, monthRange } from '../energy/format';
 import { usePageTitle } from '../layout/brand';
 import { SiteMap } from '../map';
 import { STATE_COLOURS } from '../map/pins';
-import { roleColour } from '../session/roles';
+import { roleColour, roleTextColour } from '../session/roles';
 import { useSession } from '../session/SessionProvider';
 import { ageLabel } from '../systems/chart-time';
 import { StateChip } from '../systems/list-state';
@@ -70,7 +70,7 @@ function RoleChip({ name, level }: { name: string; level: number }) {
       size="small"
       label={(role && localText(role, 'name', locale)) ?? name}
       title={translate('portal.home.level', { level })}
-      sx={{ color: '#fff', backgroundColor: roleColour(level), fontWeight: 500 }}
+      sx={{ color: roleTextColour(level), backgroundColor: roleColour(level), fontWeight: 500 }}
       data-testid="role-chip"
       data-level={level}
     />
@@ -278,7 +278,6 @@ function StatusTiles({ counts }: { counts: Overview['counts'] }) {
             <CardActionArea
               component={RouterLink}
               to={t.to}
-              aria-label={translate('portal.home.tile_link', { label, smart_count: t.value })}
               data-testid={`tile-${t.key}`}
               data-count={t.value}
               sx={{ p: 2 }}

@@ -6,6 +6,8 @@ export const messages: GroupMessages = {
     portal: {
       kit: {
         french: { label: '%{field} (French)', helper: 'Left empty: the English text shows.' },
+        /** A column's label before its value in a list row at phone width. */
+        phone_label: '%{label}:',
         import: {
           button: 'Import',
           title: 'Import %{name} from a CSV file',
@@ -82,6 +84,7 @@ export const messages: GroupMessages = {
     portal: {
       kit: {
         french: { label: '%{field} (français)', helper: 'Laissé vide : le texte anglais s’affiche.' },
+        phone_label: '%{label} :',
         import: {
           button: 'Importer',
           title: 'Importer des %{name} depuis un fichier CSV',

@@ -3,7 +3,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, ListItemIcon, ListItemText, ListSubheader, MenuItem, Typography } from '@mui/material';
 import { forwardRef } from 'react';
-import { AppBar, LoadingIndicator, TitlePortal, UserMenu, useLocaleState, useLogout, useTranslate, useUserMenu } from 'react-admin';
+import { AppBar, LoadingIndicator, TitlePortal, UserMenu, useGetIdentity, useLocaleState, useLogout, useTranslate, useUserMenu } from 'react-admin';
 import { Link } from 'react-router';
 import { LOCALES, type Locale } from '../i18n/locale';
 import { useChooseLanguage } from '../i18n/useLanguage';
@@ -59,8 +59,11 @@ const SignOutItem = forwardRef<HTMLLIElement>(function SignOutItem(_props, ref) 
 
 function PortalUserMenu() {
   const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  // The button shows the user's name on wide screens: its accessible name starts with that text.
+  const label = identity?.fullName ? `${identity.fullName} (${translate('portal.menu.account')})` : translate('portal.menu.account');
   return (
-    <UserMenu label={translate('portal.menu.account')}>
+    <UserMenu label={label}>
       <PreferencesItem />
       <LanguageItems />
       <SignOutItem />

@@ -2,6 +2,7 @@ import { type ReactNode, useLayoutEffect } from 'react';
 import { Layout, Notification, type NotificationProps } from 'react-admin';
 import { useLocation } from 'react-router';
 import { useFollowStoredLanguage } from '../i18n/useLanguage';
+import { NamedProgress } from '../theme/NamedProgress';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { PortalAppBar } from './AppBar';
 import { defaultTitle, useBrand } from './brand';
@@ -23,9 +24,11 @@ export function PortalLayout({ children }: { children?: ReactNode }) {
   return (
     <ToastProvider>
       <ConnectionBanner />
-      <Layout appBar={PortalAppBar} menu={PortalMenu}>
-        {children}
-      </Layout>
+      <NamedProgress>
+        <Layout appBar={PortalAppBar} menu={PortalMenu}>
+          {children}
+        </Layout>
+      </NamedProgress>
     </ToastProvider>
   );
 }

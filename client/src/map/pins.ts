@@ -11,7 +11,7 @@ export const STATE_COLOURS: Record<State, string> = {
   OFFLINE: '#757575',
   UNSTABLE: '#ed6c02',
   ONLINE: '#2e7d32',
-  UNKNOWN: '#78909c',
+  UNKNOWN: '#546e7a',
 };
 
 /** The worse of two states (a cluster shows its worst). */

@@ -2,7 +2,6 @@ import { DateField } from '../kit/fields';
 import { Avatar, Box, Typography } from '@mui/material';
 import {
   Create,
-  DataTable,
   DeleteWithConfirmButton,
   Edit,
   EditButton,
@@ -22,6 +21,7 @@ import {
   regex,
   CreateButton,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';

@@ -4,7 +4,6 @@ import {
   BooleanField,
   BooleanInput,
   Create,
-  DataTable,
   DeleteWithConfirmButton,
   Edit,
   EditButton,
@@ -19,6 +18,7 @@ import {
   usePermissions,
   useRecordContext,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { type Actor, isSuperUser } from '../../../server/src/access/policy';
 import { ListActions } from '../kit/ListActions';
 import { RoleChipField, RoleSelectInput, useRoles } from './roles-ui';

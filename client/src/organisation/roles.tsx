@@ -1,5 +1,6 @@
-import { DataTable, List } from 'react-admin';
 import { LocalTextField } from '../kit/LocalTextField';
+import { List, TextField } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { RoleChipField } from './roles-ui';
 
 /** The four roles of spec §6, read-only, with their level colours. */

@@ -10,7 +10,6 @@ import {
   Button,
   Confirm,
   Create,
-  DataTable,
   DeleteWithConfirmButton,
   Edit,
   email,
@@ -37,6 +36,7 @@ import {
   useTranslate,
   EditButton,
 } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ListActions } from '../kit/ListActions';
 import { toHttpError } from '../dataProvider';
 import { trpc } from '../trpc';

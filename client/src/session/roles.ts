@@ -7,3 +7,6 @@ export const ROLE_LEVEL_COLOURS: Record<number, string> = {
 };
 
 export const roleColour = (level: number): string => ROLE_LEVEL_COLOURS[level] ?? '#616161';
+
+/** Text on a role colour with a contrast of at least 4.5:1 (black on the orange, white on the others). */
+export const roleTextColour = (level: number): string => (level === 1 ? '#000000' : '#ffffff');

@@ -1,4 +1,5 @@
-import { AutocompleteInput, BooleanInput, DataTable, List, ReferenceInput, SearchInput, SelectInput, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { AutocompleteInput, BooleanInput, List, ReferenceInput, SearchInput, SelectInput, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ActiveAlarmsField, EnergyTodayField, LastContactField, OFFLINE_FOR_CHOICES, SocField, STATE_CHOICES, StateField, SystemNameLink } from './list-state';
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
@@ -44,6 +45,8 @@ export default function SystemList() {
     >
       <DataTable
         rowClick={(id) => `/systems/${encodeURIComponent(String(id))}`}
+        // At phone width a row shows the name, the state chip, last contact, SoC and site; a tap opens the system page.
+        phone={{ primary: <TextField source="name" />, secondary: ['last_contact', 'soc', 'site_cuid'] }}
         bulkActionButtons={
           <BulkActions
             edit={[

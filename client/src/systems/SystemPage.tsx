@@ -199,7 +199,7 @@ function LatestValues({ data }: { data: Latest }) {
               )}
               {/* The device's latest DeviceState, readable (issue 13). */}
               {d.state && <DeviceStateList state={d.state} now={now} />}
-              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.5 }}>
+              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}>
                 {d.parameters.map((p) => {
                   const ts = p.timestamp ? new Date(p.timestamp).getTime() : null;
                   return (
@@ -244,7 +244,7 @@ function DeviceStateList({ state, now }: { state: NonNullable<Device['state']>; 
       <Typography variant="caption" color="text.secondary" component="p">
         {translate('portal.system_page.state_at', { age: ageLabel(ts, Math.max(now, ts), locale) ?? '' })}
       </Typography>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 1, rowGap: 0.5 }}>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}>
         {state.values.map((v) => (
           <Box key={v.key} sx={{ display: 'contents' }} data-testid="device-state-value" data-key={v.key}>
             <Typography component="dt" variant="body2" color="text.secondary">
