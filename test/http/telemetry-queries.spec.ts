@@ -153,6 +153,8 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     expect(pv.parameters.find((p: any) => p.parameter_id === 'pv_power')).toEqual({
       parameter_id: 'pv_power',
       description: 'PV power',
+      // the French beside it (the seed's), shown to a reader whose language is French
+      translations: { fr: { description: 'Puissance PV' } },
       unit: 'W',
       type: 'FloatLogParameter',
       value: 1500,

@@ -231,6 +231,7 @@ export const FRENCH: Record<string, string> = {
   'At most {max} series': 'Au plus {max} séries',
   'Choose at least one parameter': 'Choisissez au moins un paramètre',
   'At most {max} characters': 'Au plus {max} caractères',
+  'No translatable text "{key}" here ({fields})': 'Pas de texte traduisible « {key} » ici ({fields})',
   'The widget must fit in {columns} columns': 'Le widget doit tenir dans {columns} colonnes',
   'At most {max} widgets': 'Au plus {max} widgets',
   'Widget ids must be unique': 'Les identifiants de widget doivent être uniques',
