@@ -43,16 +43,7 @@ export function AccountCard(props: { t: Translate; locale: Locale; choose: (l: L
           </div>
         </header>
         {children}
-        <footer className="login-footer">
-          <span id="account-language-label">{t('portal.language.label')}</span>
-          <div role="group" aria-labelledby="account-language-label" className="login-languages">
-            {LOCALES.map((l) => (
-              <button key={l} type="button" lang={l} aria-pressed={l === locale} onClick={() => choose(l)} data-testid={`account-language-${l}`}>
-                {t(`portal.language.${l}`)}
-              </button>
-            ))}
-          </div>
-        </footer>
+        <LanguageFooter t={t} locale={locale} choose={choose} idPrefix="account" />
       </main>
     </div>
   );
@@ -65,5 +56,22 @@ export function StrengthHint({ t, level, id }: { t: Translate; level: string | n
       {level ? `${t('portal.account.strength.label', { level: t(`portal.account.strength.${level}`) })}. ` : ''}
       {t('portal.account.strength.hint')}
     </span>
+  );
+}
+
+/** The language buttons at the foot of the login and the public account pages. */
+export function LanguageFooter(props: { t: Translate; locale: Locale; choose: (l: Locale) => void; idPrefix: string }) {
+  const { t, locale, choose, idPrefix } = props;
+  return (
+    <footer className="login-footer">
+      <span id={`${idPrefix}-language-label`}>{t('portal.language.label')}</span>
+      <div role="group" aria-labelledby={`${idPrefix}-language-label`} className="login-languages">
+        {LOCALES.map((l) => (
+          <button key={l} type="button" lang={l} aria-pressed={l === locale} onClick={() => choose(l)} data-testid={`${idPrefix}-language-${l}`}>
+            {t(`portal.language.${l}`)}
+          </button>
+        ))}
+      </div>
+    </footer>
   );
 }

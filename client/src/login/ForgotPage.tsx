@@ -1,3 +1,4 @@
+import { PublicField } from './PublicField';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
@@ -62,25 +63,18 @@ export default function ForgotPage() {
             </p>
           )}
           <form className="login-form" noValidate onSubmit={submit} data-testid="forgot-form">
-            <label htmlFor="forgot-email">{t('portal.login.email')}</label>
-            <input
+            <PublicField
               id="forgot-email"
-              ref={emailRef}
+              label={t('portal.login.email')}
+              inputRef={emailRef}
               name="email"
               type="email"
               autoComplete="username"
               inputMode="email"
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={!!error}
-              aria-describedby={error ? 'forgot-email-error' : undefined}
-              data-testid="forgot-email"
+              onValue={setEmail}
+              error={error ? t(error) : undefined}
             />
-            {error && (
-              <span id="forgot-email-error" className="login-field-error">
-                {t(error)}
-              </span>
-            )}
             <button type="submit" className="login-submit" disabled={submitting} data-testid="forgot-submit">
               {submitting ? t('portal.account.forgot.submitting') : t('portal.account.forgot.submit')}
             </button>

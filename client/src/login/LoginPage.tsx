@@ -2,9 +2,11 @@ import { formatTime } from '../i18n/format';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { FORGOT_PATH } from './account-api';
+import { LanguageFooter } from './AccountCard';
+import { PublicField } from './PublicField';
 import { makeAccountTranslate } from './accounts-i18n';
 import type { PasswordSetState } from './ResetPage';
-import { formatLocale, LOCALES, type Locale, readLocale, writeLocale } from '../i18n/locale';
+import { type Locale, readLocale, writeLocale } from '../i18n/locale';
 import { defaultTitle, useBrand } from '../layout/brand';
 import { login, type LoginFailure } from '../session/auth-api';
 import { nextAfterLogin, type LoginLocationState } from '../session/next-path';
@@ -157,44 +159,29 @@ export default function LoginPage() {
         )}
 
         <form className="login-form" data-testid="login-form" noValidate onSubmit={submit}>
-          <label htmlFor="login-email">{t('portal.login.email')}</label>
-          <input
+          <PublicField
             id="login-email"
-            ref={emailRef}
+            label={t('portal.login.email')}
+            inputRef={emailRef}
             name="email"
             type="email"
             autoComplete="username"
             inputMode="email"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={!!fieldErrors.email}
-            aria-describedby={fieldErrors.email ? 'login-email-error' : undefined}
-            data-testid="login-email"
+            onValue={setEmail}
+            error={fieldErrors.email && t(fieldErrors.email)}
           />
-          {fieldErrors.email && (
-            <span id="login-email-error" className="login-field-error">
-              {t(fieldErrors.email)}
-            </span>
-          )}
-
-          <label htmlFor="login-password">{t('portal.login.password')}</label>
-          <input
+          <PublicField
             id="login-password"
-            ref={passwordRef}
+            label={t('portal.login.password')}
+            inputRef={passwordRef}
             name="password"
             type="password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={!!fieldErrors.password}
-            aria-describedby={fieldErrors.password ? 'login-password-error' : undefined}
-            data-testid="login-password"
+            onValue={setPassword}
+            error={fieldErrors.password && t(fieldErrors.password)}
           />
-          {fieldErrors.password && (
-            <span id="login-password-error" className="login-field-error">
-              {t(fieldErrors.password)}
-            </span>
-          )}
 
           <button type="submit" className="login-submit" disabled={submitting || retryAt !== null} data-testid="login-submit">
             {submitting ? t('portal.login.submitting') : t('portal.login.submit')}
@@ -207,23 +194,7 @@ export default function LoginPage() {
           </Link>
         </p>
 
-        <footer className="login-footer">
-          <span id="login-language-label">{t('portal.language.label')}</span>
-          <div role="group" aria-labelledby="login-language-label" className="login-languages">
-            {LOCALES.map((l) => (
-              <button
-                key={l}
-                type="button"
-                lang={l}
-                aria-pressed={l === locale}
-                onClick={() => chooseLocale(l)}
-                data-testid={`login-language-${l}`}
-              >
-                {t(`portal.language.${l}`)}
-              </button>
-            ))}
-          </div>
-        </footer>
+        <LanguageFooter t={t} locale={locale} choose={chooseLocale} idPrefix="login" />
       </main>
     </div>
   );

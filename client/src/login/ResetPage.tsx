@@ -1,3 +1,4 @@
+import { PublicField } from './PublicField';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
@@ -84,43 +85,30 @@ export default function ResetPage() {
             </p>
           )}
           <form className="login-form" noValidate onSubmit={submit} data-testid="reset-form">
-            <label htmlFor="reset-password">{t('portal.account.reset.new_password')}</label>
-            <input
+            <PublicField
               id="reset-password"
-              ref={passwordRef}
+              label={t('portal.account.reset.new_password')}
+              inputRef={passwordRef}
               type="password"
               autoComplete="new-password"
               value={password}
               maxLength={MAX}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={!!errors.password}
-              aria-describedby={`reset-password-hint${errors.password ? ' reset-password-error' : ''}`}
-              data-testid="reset-password"
+              onValue={setPassword}
+              error={errors.password}
+              describedBy="reset-password-hint"
             />
-            {errors.password && (
-              <span id="reset-password-error" className="login-field-error">
-                {errors.password}
-              </span>
-            )}
             <StrengthHint t={t} level={password ? passwordStrength(password) : null} id="reset-password-hint" />
-            <label htmlFor="reset-repeat">{t('portal.account.reset.repeat')}</label>
-            <input
+            <PublicField
               id="reset-repeat"
-              ref={repeatRef}
+              label={t('portal.account.reset.repeat')}
+              inputRef={repeatRef}
               type="password"
               autoComplete="new-password"
               value={repeat}
               maxLength={MAX}
-              onChange={(e) => setRepeat(e.target.value)}
-              aria-invalid={!!errors.repeat}
-              aria-describedby={errors.repeat ? 'reset-repeat-error' : undefined}
-              data-testid="reset-repeat"
+              onValue={setRepeat}
+              error={errors.repeat}
             />
-            {errors.repeat && (
-              <span id="reset-repeat-error" className="login-field-error">
-                {errors.repeat}
-              </span>
-            )}
             <button type="submit" className="login-submit" disabled={submitting} data-testid="reset-submit">
               {submitting ? t('portal.account.reset.submitting') : t('portal.account.reset.submit')}
             </button>
