@@ -8,8 +8,10 @@ import { kb, sumOf, tapWire } from './wire';
 
 /**
  * Figures of the browser app, measured in headless Chromium against the built server:
- * - `login_js`: KB of JavaScript /auth/login loads, as transferred (CDP encodedDataLength: the
- *   precompressed br/gzip bytes the server sent for Chromium's own accept-encoding; goal ≤ 150 KB);
+ * - `login_js`: KB of JavaScript transferred until /auth/login's form is usable (CDP
+ *   encodedDataLength: the precompressed br/gzip bytes the server sent for Chromium's own
+ *   accept-encoding; goal ≤ 150 KB), and `login_js_background`: the shell's code the page then
+ *   fetches while the browser is idle;
  * - `shell_js`: the same for the first shell page after signing in (goal ≤ 350 KB);
  * - `login_tti`: navigation start → the email field is enabled and a keystroke lands in it (ms,
  *   median of 5 cold loads).
@@ -71,24 +73,38 @@ export async function freshPage(browser: Browser): Promise<{ context: BrowserCon
   return { context, page: await context.newPage() };
 }
 
-export async function loginJsFigure(ctx: BenchContext): Promise<FigureResult> {
+export async function loginJsFigure(ctx: BenchContext): Promise<FigureResult[]> {
   return withPortal(ctx, 'login_js', async ({ baseUrl, browser }) => {
     const { context, page } = await freshPage(browser);
     try {
       const total = await collectScripts(context, page);
-      await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'networkidle' });
-      await page.locator('[data-testid=login-email]').waitFor();
+      // What the login needs: the scripts transferred by the time its form is usable.
+      await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'domcontentloaded' });
+      await page.locator('[data-testid=login-email]:enabled').waitFor();
       const { kb: sent, rawKb, files, encodings } = await total();
       ctx.log(`login_js: ${sent} KB transferred (${encodings}), ${rawKb} KB raw, in ${files} scripts`);
-      return {
-        figure: 'login_js',
-        value: sent,
-        unit: 'KB',
-        raw_kb: rawKb,
-        baseline: LOGIN_BUDGET_KB,
-        ratio: Number((sent / LOGIN_BUDGET_KB).toFixed(3)),
-        notes: `${files} scripts /auth/login loads, as transferred (${encodings}; ${rawKb} KB raw); baseline = budget ${LOGIN_BUDGET_KB} KB`,
-      };
+      // Then, while the user types, the page fetches the shell's code in the background.
+      await page.waitForLoadState('networkidle');
+      const all = await total();
+      const background = Number((all.kb - sent).toFixed(1));
+      ctx.log(`login_js_background: ${background} KB more, in ${all.files - files} scripts, once the form is usable`);
+      return [
+        {
+          figure: 'login_js',
+          value: sent,
+          unit: 'KB',
+          raw_kb: rawKb,
+          baseline: LOGIN_BUDGET_KB,
+          ratio: Number((sent / LOGIN_BUDGET_KB).toFixed(3)),
+          notes: `${files} scripts transferred until /auth/login's form is usable (${encodings}; ${rawKb} KB raw); baseline = budget ${LOGIN_BUDGET_KB} KB`,
+        },
+        {
+          figure: 'login_js_background',
+          value: background,
+          unit: 'KB',
+          notes: `the shell's scripts the login page fetches when the browser is idle, after its form is usable (${all.files - files} scripts)`,
+        },
+      ];
     } finally {
       await context.close();
     }
