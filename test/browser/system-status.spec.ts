@@ -45,7 +45,9 @@ describe('system status view in Chromium', () => {
     await expect(device.innerText()).resolves.not.toMatch(/Inverter state 9/);
     await expect(device.locator('[data-testid=fault-chip]').innerText()).resolves.toBe('F17');
     await expect(device.locator('[data-testid=warning-chip]').innerText()).resolves.toBe('Low battery');
-    await expect(device.innerText()).resolves.toMatch(/Last reported 5 min\. ago/);
+    // "5 min ago" in the browser's English variant (en-US writes "5 min. ago")
+    const fiveMinutesAgo = await page.evaluate(() => new Intl.RelativeTimeFormat(navigator.language, { numeric: 'auto', style: 'short' }).format(-5, 'minute'));
+    await expect(device.innerText()).resolves.toContain(`Last reported ${fiveMinutesAgo}`);
     const segments = page.locator('[data-testid=status-controller] [data-testid=online-segment]');
     await expect(segments.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).resolves.toEqual(['ONLINE', 'OFFLINE', 'ONLINE']);
     // The text alternative: each segment is reached with the keyboard and says its state and from–to.

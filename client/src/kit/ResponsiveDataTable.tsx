@@ -1,6 +1,7 @@
+import { NumberField } from './fields';
 import { Box, useMediaQuery, type Theme } from '@mui/material';
 import { Children, cloneElement, createContext, Fragment, isValidElement, useContext, type ReactElement, type ReactNode } from 'react';
-import { DataTable, type DataTableProps, ListNoResults, NumberField, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslate, useTranslateLabel } from 'react-admin';
+import { DataTable, type DataTableProps, ListNoResults, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslate, useTranslateLabel } from 'react-admin';
 
 /**
  * What a record's row shows at phone width. Each entry is a field element (rendered in the row's

@@ -1,18 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { formatRelative } from '../i18n/format';
 import { connection } from '../kit/connection';
-
-/** "2 minutes ago" / "il y a 2 minutes" in the user's language. */
-export function relativeAge(ms: number, locale: string): string {
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return format.format(-seconds, 'second');
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return format.format(-minutes, 'minute');
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return format.format(-hours, 'hour');
-  return format.format(-Math.round(hours / 24), 'day');
-}
 
 /**
  * One banner while the server cannot be reached (docs/client-network.md), in place of an error per
@@ -55,7 +44,7 @@ export function ConnectionBanner() {
       <span>{translate('portal.network.offline')}</span>
       {state.lastAnswerAt !== null && (
         <span data-testid="offline-data-age" style={{ display: 'block', fontWeight: 400, fontSize: 12, opacity: 0.85 }}>
-          {translate('portal.network.updated', { age: relativeAge(now - state.lastAnswerAt, locale) })}
+          {translate('portal.network.updated', { age: formatRelative(state.lastAnswerAt, now, locale) })}
         </span>
       )}
     </div>
