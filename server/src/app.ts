@@ -12,7 +12,8 @@ import { AppModule } from './app.module';
 import { errorAnswerLanguageHook } from './auth/answer-language';
 import { SessionService } from './auth/session.service';
 import { BrandingService } from './branding/branding.service';
-import { HtmlService } from './branding/html.service';
+import { type EmbeddedSession, HtmlService } from './branding/html.service';
+import { clearSessionCookie, readSessionCookie } from './auth/cookies';
 import { brandFileHeaders, clientFileHeaders, COMPRESS_OPTIONS, keepIdentity } from './common/compression';
 import { conditionalGet } from './common/conditional';
 import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/http-guards';
@@ -20,6 +21,9 @@ import type { AppConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
 import type { Database } from './database/data-source';
 import { TRPC_MAX_BODY_BYTES } from './api/trpc.module';
+
+/** Pages under it need no session (login, forgot and reset password): no session check for them. */
+const PUBLIC_PAGE_PREFIX = '/auth/';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -78,6 +82,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, cacheControl: false, setHeaders: brandFileHeaders });
   const html = app.get(HtmlService);
   const branding = app.get(BrandingService);
+  const sessions = app.get(SessionService);
   html.setRoot(root, !config.isProduction);
   // Browser routes get index.html with the host's brand in the head; unknown /api paths stay 404 JSON.
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -86,7 +91,22 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     }
     const brand = await branding.forHost(req.headers.host, req.protocol);
     const pageUrl = new URL(req.url, brand.url === '/' ? 'http://localhost/' : brand.url).toString();
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html.render(brand, pageUrl));
+    // A shell page carries the session check's answer, so the browser starts without asking it
+    // (one round trip less on a slow link); a failing cookie is deleted as the check would.
+    let session: EmbeddedSession | undefined;
+    if (!req.url.startsWith(PUBLIC_PAGE_PREFIX)) {
+      const cookie = readSessionCookie(req);
+      const check = await sessions.check(cookie);
+      if (check.ok) session = { ok: true, context: check.payload.ctx };
+      else {
+        session = { ok: false, code: check.reason };
+        if (cookie) clearSessionCookie(req, reply);
+      }
+    }
+    return reply
+      .header('cache-control', session?.ok ? 'private, no-cache' : 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html.render(brand, pageUrl, session));
   };
   fastify.get('/', page);
   fastify.get('/*', page);

@@ -83,6 +83,53 @@ describe('session over HTTP (login, session, logout, cookie, revocation)', () =>
     expect((await c.request('GET', '/api/auth/session')).status).toBe(200);
   });
 
+  it('a shell page carries the session check\'s answer (the context, or why not); public pages carry none', async () => {
+    const embedded = (html: string) => {
+      const m = html.match(/<script id="portal-session" type="application\/json">(.*?)<\/script>/);
+      return m ? JSON.parse(m[1]) : undefined;
+    };
+    // no cookie: no session, and why
+    const anonymous = await client().request('GET', '/');
+    expect(anonymous.status).toBe(200);
+    expect(embedded(anonymous.text)).toEqual({ ok: false, code: 'MISSING' });
+    // signed in: the same context GET /api/auth/session answers, on any shell path, never cached by others
+    const c = client();
+    await c.login('expert@demo.local');
+    const session = await c.request('GET', '/api/auth/session');
+    for (const path of ['/', '/system', '/systems/anything?x=1']) {
+      const page = await c.request('GET', path);
+      expect(embedded(page.text)).toEqual({ ok: true, context: session.body });
+      expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    }
+    // the login and account pages carry none
+    expect(embedded((await c.request('GET', '/auth/login')).text)).toBeUndefined();
+    expect(embedded((await c.request('GET', '/auth/forgot')).text)).toBeUndefined();
+    // a tampered cookie: refused and deleted, as by the session check
+    const value = c.cookies.get('liuc')!;
+    const tampered = value.slice(0, 30) + (value[30] === 'A' ? 'B' : 'A') + value.slice(31);
+    const refused = await client({ cookie: `liuc=${tampered}` }).request('GET', '/');
+    expect(embedded(refused.text)).toEqual({ ok: false, code: 'INVALID' });
+    expect(refused.setCookies.find((l) => l.startsWith('liuc='))).toMatch(/^liuc=;/);
+    // after logout the page says so
+    const oldCookie = c.cookies.get('liuc')!;
+    await c.json('POST', '/api/auth/logout', {});
+    expect(embedded((await client({ cookie: `liuc=${oldCookie}` }).request('GET', '/')).text)).toEqual({ ok: false, code: 'REVOKED' });
+  });
+
+  it('a user\'s name cannot break out of the page\'s session script', async () => {
+    const c = client();
+    await c.login('basic@demo.local');
+    const me = (await c.request('GET', '/api/auth/session')).body;
+    await t.db.dataSource.query(`UPDATE "user" SET name = $1 WHERE user_cuid = $2`, ['</script><script>alert(1)</script><!--', me.user.user_cuid]);
+    // the context is re-read at the next login
+    const d = client();
+    await d.login('basic@demo.local');
+    const page = await d.request('GET', '/');
+    expect(page.text).not.toContain('</script><script>alert(1)');
+    const m = page.text.match(/<script id="portal-session" type="application\/json">(.*?)<\/script>/);
+    expect(JSON.parse(m![1]).context.user.name).toBe('</script><script>alert(1)</script><!--');
+  });
+
   it('logout ends exactly that session: the old cookie fails on the very next request', async () => {
     const a = client();
     const b = client();

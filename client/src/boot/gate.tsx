@@ -1,7 +1,7 @@
 import { Component, lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
-import { checkSession, type SessionCheck } from '../session/auth-api';
+import { checkSession, type SessionCheck, type TSessionContext } from '../session/auth-api';
 import type { LoginLocationState } from '../session/next-path';
 import { primeSession, readPrimedSession } from '../session/primed';
 import { isCompleteContext } from '../session/context';
@@ -14,11 +14,31 @@ const App = lazy(loadApp);
 let firstCheck: Promise<SessionCheck> | null = null;
 
 /**
- * GET /api/auth/session, sent by the entry before anything else renders (main.tsx), so it
- * overlaps loading the brand and React; the gate of the first page takes it.
+ * The session check's answer the server wrote into this page (`#portal-session`), taken once: a
+ * shell page knows its session without another round trip. Undefined when the page has none.
+ */
+function embeddedCheck(): SessionCheck | undefined {
+  const element = document.getElementById('portal-session');
+  if (!element) return undefined;
+  element.remove();
+  try {
+    const answer = JSON.parse(element.textContent ?? '') as { ok?: unknown; context?: unknown; code?: unknown };
+    if (answer.ok === true) return { kind: 'ok', context: answer.context as TSessionContext };
+    if (answer.ok === false) return { kind: 'unauthorized', code: typeof answer.code === 'string' ? answer.code : 'MISSING', message: '' };
+  } catch {
+    /* not readable: ask the server */
+  }
+  return undefined;
+}
+
+/**
+ * The first page's session: the answer written into the page, else GET /api/auth/session sent by
+ * the entry before anything else renders (main.tsx), so it overlaps loading the brand and React;
+ * the gate of the first page takes it.
  */
 export function startFirstSessionCheck(): void {
-  firstCheck = checkSession();
+  const embedded = embeddedCheck();
+  firstCheck = embedded ? Promise.resolve(embedded) : checkSession();
 }
 
 function takeFirstCheck(): Promise<SessionCheck> {

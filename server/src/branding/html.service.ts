@@ -5,6 +5,9 @@ import type { TBrand } from './branding.schema';
 
 const MARKER = '<!--portal-head-->';
 
+/** What the page tells the browser about its session: the §3.1 context, or why there is none. */
+export type EmbeddedSession = { ok: true; context: unknown } | { ok: false; code: string };
+
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -75,9 +78,13 @@ export class HtmlService {
     ].join('\n    ');
   }
 
-  render(brand: TBrand, pageUrl: string): string {
+  /**
+   * `session`: the answer GET /api/auth/session would give this request, written into the page
+   * (`#portal-session`) so the browser knows it without another round trip; omitted on public pages.
+   */
+  render(brand: TBrand, pageUrl: string, session?: EmbeddedSession): string {
     const html = this.load();
-    const head = this.headFor(brand, pageUrl);
+    const head = this.headFor(brand, pageUrl) + (session ? `\n    <script id="portal-session" type="application/json">${safeJson(session)}</script>` : '');
     // Any <title> the template carries is replaced by the brand's.
     const withoutTitle = html.replace(/<title>[\s\S]*?<\/title>/i, '');
     return withoutTitle.includes(MARKER)
