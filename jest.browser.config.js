@@ -9,7 +9,8 @@ module.exports = {
   ...base,
   roots: ['<rootDir>/test/browser', '<rootDir>/client/src'],
   testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // scale.spec.ts runs several built instances on one database: PostgreSQL only (TEST_DATABASE_URL).
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(process.env.TEST_DATABASE_URL ? [] : ['/test/browser/scale'])],
   testTimeout: 120000,
   // One Chromium and one server at a time on a 2-core machine.
   maxWorkers: 1,

@@ -8,6 +8,7 @@ import { listFigure } from './figures/list';
 import { idleTabFigures, slowLinkFigures } from './figures/network';
 import { overviewFigures } from './figures/overview';
 import { seriesFigure } from './figures/series';
+import { ingest2xFigures, list2xFigures, liveTabsFigure } from './figures/scale';
 import { sessionFigure } from './figures/session';
 
 /**
@@ -35,6 +36,11 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult | Figu
   command_rtt: commandRttFigure,
   command_backlog: commandBacklogFigure,
   export: exportFigure,
+  // Issue 15, through HAProxy: two lines each, the one-instance figure (`list_1x`, `ingest_1x`) and
+  // the two-instance one with it as baseline (ratio = 2x / 1x).
+  list_2x: list2xFigures,
+  ingest_2x: ingest2xFigures,
+  live_tabs: liveTabsFigure,
 };
 
 async function main(): Promise<void> {

@@ -199,5 +199,6 @@ export async function runLoad(url: string, fleet: SimController[], series: Serie
   if (state.error) throw state.error;
   // Messages are acknowledged in order per controller, so acked[ci] = every message below it was stored.
   latencies.sort((a, b) => a - b);
-  return { windowRows: state.windowRows, totalRows: state.totalRows, acked, p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  return { windowRows: state.windowRows, totalRows: state.totalRows, acked, p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) };
 }

@@ -4,7 +4,18 @@ import superjson from 'superjson';
 import { type BenchContext, type FigureResult, load, loginCookie, requestsAgainstHealth, scratchDatabase, startServer } from '../lib';
 
 const CLIENTS = 100;
-const SYSTEMS = 100_000;
+export const SYSTEMS = 100_000;
+
+/** The `list` figures' world: SYSTEMS systems of the demo company (the installer's), analysed. */
+export async function insertBenchSystems(pg: Client): Promise<void> {
+  await pg.query(
+    `INSERT INTO system (system_cuid, company_cuid, name, timezone, asset_number)
+     SELECT 'bench' || lpad(i::text, 19, '0'), c.company_cuid, 'Plant ' || lpad(i::text, 6, '0'), 'Africa/Nairobi', 'A-' || i
+       FROM generate_series(1, $1::int) AS i, (SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd') c`,
+    [SYSTEMS],
+  );
+  await pg.query('ANALYZE system');
+}
 
 /**
  * Figure `list`: react-admin's getList on systems (page 1 of 25, sorted by name) with 100,000
@@ -25,13 +36,7 @@ export async function listFigure(ctx: BenchContext): Promise<FigureResult> {
   try {
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
-    await pg.query(
-      `INSERT INTO system (system_cuid, company_cuid, name, timezone, asset_number)
-       SELECT 'bench' || lpad(i::text, 19, '0'), c.company_cuid, 'Plant ' || lpad(i::text, 6, '0'), 'Africa/Nairobi', 'A-' || i
-         FROM generate_series(1, $1::int) AS i, (SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd') c`,
-      [SYSTEMS],
-    );
-    await pg.query('ANALYZE system');
+    await insertBenchSystems(pg);
     await pg.end();
     const cookie = await loginCookie(server.baseUrl, 'installer@demo.local');
     const input = encodeURIComponent(

@@ -18,7 +18,7 @@ import { DatabaseModule } from './database/database.module';
 import { FilesModule } from './files/files.module';
 import { FleetModule } from './fleet/fleet.module';
 import { ExportsModule } from './exports/exports.module';
-import { HealthController } from './health/health.controller';
+import { HealthModule } from './health/health.module';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 import { TrpcModule } from './api/trpc.module';
@@ -29,7 +29,6 @@ export class AppModule {
   static register(config: AppConfig, db: Database, ownsDatabase = true): DynamicModule {
     return {
       module: AppModule,
-      controllers: [HealthController],
       imports: [
         ConfigModule.forConfig(config),
         DatabaseModule.forDatabase(db, ownsDatabase),
@@ -52,6 +51,7 @@ export class AppModule {
         TrpcModule,
         OutboxSignalModule,
         AlertDeliveryModule,
+        HealthModule,
       ],
     };
   }

@@ -20,7 +20,8 @@ import { foreignOriginHook, jsonOnlyHook, securityHeadersHook } from './common/h
 import type { AppConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
 import type { Database } from './database/data-source';
-import { TRPC_MAX_BODY_BYTES } from './api/trpc.module';
+import { TRPC_MAX_BODY_BYTES, TrpcService } from './api/trpc.module';
+import { PortalMetrics } from './common/metrics';
 
 /** Pages under it need no session (login, forgot and reset password): no session check for them. */
 const PUBLIC_PAGE_PREFIX = '/auth/';
@@ -56,6 +57,38 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
 }
 
 /**
+ * The `route` label of portal_http_request_duration_seconds: the tRPC procedure (`trpc:<path>`,
+ * only a procedure the router has; `trpc:batch` for a batch of several, `trpc:unknown` for a name
+ * it has not) or the matched route pattern (never the raw URL: no ids, no query strings);
+ * `unmatched` when no route matched. A bounded set whatever the requests carry.
+ */
+export function routeLabel(req: FastifyRequest, isProcedure: (path: string) => boolean): string {
+  const pattern = req.routeOptions?.url;
+  if (!pattern) return 'unmatched';
+  if (pattern === '/api/trpc/:path') {
+    const path = (req.params as { path?: unknown } | undefined)?.path;
+    if (typeof path !== 'string') return 'trpc:unknown';
+    if (path.includes(',')) return 'trpc:batch';
+    return isProcedure(path) ? `trpc:${path}` : 'trpc:unknown';
+  }
+  return pattern;
+}
+
+/** Times every answer into portal_http_request_duration_seconds (Fastify's own elapsed time). */
+function requestTiming(metrics: PortalMetrics, isProcedure: (path: string) => boolean) {
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    try {
+      metrics.httpDuration.observe(
+        { method: req.method, route: routeLabel(req, isProcedure), status_class: `${Math.floor(reply.statusCode / 100)}xx` },
+        reply.elapsedTime / 1000,
+      );
+    } finally {
+      done();
+    }
+  };
+}
+
+/**
  * The HTTP plumbing around the Nest modules: cookies, security headers, the foreign-origin
  * guard, static files, branded pages; then init. Shared by createApp and tests that build the
  * module themselves (with provider overrides).
@@ -63,6 +96,10 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<NestFastifyApplication> {
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
+  // First, so every route (tRPC, controllers, pages, files) is timed.
+  const trpc = app.get(TrpcService);
+  const isProcedure = (path: string) => Object.prototype.hasOwnProperty.call(trpc.appRouter?._def.procedures ?? {}, path);
+  fastify.addHook('onResponse', requestTiming(app.get(PortalMetrics), isProcedure));
   fastify.addHook('onRequest', securityHeadersHook);
   fastify.addHook('onRequest', foreignOriginHook(config.ALLOWED_ORIGINS.split(',')));
   fastify.addHook('onRequest', jsonOnlyHook);

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
+import { Readiness } from './health/readiness';
 import { prepareDatabase } from './seed/prepare';
 
 async function main(): Promise<void> {
@@ -17,6 +18,9 @@ async function main(): Promise<void> {
   }
   const db = await prepareDatabase(config);
   const app = await createApp(config, db);
+  // Before Nest's own shutdown listener: readiness answers 503 from the signal on (draining).
+  const readiness = app.get(Readiness);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.prependListener(signal, () => readiness.startDraining());
   await app.listen(config.PORT, config.HOST);
   logger.log(`Portal listening on http://localhost:${config.PORT}`);
 }

@@ -61,7 +61,7 @@ export async function startAlertApp(options: { db?: TestDatabase; clock?: Manual
   const clock = options.clock ?? new ManualClock();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, db, false)] })
     .overrideProvider(TELEMETRY_SETTINGS)
-    .useValue(testSettings())
+    .useValue(testSettings(options.env))
     .overrideProvider(TELEMETRY_CLOCK)
     .useValue(clock)
     .compile();

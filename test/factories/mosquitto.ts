@@ -24,8 +24,9 @@ export interface Mosquitto {
  * A Mosquitto of the test's own (own port, own persistence folder), so tests neither disturb nor
  * depend on the machine's broker. Queues are large: a QoS 1 backlog must never be dropped.
  */
-export async function startMosquitto(extraConfig: string[] = []): Promise<Mosquitto> {
-  const port = await freePort();
+export async function startMosquitto(extraConfig: string[] = [], options: { port?: number } = {}): Promise<Mosquitto> {
+  // A given port: a broker started again where its clients expect it (readiness tests).
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'telemetry-mosquitto-'));
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(

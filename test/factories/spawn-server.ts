@@ -31,6 +31,9 @@ export async function spawnTelemetryServer(env: Record<string, string>, port?: n
       PORT: String(p),
       SESSION_SECRET: randomBytes(32).toString('base64url'),
       SIMULATOR: 'false',
+      // No in-process broker unless asked for: the machine's own Mosquitto may hold 1883, and an
+      // instance whose broker cannot listen is not ready.
+      MQTT_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

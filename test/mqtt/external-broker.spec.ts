@@ -1,5 +1,6 @@
 import { connectAsync, type MqttClient } from 'mqtt';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
+import { parsePrometheus, total } from '../factories/prometheus';
 import { eventually, type Mosquitto, startMosquitto, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**
@@ -59,5 +60,23 @@ describe('ingest through an external broker (Mosquitto)', () => {
         { code: 'BAD_REQUEST', message: expect.stringMatching(/not a telemetry batch: rows/) },
       ]),
     );
+  });
+
+  it('moves portal_ingest_rows_total{transport="mqtt"} by the rows stored and the refused counter by the rows rejected; portal_mqtt_connected is 1', async () => {
+    const scrape = async () => parsePrometheus(await (await fetch(`${t.baseUrl}/metrics`)).text());
+    const before = await scrape();
+    expect(total(before, 'portal_mqtt_connected')).toBe(1);
+    replies.length = 0;
+    const from = Date.now() - 6 * 3_600_000;
+    const bad = { timestamp: from, entity_cuid: t.demo.inverter, parameter_id: 'no_such_parameter', value: 1 };
+    await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ batch_id: 'm-1', rows: [...rows(5, from), bad] }), { qos: 1 });
+    expect(await eventually(async () => replies.some((r) => r.batch_id === 'm-1'))).toBe(true);
+    const answer = replies.find((r) => r.batch_id === 'm-1');
+    expect([answer.accepted, answer.rejected.length]).toEqual([5, 1]);
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    expect(moved('portal_ingest_rows_total', { transport: 'mqtt' })).toBe(5);
+    expect(moved('portal_ingest_refused_rows_total', { transport: 'mqtt', reason: 'invalid' })).toBe(1);
+    expect(moved('portal_ingest_rows_total', { transport: 'http' })).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ export class AccountRouter {
       .input(ZChangePasswordInput)
       .output(z.object({ ok: z.literal(true) }))
       .mutation(async ({ ctx, input }) => {
-        this.passwordBrake.admit(ctx.actor.user_cuid);
+        await this.passwordBrake.admit(ctx.actor.user_cuid);
         await this.accounts.changePassword(ctx.actor, input.current_password, input.new_password, ctx.req.ip ?? 'unknown');
         return { ok: true as const };
       }),

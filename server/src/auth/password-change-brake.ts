@@ -1,31 +1,57 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
+import type { DataSource } from 'typeorm';
+import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
+import { DATA_SOURCE } from '../database/database.module';
+
+const WINDOW_MS = 60_000;
 
 /**
  * Setting a password costs an argon2 hash (64 MiB, about a tenth of a second of a core): a user
  * may set at most PASSWORD_CHANGES_PER_MINUTE passwords a minute (their own or, as an admin,
- * others'), counted per acting user before any hashing. In memory per instance.
+ * others'), counted per acting user before any hashing. Kept in the database (table
+ * password_change) so every instance behind the load balancer counts the same changes; a
+ * transaction-scoped advisory lock per user makes concurrent changes count one after the other.
  */
 @Injectable()
-export class PasswordChangeBrake {
-  private readonly recent = new Map<string, number[]>();
+export class PasswordChangeBrake implements OnModuleDestroy {
+  private readonly logger = new Logger(PasswordChangeBrake.name);
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep(), 5 * 60 * 1000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
 
   /** Counts one password change by this user, or throws TOO_MANY_REQUESTS (429). */
-  admit(user_cuid: string, now = Date.now()): void {
-    const windowStart = now - 60_000;
-    const list = (this.recent.get(user_cuid) ?? []).filter((t) => t > windowStart);
-    if (list.length >= this.config.PASSWORD_CHANGES_PER_MINUTE) {
-      this.recent.set(user_cuid, list);
-      const retryAfter = Math.max(1, Math.ceil((list[0] + 60_000 - now) / 1000));
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many password changes; try again in ${retryAfter} s` });
-    }
-    list.push(now);
-    this.recent.set(user_cuid, list);
-    if (this.recent.size > 10_000) {
-      for (const [key, times] of this.recent) if (!times.some((t) => t > windowStart)) this.recent.delete(key);
+  async admit(user_cuid: string, now = Date.now()): Promise<void> {
+    const limit = this.config.PASSWORD_CHANGES_PER_MINUTE;
+    const retryAfter = await this.ds.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(7103, hashtext($1))`, [user_cuid]);
+      const [c] = (await tx.query(
+        `SELECT count(*)::int AS n, min(at) AS oldest FROM password_change WHERE user_cuid = $1 AND at > $2`,
+        [user_cuid, new Date(now - WINDOW_MS)],
+      )) as { n: number; oldest: Date | null }[];
+      if (c.n >= limit) return Math.max(1, Math.ceil((new Date(c.oldest ?? now).getTime() + WINDOW_MS - now) / 1000));
+      await tx.query(`INSERT INTO password_change (change_cuid, user_cuid, at) VALUES ($1, $2, $3)`, [newCuid(), user_cuid, new Date(now)]);
+      return 0;
+    });
+    if (retryAfter) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many password changes; try again in ${retryAfter} s` });
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.ds.query(`DELETE FROM password_change WHERE at < $1`, [new Date(Date.now() - WINDOW_MS)]);
+    } catch (e) {
+      this.logger.warn(`Could not sweep old password changes: ${(e as Error).message}`);
     }
   }
 }

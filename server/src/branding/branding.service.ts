@@ -1,11 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { OG_IMAGE_DEFAULT } from '../common/spec-constants';
 import { DATA_SOURCE } from '../database/database.module';
+import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { type TBrand, type TBrandData, ZBrandData } from './branding.schema';
 
 const CACHE_MS = 10_000;
+
+/** Tables a brand is read from: a write to one (on any instance, see SharedSignals) drops the cached brands. */
+const BRAND_TABLES = new Set(['domain', 'root_domain']);
 
 /** Host name of a request, lower-cased, without port; '' when it is not a plausible host name. */
 export function hostOf(hostHeader: string | undefined): string {
@@ -35,7 +39,14 @@ export class BrandingService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
-  ) {}
+    @Optional() private readonly signals?: SharedSignals,
+  ) {
+    // Brands are cached per process: a branding write on any instance drops them everywhere.
+    signals?.on(SIGNAL_TOPICS.brand, () => this.cache.clear());
+    signals?.on(SIGNAL_TOPICS.table, (table) => {
+      if (table === null || BRAND_TABLES.has(table)) this.cache.clear();
+    });
+  }
 
   private parse(data: unknown, where: string): TBrandData {
     const parsed = ZBrandData.safeParse(data ?? {});
@@ -61,9 +72,10 @@ export class BrandingService {
     return brand;
   }
 
-  /** Drops cached brands (after branding data changes). */
-  invalidate(): void {
+  /** Drops cached brands (after branding data changes), here at once and on every other instance. */
+  async invalidate(): Promise<void> {
     this.cache.clear();
+    await this.signals?.publish(SIGNAL_TOPICS.brand);
   }
 
   private async resolve(host: string, authority: string, protocol: string): Promise<TBrand> {

@@ -21,7 +21,7 @@ export class DomainRouter {
     @Inject(DATA_SOURCE) ds: DataSource,
   ) {
     const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
-    const afterWrite = () => branding.invalidate();
+    const afterWrite = () => void branding.invalidate();
     this.rootDomain = crudRouter(rootDomainResource, crud, { checkInput: (kind, row) => checkRootDomain(query, kind, row), afterWrite });
     this.domain = crudRouter(domainResource, crud, { checkInput: (kind, row) => checkDomain(query, kind, row), afterWrite });
   }

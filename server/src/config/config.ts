@@ -8,6 +8,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Matches,
   Max,
   Min,
   MinLength,
@@ -36,6 +37,38 @@ export class AppConfig {
 
   @IsString()
   HOST = '0.0.0.0';
+
+  /**
+   * This instance's name among several (the `instance` label of /metrics, the log prefix); unset →
+   * `<hostname>:<pid>`. Set it per replica (a, b… or the container's name) so an operator can tell
+   * which one is behind.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.:-]{1,64}$/)
+  INSTANCE_NAME?: string;
+
+  /**
+   * Bearer token for GET /metrics (docs/metrics.md). Set → /metrics needs `Authorization: Bearer
+   * <token>` from anywhere (401 without it). Unset → /metrics answers only requests made directly
+   * (no X-Forwarded-For / Forwarded header) from a loopback or private address (403 otherwise).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters long' })
+  METRICS_TOKEN?: string;
+
+  /**
+   * On SIGTERM/SIGINT: seconds the instance keeps serving with /api/health/ready answering 503
+   * ("draining") before it stops taking connections, so a load balancer takes it out first. Set
+   * it above the balancer's check interval × fall count (HAProxy `inter 500ms fall 2` → 2).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  SHUTDOWN_DRAIN_SECONDS = 0;
 
   /** PostgreSQL connection string; unset → embedded PGlite in DATA_DIR. */
   @Transform(emptyToUndefined)

@@ -1,7 +1,8 @@
 /**
  * How many rows a list has. Counting a large scoped table costs far more than reading one page,
  * so a count is kept for COUNT_CACHE_MS per key (resource, caller's companies, filter) and dropped
- * when the CRUD service writes to the resource's table; another instance's writes show within that time.
+ * when the CRUD service writes to the resource's table, on this instance or another (SharedSignals
+ * `table`, a few milliseconds later). Writes made outside the CRUD service show within that time.
  */
 export class CountCache {
   static readonly COUNT_CACHE_MS = 5_000;

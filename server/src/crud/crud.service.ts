@@ -7,6 +7,7 @@ import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
+import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { SqlParams } from '../database/sql-params';
 import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
@@ -34,8 +35,14 @@ export class CrudService {
 
   private readonly config: AppConfig;
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource, @Optional() config?: AppConfig) {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Optional() config?: AppConfig,
+    @Optional() private readonly signals?: SharedSignals,
+  ) {
     this.config = config ?? new AppConfig();
+    // Another instance wrote to a table (or the signal connection was lost: null drops them all).
+    signals?.on(SIGNAL_TOPICS.table, (table) => (table === null ? this.counts.forgetAll() : this.counts.forgetTable(table)));
   }
 
   /** The resource's computed columns for one statement (parameters in `p`), or none. */
@@ -117,18 +124,22 @@ export class CrudService {
     });
   }
 
-  /** Runs a write and drops the table's cached counts once it is committed (or failed). */
+  /**
+   * Runs a write and, once it is committed (or failed), drops the table's cached counts here and
+   * signals the table to the other instances (their counts, and any cache built on that table).
+   */
   private async afterWrite<T>(def: ResourceDefinition, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      this.forgetCounts(def);
+      await this.forgetCounts(def);
     }
   }
 
-  /** A write to a table makes its cached counts stale. */
-  private forgetCounts(def: ResourceDefinition): void {
+  /** A write to a table makes its cached counts (and other caches of it, on every instance) stale. */
+  private async forgetCounts(def: ResourceDefinition): Promise<void> {
     this.counts.forgetTable(def.table);
+    await this.signals?.publish(SIGNAL_TOPICS.table, def.table);
   }
 
   /**
@@ -137,6 +148,8 @@ export class CrudService {
    */
   forgetAllCounts(): void {
     this.counts.forgetAll();
+    // Every instance (a share changes what a whole company sees); a failed notice is only logged.
+    void this.signals?.publish(SIGNAL_TOPICS.table, null);
   }
 
   /** Rows by key within the caller's scope (`actor` null: unscoped, for a row just created). */
@@ -252,7 +265,7 @@ export class CrudService {
       resolved.rows,
       mode,
       (value, tx) => this.insertOne(actor, def, value, tx),
-      () => this.forgetCounts(def),
+      () => void this.forgetCounts(def),
       resolved.errors,
       locale,
     );

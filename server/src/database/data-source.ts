@@ -20,6 +20,8 @@ export interface DatabaseSettings {
 
 export interface Database {
   kind: 'postgres' | 'embedded';
+  /** The PostgreSQL connection string (postgres only): LISTEN needs a connection of its own. */
+  url?: string;
   dataSource: DataSource;
   /** Closes the pool and, in embedded mode, the PGlite instance (Jest hangs otherwise). */
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export async function createDataSource(settings: DatabaseSettings): Promise<Data
     } as DataSourceOptions);
     return {
       kind: 'postgres',
+      url: settings.url,
       dataSource,
       close: async () => {
         if (dataSource.isInitialized) await dataSource.destroy();
@@ -89,6 +92,35 @@ export async function createDataSource(settings: DatabaseSettings): Promise<Data
 export async function openDatabase(settings: DatabaseSettings, migrate = true): Promise<Database> {
   const db = await createDataSource(settings);
   await db.dataSource.initialize();
-  if (migrate) await db.dataSource.runMigrations({ transaction: 'each' });
+  if (migrate) await runMigrations(db);
   return db;
+}
+
+/** Advisory lock key held while one instance migrates and seeds (others wait, then find nothing to do). */
+const STARTUP_LOCK = 7_000_001;
+
+/** Applies pending migrations (under the start-up lock). */
+export function runMigrations(db: Database): Promise<void> {
+  return underStartupLock(db, async () => {
+    await db.dataSource.runMigrations({ transaction: 'each' });
+  });
+}
+
+/**
+ * Runs start-up work (migrations, seeds) one instance at a time. On PostgreSQL several instances
+ * may start at once: the first takes a session advisory lock on a connection of its own, the others
+ * wait for it and then find nothing pending, so no migration or seed ever runs twice at once.
+ */
+export async function underStartupLock<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  if (db.kind !== 'postgres' || !db.url) return work();
+  const { Client } = await import('pg');
+  const lock = new Client({ connectionString: db.url });
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+    return await work();
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+    await lock.end().catch(() => undefined);
+  }
 }

@@ -1,5 +1,6 @@
-import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { Database } from './data-source';
+import { SharedSignals } from './shared-signals';
 
 /** Injection token of the initialized TypeORM DataSource. */
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
@@ -10,8 +11,14 @@ export const DATABASE = Symbol('DATABASE');
 @Module({})
 export class DatabaseModule {
   static forDatabase(db: Database, closeOnShutdown: boolean): DynamicModule {
-    class DatabaseLifecycle implements OnApplicationShutdown {
+    const signals = new SharedSignals(db);
+    signals.pool = (sql, params) => db.dataSource.query(sql, params);
+    class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
+      async onModuleInit(): Promise<void> {
+        await signals.start();
+      }
       async onApplicationShutdown(): Promise<void> {
+        await signals.close();
         if (closeOnShutdown) await db.close();
       }
     }
@@ -20,9 +27,10 @@ export class DatabaseModule {
       providers: [
         { provide: DATABASE, useValue: db },
         { provide: DATA_SOURCE, useValue: db.dataSource },
+        { provide: SharedSignals, useValue: signals },
         DatabaseLifecycle,
       ],
-      exports: [DATABASE, DATA_SOURCE],
+      exports: [DATABASE, DATA_SOURCE, SharedSignals],
     };
   }
 }

@@ -150,6 +150,13 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
     await flush();
   }
 
+  /** Live streams open on this instance (portal_live_streams). */
+  get openStreams(): number {
+    let n = 0;
+    for (const list of this.streams.values()) n += list.length;
+    return n;
+  }
+
   /** Ends, on this instance, the streams opened by a session that was just signed out. */
   endSession(sid: string): void {
     for (const list of this.streams.values()) for (const s of list) if (s.sid === sid) s.cut();

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { LogParameterTypeValue } from '../common/enums';
 import { DATA_SOURCE } from '../database/database.module';
+import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { type TelemetrySettings, TELEMETRY_SETTINGS } from './telemetry.config';
 
 export interface DirectoryEntity {
@@ -22,6 +23,9 @@ export interface DirectoryController {
   loadedAt: number;
 }
 
+/** Tables a directory entry is read from: a write to one, on any instance, drops the directory. */
+const DIRECTORY_TABLES = new Set(['controller', 'entity', 'system', 'entity_type', 'entity_type_log_parameter_assignment', 'log_parameter']);
+
 interface DirectoryRow {
   controller_id: string;
   company_cuid: string;
@@ -40,6 +44,8 @@ interface DirectoryRow {
  * entities → allowed parameters. Entries live `TELEMETRY_CACHE_TTL_MS`; an unknown entity or
  * parameter forces one reload when the entry is older than a few seconds (a device added a moment
  * ago is accepted without waiting for the TTL). Unknown controllers are cached too (negative).
+ * A write to the tables it reads, on any instance (SharedSignals `table`), drops it at once: a
+ * controller moved or deleted on one instance is judged anew by the others' next message.
  */
 @Injectable()
 export class ControllerDirectoryService {
@@ -53,9 +59,13 @@ export class ControllerDirectoryService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(TELEMETRY_SETTINGS) settings: TelemetrySettings,
+    @Optional() signals?: SharedSignals,
   ) {
     this.ttl = settings.ingest.cacheTtlMs;
     this.missReloadMs = Math.min(2000, this.ttl);
+    signals?.on(SIGNAL_TOPICS.table, (table) => {
+      if (table === null || DIRECTORY_TABLES.has(table)) this.invalidate();
+    });
   }
 
   /** The controller with its entities, or null when it does not exist. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { PortalMetrics } from '../common/metrics';
 import { AuthTokenService } from '../tokens/auth-token.service';
 import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerDirectoryService, type DirectoryController } from './controller-directory.service';
@@ -30,6 +31,7 @@ export class IngestService implements OnApplicationShutdown {
     private readonly tokens: AuthTokenService,
     @Inject(TELEMETRY_SETTINGS) private readonly settings: TelemetrySettings,
     @Inject(TELEMETRY_CLOCK) private readonly clock: Clock,
+    private readonly metrics: PortalMetrics,
   ) {
     this.validator = new IngestValidator(directory, settings);
     this.batcher = new IngestBatcher(
@@ -78,14 +80,14 @@ export class IngestService implements OnApplicationShutdown {
   async telemetry(controller: DirectoryController, payload: unknown, transport: Transport): Promise<TIngestAnswer> {
     this.presence.touch(controller.controller_id, transport);
     const batch = await this.validator.telemetry(controller, payload, this.clock.now());
-    return this.store(batch);
+    return this.store(batch, transport);
   }
 
   /** A DeviceState batch. */
   async states(controller: DirectoryController, payload: unknown, transport: Transport): Promise<TIngestAnswer> {
     this.presence.touch(controller.controller_id, transport);
     const batch = await this.validator.states(controller, payload, this.clock.now());
-    return this.store(batch);
+    return this.store(batch, transport);
   }
 
   /** A heartbeat: only the online state moves. */
@@ -101,9 +103,11 @@ export class IngestService implements OnApplicationShutdown {
     this.presence.touch(controller_id, transport);
   }
 
-  private async store(batch: ValidatedBatch): Promise<TIngestAnswer> {
+  private async store(batch: ValidatedBatch, transport: Transport): Promise<TIngestAnswer> {
+    const submitted = batch.rows.length + batch.standard.length + batch.states.length;
     try {
       const result = await this.batcher.submit(batch);
+      this.metrics.countIngest(transport, result.accepted, { invalid: result.rejected.length, duplicate: result.duplicates });
       return {
         ...(batch.batch_id !== undefined ? { batch_id: batch.batch_id } : {}),
         accepted: result.accepted,
@@ -112,6 +116,7 @@ export class IngestService implements OnApplicationShutdown {
       };
     } catch (error) {
       if (error instanceof SubmissionRefused) {
+        this.metrics.countIngest(transport, 0, { invalid: batch.rejected.length, database_refused: submitted });
         // Its own content: the other submissions of the flush are stored; this one never will be.
         this.logger.warn(`batch of ${batch.controller_id} ${error.message}`);
         throw new IngestError(
@@ -120,6 +125,7 @@ export class IngestService implements OnApplicationShutdown {
           422,
         );
       }
+      this.metrics.countIngest(transport, 0, { invalid: batch.rejected.length, not_stored: submitted });
       this.logger.error(`batch of ${batch.controller_id} not stored: ${(error as Error).message}`);
       throw new IngestError('UNAVAILABLE', 'The data could not be stored right now; send it again later', 503);
     }

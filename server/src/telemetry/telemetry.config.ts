@@ -45,12 +45,15 @@ const ZEnv = z.object({
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('portal'),
   MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/).default('portal/v1'),
   MQTT_RECEIVE_MAXIMUM: int(1, 65535, 500),
+  MQTT_SESSION_EXPIRY_SECONDS: int(60, 4_294_967_295, 7 * 86_400),
+  MQTT_LEAVE_ON_STOP: bool(false),
   MQTT_PORT: int(0, 65535, 1883),
   MQTT_HOST: z.string().min(1).default('0.0.0.0'),
   MQTT_CONNECT_TIMEOUT_SECONDS: int(1, 300, 10),
   MQTT_MAX_CONNECT_BYTES: int(256, 1024 * 1024, 8192),
   MQTT_MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 100),
   MQTT_MAX_CONNECTIONS: int(1, 1_000_000, 10_000),
+  MQTT_MEMBER_LEASE_SECONDS: int(0, 3600, 15),
 
   TELEMETRY_BATCH_MAX_ROWS: int(1, 100_000, 5000),
   TELEMETRY_BATCH_MAX_WAIT_MS: int(0, 10_000, 50),
@@ -88,9 +91,26 @@ export interface TelemetrySettings {
     /** Stable id of this instance's persistent session at the external broker. */
     clientId: string;
     shareGroup: string;
+    /**
+     * Seconds this instance's lease on its session lasts without renewal; a member silent a lease
+     * longer has its session retired by another instance (mqtt-members.ts). 0 = never.
+     */
+    memberLeaseSeconds: number;
+    /** This instance's name (INSTANCE_NAME, else host:pid): the lease's owner or adopter. */
+    instance: string;
     topicPrefix: string;
     /** QoS 1 deliveries the external broker may have in flight to this instance (back-pressure). */
     receiveMaximum: number;
+    /**
+     * How long the external broker keeps this instance's session while it is away: its share of the
+     * deliveries (in flight and queued) waits there for the same client id, and is lost after it.
+     */
+    sessionExpirySeconds: number;
+    /**
+     * On a graceful stop, leave the share group and end the session empty (a replica retired while
+     * the others run) instead of keeping it for the same client id. Never on the last instance.
+     */
+    leaveOnStop: boolean;
     /** Port of the in-process broker; 0 = no in-process broker. */
     port: number;
     host: string;
@@ -149,8 +169,12 @@ export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embe
       password: e.MQTT_PASSWORD,
       clientId: e.MQTT_CLIENT_ID ?? `portal-ingest-${hostname()}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64),
       shareGroup: e.MQTT_SHARE_GROUP,
+      memberLeaseSeconds: e.MQTT_MEMBER_LEASE_SECONDS,
+      instance: env.INSTANCE_NAME?.trim() || `${hostname()}:${process.pid}`,
       topicPrefix: e.MQTT_TOPIC_PREFIX,
       receiveMaximum: e.MQTT_RECEIVE_MAXIMUM,
+      sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
+      leaveOnStop: e.MQTT_LEAVE_ON_STOP ?? false,
       port: e.MQTT_PORT,
       host: e.MQTT_HOST,
       connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_SECONDS * 1000,

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newCuid } from '../common/ids';
@@ -34,7 +35,10 @@ export class AuthTokenService {
   /** last_used_at is written at most once a minute per token. */
   private readonly lastTouched = new Map<string, number>();
 
-  constructor(@Inject(SqlAuthTokenRepository) private readonly rows: AuthTokenRepository) {}
+  constructor(
+    @Inject(SqlAuthTokenRepository) private readonly rows: AuthTokenRepository,
+    @Optional() private readonly signals?: SharedSignals,
+  ) {}
 
   async create(
     actor: Actor,
@@ -67,6 +71,8 @@ export class AuthTokenService {
   async revoke(actor: Actor, token_cuid: string): Promise<TAuthToken> {
     const row = await this.rows.revoke(tokenScopeOf(actor), token_cuid);
     if (!row) throw notFound('API token');
+    // Connected controllers (in-process broker, every instance) check their token again.
+    await this.signals?.publish(SIGNAL_TOPICS.authTokens, token_cuid);
     return row;
   }
 
@@ -114,7 +120,7 @@ export class AuthTokenService {
   /** react-admin delete = revoke (the row stays for the record); all or nothing. */
   async revokeMany(actor: Actor, ids: string[]): Promise<TAuthTokenRecord[]> {
     const scope = tokenScopeOf(actor);
-    return this.rows.transaction(async (rows) => {
+    const revoked = await this.rows.transaction(async (rows) => {
       const out: TAuthTokenRecord[] = [];
       for (const id of [...new Set(ids)]) {
         const row = await rows.revokeRecord(scope, id);
@@ -123,5 +129,7 @@ export class AuthTokenService {
       }
       return out;
     });
+    await this.signals?.publish(SIGNAL_TOPICS.authTokens, null);
+    return revoked;
   }
 }

@@ -207,6 +207,14 @@ export class InputDecodeError extends Error {
 /** What a caller is told when the request itself cannot be read (never a JavaScript message). */
 export const INPUT_NOT_VALID = 'The request body is not valid';
 
+/**
+ * Every open live stream (SSE) gets a keep-alive comment this often, so proxies never see it idle
+ * for long: HAProxy's `timeout server`/`timeout client` (docker/haproxy.cfg, 120 s) must stay well
+ * above it. A browser that hears nothing for LIVE_RECONNECT_AFTER_MS reconnects by itself.
+ */
+export const LIVE_PING_MS = 15_000;
+export const LIVE_RECONNECT_AFTER_MS = 20_000;
+
 const t = initTRPC
   .context<TrpcContext>()
   .meta<ProcedureMeta>()
@@ -214,7 +222,7 @@ const t = initTRPC
     transformer,
     isDev: false,
     // Live events over SSE: a ping keeps proxies from closing quiet streams.
-    sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 20_000 } },
+    sse: { ping: { enabled: true, intervalMs: LIVE_PING_MS }, client: { reconnectAfterInactivityMs: LIVE_RECONNECT_AFTER_MS } },
     errorFormatter({ shape, error, ctx }) {
       const zodIssues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';

@@ -83,8 +83,8 @@ export class UserRouter {
       .meta({ perm: 'users.create' })
       .input(ZUserCreateParams)
       .output(z.object({ data: ZUserRecord, invitation: ZInvitationOutcome.optional() }))
-      .mutation(({ ctx, input }) => {
-        this.passwordBrake.admit(ctx.actor.user_cuid);
+      .mutation(async ({ ctx, input }) => {
+        await this.passwordBrake.admit(ctx.actor.user_cuid);
         // Without a password the user is invited, by default in the admin's language.
         return this.users.create(ctx.actor, input.data, {
           locale: callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
@@ -97,8 +97,8 @@ export class UserRouter {
       .meta({ perm: 'users.edit' })
       .input(ZUserUpdateParams)
       .output(z.object({ data: ZUserRecord }))
-      .mutation(({ ctx, input }) => {
-        if (input.data.password !== undefined) this.passwordBrake.admit(ctx.actor.user_cuid);
+      .mutation(async ({ ctx, input }) => {
+        if (input.data.password !== undefined) await this.passwordBrake.admit(ctx.actor.user_cuid);
         return this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip });
       }),
 

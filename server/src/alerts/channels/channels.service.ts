@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -9,6 +9,7 @@ import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
 import { fieldError } from '../../crud/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
+import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import type { ChannelSender, OutgoingAlert } from '../delivery/channel-sender';
 import { escapeHtml, escapeMarkdown } from '../render';
 import type { TChannelDetails } from './channels.schema';
@@ -42,6 +43,7 @@ export type VerifyOutcome = { kind: 'verified'; email: string } | { kind: 'expir
 @Injectable()
 export class ChannelsService {
   private readonly logger = new Logger('Channels');
+  /** When each channel last got a test message (any instance: the `channel-test` signal), for the cool-down. */
   private readonly lastTest = new Map<string, number>();
 
   constructor(
@@ -52,7 +54,14 @@ export class ChannelsService {
     private readonly email: EmailSender,
     private readonly telegram: TelegramSender,
     private readonly discord: DiscordSender,
-  ) {}
+    @Optional() private readonly signals?: SharedSignals,
+  ) {
+    signals?.on(SIGNAL_TOPICS.channelTest, (channel_cuid) => {
+      if (channel_cuid === null) return; // a lost notice: at worst one more test message
+      this.lastTest.set(channel_cuid, Date.now());
+      if (this.lastTest.size > 10_000) this.lastTest.clear();
+    });
+  }
 
   get publicUrl(): string {
     return (this.config.PUBLIC_URL || `http://localhost:${this.config.PORT}`).replace(/\/+$/, '');
@@ -229,6 +238,7 @@ export class ChannelsService {
     }
     const last = this.lastTest.get(channel_cuid) ?? 0;
     if (Date.now() - last < TEST_COOLDOWN_MS) return { ok: false, message: 'A test message was just sent; wait a few seconds' };
+    await this.signals?.publish(SIGNAL_TOPICS.channelTest, channel_cuid);
     this.lastTest.set(channel_cuid, Date.now());
     const text = `Test message: alerts of ${c.company_name} will arrive here.`;
     const alert: OutgoingAlert = {

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { NextExecutionTriggerValue, TriggerLogProcessingStatusValue } from '../../common/enums';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
 import { DATA_SOURCE } from '../../database/database.module';
+import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { withPgTransaction } from '../../database/pg-transaction';
 import { ControllerOnlineStateService, type OnlineTransition } from '../../telemetry/controller-online-state.service';
 import { type Clock, TELEMETRY_CLOCK } from '../../telemetry/telemetry.config';
@@ -15,7 +16,6 @@ import {
   durationFor,
   type FoldResult,
   foldSamples,
-  initialStatus,
   judgeOffline,
   movesStatus,
   nextExecution,
@@ -108,6 +108,15 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
   private closed = false;
   private started = false;
   private readonly transitions = new Set<Promise<void>>();
+  /** The reload a `triggers` signal started (reloadEverywhere waits for it). */
+  private signalledLoad?: Promise<void>;
+  /**
+   * Several instances may judge the same trigger (shared subscriptions alternate one controller's
+   * messages between them), so a cached status may be stale. On PostgreSQL a batch the cache calls
+   * quiet is therefore always confirmed by a conditional write (the row must still be in the cached
+   * state, else it is judged under lock); alone (embedded database) quiet progress is written once a minute.
+   */
+  private readonly confirmQuiet: boolean;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -116,7 +125,36 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly writer: TelemetryWriter,
     private readonly online: ControllerOnlineStateService,
     private readonly outbox: OutboxSignal,
-  ) {}
+    @Optional() private readonly signals?: SharedSignals,
+  ) {
+    this.confirmQuiet = signals?.shared ?? false;
+    // Triggers written on any instance: the index is read again now (the fingerprint poll stays as a safety net).
+    signals?.on(SIGNAL_TOPICS.triggers, () => {
+      if (this.closed || !this.started) return;
+      const load = this.reload();
+      this.signalledLoad = load;
+      load.catch((e) => {
+        this.logger.warn(`trigger index not reloaded: ${(e as Error).message}`);
+        this.markStale();
+      });
+    });
+    // A status row moved by another instance: its cached copy goes (the next value is judged under lock).
+    signals?.on(SIGNAL_TOPICS.triggerStatus, (trigger_cuid) => {
+      if (trigger_cuid === null) this.cache.clear();
+      else this.cache.delete(trigger_cuid);
+    });
+  }
+
+  /**
+   * After a trigger write on this instance: reloads here and signals the other instances, which
+   * reload at once too. Resolves after this instance's reload.
+   */
+  async reloadEverywhere(): Promise<void> {
+    if (!this.signals || !this.started) return this.reload();
+    this.signalledLoad = undefined;
+    await this.signals.publish(SIGNAL_TOPICS.triggers);
+    await (this.signalledLoad ?? this.reload());
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.writer.onCommit((flush) => this.onFlush(flush));
@@ -301,6 +339,11 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
       });
   }
 
+  /** Samples waiting in the queue to be judged (portal_engine_queue_samples). */
+  get queuedSamples(): number {
+    return this.queued;
+  }
+
   /** Waits until every queued value has been judged (tests, shutdown). */
   async settle(): Promise<void> {
     await this.online.settle();
@@ -333,7 +376,12 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     for (const [id, samples] of batch) {
       const t = this.index.triggers.get(id);
       if (!t) continue;
-      const cached = this.cache.get(id) ?? { ...initialStatus(), evaluated_at: null, persisted_at: 0 };
+      const cached = this.cache.get(id);
+      if (!cached) {
+        // Not known here (dropped by another instance's change, or new): judged on the stored row.
+        locked.push([t, samples]);
+        continue;
+      }
       const r = foldSamples(t.rule, cached, samples);
       if (!r.judged) continue;
       if (movesStatus(cached, r)) {
@@ -356,13 +404,16 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
    * stored deadline may lag meanwhile: the timer checks the latest stored value before firing).
    */
   private progressDue(_t: IndexedTrigger, st: CachedStatus, now: number): boolean {
-    return now - st.persisted_at >= PERSIST_PROGRESS_MS;
+    return this.confirmQuiet || now - st.persisted_at >= PERSIST_PROGRESS_MS;
   }
 
   /**
    * Quiet triggers: one statement for all, moving evaluated_until (and a no_data rule's
-   * next_execution) forward only if the row is still as the cache says (RELEASED, nothing
-   * pending). The others are answered back and judged under lock.
+   * next_execution) forward only if the row is still as the cache says (same state since the same
+   * time, nothing pending, not judged further; no_data: RELEASED). The others (another instance
+   * moved them meanwhile) are answered back and judged under lock. The UPDATE waits for a
+   * concurrent evaluation's row lock and then checks the committed row, so a stale cache can never
+   * skip a transition.
    */
   private async writeProgress(items: { t: IndexedTrigger; st: CachedStatus }[], now: number): Promise<IndexedTrigger[]> {
     if (!items.length) return [];
@@ -372,9 +423,10 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
           SET evaluated_until = u.until, last_value = u.v::jsonb, evaluated_at = $6,
               next_execution = CASE WHEN u.no_data THEN u.next ELSE s.next_execution END,
               next_execution_trigger = CASE WHEN u.no_data THEN 'TIMER'::next_execution_trigger ELSE s.next_execution_trigger END
-         FROM unnest($1::varchar[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::bool[]) AS u(id, until, v, next, no_data)
+         FROM unnest($1::varchar[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::bool[], $7::text[], $8::timestamptz[]) AS u(id, until, v, next, no_data, state, since)
         WHERE s.trigger_cuid = u.id
           AND (s.evaluated_until IS NULL OR s.evaluated_until < u.until)
+          AND s.trigger_state::text = u.state AND s.state_since IS NOT DISTINCT FROM u.since
           AND s.pending_state IS NULL AND (NOT u.no_data OR s.trigger_state = 'RELEASED')
         RETURNING s.trigger_cuid`,
       [
@@ -384,6 +436,8 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
         items.map((i) => nextExecution(i.t.rule, i.st, i.t.created_at)),
         items.map((i) => i.t.rule.kind === 'no_data'),
         new Date(now),
+        items.map((i) => i.st.state),
+        items.map((i) => i.st.state_since),
       ],
     )) as { trigger_cuid: string }[];
     const done = new Set(rows.map((r) => r.trigger_cuid));
@@ -619,6 +673,8 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
         via,
       ],
     );
+    // The other instances drop their copy when this commits (this one's handler runs now, before the set below).
+    if (movesStatus(before, r)) await this.signals?.publishIn(c, SIGNAL_TOPICS.triggerStatus, t.trigger_cuid);
     this.cache.set(t.trigger_cuid, { ...r.next, evaluated_at: log ? now : row.evaluated_at, persisted_at: now.getTime() });
     return muted ? 0 : r.changes.length;
   }

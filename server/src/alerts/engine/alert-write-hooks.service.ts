@@ -72,11 +72,12 @@ export class AlertWriteHooks {
 
   /**
    * The engine's index after a committed write. A failure is logged, not answered: the write is
-   * stored, and the periodic check (ALERTS_INDEX_CHECK_SECONDS) reloads later.
+   * stored, and the periodic check (ALERTS_INDEX_CHECK_SECONDS) reloads later. The other instances
+   * reload at once on the `triggers` signal.
    */
   private async reload(): Promise<void> {
     try {
-      await this.engine.reload();
+      await this.engine.reloadEverywhere();
     } catch (e) {
       this.logger.warn(`trigger index not reloaded: ${(e as Error).message}`);
       this.engine.markStale();

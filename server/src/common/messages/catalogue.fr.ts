@@ -34,6 +34,12 @@ export const FRENCH: Record<string, string> = {
   'The record was changed at the same time by someone else; try again':
     "L'enregistrement a été modifié au même moment par quelqu'un d'autre ; réessayez",
   'The database does not answer': 'La base de données ne répond pas',
+  // ---- health and metrics ----
+  'This instance is shutting down': "Cette instance est en cours d'arrêt",
+  'The MQTT broker is not reachable': "Le broker MQTT n'est pas joignable",
+  'Send the metrics token: Authorization: Bearer <token>': 'Envoyez le jeton des métriques : Authorization: Bearer <token>',
+  'Metrics are served only to direct requests from this host or a private network; set METRICS_TOKEN to read them from elsewhere':
+    "Les métriques ne sont servies qu'aux requêtes directes de cet hôte ou d'un réseau privé ; définissez METRICS_TOKEN pour les lire d'ailleurs",
 
   // ---- not found: `{what} not found` and the things that can be missing ----
   '{what} not found': '{what} introuvable',

@@ -15,6 +15,7 @@ import { applyMergePatch, type TCommandAck, type TCommandMessage, ZCommandAck } 
 import { fieldError } from '../../crud/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
+import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { LiveEventsService } from '../../notifications/live-events.service';
 import type { TToast } from '../../notifications/notifications.schema';
 import { type AutomaticChangelogEntry, writeAutomaticChangelog } from '../../systems/automatic-changelog';
@@ -80,6 +81,8 @@ interface QueuedAck {
 }
 /** How long a controller's name and declared commands are reused for toasts and changelog titles. */
 const INFO_CACHE_MS = 5000;
+/** Tables the controller info is read from (a write to one, on any instance, drops the cache). */
+const INFO_TABLES = new Set(['controller', 'controller_type', 'system']);
 
 interface ControllerInfo {
   name: string;
@@ -121,8 +124,13 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     private readonly throttle: LoginThrottle,
     @Optional() private readonly online?: ControllerOnlineStateService,
     @Optional() @Inject(COMMAND_LINK) private readonly link?: CommandLink,
+    @Optional() signals?: SharedSignals,
   ) {
     super();
+    // A controller renamed, retyped or moved on any instance: its cached info goes.
+    signals?.on(SIGNAL_TOPICS.table, (table) => {
+      if (table === null || INFO_TABLES.has(table)) this.infoCache.clear();
+    });
   }
 
   onModuleInit(): void {

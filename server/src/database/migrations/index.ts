@@ -10,6 +10,8 @@ import { Control1764200000000 } from './1764200000000-control';
 import { Exports1764310000000 } from './1764310000000-exports';
 import { CatalogueTranslations1764400000000 } from './1764400000000-catalogue-translations';
 import { AccountRequests1764410000000 } from './1764410000000-account-requests';
+import { MqttMembers1764500000000 } from './1764500000000-mqtt-members';
+import { PasswordChanges1764520000000 } from './1764520000000-password-changes';
 
 /** Every migration, in order. The schema is what these say; `synchronize` is never used. */
-export const MIGRATIONS = [InitialSchema1763700000000, TelemetryRollups1763800000000, HostedFileDetails1763910000000, LiveEventOutbox1763960000000, LoginAttempts1763970000000, AlertState1764100000000, AlertDelivery1764120000000, AlertChannels1764130000000, Control1764200000000, Exports1764310000000, CatalogueTranslations1764400000000, AccountRequests1764410000000];
+export const MIGRATIONS = [InitialSchema1763700000000, TelemetryRollups1763800000000, HostedFileDetails1763910000000, LiveEventOutbox1763960000000, LoginAttempts1763970000000, AlertState1764100000000, AlertDelivery1764120000000, AlertChannels1764130000000, Control1764200000000, Exports1764310000000, CatalogueTranslations1764400000000, AccountRequests1764410000000, MqttMembers1764500000000, PasswordChanges1764520000000];

@@ -43,6 +43,8 @@ export class AckAfterCommitClient extends EventEmitter {
   private parser?: mqttPacket.Parser;
   private stopped = false;
   private connected = false;
+  /** Connected and the broker answered the subscriptions (SUBACK) on this connection. */
+  private subscribed = false;
   private backoff = 1000;
   private reconnectTimer?: NodeJS.Timeout;
   private pingTimer?: NodeJS.Timeout;
@@ -54,7 +56,11 @@ export class AckAfterCommitClient extends EventEmitter {
   /** Our QoS 1 publishes of the current connection waiting for their PUBACK (→ its confirmation, if asked for). */
   private readonly outbound = new Map<number, ((acked: boolean) => void) | undefined>();
   private connectionSerial = 0;
+  /** leave(): the UNSUBSCRIBE waiting for its UNSUBACK. */
+  private unsubscribing?: { messageId: number; done: () => void };
   private readonly opts: Required<Omit<AckAfterCommitOptions, 'username' | 'password'>> & Pick<AckAfterCommitOptions, 'username' | 'password'>;
+  /** When the last delivery arrived (ms since the epoch; 0 = none yet on this client). */
+  lastDeliveryAt = 0;
 
   constructor(
     options: AckAfterCommitOptions,
@@ -66,6 +72,11 @@ export class AckAfterCommitClient extends EventEmitter {
 
   get isConnected(): boolean {
     return this.connected;
+  }
+
+  /** Connected and subscribed: deliveries can reach this instance (readiness, portal_mqtt_connected). */
+  get isSubscribed(): boolean {
+    return this.connected && this.subscribed;
   }
 
   /** Connects (and keeps reconnecting); resolves on the first successful CONNACK + SUBACK, or rejects on timeout. */
@@ -116,12 +127,7 @@ export class AckAfterCommitClient extends EventEmitter {
   /** Sends one QoS 1 publish; returns its packet id, or 0 when offline or out of ids. */
   private sendPublish(topic: string, payload: string | Buffer, confirm: ((acked: boolean) => void) | undefined): number {
     if (!this.connected) return 0;
-    let id = 0;
-    for (let tries = 0; tries < 65535 && !id; tries++) {
-      const candidate = this.nextId;
-      this.nextId = candidate >= 65535 ? 2 : candidate + 1;
-      if (!this.outbound.has(candidate)) id = candidate;
-    }
+    const id = this.freeId();
     if (!id) return 0;
     this.outbound.set(id, confirm);
     this.send({ cmd: 'publish', topic, payload, qos: 1, dup: false, retain: false, messageId: id });
@@ -140,9 +146,74 @@ export class AckAfterCommitClient extends EventEmitter {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const socket = this.socket;
-    if (!socket) return;
+    if (!socket || socket.destroyed) return;
     if (this.connected) this.send({ cmd: 'disconnect', reasonCode: 0 });
-    await new Promise<void>((done) => {
+    await this.closeSocket(socket);
+  }
+
+  /**
+   * Leaves the share group for good (a replica retired while the others go on): UNSUBSCRIBE, so
+   * the broker deals this session no new deliveries; take what it already sent or queued for it
+   * (each acknowledged after its commit, as always); and once every delivery is acknowledged and
+   * none came for `quietMs`, DISCONNECT with a session expiry of 0: the broker drops the session,
+   * empty. When that cannot be done within `timeoutMs` (a commit failing, the connection lost), it
+   * stops as stop() does: the session keeps what is left for the same client id. Resolves true when
+   * the session was ended empty. Never on the last member: with no session subscribed, the broker
+   * drops what controllers publish.
+   */
+  async leave(quietMs = 1000, timeoutMs = 15_000): Promise<boolean> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (!this.connected) {
+      await this.stop();
+      return false;
+    }
+    const until = Date.now() + timeoutMs;
+    const serial = this.connectionSerial;
+    const messageId = this.freeId();
+    const unsubscribed = messageId
+      ? await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()));
+          this.unsubscribing = {
+            messageId,
+            done: () => {
+              clearTimeout(timer);
+              resolve(true);
+            },
+          };
+          this.send({ cmd: 'unsubscribe', messageId, unsubscriptions: this.opts.subscriptions } as mqttPacket.Packet);
+        })
+      : false;
+    this.unsubscribing = undefined;
+    const since = Date.now();
+    while (unsubscribed && Date.now() < until) {
+      if (!this.connected || serial !== this.connectionSerial) break;
+      const now = Date.now();
+      if (this.inbound.length === 0 && now - Math.max(this.lastDeliveryAt, since) >= quietMs) {
+        const socket = this.socket!;
+        this.send({ cmd: 'disconnect', reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
+        await this.closeSocket(socket);
+        return true;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    this.emit('warning', 'could not hand the session back empty; it keeps what is left for this client id');
+    await this.stop();
+    return false;
+  }
+
+  /** A packet id free for our own packets (publish, unsubscribe); 0 when none. */
+  private freeId(): number {
+    for (let tries = 0; tries < 65535; tries++) {
+      const candidate = this.nextId;
+      this.nextId = candidate >= 65535 ? 2 : candidate + 1;
+      if (!this.outbound.has(candidate) && this.unsubscribing?.messageId !== candidate) return candidate;
+    }
+    return 0;
+  }
+
+  private closeSocket(socket: Socket): Promise<void> {
+    return new Promise<void>((done) => {
       const t = setTimeout(() => {
         socket.destroy();
         done();
@@ -194,6 +265,7 @@ export class AckAfterCommitClient extends EventEmitter {
       if (serial !== this.connectionSerial) return;
       const was = this.connected;
       this.connected = false;
+      this.subscribed = false;
       this.inbound = [];
       this.failOutbound();
       if (this.pingTimer) clearInterval(this.pingTimer);
@@ -239,6 +311,7 @@ export class AckAfterCommitClient extends EventEmitter {
         if (refused.length) {
           this.emit('warning', `the MQTT broker refused ${refused.length} subscription(s) (reason 0x${refused[0].toString(16)})`);
         }
+        this.subscribed = refused.length < (packet.granted as number[]).length;
         this.emit('ready');
         return;
       }
@@ -251,6 +324,9 @@ export class AckAfterCommitClient extends EventEmitter {
           this.outbound.delete(packet.messageId);
           confirm?.((packet.reasonCode ?? 0) < 0x80);
         }
+        return;
+      case 'unsuback':
+        if (this.unsubscribing && packet.messageId === this.unsubscribing.messageId) this.unsubscribing.done();
         return;
       case 'pingresp':
         this.awaitingPong = false;
@@ -266,6 +342,7 @@ export class AckAfterCommitClient extends EventEmitter {
 
   private onPublish(packet: mqttPacket.IPublishPacket, serial: number): void {
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    this.lastDeliveryAt = Date.now();
     if (packet.qos === 0) {
       void this.handler(packet.topic, payload, packet).catch(() => undefined);
       return;

@@ -1,6 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { createServer, type Server, type Socket } from 'node:net';
 import type Aedes from 'aedes';
+import type { DataSource } from 'typeorm';
+import { PortalMetrics } from '../../common/metrics';
+import { DATA_SOURCE } from '../../database/database.module';
 import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
 import type { TCommandMessage } from '../../controllers/command-wire';
 import { CommandAckError, type CommandLink } from '../command-link';
@@ -10,6 +14,7 @@ import { IngestService, parseJsonPayload } from '../ingest.service';
 import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry.config';
 import type { TIngestAnswer } from '../telemetry.schema';
 import { AckAfterCommitClient, redact } from './ack-after-commit-client';
+import { MqttMembers } from './mqtt-members';
 import { PacketSizeGuard } from './packet-size-guard';
 import { ControllerTopics, type PublishKind } from './topics';
 
@@ -21,6 +26,8 @@ interface ControllerSession {
   controller_id: string;
   token: string;
   checkedAt: number;
+  /** The token epoch at the last check (see MqttIngestService.tokenEpoch). */
+  epoch: number;
 }
 
 /**
@@ -56,10 +63,13 @@ const PUBACK = { success: 0, notAuthorized: 0x87, payloadInvalid: 0x99, quotaExc
  * refused ack (CommandAckError) is explained on the reply topic and acknowledged.
  */
 @Injectable()
-export class MqttIngestService implements CommandLink, OnApplicationBootstrap, OnApplicationShutdown {
+export class MqttIngestService implements CommandLink, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('MQTT');
   private readonly topics: ControllerTopics;
   private external?: AckAfterCommitClient;
+  private members?: MqttMembers;
+  /** Sessions of dead members this instance is retiring right now. */
+  private readonly retiring = new Set<AckAfterCommitClient>();
   private broker?: Aedes;
   private server?: Server;
   private readonly sessions = new WeakMap<AedesClient, ControllerSession>();
@@ -74,11 +84,18 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
   private ackHandler?: (controller_id: string, payload: Buffer) => Promise<void>;
   private readonly subscribeHandlers: ((controller_id: string) => void)[] = [];
 
+  /** Bumped when a token is revoked on any instance: every session checks its token again on its next publish. */
+  private tokenEpoch = 0;
+
   constructor(
     private readonly ingest: IngestService,
     @Inject(TELEMETRY_SETTINGS) private readonly settings: TelemetrySettings,
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly metrics: PortalMetrics,
+    @Optional() signals?: SharedSignals,
   ) {
     this.topics = new ControllerTopics(settings.mqtt.topicPrefix);
+    signals?.on(SIGNAL_TOPICS.authTokens, () => void this.tokenEpoch++);
   }
 
   get mode(): 'external' | 'embedded' | 'off' {
@@ -86,12 +103,39 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
     return this.broker ? 'embedded' : 'off';
   }
 
+  /**
+   * Whether MQTT deliveries can reach this instance (readiness, portal_mqtt_connected): with
+   * MQTT_URL the client is connected and subscribed; with the in-process broker its listener is up
+   * (`down` when MQTT_PORT is set but it could not listen); `off` when neither is configured.
+   */
+  get brokerState(): 'up' | 'down' | 'off' {
+    if (this.settings.mqtt.url) return this.external?.isSubscribed ? 'up' : 'down';
+    if (this.settings.mqtt.port <= 0) return 'off';
+    return this.server?.listening && this.broker && !this.broker.closed ? 'up' : 'down';
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (this.settings.mqtt.url) await this.startExternal();
     else if (this.settings.mqtt.port > 0) await this.startEmbedded();
   }
 
+  /**
+   * MQTT_LEAVE_ON_STOP: hand this instance's share back to the group before the database closes
+   * (what is in flight or queued for it is stored and acknowledged first), and end the session.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.external || !this.settings.mqtt.leaveOnStop) return;
+    await this.members?.stop();
+    const empty = await this.external.leave();
+    if (!empty) return;
+    this.logger.log(`left share group ${this.settings.mqtt.shareGroup}; session ${this.settings.mqtt.clientId} ended empty`);
+    // No session left to retire: nobody needs to watch this member's lease.
+    await this.ds.query(`DELETE FROM mqtt_member WHERE client_id = $1`, [this.settings.mqtt.clientId]).catch(() => undefined);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.members?.stop();
+    await Promise.all([...this.retiring].map((c) => c.stop()));
     await this.external?.stop();
     if (this.server) await new Promise<void>((done) => this.server!.close(() => done()));
     if (this.broker) await new Promise<void>((done) => this.broker!.close(() => done()));
@@ -172,6 +216,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
         username: m.username,
         password: m.password,
         receiveMaximum: m.receiveMaximum,
+        sessionExpirySeconds: m.sessionExpirySeconds,
         subscriptions: this.topics.sharedFilters(m.shareGroup),
       },
       (topic, payload) => this.onExternalDelivery(topic, payload),
@@ -184,6 +229,57 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
     } catch (error) {
       // Keep serving HTTP; the client goes on trying in the background.
       this.logger.error(`${(error as Error).message}; still trying`);
+    }
+    this.members = new MqttMembers(this.ds, {
+      clientId: m.clientId,
+      shareGroup: m.shareGroup,
+      instance: m.instance,
+      leaseSeconds: m.memberLeaseSeconds,
+      connected: () => this.external?.isConnected === true,
+      retire: (clientId, renew) => this.retireSession(clientId, renew),
+    });
+    this.members.start();
+  }
+
+  /**
+   * Takes over a dead member's session (same client id) and leaves the share group for it
+   * (AckAfterCommitClient.leave: unsubscribe, store and acknowledge what the session held like any
+   * delivery, end it empty). Fails, and the claim lapses for a later round, when the member comes
+   * back and takes its session over, when the connection drops or when it does not drain in time.
+   */
+  private async retireSession(clientId: string, renew: () => Promise<boolean>): Promise<void> {
+    const m = this.settings.mqtt;
+    const client = new AckAfterCommitClient(
+      {
+        url: m.url!,
+        clientId,
+        username: m.username,
+        password: m.password,
+        receiveMaximum: m.receiveMaximum,
+        subscriptions: this.topics.sharedFilters(m.shareGroup),
+        sessionExpirySeconds: m.sessionExpirySeconds,
+      },
+      (topic, payload) => this.onExternalDelivery(topic, payload),
+    );
+    client.on('warning', (message: string) => this.logger.warn(`retiring ${clientId}: ${message}`));
+    this.retiring.add(client);
+    // Keep the claim while draining; once the owner renewed its own lease, leave the session to it.
+    const keep = setInterval(
+      () =>
+        void renew().then(
+          (ours) => (ours ? undefined : client.stop()),
+          () => undefined,
+        ),
+      Math.max(1000, (m.memberLeaseSeconds * 1000) / 3),
+    );
+    try {
+      await client.start();
+      if (!(await client.leave(2000, 5 * 60_000))) throw new Error('the session was taken over, the connection dropped, or it did not drain in time');
+      this.metrics.mqttSessionsRetired.inc();
+    } finally {
+      clearInterval(keep);
+      this.retiring.delete(client);
+      await client.stop().catch(() => undefined);
     }
   }
 
@@ -259,7 +355,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
             refused.returnCode = 2; // identifier rejected
             return done(refused, false);
           }
-          this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now() });
+          this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now(), epoch: this.tokenEpoch });
           this.authenticated.add(client.conn);
           done(null, true);
         },
@@ -393,9 +489,11 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, O
       throw new Error(`controllers may publish only to ${this.topics.topic('<own controller_id>', 'telemetry')}, …/heartbeat, …/state and …/command/ack`);
     }
     let controller: DirectoryController;
-    if (Date.now() - session.checkedAt > Math.max(this.settings.ingest.cacheTtlMs, 1000)) {
+    if (session.epoch !== this.tokenEpoch || Date.now() - session.checkedAt > Math.max(this.settings.ingest.cacheTtlMs, 1000)) {
+      const epoch = this.tokenEpoch;
       controller = await this.ingest.authorize(session.controller_id, session.token); // token revoked meanwhile → refused
       session.checkedAt = Date.now();
+      session.epoch = epoch;
     } else {
       controller = await this.ingest.known(session.controller_id);
     }

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AlertDeliveryModule } from '../alerts/delivery/alert-delivery.module';
+import { AlertEngineModule } from '../alerts/engine/alert-engine.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { TelemetryModule } from '../telemetry/telemetry.module';
+import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
+import { Readiness } from './readiness';
+import { ScrapeReader } from './scrape';
+
+/** Liveness, readiness (with draining on shutdown) and the Prometheus /metrics endpoint. */
+@Module({
+  imports: [AlertDeliveryModule, AlertEngineModule, NotificationsModule, TelemetryModule],
+  controllers: [HealthController, MetricsController],
+  providers: [Readiness, ScrapeReader],
+  exports: [Readiness],
+})
+export class HealthModule {}

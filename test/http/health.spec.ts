@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:net';
+import { startTestApp, type TestApp } from '../factories/app';
+import { freePort } from '../factories/mosquitto';
+
+/**
+ * Liveness apart from readiness on a real application (embedded or PostgreSQL): readiness names
+ * the part that is not ready (here the in-process broker, whose port is taken) with no error
+ * details, and turns to "draining" as soon as the application starts closing while liveness and
+ * the in-flight service go on for SHUTDOWN_DRAIN_SECONDS.
+ */
+describe('health: liveness and readiness', () => {
+  let t: TestApp;
+  let squatter: Server;
+
+  beforeAll(async () => {
+    // Someone else holds the MQTT port: the in-process broker cannot listen.
+    const port = await freePort();
+    squatter = createServer();
+    await new Promise<void>((done) => squatter.listen(port, '127.0.0.1', done));
+    t = await startTestApp({ MQTT_PORT: String(port), MQTT_HOST: '127.0.0.1', SHUTDOWN_DRAIN_SECONDS: '5', LOG_LEVEL: 'error' });
+  });
+  afterAll(async () => {
+    await t?.db.close();
+    await new Promise((done) => squatter?.close(done));
+  });
+
+  const get = async (path: string) => {
+    const res = await fetch(`${t.baseUrl}${path}`);
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('liveness answers without looking at anything', async () => {
+    expect(await get('/api/health')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await get('/api/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('readiness: 503 naming the broker whose listener is not up, the database ok, no stack and no SQL', async () => {
+    const ready = await get('/api/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({
+      code: 'UNAVAILABLE',
+      status: 'not_ready',
+      message: 'The MQTT broker is not reachable',
+      not_ready: ['broker'],
+      checks: { instance: 'ok', database: 'ok', broker: 'down' },
+    });
+    expect(JSON.stringify(ready.body)).not.toMatch(/SELECT|stack|at \w+ \(|EADDRINUSE/);
+    // In French for a French caller, like every REST error.
+    const fr = await fetch(`${t.baseUrl}/api/health/ready`, { headers: { 'accept-language': 'fr' } });
+    expect(((await fr.json()) as any).message).toBe("Le broker MQTT n'est pas joignable");
+  });
+
+  it('closing: readiness turns to draining at once while liveness answers, for SHUTDOWN_DRAIN_SECONDS', async () => {
+    const closing = t.app.close();
+    const started = Date.now();
+    let drained: { status: number; body: any } | undefined;
+    // The destroy hooks run first; readiness says draining within moments.
+    while (Date.now() - started < 3000) {
+      drained = await get('/api/health/ready');
+      if (drained.body.status === 'draining') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(drained).toMatchObject({ status: 503, body: { status: 'draining', message: 'This instance is shutting down', not_ready: ['instance', 'broker'] } });
+    expect(await get('/api/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(Date.now() - started).toBeLessThan(4000);
+    await closing;
+    // The HTTP server closed only after the drain time.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+    await expect(fetch(`${t.baseUrl}/api/health/live`)).rejects.toThrow();
+  });
+});
