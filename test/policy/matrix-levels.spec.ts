@@ -1,0 +1,39 @@
+/**
+ * The policy matrix for role levels 1, 2 and 3 (with and without company admin where §6 talks
+ * about admins) on every relation: as ./matrix.fixture.ts says, with zero cross-company reads
+ * (no foreign marker in any answer) and zero cross-company writes (the foreign companies' rows
+ * are checksummed before and after). One test per level; level 0 and inactive users are in
+ * matrix.spec.ts.
+ */
+import { startTestApp, type TestApp } from '../factories/app';
+import { PolicyWorld, pool } from '../factories/policy-world';
+import { casesFor, prepare, run } from './matrix-harness';
+
+jest.setTimeout(300_000);
+
+describe('policy matrix (spec §6), levels 1–3', () => {
+  let t: TestApp;
+  let w: PolicyWorld;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    w = new PolicyWorld(t);
+    await w.build();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([1, 2, 3])('level %i (with and without company admin): as the fixture says, with zero cross-company reads or writes', async (level) => {
+    const cases = casesFor(w, [level]);
+    expect(cases.length).toBeGreaterThan(300);
+    await pool(cases, 6, (c) => prepare(w, c));
+    const foreign = [...w.foreignCompanies];
+    const before = await w.checksumOf(foreign);
+    expect(Object.keys(before).length).toBeGreaterThan(3);
+    const failures = await run(w, cases, true);
+    expect(failures).toEqual([]);
+    // nothing of the foreign companies changed (they were all made before the first call)
+    expect(await w.checksumOf(foreign)).toEqual(before);
+  });
+});
