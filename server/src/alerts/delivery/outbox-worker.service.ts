@@ -192,12 +192,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async msUntilNextDelivery(): Promise<number> {
+    // Null when nothing is pending (GREATEST would turn that null into 0: a wake-up every 5 ms).
     const [row] = (await this.ds.query(
-      `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000)::float8 AS ms
+      `SELECT (EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000)::float8 AS ms
          FROM notification_delivery WHERE status = 'PENDING'`,
-    )) as { ms: number | null }[];
+    )) as { ms: number | string | null }[];
     const poll = this.config.ALERTS_DELIVERY_POLL_MS;
-    return row?.ms === null || row?.ms === undefined ? poll : Math.min(poll, Math.ceil(Number(row.ms)) + 5);
+    return row?.ms === null || row?.ms === undefined ? poll : Math.min(poll, Math.max(0, Math.ceil(Number(row.ms))) + 5);
   }
 
   // ---------------------------------------------------------------- events
