@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
+import { PreparedStatements } from '../database/prepared-statements';
 import { type Actor, actorFromContext } from '../access/policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
@@ -38,30 +37,28 @@ export class SessionService implements OnModuleDestroy {
   private readonly logger = new Logger(SessionService.name);
   private readonly codec: SessionCookieCodec;
   private readonly sweeper: NodeJS.Timeout;
-  /** The hot path (every open tab, every second): batched, prepared, on the driver's pool. */
+  /** The hot path (every open tab, every second): batched, a prepared statement on PostgreSQL. */
   private readonly revocation = new RevocationBatcher(async (keys) => {
-    const { rows } = await this.pool.query<RevocationState & { user_cuid: string; sid: string }>({
-      name: 'session-revocation-check',
-      text: `SELECT k.user_cuid, k.sid, u.inactive, u.session_epoch, (r.sid IS NOT NULL) AS revoked
-               FROM unnest($1::varchar[], $2::varchar[]) AS k(user_cuid, sid)
-               JOIN "user" u ON u.user_cuid = k.user_cuid
-               LEFT JOIN revoked_session r ON r.sid = k.sid`,
-      values: [keys.map((k) => k.user_cuid), keys.map((k) => k.sid)],
-    });
+    const rows = await this.prepared.query<RevocationState & { user_cuid: string; sid: string }>(
+      'session-revocation-check',
+      `SELECT k.user_cuid, k.sid, u.inactive, u.session_epoch, (r.sid IS NOT NULL) AS revoked
+         FROM unnest($1::varchar[], $2::varchar[]) AS k(user_cuid, sid)
+         JOIN "user" u ON u.user_cuid = k.user_cuid
+         LEFT JOIN revoked_session r ON r.sid = k.sid`,
+      [keys.map((k) => k.user_cuid), keys.map((k) => k.sid)],
+    );
     return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
   });
+  private readonly prepared: PreparedStatements;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     config: AppConfig,
   ) {
     this.codec = new SessionCookieCodec(config.sessionSecret);
+    this.prepared = new PreparedStatements(ds);
     this.sweeper = setInterval(() => void this.sweepRevoked(), 60 * 60 * 1000);
     this.sweeper.unref();
-  }
-
-  private get pool(): Pool {
-    return (this.ds.driver as PostgresDriver).master as Pool;
   }
 
   onModuleDestroy(): void {

@@ -38,6 +38,14 @@ function baseOptions(settings: DatabaseSettings): Omit<DataSourceOptions, 'type'
   };
 }
 
+/** Data sources on the embedded PGlite (some driver features behave differently there). */
+const EMBEDDED = new WeakSet<DataSource>();
+
+/** Whether the data source is the embedded PGlite (one process, one connection) rather than a PostgreSQL server. */
+export function isEmbedded(ds: DataSource): boolean {
+  return EMBEDDED.has(ds);
+}
+
 /**
  * Creates (but does not initialize) the data source. In embedded mode a PGlite instance is
  * started and reached through its node-postgres adapter: the real `pg` pool with one connection,
@@ -78,6 +86,7 @@ export async function createDataSource(settings: DatabaseSettings): Promise<Data
     poolSize: 1,
     extra: createPgConfig(pglite),
   } as DataSourceOptions);
+  EMBEDDED.add(dataSource);
   return {
     kind: 'embedded',
     dataSource,
