@@ -3,6 +3,7 @@
  * users; matrix-levels.spec.ts: levels 1, 2 and 3): how a case is built, called and judged.
  * Expectations come from ./matrix.fixture.ts (written from spec §6, not from policy.ts).
  */
+import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient, type TrpcAnswer } from '../factories/http-client';
 import { listProcedures, PolicyWorld, pool, RELATIONS, type Relation } from '../factories/policy-world';
 import { type Access, type Entry, LEAK_MARKERS, MATRIX, procedureOf, type Who } from './matrix.fixture';
@@ -114,4 +115,21 @@ export async function run(w: PolicyWorld, cases: Case[], leakCheck: boolean): Pr
     }
   });
   return failures.sort();
+}
+
+/**
+ * The matrix's world for a describe block: the app and the companies, systems and users of every
+ * relation, built before the tests and closed after them. Read `world.t` / `world.w` inside tests.
+ */
+export function policyWorldFor(): { t: TestApp; w: PolicyWorld } {
+  const world = {} as { t: TestApp; w: PolicyWorld };
+  beforeAll(async () => {
+    world.t = await startTestApp();
+    world.w = new PolicyWorld(world.t);
+    await world.w.build();
+  });
+  afterAll(async () => {
+    await world.t?.close();
+  });
+  return world;
 }

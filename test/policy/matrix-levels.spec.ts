@@ -5,26 +5,16 @@
  * are checksummed before and after). One test per level; level 0 and inactive users are in
  * matrix.spec.ts.
  */
-import { startTestApp, type TestApp } from '../factories/app';
-import { PolicyWorld, pool } from '../factories/policy-world';
-import { casesFor, prepare, run } from './matrix-harness';
+import { pool } from '../factories/policy-world';
+import { casesFor, policyWorldFor, prepare, run } from './matrix-harness';
 
 jest.setTimeout(300_000);
 
 describe('policy matrix (spec §6), levels 1–3', () => {
-  let t: TestApp;
-  let w: PolicyWorld;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    w = new PolicyWorld(t);
-    await w.build();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const world = policyWorldFor();
 
   it.each([1, 2, 3])('level %i (with and without company admin): as the fixture says, with zero cross-company reads or writes', async (level) => {
+    const { w } = world;
     const cases = casesFor(w, [level]);
     expect(cases.length).toBeGreaterThan(300);
     await pool(cases, 6, (c) => prepare(w, c));

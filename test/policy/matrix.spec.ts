@@ -5,29 +5,19 @@
  * This file: the fixture against the router, level 0 and inactive users; levels 1–3 are in
  * matrix-levels.spec.ts (a file of their own, so the two run side by side).
  */
-import { startTestApp, type TestApp } from '../factories/app';
 import { addMember } from '../factories/users';
 import { HttpClient } from '../factories/http-client';
-import { LEVELS, listProcedures, PolicyWorld, pool } from '../factories/policy-world';
+import { LEVELS, listProcedures, pool } from '../factories/policy-world';
 import { MATRIX, procedureOf } from './matrix.fixture';
-import { call, type Case, casesFor, KNOWN_INACTIVE_STREAM, name, prepare, run, TIME_DRIVEN } from './matrix-harness';
+import { call, type Case, casesFor, KNOWN_INACTIVE_STREAM, name, policyWorldFor, prepare, run, TIME_DRIVEN } from './matrix-harness';
 
 jest.setTimeout(300_000);
 
 describe('policy matrix (spec §6)', () => {
-  let t: TestApp;
-  let w: PolicyWorld;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    w = new PolicyWorld(t);
-    await w.build();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const world = policyWorldFor();
 
   it('the fixture names every procedure of the app router, and only those (no procedure without expectations)', () => {
+    const { w } = world;
     const procedures = listProcedures(w.appRouter());
     expect(procedures.size).toBeGreaterThan(100);
     const missing = [...procedures.keys()].filter((p) => !(p in MATRIX));
@@ -45,12 +35,14 @@ describe('policy matrix (spec §6)', () => {
 
 
   it('level 0 (superuser): every procedure on every relation, as the fixture says', async () => {
+    const { w } = world;
     const cases = casesFor(w, [0]);
     await pool(cases, 6, (c) => prepare(w, c));
     expect(await run(w, cases, false)).toEqual([]);
   });
 
   it('an inactive user cannot sign in, and their existing session is refused (401) by every procedure; nothing is written', async () => {
+    const { t, w } = world;
     for (const level of LEVELS) {
       const email = `inactive-${level}-${process.pid}@policy.test`;
       const user_cuid = await addMember(w.ds, email, 'Policy own', level, level < 3);

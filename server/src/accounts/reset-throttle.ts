@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
+import { OldRowsSweeper } from '../database/old-rows-sweeper';
 
 const HOUR_MS = 3600_000;
 
@@ -16,18 +17,17 @@ const HOUR_MS = 3600_000;
 @Injectable()
 export class ResetThrottle implements OnModuleDestroy {
   private readonly logger = new Logger('Accounts');
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweeper: OldRowsSweeper;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.sweeper = setInterval(() => void this.sweep(), 10 * 60 * 1000);
-    this.sweeper.unref();
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password reset requests', `DELETE FROM account_request WHERE at < $1`, () => new Date(Date.now() - HOUR_MS), 10 * 60 * 1000);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+    this.sweeper.stop();
   }
 
   /** Counts one request; false when a ceiling is reached (nothing is counted then). */
@@ -47,13 +47,5 @@ export class ResetThrottle implements OnModuleDestroy {
       await tx.query(`INSERT INTO account_request (request_cuid, account, address, at) VALUES ($1, $2, $3, $4)`, [newCuid(), account, address, new Date(now)]);
       return true;
     });
-  }
-
-  private async sweep(): Promise<void> {
-    try {
-      await this.ds.query(`DELETE FROM account_request WHERE at < $1`, [new Date(Date.now() - HOUR_MS)]);
-    } catch (e) {
-      this.logger.warn(`Could not sweep old password reset requests: ${(e as Error).message}`);
-    }
   }
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
+import { OldRowsSweeper } from '../database/old-rows-sweeper';
 
 /** One login attempt counted ahead of its password check (see reserve). */
 export interface LoginTicket {
@@ -42,18 +43,17 @@ interface Counts {
 @Injectable()
 export class LoginThrottle implements OnModuleDestroy {
   private readonly logger = new Logger(LoginThrottle.name);
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweeper: OldRowsSweeper;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.sweeper = setInterval(() => void this.sweep(), 5 * 60 * 1000);
-    this.sweeper.unref();
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old login attempts', `DELETE FROM login_attempt WHERE at < $1`, () => new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000));
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+    this.sweeper.stop();
   }
 
   /** Counts an attempt before the password is checked; a blocked attempt counts nothing. */
@@ -101,13 +101,5 @@ export class LoginThrottle implements OnModuleDestroy {
   /** The attempt ended without a password verdict (an error, an inactive account): it is given back. */
   async release(ticket: LoginTicket): Promise<void> {
     await this.ds.query(`DELETE FROM login_attempt WHERE ticket = $1`, [ticket.ticket]);
-  }
-
-  private async sweep(): Promise<void> {
-    try {
-      await this.ds.query(`DELETE FROM login_attempt WHERE at < $1`, [new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000)]);
-    } catch (e) {
-      this.logger.warn(`Could not sweep old login attempts: ${(e as Error).message}`);
-    }
   }
 }

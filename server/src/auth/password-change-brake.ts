@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
+import { OldRowsSweeper } from '../database/old-rows-sweeper';
 
 const WINDOW_MS = 60_000;
 
@@ -17,18 +18,17 @@ const WINDOW_MS = 60_000;
 @Injectable()
 export class PasswordChangeBrake implements OnModuleDestroy {
   private readonly logger = new Logger(PasswordChangeBrake.name);
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweeper: OldRowsSweeper;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.sweeper = setInterval(() => void this.sweep(), 5 * 60 * 1000);
-    this.sweeper.unref();
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password changes', `DELETE FROM password_change WHERE at < $1`, () => new Date(Date.now() - WINDOW_MS));
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+    this.sweeper.stop();
   }
 
   /** Counts one password change by this user, or throws TOO_MANY_REQUESTS (429). */
@@ -45,13 +45,5 @@ export class PasswordChangeBrake implements OnModuleDestroy {
       return 0;
     });
     if (retryAfter) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many password changes; try again in ${retryAfter} s` });
-  }
-
-  private async sweep(): Promise<void> {
-    try {
-      await this.ds.query(`DELETE FROM password_change WHERE at < $1`, [new Date(Date.now() - WINDOW_MS)]);
-    } catch (e) {
-      this.logger.warn(`Could not sweep old password changes: ${(e as Error).message}`);
-    }
   }
 }

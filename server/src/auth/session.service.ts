@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
+import { OldRowsSweeper } from '../database/old-rows-sweeper';
 import { PreparedStatements } from '../database/prepared-statements';
 import { type Actor, actorFromContext } from '../access/policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
@@ -36,7 +37,7 @@ interface UserRow {
 export class SessionService implements OnModuleDestroy {
   private readonly logger = new Logger(SessionService.name);
   private readonly codec: SessionCookieCodec;
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweeper: OldRowsSweeper;
   /** The hot path (every open tab, every second): batched, a prepared statement on PostgreSQL. */
   private readonly revocation = new RevocationBatcher(async (keys) => {
     const rows = await this.prepared.query<RevocationState & { user_cuid: string; sid: string }>(
@@ -57,12 +58,11 @@ export class SessionService implements OnModuleDestroy {
   ) {
     this.codec = new SessionCookieCodec(config.sessionSecret);
     this.prepared = new PreparedStatements(ds);
-    this.sweeper = setInterval(() => void this.sweepRevoked(), 60 * 60 * 1000);
-    this.sweeper.unref();
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'expired revoked sessions', `DELETE FROM revoked_session WHERE expires_at < $1`, () => new Date(), 60 * 60 * 1000);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+    this.sweeper.stop();
   }
 
   /** Builds the §3.1 context from the database. */
@@ -180,13 +180,5 @@ export class SessionService implements OnModuleDestroy {
       [payload.sid, payload.ctx.user.user_cuid, payload.exp],
     );
     for (const listener of this.revokeListeners) listener(payload.sid);
-  }
-
-  private async sweepRevoked(): Promise<void> {
-    try {
-      await this.ds.query(`DELETE FROM revoked_session WHERE expires_at < now()`);
-    } catch (e) {
-      this.logger.warn(`Could not sweep expired revoked sessions: ${(e as Error).message}`);
-    }
   }
 }
