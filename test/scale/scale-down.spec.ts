@@ -32,7 +32,8 @@ describe('scaling down: a replica leaves the share group on a graceful stop', ()
     const sim = new Simulator(fleet, transport, {
       intervalSeconds: 30,
       speed: 0,
-      from: until - 12 * 3_600_000,
+      // two days of 30 s rows (about 274,000): still flowing when b has finished its graceful stop
+      from: until - 48 * 3_600_000,
       until,
       rowsPerMessage: 200,
       inFlight: 4,
