@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { type Cluster, startCluster } from '../factories/cluster';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { type Cluster, startDemoCluster } from '../factories/cluster';
+import type { TestDatabase } from '../factories/database';
 import { haproxyConfig } from '../factories/haproxy';
 import { HttpClient } from '../factories/http-client';
 import { assertClientBuilt, launchChromium, screenshot } from './support/chromium';
@@ -27,12 +26,9 @@ describe('a browser session through HAProxy across kill -9', () => {
 
   beforeAll(async () => {
     assertClientBuilt();
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    ({ db, cluster } = await startDemoCluster());
     const [row] = (await db.dataSource.query(`SELECT system_cuid FROM system WHERE asset_number = 'DSL-0001'`)) as { system_cuid: string }[];
     farm = row.system_cuid;
-    cluster = await startCluster({ databaseUrl: (db.dataSource.options as { url: string }).url });
     browser = await launchChromium();
     expert = new HttpClient(cluster.url);
     expect((await expert.login('expert@demo.local', PASSWORD)).status).toBe(200);

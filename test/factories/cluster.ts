@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
+import { createTestDataSource, type TestDatabase } from './database';
 import { type Haproxy, startHaproxy } from './haproxy';
 import { freePort } from './mosquitto';
 import { type SpawnedServer, spawnTelemetryServer } from './spawn-server';
@@ -98,6 +100,29 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     async stop() {
       await proxy.stop();
       await Promise.all(instances.map((i) => i.server?.stop()));
+    },
+  };
+}
+
+/**
+ * A fresh database with the roles and the demo data (`prepare` adds more before any instance
+ * starts) and a cluster on it; `stop()` ends the cluster, then the database.
+ */
+export async function startDemoCluster(
+  opts: Omit<ClusterOptions, 'databaseUrl'> & { prepare?: (db: TestDatabase) => Promise<void> } = {},
+): Promise<{ db: TestDatabase; cluster: Cluster; stop(): Promise<void> }> {
+  const { prepare, ...clusterOptions } = opts;
+  const db = await createTestDataSource();
+  await seedRoles(db.dataSource);
+  await seedDemo(db.dataSource);
+  await prepare?.(db);
+  const cluster = await startCluster({ ...clusterOptions, databaseUrl: (db.dataSource.options as { url: string }).url });
+  return {
+    db,
+    cluster,
+    async stop() {
+      await cluster.stop();
+      await db.close();
     },
   };
 }

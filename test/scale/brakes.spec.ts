@@ -1,6 +1,5 @@
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { type Cluster, startCluster } from '../factories/cluster';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { type Cluster, startDemoCluster } from '../factories/cluster';
+import type { TestDatabase } from '../factories/database';
 import { HttpClient } from '../factories/http-client';
 
 /** The configured totals: small, so the test is quick; no growing delay (free attempts above the total). */
@@ -18,17 +17,13 @@ describe('brakes shared by two instances', () => {
   const direct = (name: string) => new HttpClient(`http://127.0.0.1:${cluster.instances.find((i) => i.name === name)!.port}`);
 
   beforeAll(async () => {
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
-    cluster = await startCluster({
-      databaseUrl: (db.dataSource.options as { url: string }).url,
+    ({ db, cluster } = await startDemoCluster({
       env: {
         LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: String(PER_ACCOUNT),
         LOGIN_FREE_ATTEMPTS: '50',
         PASSWORD_CHANGES_PER_MINUTE: String(CHANGES_PER_MINUTE),
       },
-    });
+    }));
   }, 180_000);
   afterAll(async () => {
     await cluster?.stop();

@@ -1,6 +1,5 @@
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { type Cluster, startCluster } from '../factories/cluster';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { type Cluster, startDemoCluster } from '../factories/cluster';
+import type { TestDatabase } from '../factories/database';
 import { HttpClient } from '../factories/http-client';
 
 /**
@@ -14,10 +13,7 @@ describe('two instances behind HAProxy', () => {
   let cluster: Cluster;
 
   beforeAll(async () => {
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
-    cluster = await startCluster({ databaseUrl: (db.dataSource.options as { url: string }).url });
+    ({ db, cluster } = await startDemoCluster());
   }, 180_000);
   afterAll(async () => {
     await cluster?.stop();

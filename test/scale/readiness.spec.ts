@@ -1,7 +1,6 @@
 import { Client } from 'pg';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { eventually } from '../factories/alert-fixtures';
-import { type Cluster, startCluster } from '../factories/cluster';
+import { type Cluster, startDemoCluster } from '../factories/cluster';
 import { createTestDataSource, type TestDatabase } from '../factories/database';
 import { type Mosquitto, startMosquitto } from '../factories/mosquitto';
 import { parsePrometheus, total } from '../factories/prometheus';
@@ -143,10 +142,7 @@ describe('HAProxy and a draining instance', () => {
   let cluster: Cluster;
 
   beforeAll(async () => {
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
-    cluster = await startCluster({ databaseUrl: (db.dataSource.options as { url: string }).url, env: { SHUTDOWN_DRAIN_SECONDS: '5' } });
+    ({ db, cluster } = await startDemoCluster({ env: { SHUTDOWN_DRAIN_SECONDS: '5' } }));
   }, 180_000);
   afterAll(async () => {
     await cluster?.stop();

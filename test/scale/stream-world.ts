@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { generateControllers } from '../../server/src/simulator/fleet';
-import { type Cluster, type ClusterOptions, startCluster } from '../factories/cluster';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { type Cluster, type ClusterOptions, startDemoCluster } from '../factories/cluster';
+import type { TestDatabase } from '../factories/database';
 import { type Mosquitto, startMosquitto } from '../factories/mosquitto';
 import { telemetryServerEntry } from '../factories/spawn-server';
 
@@ -33,12 +32,12 @@ export async function startStreamWorld(
   if (!existsSync(telemetryServerEntry())) throw new Error(`${telemetryServerEntry()} is missing: run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
   const broker = await startMosquitto();
-  const db = await createTestDataSource();
-  await seedRoles(db.dataSource);
-  await seedDemo(db.dataSource);
-  await generateControllers(db.dataSource, opts.controllers ?? 3);
-  const { controllers: _, ...cluster } = opts;
-  const started = await startCluster({ ...cluster, databaseUrl: (db.dataSource.options as { url: string }).url, mqttUrl: broker.url });
+  const { controllers, ...clusterOptions } = opts;
+  const { db, cluster: started, stop } = await startDemoCluster({
+    ...clusterOptions,
+    mqttUrl: broker.url,
+    prepare: async (d) => void (await generateControllers(d.dataSource, controllers ?? 3)),
+  });
   const count = async (sql: string) => ((await db.dataSource.query(sql)) as { n: number }[])[0].n;
   return {
     db,
@@ -49,8 +48,7 @@ export async function startStreamWorld(
     duplicates: () =>
       count(`SELECT count(*)::int AS n FROM (SELECT 1 FROM parameter_log GROUP BY entity_cuid, parameter_id, "timestamp" HAVING count(*) > 1) d`),
     async close() {
-      await started.stop();
-      await db.close();
+      await stop();
       await broker.stop();
       rmSync(dir, { recursive: true, force: true });
     },
