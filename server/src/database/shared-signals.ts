@@ -56,7 +56,7 @@ export class SharedSignals {
   private listener?: Client;
   private closed = false;
   private retry?: NodeJS.Timeout;
-  /** Notices received from other instances (tests and metrics read it). */
+  /** Notices received from other instances (test/scale/shared-state.spec.ts reads it). */
   received = 0;
 
   constructor(private readonly db: Pick<Database, 'kind'> & { url?: string }) {}
