@@ -25,6 +25,13 @@ module.exports = {
   ],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
-  testTimeout: 60000,
+  // Sized for a busy 2-core laptop (load 8–13 seen): a hook that starts an app or a broker may wait
+  // long for the CPU. A test that hangs still fails; durations are measured in `npm run bench`.
+  testTimeout: 180000,
   maxWorkers: 2,
+  // The longest files first on a fresh clone too (test/sequencer.js).
+  testSequencer: '<rootDir>/test/sequencer.js',
+  // Each file's embedded database (PGlite, WebAssembly) keeps its memory until the process ends: a
+  // worker that ran many files grew past 7 GB. A worker above this after a file is replaced.
+  workerIdleMemoryLimit: '1500MB',
 };

@@ -3,6 +3,7 @@ import { loginJsFigure, loginTtiFigure, shellJsFigure } from './figures/frontend
 import { alertEvalFigure, alertLatencyFigure, deliveryFigure } from './figures/alerts';
 import { commandBacklogFigure, commandRttFigure } from './figures/commands';
 import { exportFigure } from './figures/export';
+import { fairnessFigures } from './figures/fairness';
 import { ingestFigure } from './figures/ingest';
 import { listFigure } from './figures/list';
 import { idleTabFigures, slowLinkFigures } from './figures/network';
@@ -36,6 +37,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<FigureResult | Figu
   command_rtt: commandRttFigure,
   command_backlog: commandBacklogFigure,
   export: exportFigure,
+  // Issue 24: two lines, `fairness` (another company's ingest p95) and `fairness_export` (its 1-day export), flooded / quiet.
+  fairness: fairnessFigures,
   // Issue 15, through HAProxy: two lines each, the one-instance figure (`list_1x`, `ingest_1x`) and
   // the two-instance one with it as baseline (ratio = 2x / 1x).
   list_2x: list2xFigures,

@@ -25,6 +25,7 @@ export const LAYERS = [
   ['common', 'config'],
   ['access'],
   ['database'],
+  ['budgets'],
   // Sign-in and sessions: below tRPC, which reads the session of every call.
   ['auth'],
   ['trpc', 'tenancy'],

@@ -1,7 +1,6 @@
 import type { AuthProvider, UserIdentity } from 'ra-core';
-import { can } from '../../server/src/access/policy';
 import { LOGIN_PATH } from '../../server/src/common/spec-constants';
-import { actorOf, permissionFor } from './permissions';
+import { actorOf, canAccessWith, permissionFor } from './permissions';
 import { login } from './session/auth-api';
 import type { SessionManager } from './session/session-manager';
 import { httpStatusOf } from './trpc';
@@ -56,10 +55,11 @@ export function createAuthProvider(manager: SessionManager): AuthProvider {
       return ctx ? actorOf(ctx) : null;
     },
 
-    async canAccess({ resource, action }: { resource: string; action: string; record?: unknown }) {
+    async canAccess({ resource, action, record }: { resource: string; action: string; record?: unknown }) {
       const ctx = await context();
       const permission = permissionFor(resource, action);
-      return !!ctx && !!permission && can(actorOf(ctx), permission);
+      // With a record: the level held in the record's company, like the server.
+      return !!ctx && !!permission && canAccessWith(actorOf(ctx), permission, record);
     },
   };
 }

@@ -1,6 +1,7 @@
-import { type Actor, actorFromContext, type Permission } from '../../server/src/access/policy';
+import { type Actor, actorFromContext, actorIn, can, isMemberOf, type Permission } from '../../server/src/access/policy';
 import { RESOURCE_ACCESS, type ResourceAccess } from '../../server/src/access/resources';
 import type { TSessionContext } from './session/auth-api';
+import { ownEntry } from '../../server/src/common/own-entry';
 
 /**
  * react-admin resource + action → the permission of spec §6 (server/src/access/policy.ts) that
@@ -25,11 +26,23 @@ const ACTION_ALIASES: Record<string, string> = { read: 'show', export: 'list', c
 export function permissionFor(resource: string, action: string): Permission | undefined {
   // Field-level questions come as "resource.field".
   const base = resource.includes('.') ? resource.slice(0, resource.indexOf('.')) : resource;
-  const table = RESOURCE_PERMISSIONS[base];
+  const table = ownEntry(RESOURCE_PERMISSIONS, base);
   if (!table) return undefined;
-  const key = ACTION_ALIASES[action] ?? action;
-  return table[key] ?? (key === 'list' ? table.show : key === 'show' ? table.list : undefined);
+  const key = ownEntry(ACTION_ALIASES, action) ?? action;
+  return ownEntry(table, key) ?? (key === 'list' ? ownEntry(table, 'show') : key === 'show' ? ownEntry(table, 'list') : undefined);
 }
 
 /** The policy's view of the signed-in user. */
 export const actorOf = (context: TSessionContext): Actor => actorFromContext(context);
+
+/**
+ * `authProvider.canAccess`: the coarse part of the permission's rule, asked with the level the user
+ * holds in the company of the record shown (its `company_cuid`) when they are a member of it, as the
+ * server judges a record by its own company, never by the best level anywhere. Without a record, or
+ * for a record seen through a share (the shares are the server's to check), the coarse question.
+ */
+export function canAccessWith(actor: Actor, permission: Permission, record?: unknown): boolean {
+  const company = record !== null && typeof record === 'object' && Object.hasOwn(record, 'company_cuid') ? (record as { company_cuid: unknown }).company_cuid : undefined;
+  if (typeof company === 'string' && isMemberOf(actor, company)) return can(actorIn(actor, company), permission);
+  return can(actor, permission);
+}

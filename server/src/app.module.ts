@@ -8,6 +8,7 @@ import { AlarmsModule } from './alerts/alarms/alarms.module';
 import { SystemStatusModule } from './control/status/status.module';
 import { AuthModule } from './auth/auth.module';
 import { BrandingModule } from './branding/branding.module';
+import { BudgetsModule } from './budgets/budgets.module';
 import { CompaniesModule } from './companies/companies.module';
 import { ControlModule } from './control/control.module';
 import { AppConfig } from './config/config';
@@ -32,6 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forConfig(config),
         DatabaseModule.forDatabase(db, ownsDatabase),
+        BudgetsModule,
         AuthModule,
         BrandingModule,
         FilesModule,

@@ -166,25 +166,29 @@ describe('alert outbox: portal toasts', () => {
     expect(fresh).toEqual(expect.any(String));
   });
 
-  it('latency: from the committed event to the toast on the stream, well under a second (p95 of 30)', async () => {
+  it('a slow channel does not hold the toasts back: 30 toasts arrive while its first message is still unanswered', async () => {
     await openAll();
     const trigger = await addTrigger(t.db.dataSource, farm.system_cuid, { name: 'Latency probe' });
     const demo = await companyByName(t.db.dataSource, DEMO_COMPANY_NAME);
-    // a slow channel must not hold the toasts back
+    // The slow channel's peer answers nothing until the test releases it (an order, not a time:
+    // the latency itself is `npm run bench -- alert_latency`).
     const slow = await addChannel(t.db.dataSource, demo, { triggers: [trigger] });
-    peer.answer = (m) => (m.channel_cuid === slow ? { status: 200, delayMs: 2000 } : { status: 200 });
-    const took: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const start = Date.now();
-      await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);
-      kick();
-      await streams.basic.waitFor(i + 1, 5000);
-      expect(streams.basic.events).toHaveLength(i + 1);
-      took.push(Date.now() - start);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    peer.answer = (m) => (m.channel_cuid === slow ? { status: 200, hold: held } : { status: 200 });
+    try {
+      for (let i = 0; i < 30; i++) {
+        await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);
+        kick();
+        await streams.basic.waitFor(i + 1, 30_000);
+        expect(streams.basic.events).toHaveLength(i + 1);
+      }
+      // the slow channel was reached and is still waiting for its answer
+      expect(peer.messages.filter((m) => m.channel_cuid === slow).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      release();
+      peer.answer = () => ({ status: 200 });
     }
-    took.sort((a, b) => a - b);
-    const p95 = took[Math.ceil(0.95 * took.length) - 1];
-    expect(p95).toBeLessThan(1000);
-    peer.answer = () => ({ status: 200 });
   });
+
 });

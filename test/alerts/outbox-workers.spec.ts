@@ -1,22 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { ALERT_DELIVERY_PROVIDERS } from '../../server/src/alerts/delivery/alert-delivery.module';
+import type { INestApplicationContext } from '@nestjs/common';
 import { OutboxWorker } from '../../server/src/alerts/delivery/outbox-worker.service';
-import { ChannelSenderRegistry } from '../../server/src/alerts/delivery/sender-registry';
-import { OutboxSignalModule } from '../../server/src/alerts/outbox-signal.module';
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
-import { ENTITIES } from '../../server/src/api/entities';
 import { newCuid } from '../../server/src/common/ids';
-import { loadConfig } from '../../server/src/config/config';
-import { ConfigModule } from '../../server/src/config/config.module';
-import { openDatabase, type Database } from '../../server/src/database/data-source';
-import { DatabaseModule } from '../../server/src/database/database.module';
-import { LiveEventsService } from '../../server/src/notifications/live-events.service';
 import { DEMO_COMPANY_NAME, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { addChannel, addEvents, addTrigger, companyByName, eventually, eventValue, systemByName } from '../factories/alert-fixtures';
-import { startTestApp, type TestApp } from '../factories/app';
-import { RecordingPeer, RecordingSender } from '../factories/recording-sender';
+import type { TestApp } from '../factories/app';
+import { twoOutboxInstances } from '../factories/outbox-instances';
 
 const SETTINGS = {
   ALERTS_DELIVERY_POLL_MS: '100',
@@ -34,32 +23,14 @@ const SETTINGS = {
  * under test.
  */
 describe('alert outbox: several workers', () => {
+  const instances = twoOutboxInstances(SETTINGS);
+  const peer = instances.peer;
   let t: TestApp;
   let b: INestApplicationContext;
-  let dbB: Database | undefined;
-  const peer = new RecordingPeer();
   const q = (sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params);
-
-  beforeAll(async () => {
-    await peer.start();
-    t = await startTestApp(SETTINGS, { liveOverPostgres: true });
-    const url = (t.db.dataSource.options as { url?: string }).url;
-    const configB = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error', ...SETTINGS, ...(url ? { DATABASE_URL: url } : {}) });
-    dbB = url ? await openDatabase({ url, poolSize: 5, entities: ENTITIES }, false) : undefined;
-    @Module({
-      imports: [ConfigModule.forConfig(configB), DatabaseModule.forDatabase(dbB ?? t.db, false), OutboxSignalModule],
-      providers: [LiveEventsService, ...ALERT_DELIVERY_PROVIDERS],
-    })
-    class SecondInstance {}
-    b = await NestFactory.createApplicationContext(SecondInstance, { logger: ['error'] });
-    await b.init();
-    for (const ctx of [t.app, b]) ctx.get(ChannelSenderRegistry).use([new RecordingSender('TELEGRAM', () => peer.url)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await dbB?.close();
-    await t?.close();
-    await peer.stop();
+  beforeAll(() => {
+    t = instances.t;
+    b = instances.b;
   });
 
   it('two workers on one database share 300 deliveries and never send one twice', async () => {

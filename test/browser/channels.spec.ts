@@ -31,13 +31,10 @@ describe('channels in Chromium', () => {
     await smtp?.close();
   });
 
+  /** basic@demo.local belongs to one company: the form has it picked already. */
   async function pickCompany(): Promise<void> {
     const input = page.locator('input[name=company_cuid]');
-    await input.click();
-    await input.fill('Demo');
-    const option = page.getByRole('option', { name: /Demo Solar Ltd/ }).first();
-    await option.waitFor({ timeout: 10_000 });
-    await option.click();
+    await eventually(() => input.inputValue(), (v: string) => v === 'Demo Solar Ltd');
   }
 
   it('e-mail: check your inbox, the link confirms, the test message arrives', async () => {
@@ -90,6 +87,9 @@ describe('channels in Chromium', () => {
       [company_cuid],
     )) as { channel_cuid: string }[];
     await page.goto(portal.url(`/notificationChannel/${channel_cuid}/show`));
+    // The title names the channel's kind in words, never its code.
+    await page.locator('header').getByText('Channel Email', { exact: true }).waitFor();
+    expect(await page.getByText(/EMAIL/).count()).toBe(0);
     const toggle = page.getByTestId(`channel-link-${trigger_cuid}`).locator('input');
     await toggle.focus();
     await page.keyboard.press('Space');

@@ -184,5 +184,11 @@ describe('data exports in Chromium', () => {
     // Only the Basic user's own job (not the installer's nor the Expert's).
     const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);
     expect(mine).toBe(1);
+    // On a phone the table scrolls in its own box; the page itself does not get wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.screen);
+    await expect(page.locator('[data-testid=exports-table-scroll]').evaluate((el) => el.scrollWidth > el.clientWidth)).resolves.toBe(true);
+    await screenshot(page, 'exports-page-phone');
   });
 });

@@ -38,9 +38,27 @@ describe('live toasts in Chromium', () => {
   const openSession = async (): Promise<Page> => {
     const { context, page } = await portal.newPage();
     contexts.push(context);
+    // The page's own clock (it runs as usual until a test pauses it): timers are checked on it,
+    // never against the machine's clock, so a busy machine cannot make a toast look late.
+    await page.clock.install();
     await signIn(page, portal.url('/auth/login'), 'basic@demo.local');
     await page.locator('[data-testid=toast-viewport][data-live=open]').waitFor({ timeout: 10_000 });
     return page;
+  };
+
+  /**
+   * Pauses the page's clock 200 ms ahead of its present (pausing moves it forward, never back; the
+   * page's time goes on while the call travels). From here it moves only with runFor.
+   */
+  const pauseClock = async (page: Page) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 200);
+        return;
+      } catch (e) {
+        if (attempt >= 3 || !/past/.test(String(e))) throw e;
+      }
+    }
   };
 
   /** Saves toast preferences the way the page does, then waits for the session to carry them. */
@@ -72,16 +90,20 @@ describe('live toasts in Chromium', () => {
   it('pops a toast for a changelog entry written by another user, coloured by severity, its time in its timezone', async () => {
     const page = await openSession();
     await setPreferences(page, { toast_notifications_disabled: false, toast_notification_timeout: null });
+    const before = new Date().setMilliseconds(0);
     await changelog(farm, 'Inverter firmware updated');
     const toast = toasts(page).first();
     await toast.waitFor();
+    const after = Date.now();
     const severity = (await toast.getAttribute('data-severity')) as keyof typeof SEVERITY_COLOURS;
     expect(severity).toBe('INFO');
     expect(await toast.evaluate((el) => getComputedStyle(el).borderLeftColor)).toBe(rgb(SEVERITY_COLOURS[severity]));
     expect(await toast.locator('.toast-title').textContent()).toMatch(/Inverter firmware updated$/);
     expect(await toast.locator('[data-testid=toast-timezone]').textContent()).toBe('Africa/Nairobi');
-    const when = await toast.locator('time').getAttribute('datetime');
-    expect(Date.now() - Date.parse(when!)).toBeLessThan(60_000);
+    // the entry's own time: written between the call and the toast
+    const when = Date.parse((await toast.locator('time').getAttribute('datetime'))!);
+    expect(when).toBeGreaterThanOrEqual(before);
+    expect(when).toBeLessThanOrEqual(after);
 
     // The area: 450 px wide at the bottom right, a labelled region.
     const viewport = page.locator('[data-testid=toast-viewport]');
@@ -110,24 +132,34 @@ describe('live toasts in Chromium', () => {
     await changelog(farm, 'Battery bank balanced');
     const toast = toasts(page).first();
     await toast.waitFor();
+    // From here the page's time moves only when the test moves it.
+    await pauseClock(page);
     await toast.hover();
     expect(await page.locator('[data-testid=toast-viewport]').getAttribute('data-paused')).toBe('true');
-    await page.waitForTimeout(6500);
+    await page.clock.runFor(6500);
     expect(await toast.getAttribute('data-state')).toBe('open');
 
     await page.mouse.move(200, 300);
     expect(await page.locator('[data-testid=toast-viewport]').getAttribute('data-paused')).toBe('false');
-    await page.waitForTimeout(1500);
+    await page.clock.runFor(1500);
     expect(await toast.getAttribute('data-state')).toBe('open');
     // It closes by itself with the time it had left (< 5 s), then leaves the page.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=toast]').length === 0, undefined, { timeout: 5000 });
+    // less than the 3.5 s a fresh 5 s timer would still have: it went on with the time it had left
+    await page.clock.runFor(3400);
+    expect(await page.locator('[data-testid=toast][data-state=open]').count()).toBe(0);
+    await page.clock.resume();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=toast]').length === 0);
 
-    // Without the pointer, a toast closes after the chosen 5 s.
+    // Without the pointer, a toast closes after the chosen 5 s: open at 4.9 s, closed at 5 s.
+    // paused before the entry is written, so the toast's 5 s start on the paused clock
+    await pauseClock(page);
     await changelog(farm, 'PV array cleaned');
     await toasts(page).first().waitFor();
-    const opened = Date.now();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=toast][data-state=open]').length === 0, undefined, { timeout: 8000 });
-    expect(Date.now() - opened).toBeGreaterThan(4000);
+    await page.clock.runFor(4900);
+    expect(await toasts(page).first().getAttribute('data-state')).toBe('open');
+    await page.clock.runFor(200);
+    expect(await page.locator('[data-testid=toast][data-state=open]').count()).toBe(0);
+    await page.clock.resume();
   });
 
   it(`keeps a sixth toast waiting while ${TOAST_MAX_VISIBLE} are open; Close all closes them`, async () => {

@@ -38,7 +38,8 @@ describe('commands to an HTTP controller', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ COMMAND_POLL_MS: '0', COMMAND_ACK_TIMEOUT_SECONDS: '30' });
+    // This file sends far more than a minute's budget to one controller; the budget has its own class test (test/budgets/).
+    t = await startTestApp({ COMMAND_POLL_MS: '0', COMMAND_ACK_TIMEOUT_SECONDS: '30', COMMANDS_PER_CONTROLLER_PER_MINUTE: '1000' });
     commands = t.app.get(CommandService);
     installer = await login('installer@demo.local');
     [{ user_cuid: installerCuid }] = await q(`SELECT user_cuid FROM "user" WHERE email = 'installer@demo.local'`);
@@ -370,5 +371,14 @@ describe('commands to an HTTP controller', () => {
     expect((await fetchCommands(DEMO_CONTROLLER_ID, otherToken)).status).toBe(403);
     expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands`)).status).toBe(401);
     expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands?limit=abc`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+  });
+
+  it('class "out-of-range limit": every limit outside the documented 1–100 is a 400 on the field, the bounds themselves pass', async () => {
+    for (const limit of ['0', '101', '1000', '-1', '1.5', '1e2', '']) {
+      const res = await fetchCommands(DEMO_CONTROLLER_ID, token, limit as unknown as number);
+      expect([limit, res.status]).toEqual([limit, 400]);
+      expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST', fieldErrors: [{ path: 'limit', message: 'limit: a whole number from 1 to 100' }] });
+    }
+    for (const limit of [1, 100]) expect([limit, (await fetchCommands(DEMO_CONTROLLER_ID, token, limit)).status]).toEqual([limit, 200]);
   });
 });

@@ -2,13 +2,13 @@ import ExcelJS from 'exceljs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { ExportJobsService } from '../../server/src/exports/export-jobs.service';
+import { ExportJobsWorker } from '../../server/src/exports/export-jobs.worker';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { decoded, rawGet } from '../factories/raw-http';
 import { decodeMail, SmtpPeer } from '../factories/smtp-peer';
+import { demoBattery, signIn } from './export-world';
 
 jest.setTimeout(180_000);
 
@@ -25,7 +25,7 @@ describe('data exports', () => {
   let battery: string;
   let system_cuid: string;
   let template_cuid: string;
-  let jobs: ExportJobsService;
+  let jobs: ExportJobsWorker;
   // Three hours of one-minute samples, well in the past; the voltage is missing every 7th minute.
   const start = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 5 * 24 * HOUR + 9 * HOUR;
   const end = start + 3 * HOUR;
@@ -35,16 +35,9 @@ describe('data exports', () => {
     smtp = await SmtpPeer.start();
     dir = await mkdtemp(join(tmpdir(), 'portal-exports-'));
     t = await startTestApp({ EXPORT_POLL_MS: '0', EXPORT_DIR: dir, SMTP_URL: smtp.url, PUBLIC_URL: 'http://portal.example.test' });
-    for (const who of ['installer', 'basic', 'other']) {
-      as[who] = new HttpClient(t.baseUrl);
-      expect((await as[who].login(`${who}@demo.local`)).status).toBe(200);
-    }
-    jobs = t.app.get(ExportJobsService);
-    [{ entity_cuid: battery, system_cuid }] = await q(
-      `SELECT e.entity_cuid, COALESCE(e.system_cuid, c.system_cuid) AS system_cuid FROM entity e JOIN controller c ON c.controller_id = e.controller_id
-        WHERE e.controller_id = $1 AND e.entitytype_id IN (SELECT entitytype_id FROM entity_type_log_parameter_assignment WHERE parameter_id = 'battery_soc') LIMIT 1`,
-      [DEMO_CONTROLLER_ID],
-    );
+    Object.assign(as, await signIn(t, ['installer', 'basic', 'other']));
+    jobs = t.app.get(ExportJobsWorker);
+    ({ entity_cuid: battery, system_cuid } = await demoBattery(t));
     const rows = [];
     let index = 0;
     for (let ts = start; ts < end; ts += MIN) {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newCuid } from '../../server/src/common/ids';
 import type { TTriggerEventValue } from '../../server/src/alerts/rules';
+import { patience } from './patience';
 
 /**
  * Alert rows written directly, as the engine writes them (the outbox tests do not depend on the
@@ -86,7 +87,7 @@ export async function addEvents(ds: DataSource, trigger_cuid: string, values: TT
 
 /** Polls until `check` returns a truthy value (or throws the last state after `ms`). */
 export async function eventually<T>(check: () => Promise<T | undefined | false | null>, ms = 10_000, what = 'condition'): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + patience(ms);
   let last: unknown;
   for (;;) {
     try {

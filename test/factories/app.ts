@@ -28,6 +28,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     // Tests write their own telemetry: no simulator, and no MQTT broker unless a test asks for one.
     SIMULATOR: 'false',
     MQTT_PORT: '0',
+    // Tests drive the API far faster than people do: the per-session brake is off unless a test
+    // sets it (test/http/request-brake.spec.ts; the browser tests run with the default).
+    REQUESTS_PER_SESSION_PER_SECOND: '0',
     ...env,
   });
   const db = await createTestDataSource();

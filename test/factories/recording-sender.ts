@@ -13,7 +13,7 @@ export interface RecordedMessage {
 }
 
 /** How the peer answers one message: HTTP status and JSON body (Telegram-style `retry_after` seconds on 429). */
-export type PeerAnswer = { status: number; body?: unknown; delayMs?: number };
+export type PeerAnswer = { status: number; body?: unknown; delayMs?: number; /** answered only once this settles (a test holds a channel) */ hold?: Promise<unknown> };
 
 /**
  * A local HTTP peer that records every message posted to it and answers as a test tells it
@@ -41,6 +41,7 @@ export class RecordingPeer {
     this.messages.push(m);
     const a = this.answer(m, this.messages.length - 1);
     if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
+    if (a.hold) await a.hold;
     res.writeHead(a.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(a.body ?? { ok: a.status < 300 }));
   }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { patience } from './patience';
 
 export interface ReceivedMail {
   from: string;
@@ -59,7 +60,7 @@ export class SmtpPeer {
 
   /** Waits for the n-th message (1-based count). */
   async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedMail> {
-    const end = Date.now() + timeoutMs;
+    const end = Date.now() + patience(timeoutMs);
     while (this.messages.length < count) {
       if (Date.now() > end) throw new Error(`SMTP peer: ${this.messages.length} messages, expected ${count}`);
       await new Promise((r) => setTimeout(r, 50));

@@ -34,6 +34,8 @@ export async function spawnTelemetryServer(env: Record<string, string>, port?: n
       // No in-process broker unless asked for: the machine's own Mosquitto may hold 1883, and an
       // instance whose broker cannot listen is not ready.
       MQTT_PORT: '0',
+      // Scripts and benches call far faster than people: no per-session brake unless asked for (the fairness bench).
+      REQUESTS_PER_SESSION_PER_SECOND: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import superjson from 'superjson';
 import type { HttpClient } from './http-client';
+import { patience } from './patience';
 
 /** Reads a tRPC SSE subscription as a browser's EventSource would, collecting its data events. */
 export async function openStream(c: HttpClient, path: string, headers: Record<string, string> = {}) {
@@ -40,13 +41,13 @@ export async function openStream(c: HttpClient, path: string, headers: Record<st
     }
   })();
   const waitFor = async (count: number, ms = 5000) => {
-    const until = Date.now() + ms;
+    const until = Date.now() + patience(ms);
     while (events.length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     return events;
   };
-  /** True once the server ended the stream (or cut its connection) within `ms`. */
+  /** True once the server ended the stream (or cut its connection); false if it never did (`patience(ms)`). */
   const endsWithin = async (ms: number) => {
-    const until = Date.now() + ms;
+    const until = Date.now() + patience(ms);
     while (!ended && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     return ended;
   };

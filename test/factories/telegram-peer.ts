@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { patience } from './patience';
 
 export interface SentTelegram {
   chat_id: string;
@@ -64,7 +65,7 @@ export class TelegramPeer {
   }
 
   async waitForSent(count: number, timeoutMs = 10_000): Promise<SentTelegram> {
-    const end = Date.now() + timeoutMs;
+    const end = Date.now() + patience(timeoutMs);
     while (this.sent.length < count) {
       if (Date.now() > end) throw new Error(`Telegram peer: ${this.sent.length} messages, expected ${count}`);
       await new Promise((r) => setTimeout(r, 50));

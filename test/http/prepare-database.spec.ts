@@ -48,5 +48,5 @@ describe('first start of a database', () => {
     } finally {
       await fresh.drop();
     }
-  }, 60_000);
+  }, 180_000);
 });

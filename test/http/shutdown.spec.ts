@@ -2,7 +2,7 @@ import { startTestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 
 describe('shutdown', () => {
-  it('closes within seconds even while a browser holds a live-event stream open', async () => {
+  it('closes, and ends the stream, even while a browser holds a live-event stream open', async () => {
     const t = await startTestApp();
     try {
       const c = new HttpClient(t.baseUrl);
@@ -11,15 +11,19 @@ describe('shutdown', () => {
         headers: { cookie: c.cookieHeader(), accept: 'text/event-stream' },
       });
       expect(stream.status).toBe(200);
-      const reading = stream.body!.getReader().read().catch(() => undefined);
-      const started = Date.now();
-      const closed = await Promise.race([
-        t.app.close().then(() => 'closed'),
-        new Promise((resolve) => setTimeout(() => resolve('still open'), 5000)),
-      ]);
-      expect(closed).toBe('closed');
-      expect(Date.now() - started).toBeLessThan(5000);
-      await reading;
+      const reader = stream.body!.getReader();
+      // Drain the stream until the server ends it (keep-alives and the first event may come first).
+      const ended = (async () => {
+        try {
+          for (;;) if ((await reader.read()).done) return 'ended';
+        } catch {
+          return 'ended';
+        }
+      })();
+      // The close finishes (a hang fails the test at its time-out) and ends the open stream: an
+      // order, not a time (the drain time is SHUTDOWN_DRAIN_SECONDS, 0 in tests).
+      await t.app.close();
+      expect(await ended).toBe('ended');
     } finally {
       await t.db.close();
     }

@@ -26,12 +26,10 @@ import { startTestApp, type TestApp } from '../factories/app';
 import type { HttpClient } from '../factories/http-client';
 import { listProcedures, PolicyWorld, pool } from '../factories/policy-world';
 import { type CaseCtx, MATRIX, procedureOf } from '../policy/matrix.fixture';
+import { defOf, type Path, STOP, walkSchema } from '../factories/schema-walk';
 
 jest.setTimeout(300_000);
 
-type Path = (string | number)[];
-type Def = { type: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; out?: unknown; options?: unknown[]; element?: unknown; valueType?: unknown };
-const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def: Def } })?._zod?.def;
 
 interface Found {
   json: { path: Path }[];
@@ -45,56 +43,26 @@ interface Found {
 /** The JSON and URL fields of an input schema, by path. */
 function fieldsOf(schema: unknown): Found {
   const found: Found = { json: [], url: [], unbounded: [], urlLike: [] };
-  const seen = new Set<unknown>();
-  const walk = (s: unknown, path: Path, inJson = false) => {
-    const d = defOf(s);
-    if (!d || seen.has(s)) return;
-    if (jsonFields.has(s as never)) {
-      found.json.push({ path });
-      // typed JSON (branding) may hold URLs
-      return walk(d.out, path, true);
-    }
-    const url = urlFields.get(s as never);
-    if (url) {
-      found.url.push({ path, site: url.path, httpsOnly: url.httpsOnly });
-      return;
-    }
-    const last = String(path[path.length - 1] ?? '');
-    switch (d.type) {
-      case 'object':
-        seen.add(s);
-        for (const [k, v] of Object.entries(d.shape ?? {})) walk(v, [...path, k], inJson);
-        seen.delete(s);
-        return;
-      case 'optional':
-      case 'nullable':
-      case 'default':
-      case 'prefault':
-      case 'readonly':
-      case 'catch':
-      case 'nonoptional':
-        return walk(d.innerType, path, inJson);
-      case 'pipe':
-        walk(d.in, path, inJson);
-        return walk(d.out, path, inJson);
-      case 'union':
-        for (const o of d.options ?? []) walk(o, path, inJson);
-        return;
-      case 'array':
-        return walk(d.element, [...path, 0], inJson);
-      case 'record':
-      case 'unknown':
-      case 'any':
-        if (!inJson) found.unbounded.push(path);
-        return;
-      case 'string':
-        if (/(^|_)(url|logo|image|link|href|website|favicon)$/i.test(last)) found.urlLike.push(path);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(schema, []);
+  // The context: inside a bounded JSON field (typed JSON, e.g. branding, may hold URLs below it).
+  walkSchema(schema, false, {
+    unions: 'all',
+    pipes: 'both',
+    visit: (s, d, path, inJson) => {
+      if (jsonFields.has(s as never)) {
+        found.json.push({ path });
+        return true; // its typed side (the pipe's output) may hold URLs
+      }
+      const url = urlFields.get(s as never);
+      if (url) {
+        found.url.push({ path, site: url.path, httpsOnly: url.httpsOnly });
+        return STOP;
+      }
+      const last = String(path[path.length - 1] ?? '');
+      if ((d.type === 'record' || d.type === 'unknown' || d.type === 'any') && !inJson) found.unbounded.push(path);
+      if (d.type === 'string' && /(^|_)(url|logo|image|link|href|website|favicon)$/i.test(last)) found.urlLike.push(path);
+      return inJson;
+    },
+  });
   return found;
 }
 

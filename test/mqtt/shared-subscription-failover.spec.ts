@@ -160,7 +160,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect(all.length).toBe(everything.length);
     await again.disconnect();
     await b.disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it('loses them when the dead member’s session expires before it comes back', async () => {
     const filter = '$share/g2/site/+/telemetry';
@@ -183,7 +183,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect(lost.length).toBeGreaterThanOrEqual(5);
     await again.disconnect();
     await b.disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it('a member that leaves cleanly (DISCONNECT) but keeps its session still has its share queued for it', async () => {
     const filter = '$share/g3/site/+/telemetry';
@@ -201,7 +201,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect(await eventually(async () => again.got.length + b.got.length === sent.length)).toBe(true);
     await again.disconnect();
     await b.disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it('the portal asks for a session of MQTT_SESSION_EXPIRY_SECONDS (7 days by default, at least 60): the broker keeps it while the instance is away', async () => {
     const filter = '$share/g4/site/+/telemetry';
@@ -223,7 +223,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect(await absent({ MQTT_SESSION_EXPIRY_SECONDS: '60' }, 'portal-60', 3000)).toEqual({ seconds: 60, sessionPresent: true });
     expect(() => loadTelemetrySettings({ MQTT_SESSION_EXPIRY_SECONDS: '0' }, false)).toThrow(TelemetryConfigError);
     expect(() => loadTelemetrySettings({ MQTT_SESSION_EXPIRY_SECONDS: '59' }, false)).toThrow(/MQTT_SESSION_EXPIRY_SECONDS/);
-  }, 60_000);
+  }, 180_000);
 
   it('with a small max_queued_messages (Debian’s default is 1000) the dead member’s share beyond it is dropped, though the publisher got its PUBACK', async () => {
     const small = await startMosquitto(['max_queued_messages 10']);
@@ -249,7 +249,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
       await pub.endAsync();
       await small.stop();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a member that unsubscribes gets no new share, still receives what was queued for it, and can then end its session with nothing left behind', async () => {
     const filter = '$share/g6/site/+/telemetry';
@@ -279,7 +279,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     await back.disconnect();
     await b.disconnect();
     expect(queuedForA).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it('the portal’s leave() (MQTT_LEAVE_ON_STOP): mid-stream, its share goes back to the group, what it held is stored once, the session ends empty', async () => {
     const filter = '$share/g7/site/+/telemetry';
@@ -312,7 +312,7 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect((await back.connect()).sessionPresent).toBe(false);
     await back.end();
     await b.stop();
-  }, 60_000);
+  }, 180_000);
 
   it('leave() that cannot store what it holds gives up and keeps the session: the same client id gets it again', async () => {
     const filter = '$share/g8/site/+/telemetry';
@@ -326,5 +326,5 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
     expect(await eventually(async () => back.got.length === 2)).toBe(true);
     expect(back.ids.sort()).toEqual(['s0', 's1']);
     await back.end();
-  }, 30_000);
+  }, 180_000);
 });

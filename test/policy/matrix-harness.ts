@@ -5,7 +5,7 @@
  */
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient, type TrpcAnswer } from '../factories/http-client';
-import { listProcedures, PolicyWorld, pool, RELATIONS, type Relation } from '../factories/policy-world';
+import { type Level, listProcedures, PolicyWorld, pool, RELATIONS, type Relation, uniq } from '../factories/policy-world';
 import { type Access, type Entry, LEAK_MARKERS, MATRIX, procedureOf, type Who } from './matrix.fixture';
 
 /**
@@ -29,7 +29,9 @@ export interface Case {
   client?: HttpClient;
   input?: unknown;
   target?: string;
-  expected: Access;
+  expected: Access | 'refused';
+  /** Two-company actors: the level the actor also holds (not admin) in a company related to nothing of the case. */
+  other?: Level;
 }
 
 /** Calls a procedure the way the browser does; a subscription is opened and closed again. */
@@ -68,10 +70,48 @@ export function judge(c: Case, answer: { status: number; text: string }): string
       return answer.status === 200 && /"created":0/.test(answer.text) && /"errors":\[\{/.test(answer.text) ? undefined : `expected a refused import (200, created 0, row errors), got ${got}`;
     case 'invalid':
       return answer.status === 400 ? undefined : `expected invalid (400), got ${got}`;
+    case 'refused':
+      return answer.status === 403 || answer.status === 404 ? undefined : `expected refused (403 or 404), got ${got}`;
   }
 }
 
-export const name = (c: Case) => `${c.key} as L${c.who.level}${c.who.admin ? '+admin' : ''} on ${c.rel}`;
+export const name = (c: Case) =>
+  `${c.key} as L${c.who.level}${c.who.admin ? '+admin' : ''}${c.other !== undefined ? ` (and L${c.other} in another company)` : ''} on ${c.rel}`;
+
+/**
+ * What an actor holding `who` in the case's company and `other` in a company related to nothing of
+ * the case gets: exactly what the one-company actor at `who` gets, except where that one is refused
+ * for their level alone (the same actor at `other` would not be) while `other` passes the first
+ * check (some membership at the level). Then the second membership only changes how the refusal
+ * shows, never what is read or written:
+ *   - a record seen only at another level, or a foreign one, stays unseen (404, or a list without it;
+ *     a write variant with a reference to something unseen: 403 or 404, see below);
+ *   - a list answers 200 without the target (only the other company's rows);
+ *   - a record seen through the case's company is refused (403: seen, level too low there);
+ *   - records of no company (catalogues), a call without valid input, or a CSV import checked row by
+ *     row answer as they do for the other level on a record that is not theirs.
+ */
+export function expectTwoLevels(key: string, entry: Entry, who: Who, rel: Relation, other: Level): Access | 'refused' {
+  const here = entry.expect(who, rel);
+  if (here !== 'deny') return here;
+  // refused whatever the level (admin rules, "never" rules): not a matter of levels
+  const withLevel = entry.expect({ level: other, admin: who.admin }, rel);
+  if (withLevel === 'deny') return 'deny';
+  // the other level does not pass the first check either
+  const elsewhere = entry.expect({ level: other, admin: false }, 'foreign');
+  if (elsewhere === 'deny') return 'deny';
+  // A write variant whose input names something the case's company does not see (a device moved in
+  // from another system, a controller of another system): the level on the record is checked first
+  // when the record is seen (403), the reference otherwise (404); refused either way.
+  if (withLevel === 'unseen') return entry.type === 'mutation' && key !== procedureOf(key) ? 'refused' : 'unseen';
+  if (elsewhere !== 'unseen') return elsewhere;
+  return entry.answer === 'list' || rel === 'foreign' ? 'unseen' : 'deny';
+}
+
+/** Every case of the matrix for an actor at `level` in the case's company who is also `other` in a company of their own. */
+export function casesForTwoLevels(w: PolicyWorld, level: Level, other: Level): Case[] {
+  return casesFor(w, [level]).map((c) => ({ ...c, other, expected: expectTwoLevels(c.key, c.entry, c.who, c.rel, other) }));
+}
 
 
 /** Every case of the matrix for the given levels (each level × admin variant × relation). */
@@ -95,6 +135,7 @@ export function casesFor(w: PolicyWorld, levels: readonly number[]): Case[] {
 export async function prepare(w: PolicyWorld, c: Case): Promise<void> {
   const home = c.entry.freshHome ? await w.company(`home ${c.key} ${c.rel}`) : w.places.own.company_cuid;
   const u = await w.user(c.who.level, c.who.admin, home);
+  if (c.other !== undefined) await w.membership(u.user_cuid, await w.company(`second ${uniq()}`), c.other, false);
   const built = await c.entry.input({ w, rel: c.rel, who: c.who, home, actor_user_cuid: u.user_cuid });
   c.input = built.input;
   c.target = built.target;
@@ -115,6 +156,18 @@ export async function run(w: PolicyWorld, cases: Case[], leakCheck: boolean): Pr
     }
   });
   return failures.sort();
+}
+
+/**
+ * Prepares and calls every case, checking answers against the fixture and for foreign markers, and
+ * that nothing of the foreign companies changed (all made before the first call): the failures.
+ */
+export async function runAgainstForeign(w: PolicyWorld, cases: Case[]): Promise<{ failures: string[]; foreignBefore: Record<string, string>; foreignAfter: Record<string, string> }> {
+  await pool(cases, 6, (c) => prepare(w, c));
+  const foreign = [...w.foreignCompanies];
+  const foreignBefore = await w.checksumOf(foreign);
+  const failures = await run(w, cases, true);
+  return { failures, foreignBefore, foreignAfter: await w.checksumOf(foreign) };
 }
 
 /**

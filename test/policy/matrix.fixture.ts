@@ -381,7 +381,7 @@ const exportTemplateOf = (c: CaseCtx) =>
 async function exportJobOf(c: CaseCtx): Promise<string> {
   const id = uniq('exj');
   const plan = { system_cuid: place(c).system_cuid, columns: [], resolution: 'raw', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', timezone: 'UTC', format: 'csv', decimal: '.' };
-  await c.w.ds.query(`INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name) VALUES ($1, $2, $3, $4, $5, 'policy.csv')`, [
+  await c.w.ds.query(`INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, charged_company_cuid) SELECT $1, $2, $3::varchar, $4, $5, 'policy.csv', company_cuid FROM system WHERE system_cuid = $3::varchar`, [
     id,
     c.actor_user_cuid,
     place(c).system_cuid,

@@ -11,7 +11,8 @@ import { LEVELS, listProcedures, pool } from '../factories/policy-world';
 import { MATRIX, procedureOf } from './matrix.fixture';
 import { call, type Case, casesFor, KNOWN_INACTIVE_STREAM, name, policyWorldFor, prepare, run, TIME_DRIVEN } from './matrix-harness';
 
-jest.setTimeout(300_000);
+// A level of the matrix took up to ~300 s on a loaded 2-core machine; a hang still fails.
+jest.setTimeout(900_000);
 
 describe('policy matrix (spec §6)', () => {
   const world = policyWorldFor();
@@ -72,7 +73,8 @@ describe('policy matrix (spec §6)', () => {
       c.user_cuid = u.user_cuid;
     });
     await pool(cases, 6, async (c) => w.setInactive(c.user_cuid!));
-    const before = await w.checksumAll(TIME_DRIVEN);
+    const since = new Date();
+    const before = await w.checksumAll(TIME_DRIVEN, since);
     const failures: string[] = [];
     await pool(cases, 8, async (c) => {
       const answer = await call(c.client!, c.path, c.entry.type, c.input);
@@ -81,6 +83,6 @@ describe('policy matrix (spec §6)', () => {
       if (answer.status !== 401 && !(c.entry.type === 'subscription' && KNOWN_INACTIVE_STREAM)) failures.push(`${name(c)} (inactive): expected 401, got ${answer.status} ${answer.text.slice(0, 200)}`);
     });
     expect(failures.sort()).toEqual([]);
-    expect(await w.checksumAll(TIME_DRIVEN)).toEqual(before);
+    expect(await w.checksumAll(TIME_DRIVEN, since)).toEqual(before);
   });
 });

@@ -58,6 +58,9 @@ describe('kill -9 of one of two instances under load', () => {
         ALERTS_GROUP_MIN: '1000',
         COMMAND_POLL_MS: '300',
         COMMAND_ACK_TIMEOUT_SECONDS: '10',
+        // Three workers write triggers and commands for minutes: past the default budgets (their own class tests: test/budgets/).
+        COMMANDS_PER_CONTROLLER_PER_MINUTE: '100000',
+        TRIGGERS_PER_COMPANY: '1000000',
       },
     });
     ({ db, broker, cluster, dir } = world);
@@ -316,7 +319,16 @@ describe('kill -9 of one of two instances under load', () => {
     // Only the kill window may fail, and only as the proxy's "the server went away" answers.
     expect(failed.filter((c) => !failedDuringKill.includes(c))).toEqual([]);
     expect(failedDuringKill.filter((c) => !(c.status === 502 || c.status === 503 || (c.status === 0 && c.error)))).toEqual([]);
-    expect(deliveryDuplicates).toBe(0);
+    // At least once across a crash: a message the killed instance had handed to the peer but not yet
+    // marked SENT goes again from the survivor (Telegram's API takes no idempotency key). Such a
+    // duplicate is never silent: the portal counted it when it took the delivery over (`duplicates`);
+    // a chat's messages go one at a time, so at most the one in flight at the kill per chat is
+    // doubled, and none more than twice. With no kill there are none (test/alerts/outbox-leases.spec.ts).
+    expect(deliveryDuplicates).toBeLessThanOrEqual(deliveries.reduce((s, d) => s + d.duplicates, 0));
+    const doubledPerChat = new Map<string, number>();
+    for (const [k, n] of received) if (n > 1) doubledPerChat.set(k.split('|')[0], (doubledPerChat.get(k.split('|')[0]) ?? 0) + 1);
+    expect([...doubledPerChat.values()].filter((n) => n > 1)).toEqual([]);
+    expect([...received.values()].filter((n) => n > 2)).toEqual([]);
   }, 600_000);
 
   it('the login brake counts failures made on both instances together', async () => {

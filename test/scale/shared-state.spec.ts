@@ -15,7 +15,11 @@ import { type AlertTestApp, eventsOf, ingest, startAlertApp } from '../alerts/su
  */
 const SETTINGS = { ALERTS_INDEX_CHECK_SECONDS: '0', TELEMETRY_CACHE_TTL_MS: '60000' };
 /** Well below every cache lifetime above: what "at once" allows for a notice to travel. */
-const AT_ONCE_MS = 1500;
+/**
+ * A change must be seen on the other instance before the caches' own lifetimes could have dropped
+ * it (list counts 5 s, brands 10 s): that order proves the signal did it, however busy the machine.
+ */
+const AT_ONCE_MS = 4_500;
 
 describe('shared state between two instances', () => {
   let a: AlertTestApp;
@@ -178,9 +182,8 @@ describe('shared state between two instances', () => {
     await a.query(`UPDATE root_domain SET root_domain_data = '{"title":"Behind"}' WHERE name = 'lost.example'`);
     await a.query(`INSERT INTO root_domain (name, root_domain_data) VALUES ('behind.example', '{}')`);
     // Reconnected after about a second: B drops everything (brand cached for 10 s, count for 5 s).
-    const start = Date.now();
-    await eventually(async () => (await brandOf(b, 'lost.example')).title === 'Behind', 6000, 'the brand written behind the portal');
-    expect(Date.now() - start).toBeLessThan(6000);
+    // Seen before the brand's own 10 s lifetime ends: the dropped listener dropped the caches.
+    await eventually(async () => (await brandOf(b, 'lost.example')).title === 'Behind', 9_500, 'the brand written behind the portal');
     expect(await total()).toBe(count + 1);
     // Listening again: a write on A reaches B through a notice.
     await eventually(async () => (await a.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN portal_signal%'`))[0].n === 2, 5000, 'two listeners');

@@ -23,7 +23,12 @@ const PER_PROCESS: Record<string, string> = {
   'LiveEventsService.loading': 'per-request coalescing: one read of an event body for the streams that wait for it (30 s at most)',
   'OutboxWorker.loops': 'this process\'s delivery loops',
   'OutboxWorker.counters': 'this process\'s metrics',
-  'ExportJobsService.aborts': 'running export jobs of this process (claimed with SKIP LOCKED)',
+  'OutboxWorker.heartbeats': 'lease renewals of this process\'s delivery rounds (the claims themselves live in notification_delivery.claim_token)',
+  'ExportJobsWorker.aborts': 'running export jobs of this process (claimed with SKIP LOCKED)',
+  'ExportThreads.idle': 'worker threads of this process waiting for its next export job',
+  'ExportThreads.all': 'worker threads of this process (terminated when it stops)',
+  'ExportJobsWorker.waiting': 'only which waiting schedules this process already logged and counted; the schedule itself waits in the database (export_schedule stays due)',
+  'ExportHttpService.streams': 'export streams open on this process (a per-instance limit, like MQTT connections per address)',
   'AccountsService.background': 'in-flight work of this process (awaited on shutdown)',
   // Work queues and in-flight bookkeeping of this process.
   'AlertEngine.pending': 'samples this process received and has not judged yet (its own queue)',

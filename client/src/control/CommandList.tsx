@@ -14,6 +14,7 @@ import { useToasts } from '../toasts/ToastProvider';
 import { messageOf } from '../trpc';
 import { statusColour, type TCommandRecord } from './api';
 import { kindLabel } from './useCommandRunner';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 export const COMMANDS_SHOWN = 50;
 
@@ -65,7 +66,7 @@ export function CommandList({ controllerId, labels = {} }: { controllerId: strin
           {data.map((c) => (
             <TableRow key={c.id} data-testid="command-row" data-command-id={c.command_id} data-kind={c.kind} data-status={c.status}>
               <TableCell>
-                {kindLabel(c.kind, translate, labels[c.kind])}
+                {kindLabel(c.kind, translate, ownEntry(labels, c.kind))}
                 {c.dangerous && (
                   <Chip size="small" variant="outlined" color="warning" sx={{ ml: 1 }} label={translate('portal.control.dangerous')} />
                 )}

@@ -27,6 +27,7 @@ import { DecimalInput } from '../kit/DecimalInput';
 import { messageOf } from '../trpc';
 import { fieldErrorsOf, newCommandId, sendCommand, type TDeclaredCommand } from './api';
 import { kindLabel, useCommandRunner } from './useCommandRunner';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 /** The commands a controller takes in the send form: restart, set_parameter and the declared ones (apply_config has its own button). */
 interface KindChoice {
@@ -53,7 +54,7 @@ export function payloadOf(values: Values, declared?: TDeclaredCommand): Record<s
   if (values.kind === 'restart') return values.reason?.trim() ? { reason: values.reason.trim() } : {};
   const out: Record<string, unknown> = {};
   for (const arg of declared?.args ?? []) {
-    const v = values.args?.[arg.name];
+    const v = ownEntry(values.args, arg.name);
     if (v === undefined || v === null || v === '') continue;
     out[arg.name] = v;
   }

@@ -50,8 +50,10 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../server/src/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { messageOf, trpc } from '../trpc';
+import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
 const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.events.source.${s}` }));
@@ -65,7 +67,7 @@ const PENDING_POLL_MS = 3000;
 
 function StatusChip({ status }: { status: string }) {
   const translate = useTranslate();
-  return <Chip size="small" variant="outlined" color={STATUS_COLOUR[status] ?? 'default'} label={translate(`portal.events.status.${status}`, { _: status })} data-status={status} />;
+  return <Chip size="small" variant="outlined" color={ownEntry(STATUS_COLOUR, status) ?? 'default'} label={translate(`portal.events.status.${status}`, { _: status })} data-status={status} />;
 }
 
 function StatusField(_props: { source?: string; label?: string }) {
@@ -411,7 +413,7 @@ function ChannelTriggers({ channel_cuid }: { channel_cuid: string }) {
 
 export function ChannelShow() {
   return (
-    <Show>
+    <Show title={<ChannelTitle />}>
       <CardContent>
         <ChannelDetailsPanel />
       </CardContent>
@@ -421,7 +423,7 @@ export function ChannelShow() {
 
 export function ChannelEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
+    <Edit mutationMode="pessimistic" redirect="list" title={<ChannelTitle />}>
       <SimpleForm toolbar={<EventEditToolbar />}>
         <SelectInput source="source" choices={sourceChoices} disabled />
         <SelectInput source="status" choices={editableStatusChoices} validate={required()} />

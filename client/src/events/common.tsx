@@ -1,6 +1,7 @@
 import { Box } from '@mui/material';
 import { AutocompleteInput, DeleteWithConfirmButton, EditButton, ReferenceInput, useCanAccess, useResourceContext } from 'react-admin';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
+import { useSession } from '../session/SessionProvider';
 
 /** Edit and delete of a row, each shown only when `<resource>.access` allows it for that record. */
 export function RowButtons() {
@@ -31,12 +32,22 @@ export function SystemInput(props: { source: string; alwaysOn?: boolean; require
   );
 }
 
-/** A company picked by name. */
+/** A company picked by name; in a form, a user of one company finds it already picked. */
 export function CompanyInput(props: { source: string; alwaysOn?: boolean; required?: boolean; disabled?: boolean; label?: string }) {
-  const { required: isRequired, disabled, alwaysOn: _alwaysOn, ...rest } = props;
+  const { required: isRequired, disabled, alwaysOn, ...rest } = props;
+  const { context } = useSession();
+  const own = [...new Set((context?.memberships ?? []).map((m) => m.company_cuid))];
+  const only = !alwaysOn && !context?.isSuperUser && own.length === 1 ? own[0] : undefined;
   return (
     <ReferenceInput reference="company" {...rest}>
-      <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 280 }} disabled={disabled} validate={isRequired ? requiredValidator : undefined} />
+      <AutocompleteInput
+        optionText="name"
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 280 }}
+        disabled={disabled}
+        validate={isRequired ? requiredValidator : undefined}
+        defaultValue={only}
+      />
     </ReferenceInput>
   );
 }

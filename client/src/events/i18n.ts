@@ -68,7 +68,7 @@ export const messages: GroupMessages = {
         },
         telegram: {
           createHelp: 'The portal gives you a link and a command for its bot; add the bot to your group with them.',
-          notConfigured: 'Telegram is not configured on this portal (the operator sets TELEGRAM_BOT_TOKEN).',
+          notConfigured: 'Telegram is not set up on this portal yet: ask the portal’s operator to connect its Telegram bot.',
           notLinked: 'Not linked yet',
           howTo: 'Open the link to add the bot to your Telegram group, or send the command below in the group where the bot is a member.',
           openTelegram: 'Add the bot to a group in Telegram',
@@ -153,7 +153,7 @@ export const messages: GroupMessages = {
         },
         telegram: {
           createHelp: 'Le portail vous donne un lien et une commande pour son bot ; ajoutez le bot à votre groupe avec eux.',
-          notConfigured: 'Telegram n’est pas configuré sur ce portail (l’exploitant définit TELEGRAM_BOT_TOKEN).',
+          notConfigured: 'Telegram n’est pas encore configuré sur ce portail : demandez à l’exploitant du portail de connecter son bot Telegram.',
           notLinked: 'Pas encore relié',
           howTo: 'Ouvrez le lien pour ajouter le bot à votre groupe Telegram, ou envoyez la commande ci-dessous dans le groupe où le bot est membre.',
           openTelegram: 'Ajouter le bot à un groupe dans Telegram',

@@ -3,6 +3,7 @@ import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import TuneIcon from '@mui/icons-material/Tune';
 import type { ResourceGroup } from '../kit/group';
 import { lazyPage } from '../kit/lazy';
+import { ChannelLabel } from './channel-label';
 import { messages } from './i18n';
 
 // Each screen is its own chunk, loaded on first use: the shell stays small.
@@ -27,7 +28,7 @@ export const events: ResourceGroup = {
   resources: [
     { name: 'notificationTemplateAssignment', list: TemplateList, edit: TemplateEdit, create: TemplateCreate, icon: TuneIcon, recordRepresentation: 'name' },
     { name: 'notificationTrigger', list: TriggerList, edit: TriggerEdit, create: TriggerCreate, icon: NotificationsActiveIcon, recordRepresentation: 'name' },
-    { name: 'notificationChannel', list: ChannelList, show: ChannelShow, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: 'source' },
+    { name: 'notificationChannel', list: ChannelList, show: ChannelShow, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: <ChannelLabel /> },
   ],
   messages,
 };

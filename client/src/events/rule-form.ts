@@ -1,4 +1,5 @@
 import { MESSAGE_PLACEHOLDERS, ZTemplateRule, ZTriggerRule } from '../../../server/src/alerts/rules';
+import { hasOwnEntry } from '../../../server/src/common/own-entry';
 
 /**
  * The rule form's values ↔ the rule schema of server/src/alerts/rules.ts (the same zod schema the
@@ -43,7 +44,7 @@ export function ruleErrors(args: unknown, template = false): Errors {
   const errors: Errors = {};
   for (const issue of result.error.issues) {
     const field = String(issue.path[0] ?? 'kind');
-    errors[field] ??= issue.message;
+    if (!hasOwnEntry(errors, field)) errors[field] = issue.message;
   }
   return errors;
 }

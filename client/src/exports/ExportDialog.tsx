@@ -28,7 +28,7 @@ import { useMemo, useState } from 'react';
 import { CreateBase, ResourceContextProvider, SimpleForm, TextInput, required, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { fullLabel } from '../systems/chart-time';
 import { messageOf, trpc } from '../trpc';
-import { fieldErrorsOf, isActive, percentOf, sizeLabel, type ExportJob } from './job';
+import { fieldErrorsOf, isActive, jobLine, percentOf, sizeLabel, type ExportJob } from './job';
 import { defaultDecimal, EXPORT_PRESETS, exportRange, fromLocalInput, toLocalInput, type ExportPreset } from './range';
 import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs } from './TemplateInputs';
 
@@ -324,13 +324,8 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
 export function JobProgress({ job, locale, compact }: { job: ExportJob; locale: string; compact?: boolean }) {
   const translate = useTranslate();
   const percent = percentOf(job);
-  const n = (v: number) => formatNumber(v, locale);
-  const text =
-    job.status === 'DONE'
-      ? translate(`${T}.done_rows`, { done: n(job.rows_done), size: sizeLabel(job.bytes, locale) })
-      : job.rows_total
-        ? translate(`${T}.progress`, { done: n(job.rows_done), total: n(job.rows_total) })
-        : translate(`${T}.progress_unknown`, { done: n(job.rows_done) });
+  const line = jobLine(job, (v) => formatNumber(v, locale), (bytes) => sizeLabel(bytes, locale));
+  const text = translate(`${T}.${line.key}`, line.args);
   return (
     <Box data-testid="export-job" data-status={job.status} data-rows={job.rows_done}>
       {job.status !== 'FAILED' && (
@@ -342,7 +337,15 @@ export function JobProgress({ job, locale, compact }: { job: ExportJob; locale: 
           sx={{ height: compact ? 6 : 10, borderRadius: 1, mb: 1 }}
         />
       )}
-      {!compact && (
+      {compact ? (
+        // In a list row the chip already names the status; a waiting job still says its place in line.
+        job.status === 'QUEUED' &&
+        line.key === 'queued_at' && (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }} data-testid="export-queue-position">
+            {text}
+          </Typography>
+        )
+      ) : (
         <Typography variant="body2" data-testid="export-status" role="status">
           {translate(`${T}.status.${job.status}`)} · {text}
         </Typography>

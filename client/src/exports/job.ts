@@ -12,10 +12,22 @@ export function percentOf(job: ExportJob): number | null {
   return Math.min(100, Math.round((job.rows_done / job.rows_total) * 100));
 }
 
+/**
+ * The line under a job's bar: translation key (below `portal.exports.`) and its arguments. A
+ * waiting job says its place in line, so a list row tells as much as the dialog does.
+ */
+export function jobLine(job: ExportJob, n: (v: number) => string, size: (bytes: number | null) => string): { key: string; args: Record<string, string> } {
+  if (job.status === 'DONE') return { key: 'done_rows', args: { done: n(job.rows_done), size: size(job.bytes) } };
+  if (job.status === 'QUEUED' && job.queue_position) return { key: 'queued_at', args: { position: n(job.queue_position) } };
+  if (job.rows_total) return { key: 'progress', args: { done: n(job.rows_done), total: n(job.rows_total) } };
+  return { key: 'progress_unknown', args: { done: n(job.rows_done) } };
+}
+
 /** A file size in the reader's language (kB, MB). */
 export function sizeLabel(bytes: number | null, locale: string): string {
   if (bytes === null) return '';
-  const units = ['B', 'kB', 'MB', 'GB'];
+  // French writes octets: o, ko, Mo, Go
+  const units = locale.toLowerCase().startsWith('fr') ? ['o', 'ko', 'Mo', 'Go'] : ['B', 'kB', 'MB', 'GB'];
   let v = bytes;
   let i = 0;
   while (v >= 1000 && i < units.length - 1) {

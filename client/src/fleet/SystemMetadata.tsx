@@ -20,6 +20,7 @@ import {
 } from 'react-admin';
 import { DecimalInput } from '../kit/DecimalInput';
 import { trpc } from '../trpc';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 export const PHASES = ['L1', 'L2', 'L3'] as const;
 
@@ -84,16 +85,16 @@ const empty = (v: unknown) => v === undefined || v === null || v === '' || (type
 export function toFormValues(template: MetadataSection[], data: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = {};
   for (const section of template) {
-    const stored = data?.[String(section.section_id)] ?? {};
+    const stored = ownEntry(data, String(section.section_id)) ?? {};
     const fill = (source: Record<string, any>) => {
       const o: Record<string, any> = {};
       for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
-        const values = source?.[String(fs.fieldset_id)] ?? {};
-        o[`f${fs.fieldset_id}`] = Object.fromEntries((fieldsOf(fs)).map((f) => [f.key, values[f.key] ?? null]));
+        const values = ownEntry(source, String(fs.fieldset_id)) ?? {};
+        o[`f${fs.fieldset_id}`] = Object.fromEntries((fieldsOf(fs)).map((f) => [f.key, ownEntry(values, f.key) ?? null]));
       }
       return o;
     };
-    out[`s${section.section_id}`] = section.isPhaseSection ? Object.fromEntries(PHASES.map((p) => [p, fill(stored[p])])) : fill(stored);
+    out[`s${section.section_id}`] = section.isPhaseSection ? Object.fromEntries(PHASES.map((p) => [p, fill(ownEntry(stored, p) ?? {})])) : fill(stored);
   }
   return out;
 }
@@ -110,10 +111,10 @@ export function fromFormValues(template: MetadataSection[], values: Record<strin
       const o: Record<string, Record<string, unknown>> = {};
       let any = false;
       for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
-        const fv = source?.[`f${fs.fieldset_id}`] ?? {};
+        const fv = ownEntry(source, `f${fs.fieldset_id}`) ?? {};
         const kept: Record<string, unknown> = {};
         for (const field of fieldsOf(fs)) {
-          const v = fv[field.key];
+          const v = ownEntry(fv, field.key);
           if (!empty(v)) {
             kept[field.key] = v;
             any = true;

@@ -44,6 +44,17 @@ describe('CSV export', () => {
     expect(back[1]).toEqual({ id: 'b', name: 'Shop', info: '', lat: '', note: '', extra: 'true' });
   });
 
+  it('a column named after an Object.prototype member (constructor, __proto__, toString …) is a column like any other', () => {
+    for (const name of [...Object.getOwnPropertyNames(Object.prototype), 'prototype']) {
+      // as records come from JSON: `__proto__` is an own key
+      const records = [JSON.parse(`{"id":"a","${name}":{"x":1}}`), { id: 'b' }] as Record<string, unknown>[];
+      const csv = recordsToCsv(records);
+      expect([name, csv]).toEqual([name, `id,${name}\r\na,"{""x"":1}"\r\nb,`]);
+      const p = parseCsv(csv, [name], ['id']);
+      expect([name, p.mapped, p.rows.map((r) => r.values[name])]).toEqual([name, [name], ['{"x":1}', '']]);
+    }
+  });
+
   it('round-trips through the import parser', () => {
     const csv = recordsToCsv([{ id: '1', name: 'Alpha', timezone: 'UTC' }]);
     const p = parseCsv(csv, ['name', 'timezone'], ['id']);

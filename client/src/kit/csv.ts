@@ -1,4 +1,6 @@
 import Papa from 'papaparse';
+import { ownTable } from '../../../server/src/common/own-entry';
+import { csvLine, inertCell } from '../../../server/src/common/spreadsheet-cell';
 
 /** One data row of a CSV file: its cells by column name and the file line it starts on (1-based). */
 export interface CsvRow {
@@ -39,7 +41,8 @@ export function parseCsv(text: string, fields: readonly string[], ignore: readon
     const start = line;
     line += lineCount(cells);
     if (cells.every((c) => c.trim() === '')) continue;
-    const values: Record<string, string> = {};
+    // column names are the file's text: a null-prototype table (`__proto__` is a column, not a prototype)
+    const values = ownTable<string>();
     header.forEach((name, i) => {
       if (name && known.has(name)) values[name] = cells[i] ?? '';
     });
@@ -61,22 +64,26 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** A record as CSV cells: objects and arrays as JSON, null/undefined as empty. */
+/**
+ * A record as CSV cells: objects and arrays as JSON, null/undefined as empty, and no cell a
+ * spreadsheet would run (the server's rule, server/src/common/spreadsheet-cell.ts, shared as is).
+ */
 export function toCsvCells(record: Record<string, unknown>): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(record)) {
-    if (v === null || v === undefined) out[k] = '';
-    else if (v instanceof Date) out[k] = v.toISOString();
-    else if (typeof v === 'object') out[k] = JSON.stringify(v);
-    else out[k] = v as string | number | boolean;
-  }
+  // column names are the records' keys (any text): a null-prototype table
+  const out = ownTable<string | number | boolean>();
+  for (const [k, v] of Object.entries(record)) out[k] = inertCell(v);
   return out;
 }
 
-/** CSV text of records, every field of every record as a column (first-seen order). */
+/** CSV text of records, every field of every record as a column (first-seen order), CRLF lines. */
 export function recordsToCsv(records: Record<string, unknown>[]): string {
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const r of records) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k));
-  return Papa.unparse({ fields: columns, data: records.map((r) => columns.map((c) => toCsvCells(r)[c] ?? '')) });
+  const lines = [csvLine(columns.map((c) => inertCell(c)))];
+  for (const r of records) {
+    const cells = toCsvCells(r);
+    lines.push(csvLine(columns.map((c) => (Object.hasOwn(cells, c) ? cells[c] : ''))));
+  }
+  return lines.join('\r\n');
 }

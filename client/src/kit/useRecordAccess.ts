@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useListContextWithProps, useRecordContext, useResourceContext, type Identifier, type RaRecord } from 'react-admin';
 import { trpc } from '../trpc';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 export interface RecordAccess {
   edit: boolean;
@@ -42,8 +43,8 @@ export function useRecordAccess(resource: string, ids: Identifier[]) {
   return {
     isPending: key.length > 0 && query.isPending,
     access: data,
-    canEdit: (id: Identifier) => data[String(id)]?.edit === true,
-    canDelete: (id: Identifier) => data[String(id)]?.delete === true,
+    canEdit: (id: Identifier) => ownEntry(data, String(id))?.edit === true,
+    canDelete: (id: Identifier) => ownEntry(data, String(id))?.delete === true,
     refetch: query.refetch,
   };
 }

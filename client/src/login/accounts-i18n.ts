@@ -1,6 +1,7 @@
 import type { GroupMessages } from '../kit/group';
 import type { Locale } from '../i18n/locale';
 import { makeTranslate, type Translate } from '../i18n/translate';
+import { hasOwnEntry, ownEntry } from '../../../server/src/common/own-entry';
 
 /**
  * Strings of the account pages (forgot password, set a password from a link, change password,
@@ -141,7 +142,7 @@ export const messages: GroupMessages = {
 };
 
 const lookup = (tree: unknown, key: string): unknown =>
-  key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), tree);
+  key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? ownEntry(node as Record<string, unknown>, part) : undefined), tree);
 
 /** The login chunk's translator with the account strings (outside react-admin). */
 export function makeAccountTranslate(locale: Locale): Translate {
@@ -149,7 +150,7 @@ export function makeAccountTranslate(locale: Locale): Translate {
   return (key, options = {}) => {
     const found = lookup(messages[locale], key) ?? lookup(messages.en, key);
     if (typeof found !== 'string') return base(key, options);
-    return found.replace(/%\{(\w+)\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole));
+    return found.replace(/%\{(\w+)\}/g, (whole, name: string) => (hasOwnEntry(options, name) ? String(options[name]) : whole));
   };
 }
 

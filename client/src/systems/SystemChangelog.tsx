@@ -6,6 +6,7 @@ import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEn
 import { messageOf, trpc } from '../trpc';
 import { fullLabel } from './chart-time';
 import { ChangelogFields } from './ChangelogFields';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 /** The changelog filter: every entry, people's entries (MANUAL), or the portal's own (COMMAND, CONFIGURATION, MUTE). */
 type Show = 'all' | 'manual' | 'automatic';
@@ -121,11 +122,11 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
                 data-testid="changelog-entry"
                 data-kind={r.kind}
                 secondaryAction={
-                  r.kind === 'MANUAL' && (access.data?.data[r.id]?.edit || access.data?.data[r.id]?.delete) ? (
+                  r.kind === 'MANUAL' && (ownEntry(access.data?.data, r.id)?.edit || ownEntry(access.data?.data, r.id)?.delete) ? (
                     <ChangelogEntryActions
                       entry={r as EditableEntry}
-                      canEdit={!!access.data?.data[r.id]?.edit}
-                      canDelete={!!access.data?.data[r.id]?.delete}
+                      canEdit={!!ownEntry(access.data?.data, r.id)?.edit}
+                      canDelete={!!ownEntry(access.data?.data, r.id)?.delete}
                       onChanged={() => entries.refetch()}
                     />
                   ) : undefined

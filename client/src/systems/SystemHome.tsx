@@ -48,6 +48,7 @@ export function EnergyCard({ systemCuid, timezone }: { systemCuid: string; timez
 
 interface SystemRecord {
   id: string;
+  company_cuid?: string;
   site_cuid: string | null;
   site_name?: string | null;
 }
@@ -63,13 +64,14 @@ export function SiteCard({ data }: { data: Latest }) {
   const translate = useTranslate();
   const system = useGetOne<SystemRecord>('system', { id: data.system_cuid });
   const prefetchList = useSystemListPrefetch<HTMLAnchorElement>();
-  const { canAccess: maySeeSites } = useCanAccess({ resource: 'site', action: 'list' });
+  // The level held in the system's company decides (a user Basic there and installer elsewhere does not read its site).
+  const { canAccess: maySeeSites } = useCanAccess({ resource: 'site', action: 'list', record: system.data?.company_cuid ? { company_cuid: system.data.company_cuid } : undefined });
   const siteCuid = system.data?.site_cuid ?? null;
   const site = useGetOne<SiteRecord>('site', { id: siteCuid ?? '' }, { enabled: !!siteCuid && !!maySeeSites });
   const state = data.controllers.reduce<MapPin['state']>((worst, c) => worseState(worst, c.online_state), data.controllers.length ? 'ONLINE' : 'UNKNOWN');
   const pins: MapPin[] = useMemo(
     () =>
-      site.data && site.data.lat !== null && site.data.long !== null
+      site.data && site.data.lat !== null && site.data.long !== null && Number.isFinite(Number(site.data.lat)) && Number.isFinite(Number(site.data.long))
         ? [{ site_cuid: site.data.id, name: site.data.name, lat: Number(site.data.lat), long: Number(site.data.long), systems: 1, state }]
         : [],
     [site.data, state],

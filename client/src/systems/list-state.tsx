@@ -7,6 +7,7 @@ import { formatKwh } from '../energy/format';
 import { STATE_COLOURS, STATE_ORDER } from '../map/pins';
 import { ageLabel } from './chart-time';
 import { useSystemPrefetch } from './prefetch';
+import { hasOwnEntry, ownEntry } from '../../../server/src/common/own-entry';
 
 /** The state columns of the systems and controllers lists (issue 13 "Lists that tell the state"). */
 
@@ -52,14 +53,14 @@ export function SystemNameLink() {
 export function StateChip({ state }: { state: State }) {
   const translate = useTranslate();
   return (
-    <Chip size="small" label={translate(`portal.fleet_state.${state}`)} data-testid="state-chip" data-state={state} sx={{ bgcolor: STATE_COLOURS[state], color: '#fff', fontWeight: 500 }} />
+    <Chip size="small" label={translate(`portal.fleet_state.${state}`)} data-testid="state-chip" data-state={state} sx={{ bgcolor: ownEntry(STATE_COLOURS, state), color: '#fff', fontWeight: 500 }} />
   );
 }
 
 export function StateField({ source = 'online_state' }: { source?: string }) {
   const record = useRecordContext<Record<string, unknown>>();
   const state = record?.[source] as State | undefined;
-  return state && STATE_COLOURS[state] ? <StateChip state={state} /> : null;
+  return state && hasOwnEntry(STATE_COLOURS, state) ? <StateChip state={state} /> : null;
 }
 
 export function LastContactField({ source = 'last_contact' }: { source?: string }) {

@@ -15,6 +15,7 @@ import {
 import type { Translate } from '../i18n/translate';
 import { formatTriggeredAt } from './format';
 import type { CloseReason, ToastEntry } from './toast-store';
+import { ownEntry } from '../../../server/src/common/own-entry';
 
 const SEVERITY_ICONS = { INFO: InfoIcon, WARNING: WarningIcon, ERROR: ErrorIcon, CRITICAL: ReportIcon } as const;
 const ACTION_ICONS = { SUCCESS: CheckCircleIcon, FAILURE: HighlightOffIcon, PENDING: HourglassTopIcon } as const;
@@ -93,11 +94,11 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
     }
   };
 
-  const SeverityIcon = SEVERITY_ICONS[toast.severity] ?? InfoIcon;
-  const ActionIcon = toast.actionResponse ? ACTION_ICONS[toast.actionResponse] : undefined;
+  const SeverityIcon = ownEntry(SEVERITY_ICONS, toast.severity) ?? InfoIcon;
+  const ActionIcon = toast.actionResponse ? ownEntry(ACTION_ICONS, toast.actionResponse) : undefined;
   const style = {
-    '--toast-colour': SEVERITY_COLOURS[toast.severity] ?? SEVERITY_COLOURS.INFO,
-    ...(toast.actionResponse ? { '--toast-action-colour': ACTION_RESPONSE_COLOURS[toast.actionResponse] } : {}),
+    '--toast-colour': ownEntry(SEVERITY_COLOURS, toast.severity) ?? SEVERITY_COLOURS.INFO,
+    ...(toast.actionResponse ? { '--toast-action-colour': ownEntry(ACTION_RESPONSE_COLOURS, toast.actionResponse) } : {}),
     ...(dx ? { transform: `translateX(${dx}px)`, opacity: Math.max(0.3, 1 - dx / (TOAST_SWIPE_THRESHOLD_PX * 4)) } : {}),
   } as CSSProperties;
   const urgent = toast.severity === 'ERROR' || toast.severity === 'CRITICAL';

@@ -218,10 +218,39 @@ describe('policy (spec §6)', () => {
   it('data processors: create/edit/delete 0; configure 0 for calculated values and 1 otherwise', () => {
     expect(can(installer, 'dataProcessors.create')).toBe(false);
     expect(can(superuser, 'dataProcessors.delete')).toBe(true);
-    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource' })).toBe(true);
-    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue' })).toBe(false);
-    expect(can(superuser, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue' })).toBe(true);
-    expect(can(expert, 'dataProcessors.configure', { entity_type_kind: 'DataSource' })).toBe(false);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: A })).toBe(true);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue', company_cuid: A })).toBe(false);
+    expect(can(superuser, 'dataProcessors.configure', { entity_type_kind: 'CalculatedValue', company_cuid: B })).toBe(true);
+    expect(can(expert, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: A })).toBe(false);
+    // the level counts in the processor's company (or a company its system is shared with for change)
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B })).toBe(false);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: true }] })).toBe(true);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: false }] })).toBe(false);
+  });
+
+  it('levels count in their own company, for reads too: every target rule asks the level held in the record’s company', () => {
+    const basicAexpertB = member('two', [A, 3], [B, 2]);
+    const expertAbasicB = member('owt', [A, 2], [B, 3]);
+    const ofA = { company_cuid: A };
+    const sharedWithA = { company_cuid: 'company-c', shares: [{ company_cuid: A, change: false }] };
+    // Every permission with a target rule that names a company, read or write, for both actors.
+    const companyRules = new Set(['systemRead', 'systemWrite', 'companyMember', 'companyLevel', 'changelogEntry', 'processorKind']);
+    for (const permission of PERMISSIONS) {
+      const r = POLICY[permission] as { level: number; target?: string };
+      if (!r.target || !companyRules.has(r.target) || r.level === 0) continue;
+      for (const target of [ofA, sharedWithA]) {
+        const t = { ...target, entity_type_kind: 'DataSource' };
+        // as a one-company actor holding A's level would be judged
+        expect([permission, can(basicAexpertB, permission, t)]).toEqual([permission, can(member('one', [A, 3]), permission, t)]);
+        expect([permission, can(expertAbasicB, permission, t)]).toEqual([permission, can(member('one', [A, 2]), permission, t)]);
+      }
+    }
+    expect(can(basicAexpertB, 'controllers.view', ofA)).toBe(false);
+    expect(can(basicAexpertB, 'controllers.view', { company_cuid: B })).toBe(true);
+    expect(can(basicAexpertB, 'changelog.create', ofA)).toBe(false);
+    expect(can(basicAexpertB, 'sites.view', ofA)).toBe(false);
+    expect(can(expertAbasicB, 'eventTriggers.view', sharedWithA)).toBe(true);
+    expect(can(superuser, 'controllers.view', { company_cuid: B })).toBe(true);
   });
 
   it('controllers and devices: view 2, configure 1', () => {

@@ -3,15 +3,16 @@
  * asks exactly the same questions as the server (`authProvider.canAccess`).
  *
  * Role levels: lower is more powerful (0 Superuser, 1 SystemInstaller, 2 Expert, 3 Basic).
- * A permission that needs level N is granted to a user holding any membership with level <= N;
- * a superuser (any membership of level 0) always passes, except where a rule says "never"
+ * A superuser (any membership of level 0) always passes, except where a rule says "never"
  * (deleting oneself, changing one's own level-0 role).
  *
- * Each permission has a coarse part, checked before a procedure runs (level, company admin),
- * and optionally a target rule, checked by the service against the record it touches. Where a
- * target rule names a company, the level is the one the actor holds *in that company*
- * (stricter than any membership, so a Basic member of company B gains nothing in B from being an
- * installer in company A).
+ * Each permission has a coarse part, checked before a procedure runs (some membership with level
+ * <= N, company admin), and optionally a target rule, checked by the service against the record it
+ * touches. Every target rule that names a company, for reads as for writes, asks the level the
+ * actor holds *in that company* (or in a company the system is shared with), never the best level
+ * anywhere: a Basic member of company A reads nothing of A that needs Expert from being an Expert
+ * in company B. Lists keep to the companies where the level suffices (`actorAt`). Only records of
+ * no company (catalogues, dashboards, the role list) are judged by the coarse part alone.
  */
 
 export const ROLE_LEVEL = { Superuser: 0, SystemInstaller: 1, Expert: 2, Basic: 3 } as const;
@@ -62,11 +63,14 @@ export type TargetRule =
    *  membership of `user_memberships` at level 0); a superuser edits anyone except their own
    *  membership while it carries a level-0 role. */
   | 'membershipEdit'
-  /** A member of the owning company or of a company the system is shared with. */
+  /**
+   * The needed level in the owning company or in a company the system is shared with (with or
+   * without change); for level 3, any member of them.
+   */
   | 'systemRead'
   /** The needed level in the owning company, or in a company holding a share with `change`. */
   | 'systemWrite'
-  /** A member of the target company. */
+  /** The needed level in the target company (for level 3, any member of it). */
   | 'companyMember'
   /** The needed level in the target company (for a system: its owner company itself; shares give nothing). */
   | 'companyLevel'
@@ -76,7 +80,10 @@ export type TargetRule =
    * (never through a read-only share).
    */
   | 'changelogEntry'
-  /** Level 0 for CalculatedValue processors, the permission's level otherwise. */
+  /**
+   * Level 0 for CalculatedValue processors, otherwise the permission's level in the owner company of
+   * the processor's system or in a company it is shared with for change.
+   */
   | 'processorKind';
 
 export interface PermissionRule {
@@ -241,6 +248,37 @@ export function levelIn(actor: Actor, company_cuid: string | undefined): number 
     .reduce((best, m) => Math.min(best, m.level), Number.POSITIVE_INFINITY);
 }
 
+/**
+ * The actor as a permission needing `level` sees them: only their memberships of that level or more
+ * powerful (a superuser keeps everything). Lists and scopes of a read use it, so a company where the
+ * actor's level is too low contributes no row, whatever they hold elsewhere.
+ */
+export function actorAt(actor: Actor, level: number): Actor {
+  if (isSuperUser(actor)) return actor;
+  const memberships = actor.memberships.filter((m) => m.level <= level);
+  return memberships.length === actor.memberships.length ? actor : { user_cuid: actor.user_cuid, memberships };
+}
+
+/** `actorAt` for the level a permission needs. */
+export function actorFor(actor: Actor, permission: Permission): Actor {
+  return actorAt(actor, POLICY[permission].level);
+}
+
+/**
+ * The actor inside one company: their memberships there (a superuser keeps everything). The
+ * browser asks the policy with it about a record shown, so a button follows the level held in the
+ * record's company, like the server.
+ */
+export function actorIn(actor: Actor, company_cuid: string): Actor {
+  if (isSuperUser(actor)) return actor;
+  return { user_cuid: actor.user_cuid, memberships: actor.memberships.filter((m) => m.company_cuid === company_cuid) };
+}
+
+/** The needed level in the owner company, or in a company the system is shared with (`changeOnly`: with change). */
+function levelOnSystem(actor: Actor, level: number, target: PolicyTarget, changeOnly: boolean): boolean {
+  return levelIn(actor, target.company_cuid) <= level || (target.shares ?? []).some((s) => (s.change || !changeOnly) && levelIn(actor, s.company_cuid) <= level);
+}
+
 export function isAdminOf(actor: Actor, company_cuid: string | undefined): boolean {
   return !!company_cuid && actor.memberships.some((m) => m.company_cuid === company_cuid && m.is_company_admin);
 }
@@ -280,14 +318,14 @@ export function mayManageUser(actor: Actor, target: { user_cuid?: string; user_m
 
 /**
  * A changelog entry: the needed level in the owner company of its system, or its author while
- * they see the system through the owner company or a share with change. A read-only share never
+ * they hold that level in a company the system is shared with for change. A read-only share never
  * edits or deletes an entry, not even one's own.
  */
 export function mayChangeChangelogEntry(actor: Actor, level: number, target: PolicyTarget): boolean {
   if (isSuperUser(actor)) return true;
   if (levelIn(actor, target.company_cuid) <= level) return true;
   if (target.user_cuid === undefined || target.user_cuid !== actor.user_cuid) return false;
-  return isMemberOf(actor, target.company_cuid) || (target.shares ?? []).some((s) => s.change && isMemberOf(actor, s.company_cuid));
+  return levelOnSystem(actor, level, target, true);
 }
 
 /**
@@ -374,23 +412,14 @@ function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): bo
       return !own && !ofSuperuser && isAdminOf(actor, target.company_cuid);
     }
     case 'systemRead':
-      return (
-        superuser ||
-        isMemberOf(actor, target.company_cuid) ||
-        (target.shares ?? []).some((s) => isMemberOf(actor, s.company_cuid))
-      );
+      return superuser || levelOnSystem(actor, r.level, target, false);
     case 'systemWrite':
-      return (
-        superuser ||
-        levelIn(actor, target.company_cuid) <= r.level ||
-        (target.shares ?? []).some((s) => s.change && levelIn(actor, s.company_cuid) <= r.level)
-      );
+      return superuser || levelOnSystem(actor, r.level, target, true);
     case 'companyMember':
-      return superuser || isMemberOf(actor, target.company_cuid);
     case 'companyLevel':
       return superuser || levelIn(actor, target.company_cuid) <= r.level;
     case 'processorKind':
-      return superuser || (target.entity_type_kind !== 'CalculatedValue' && bestLevel(actor) <= r.level);
+      return superuser || (target.entity_type_kind !== 'CalculatedValue' && levelOnSystem(actor, r.level, target, true));
   }
 }
 

@@ -12,8 +12,10 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TOKEN = /^([a-z0-9]{1,32})\.([A-Za-z0-9_-]{16,128})$/;
 
 interface LinkRow {
-  data: { kind?: unknown; user_cuid?: unknown; secret_sha256?: unknown };
+  data: { kind?: unknown; user_cuid?: unknown; email?: unknown; secret_sha256?: unknown };
   expired: boolean;
+  /** The account's address now (null: no such user). */
+  current_email: string | null;
 }
 
 /** A link checked and locked inside a transaction. */
@@ -26,7 +28,9 @@ export interface OpenedLink {
  * One-time links of accounts (invitation, password reset) in url_request, the way the alert
  * e-mail verification keeps its links: the token given out is `<token_cuid>.<secret>`, and only a
  * SHA-256 of the secret is stored, so a copy of the table opens nothing. One user has at most one
- * live link: a new one replaces the older ones of either kind.
+ * live link: a new one replaces the older ones of either kind. A link belongs to the address it
+ * was mailed to: it opens only while the account still has that address (and a change of the
+ * address deletes it: migration 1764630000000).
  */
 @Injectable()
 export class AccountLinks implements OnModuleDestroy {
@@ -42,15 +46,15 @@ export class AccountLinks implements OnModuleDestroy {
     clearInterval(this.sweeper);
   }
 
-  /** A new link for the user; their older links stop working. Answers the token to put in the mail. */
-  async issue(kind: AccountLinkKind, user_cuid: string, ttlSeconds: number): Promise<string> {
+  /** A new link for the user, mailed to `email`; their older links stop working. Answers the token to put in the mail. */
+  async issue(kind: AccountLinkKind, user_cuid: string, email: string, ttlSeconds: number): Promise<string> {
     const token_cuid = newCuid();
     const secret = randomBytes(24).toString('base64url');
     await this.ds.transaction(async (tx) => {
       await this.dropAll(tx, user_cuid);
       await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
         token_cuid,
-        JSON.stringify({ kind, user_cuid, secret_sha256: sha256(secret) }),
+        JSON.stringify({ kind, user_cuid, email: email.trim().toLowerCase(), secret_sha256: sha256(secret) }),
         ttlSeconds,
       ]);
     });
@@ -85,12 +89,17 @@ export class AccountLinks implements OnModuleDestroy {
     const m = TOKEN.exec(token);
     if (!m) return undefined;
     const [, token_cuid, secret] = m;
-    const [row] = (await tx.query(`SELECT data, expires_at <= now() AS expired FROM url_request WHERE token_cuid = $1${lock ? ' FOR UPDATE' : ''}`, [
-      token_cuid,
-    ])) as LinkRow[];
+    const [row] = (await tx.query(
+      `SELECT r.data, r.expires_at <= now() AS expired, u.email AS current_email
+         FROM url_request r LEFT JOIN "user" u ON u.user_cuid = r.data->>'user_cuid'
+        WHERE r.token_cuid = $1${lock ? ' FOR UPDATE OF r' : ''}`,
+      [token_cuid],
+    )) as LinkRow[];
     if (!row || row.expired || !KINDS.includes(row.data.kind as AccountLinkKind) || typeof row.data.secret_sha256 !== 'string' || typeof row.data.user_cuid !== 'string') {
       return undefined;
     }
+    // Sent to another address than the account's (changed since, or a link from before addresses were kept): dead.
+    if (typeof row.data.email !== 'string' || row.current_email === null || row.data.email !== row.current_email.toLowerCase()) return undefined;
     const a = Buffer.from(sha256(secret), 'hex');
     const b = Buffer.from(row.data.secret_sha256, 'hex');
     if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;

@@ -35,10 +35,13 @@ export class AccountRouter {
       .input(ZResendInvitationInput)
       .output(ZInvitationOutcome)
       .mutation(({ ctx, input }) =>
-        this.accounts.resendInvitation(ctx.actor, input.user_cuid, callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']), {
-          host: ctx.req.headers.host,
-          protocol: ctx.req.protocol,
-        }),
+        this.accounts.resendInvitation(
+          ctx.actor,
+          input.user_cuid,
+          callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
+          { host: ctx.req.headers.host, protocol: ctx.req.protocol },
+          input.company_cuid,
+        ),
       ),
   });
 }

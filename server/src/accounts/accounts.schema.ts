@@ -10,6 +10,10 @@ export const ZResetBody = z.object({ token: z.string().min(1).max(200), password
 /** account.changePassword */
 export const ZChangePasswordInput = z.object({ current_password: z.string().max(200), new_password: ZPassword }).strict();
 
-/** account.resendInvitation */
-export const ZResendInvitationInput = z.object({ user_cuid: ZCuid }).strict();
+/**
+ * account.resendInvitation: `company_cuid` is the company the admin resends from (a company of the
+ * user where the admin is an admin); the mail counts against its budgets only. Left out: the first
+ * such company.
+ */
+export const ZResendInvitationInput = z.object({ user_cuid: ZCuid, company_cuid: ZCuid.optional() }).strict();
 export { ZInvitationOutcome };

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../access/policy';
+import { type Actor, isAdminOf, isSuperUser } from '../access/policy';
 import { Mailer } from '../alerts/channels/mailer';
 import { hashPassword } from '../auth/password';
+import { Budgets } from '../budgets/budgets.service';
+import { translate } from '../common/messages';
 import { BrandingService } from '../branding/branding.service';
 import { type Locale, localeOfMeta } from '../common/locale';
 import { AppConfig } from '../config/config';
@@ -42,6 +44,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     private readonly throttle: ResetThrottle,
     private readonly mailer: Mailer,
     private readonly branding: BrandingService,
+    private readonly budgets: Budgets,
   ) {}
 
   onModuleInit(): void {
@@ -68,21 +71,49 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   // ---- invitation ----------------------------------------------------------------------------
 
   /** Mails a new invitation link; the answer (in the admin's language) says whether it went out. */
-  async invite(invitee: Invitee): Promise<TInvitationOutcome> {
+  async invite(invitee: Invitee, spent = false): Promise<TInvitationOutcome> {
     const texts = ACCOUNT_TEXTS[invitee.answerLocale];
     try {
+      if (!spent) await this.spendInvitation(invitee);
       return await this.mailInvitation(invitee);
     } catch (e) {
+      // A spent mail budget (429): the user exists, the admin re-sends the invitation later.
+      if (e instanceof TRPCError && e.code === 'TOO_MANY_REQUESTS') return { sent: false, message: translate(e.message, invitee.answerLocale) };
       // Never a failed creation for a mail: the admin re-sends it later.
       this.logger.warn(`Invitation for user ${invitee.user_cuid} not made: ${(e as Error).message}`);
       return { sent: false, message: texts.invitationFailed(invitee.answerLocale === 'fr' ? 'erreur interne' : 'internal error') };
     }
   }
 
+  /**
+   * One invitation mail against the budgets of the admin, the address and the one company the
+   * admin invites from (or TOO_MANY_REQUESTS); never the invitee's other companies.
+   */
+  private async spendInvitation(invitee: Invitee): Promise<void> {
+    await this.budgets.spendMail({ user_cuid: invitee.invited_by, address: invitee.email, company_cuids: invitee.company_cuid ? [invitee.company_cuid] : [] });
+  }
+
+  /**
+   * The company an admin resends an invitation from: `asked` when it is a company of the user where
+   * the admin is an admin (a superuser: any company of the user), else the first such company; a
+   * superuser who administers none of them acts from their own superuser company.
+   */
+  private async payingCompany(actor: Actor, user_cuid: string, asked: string | undefined, texts: (typeof ACCOUNT_TEXTS)[Locale]): Promise<string | undefined> {
+    const superuser = isSuperUser(actor);
+    const ofUser = await this.budgets.companiesOfUser(user_cuid);
+    const mine = ofUser.filter((c) => isAdminOf(actor, c));
+    if (asked !== undefined) {
+      if (mine.includes(asked) || (superuser && ofUser.includes(asked))) return asked;
+      throw new TRPCError({ code: 'BAD_REQUEST', message: texts.resendFromCompany });
+    }
+    if (mine.length) return mine[0];
+    return actor.memberships.map((m) => m.company_cuid).sort()[0];
+  }
+
   private async mailInvitation(invitee: Invitee): Promise<TInvitationOutcome> {
     const texts = ACCOUNT_TEXTS[invitee.answerLocale];
     const ttl = this.config.INVITATION_TTL_HOURS * 3600;
-    const token = await this.links.issue('accountInvitation', invitee.user_cuid, ttl);
+    const token = await this.links.issue('accountInvitation', invitee.user_cuid, invitee.email, ttl);
     const brand = await this.branding.forHost(invitee.host, invitee.protocol);
     const link = `${this.publicUrl}/auth/reset?token=${token}&welcome=1`;
     const r = await this.send(invitee.email, invitationMail(invitee.locale, { brand: brand.title, name: invitee.name, link, validity: validityOf(invitee.locale, ttl) }));
@@ -92,12 +123,19 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `account.resendInvitation`: a user who has not set a password yet gets a new link (the old one dies). */
-  async resendInvitation(actor: Actor, user_cuid: string, answerLocale: Locale, origin: Omit<RequestOrigin, 'address'>): Promise<TInvitationOutcome> {
+  async resendInvitation(
+    actor: Actor,
+    user_cuid: string,
+    answerLocale: Locale,
+    origin: Omit<RequestOrigin, 'address'>,
+    company_cuid?: string,
+  ): Promise<TInvitationOutcome> {
     const user = await this.users.editable(actor, user_cuid);
     const texts = ACCOUNT_TEXTS[answerLocale];
     if (user.has_password) throw new TRPCError({ code: 'BAD_REQUEST', message: texts.alreadyActive });
     if (user.inactivated_by_user_cuid) throw new TRPCError({ code: 'BAD_REQUEST', message: texts.deactivated });
-    return this.invite({
+    const paying = await this.payingCompany(actor, user.user_cuid, company_cuid, texts);
+    const invitee: Invitee = {
       user_cuid: user.user_cuid,
       email: user.email,
       name: user.name,
@@ -105,7 +143,11 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
       answerLocale,
       host: origin.host,
       protocol: origin.protocol,
-    });
+      invited_by: actor.user_cuid,
+      company_cuid: paying,
+    };
+    await this.spendInvitation(invitee); // a spent budget answers 429 here
+    return this.invite(invitee, true);
   }
 
   // ---- forgot password -----------------------------------------------------------------------
@@ -117,7 +159,8 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
    */
   async requestReset(email: string, origin: RequestOrigin, browserLocale: Locale | undefined): Promise<void> {
     const admitted = await this.throttle.admit(email, origin.address);
-    if (!admitted) {
+    // The address's mail budget is spent whether it has an account or not (a public flow: nothing may tell).
+    if (!admitted || !(await this.budgets.trySpendMail({ address: email }))) {
       this.logger.log('A password reset request was over the hourly limit: no mail');
       return;
     }
@@ -136,7 +179,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     if (!user) return;
     const locale = localeOfMeta(user.meta) ?? browserLocale ?? 'en';
     const ttl = this.config.RESET_TTL_MINUTES * 60;
-    const token = await this.links.issue('passwordReset', user.user_cuid, ttl);
+    const token = await this.links.issue('passwordReset', user.user_cuid, user.email, ttl);
     const brand = await this.branding.forHost(origin.host, origin.protocol);
     const link = `${this.publicUrl}/auth/reset?token=${token}`;
     const r = await this.send(user.email, resetMail(locale, { brand: brand.title, name: user.name, link, validity: validityOf(locale, ttl) }));

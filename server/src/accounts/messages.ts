@@ -107,6 +107,7 @@ export const ACCOUNT_TEXTS = {
     invitationFailed: (reason: string) => `The user was created, but the invitation mail could not be sent (${reason}). Send it again later with "Resend invitation".`,
     alreadyActive: 'This user has already set their password: they can use "Forgot password?" on the sign-in page.',
     deactivated: 'This user was deactivated: reactivate them first.',
+    resendFromCompany: 'Resend the invitation from a company of this user where you are an admin (company_cuid).',
   },
   fr: {
     forgotSent: "Si un compte actif utilise cette adresse, un e-mail avec un lien pour choisir un nouveau mot de passe est en route. Regardez votre boîte de réception (et les indésirables).",
@@ -120,5 +121,6 @@ export const ACCOUNT_TEXTS = {
     invitationFailed: (reason: string) => `L'utilisateur a été créé, mais l'e-mail d'invitation n'a pas pu partir (${reason}). Renvoyez-le plus tard avec « Renvoyer l'invitation ».`,
     alreadyActive: "Cet utilisateur a déjà choisi son mot de passe : il peut utiliser « Mot de passe oublié ? » sur la page de connexion.",
     deactivated: "Cet utilisateur a été désactivé : réactivez-le d'abord.",
+    resendFromCompany: "Renvoyez l'invitation depuis une entreprise de cet utilisateur dont vous êtes administrateur (company_cuid).",
   },
 } as const;

@@ -1,16 +1,18 @@
+import { ownEntry } from '../common/own-entry';
 import type { MessagePlaceholder, TTriggerEventValue } from './rules';
 
 /**
  * Fills a trigger's `message` / `release_message` with an event's values. Placeholders are
  * `{value}`, `{threshold}`, `{parameter}`, `{unit}`, `{device}`, `{system}` and `{time}` (device
- * time in the system's timezone); an unknown `{word}` stays as written. Each format escapes what it
+ * time in the system's timezone); any other `{word}` stays as written, `{constructor}` or
+ * `{__proto__}` too (only the placeholders' own entries are looked up, never Object.prototype). Each format escapes what it
  * inserts *and* the template text itself, so neither a tenant's message nor a device's value can
  * inject markup into a mail, a Telegram message (parse_mode HTML) or a Discord message.
  */
 export type RenderFormat = 'text' | 'html' | 'markdown';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ownEntry(HTML_ESCAPES, c) ?? c);
 /** Discord markdown: every formatting character is escaped, and mentions are broken up. */
 export const escapeMarkdown = (s: string): string => s.replace(/([\\*_~`|>#\-[\]()!:])/g, '\\$1').replace(/@/g, '@\u200b');
 
@@ -60,14 +62,14 @@ export function placeholderValues(event: TTriggerEventValue): Record<MessagePlac
 
 /** The message with its placeholders filled, escaped for `format`. */
 export function renderMessage(template: string, event: TTriggerEventValue, format: RenderFormat = 'text'): string {
-  const values = placeholderValues(event) as Record<string, string>;
+  const values: Readonly<Record<string, string>> = placeholderValues(event);
   const esc = escapeFor(format);
   let out = '';
   let last = 0;
-  for (const m of template.matchAll(/\{([a-z_]+)\}/g)) {
-    const name = m[1];
-    if (!(name in values)) continue;
-    out += esc(template.slice(last, m.index)) + esc(values[name]);
+  for (const m of template.matchAll(/\{([A-Za-z_]+)\}/g)) {
+    const value = ownEntry(values, m[1]);
+    if (value === undefined) continue;
+    out += esc(template.slice(last, m.index)) + esc(value);
     last = m.index + m[0].length;
   }
   return out + esc(template.slice(last));

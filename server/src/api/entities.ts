@@ -14,6 +14,7 @@ import { InterfaceTypeEntity } from '../catalogue/interface-type.entity';
 import { LogParameterEntity } from '../catalogue/log-parameter.entity';
 import { ManufacturerEntity } from '../catalogue/manufacturer.entity';
 import { UnitEntity } from '../catalogue/unit.entity';
+import { CompanyBudgetRootEntity } from '../companies/company-budget-root.entity';
 import { CompanyMembershipEntity } from '../companies/company-membership.entity';
 import { CompanyEntity } from '../companies/company.entity';
 import { ControllerOnlineStateHistoryEntity } from '../controllers/controller-online-state-history.entity';
@@ -70,6 +71,7 @@ export const ENTITIES = [
   RoleEntity,
   CompanyEntity,
   CompanyMembershipEntity,
+  CompanyBudgetRootEntity,
   // systems & sites
   SiteEntity,
   SystemEntity,

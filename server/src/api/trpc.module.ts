@@ -20,6 +20,9 @@ import { UsersModule } from '../users/users.module';
 import { type AppRouter, buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
 import type { TrpcContext } from '../trpc/context';
 import { conditionalGet } from '../common/conditional';
+import { PortalMetrics } from '../common/metrics';
+import { Counter } from 'prom-client';
+import { RequestBrake, requestBrakeHook } from './request-brake';
 
 /** Largest tRPC request body; larger ones answer 413 PAYLOAD_TOO_LARGE. */
 export const TRPC_MAX_BODY_BYTES = 1024 * 1024;
@@ -73,6 +76,7 @@ export class TrpcService implements OnModuleInit {
     private readonly sessions: SessionService,
     private readonly config: AppConfig,
     private readonly modules: ModuleRef,
+    private readonly metrics: PortalMetrics,
   ) {}
 
   /** The app router from every provider of ROUTER_PROVIDERS (each built by Nest in its own module). */
@@ -105,6 +109,9 @@ export class TrpcService implements OnModuleInit {
     fastify.addHook('onSend', conditionalGet((req) => req.routeOptions.url === '/api/trpc/:path'));
     fastify.addHook('onRequest', refuseNonJsonBodies);
     fastify.addHook('onRequest', limitBatchSize(this.config.TRPC_MAX_BATCH_SIZE));
+    const braked = new Counter({ name: 'portal_request_brake_refusals_total', help: 'tRPC requests answered 429 because their session called faster than REQUESTS_PER_SESSION_PER_SECOND.', registers: [this.metrics.registry] });
+    const brake = new RequestBrake(this.config.REQUESTS_PER_SESSION_PER_SECOND, this.config.REQUESTS_PER_SESSION_BURST);
+    fastify.addHook('onRequest', requestBrakeHook(brake, (cookie) => this.sessions.languageMetaOf(cookie), () => braked.inc()));
     await fastify.register(fastifyTRPCPlugin, {
       prefix: '/api/trpc',
       trpcOptions: {

@@ -34,4 +34,23 @@ describe('RevocationBatcher', () => {
       'database down',
     );
   });
+
+  it('a shared batch never fails for one bad item: a lookup the database refuses for one session fails that check alone; the others get their state', async () => {
+    const batches: RevocationKey[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const sut = new RevocationBatcher(async (keys) => {
+      batches.push(keys);
+      if (keys[0].sid === 'first') await gate; // holds the only slot so the next checks share one batch
+      if (keys.some((k) => k.sid === 'poison')) throw Object.assign(new Error('invalid byte sequence'), { code: '22021' });
+      return new Map(keys.map((k) => [RevocationBatcher.keyOf(k), state(7)]));
+    }, 1);
+    const first = sut.check({ user_cuid: 'a', sid: 'first' });
+    const checks = ['a1', 'poison', 'a2', 'a3'].map((sid) => sut.check({ user_cuid: sid === 'poison' ? 'b' : 'a', sid }));
+    release();
+    await first;
+    const results = await Promise.allSettled(checks);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value?.session_epoch : (r.reason as Error).message))).toEqual([7, 'invalid byte sequence', 7, 7]);
+    expect(batches[1].map((k) => k.sid)).toEqual(['a1', 'poison', 'a2', 'a3']);
+  });
 });

@@ -1,3 +1,5 @@
+import { splitOnFailure } from '../database/split-on-failure';
+
 export interface RevocationState {
   inactive: boolean;
   session_epoch: number;
@@ -42,8 +44,18 @@ export class RevocationBatcher {
     while (this.inFlight < this.maxInFlight && this.queue.length) {
       const batch = this.queue.splice(0, this.maxBatch);
       this.inFlight++;
-      this.lookup(batch.map((b) => b.key))
-        .then((found) => batch.forEach((b) => b.resolve(found.get(RevocationBatcher.keyOf(b.key)))))
+      // A lookup refused for one key is split (splitOnFailure): only that request fails, the others get their state.
+      splitOnFailure(batch, async (part) => {
+        const found = await this.lookup(part.map((b) => b.key));
+        return part.map((b) => found.get(RevocationBatcher.keyOf(b.key)));
+      })
+        .then((results) =>
+          batch.forEach((b, i) => {
+            const r = results[i];
+            if (r.ok) b.resolve(r.value);
+            else b.reject(r.error);
+          }),
+        )
         .catch((e: unknown) => batch.forEach((b) => b.reject(e)))
         .finally(() => {
           this.inFlight--;

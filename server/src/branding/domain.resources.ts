@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../common/errors';
 import type { ResourceDefinition } from '../crud/resource';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
 import { resourceAccess } from '../access/resources';

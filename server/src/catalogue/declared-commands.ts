@@ -23,6 +23,8 @@ export const ZDeclaredArg = z
     max: z.number().finite().optional(),
     /** For strings: the allowed values (a select in the form). */
     choices: z.array(z.string().max(200)).max(50).optional(),
+    /** A secret (a password, a PSK, a token): masked wherever the command is read by someone who may not configure the controller. */
+    secret: z.boolean().optional(),
   })
   .strict();
 

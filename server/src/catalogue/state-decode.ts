@@ -9,7 +9,12 @@
  *
  * `enums.faults` and `enums.warnings` name the codes of the bundle's `faults` / `warnings` arrays.
  * Anything else in the meta is ignored; a meta that is not of this shape decodes nothing.
+ * Keys and values are a controller's text: the tables are looked up by their own entries only, so a
+ * state key or value `constructor` / `__proto__` is shown as it is (docs/security.md, "Text is never
+ * a key into a plain object").
  */
+
+import { ownEntry, ownTable } from '../common/own-entry';
 
 type Scalar = string | number | boolean | null;
 
@@ -22,12 +27,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** The shape above out of whatever the meta holds (wrong parts are dropped, never thrown on). */
 export function readStateMeta(meta: unknown): StateMeta {
-  const out: StateMeta = { enums: {}, states: {} };
+  const out: StateMeta = { enums: ownTable(), states: ownTable() };
   if (!isObject(meta)) return out;
   if (isObject(meta.enums)) {
     for (const [key, labels] of Object.entries(meta.enums)) {
       if (!isObject(labels)) continue;
-      const clean: Record<string, string> = {};
+      const clean = ownTable<string>();
       for (const [v, label] of Object.entries(labels)) if (typeof label === 'string' || typeof label === 'number') clean[v] = String(label);
       out.enums[key] = clean;
     }
@@ -62,7 +67,7 @@ export const toScalar = (v: unknown): Scalar =>
 /** A value's label from `enums.<key>` (numbers match their text: 9 and "9" are the same key). */
 export function decodeValue(meta: StateMeta, key: string, value: unknown): { text: string; decoded: boolean } {
   const s = toScalar(value);
-  const label = s === null ? undefined : meta.enums[key]?.[String(s)];
+  const label = s === null ? undefined : ownEntry(ownEntry(meta.enums, key), String(s));
   if (label !== undefined) return { text: label, decoded: true };
   return { text: s === null ? '—' : String(s), decoded: false };
 }
@@ -84,7 +89,8 @@ const ISSUE_KEYS = ['faults', 'warnings'] as const;
 export function decodeBundle(bundle: unknown, meta: StateMeta, labels: ReadonlyMap<string, string> = new Map()): DecodedState {
   const out: DecodedState = { values: [], faults: [], warnings: [] };
   if (!isObject(bundle)) return out;
-  const rank = (k: string) => meta.states[k]?.order ?? Number.MAX_SAFE_INTEGER;
+  const stateOf = (k: string) => ownEntry(meta.states, k);
+  const rank = (k: string) => stateOf(k)?.order ?? Number.MAX_SAFE_INTEGER;
   const keys = Object.keys(bundle).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   for (const key of keys) {
     const value = bundle[key];
@@ -93,9 +99,9 @@ export function decodeBundle(bundle: unknown, meta: StateMeta, labels: ReadonlyM
       out[key as 'faults' | 'warnings'] = list.slice(0, 100).map((code) => ({ code: toScalar(code), text: decodeValue(meta, key, code).text }));
       continue;
     }
-    if (meta.states[key]?.hidden) continue;
+    if (stateOf(key)?.hidden) continue;
     const { text, decoded } = decodeValue(meta, key, value);
-    out.values.push({ key, label: meta.states[key]?.label ?? labels.get(key) ?? keyInWords(key), value: toScalar(value), text, decoded });
+    out.values.push({ key, label: stateOf(key)?.label ?? labels.get(key) ?? keyInWords(key), value: toScalar(value), text, decoded });
   }
   return out;
 }

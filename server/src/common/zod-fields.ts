@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textProblem } from './storable';
 
 /** Shared field schemas for records and forms. */
 export const ZName = z.string().trim().min(1, 'Required').max(200);
@@ -48,7 +49,12 @@ const where = (path: readonly (string | number)[]) => (path.length ? ` (at ${pat
 /** Why `value` cannot be stored as JSON, or undefined when it can. */
 export function jsonProblem(value: unknown, limits: JsonLimits = {}): string | undefined {
   const walk = (v: unknown, path: (string | number)[]): string | undefined => {
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return undefined;
+    if (v === null || typeof v === 'boolean') return undefined;
+    // Text PostgreSQL cannot store (NUL, a lone surrogate): jsonb refuses it.
+    if (typeof v === 'string') {
+      const bad = textProblem(v);
+      return bad ? `${bad}${where(path)}` : undefined;
+    }
     if (typeof v === 'number') return Number.isFinite(v) ? undefined : `Numbers must be finite${where(path)}`;
     if (typeof v !== 'object') return `Only JSON values (text, numbers, true/false, null, lists, objects)${where(path)}`;
     if (path.length >= JSON_MAX_DEPTH) return `Nested more than ${JSON_MAX_DEPTH} levels deep`;
@@ -65,6 +71,8 @@ export function jsonProblem(value: unknown, limits: JsonLimits = {}): string | u
     if (keys.length > JSON_MAX_KEYS) return `An object holds at most ${JSON_MAX_KEYS} keys${where(path)}`;
     for (const key of keys) {
       if (forbiddenKeys.has(key)) return `The key "${key}" is not allowed${where(path)}`;
+      const badKey = textProblem(key);
+      if (badKey) return `${badKey}${where(path)}`;
       const p = walk((v as Record<string, unknown>)[key], [...path, key]);
       if (p) return p;
     }

@@ -5,6 +5,7 @@ import { newCuid } from '../common/ids';
 import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
+import { budgetsOf } from '../budgets/budgets.service';
 
 /** The company's web site; its logo may also be a file uploaded here (/api/files/…). */
 const ZUrl = httpUrl().nullable().optional();
@@ -39,6 +40,8 @@ export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.Zod
   defaultSort: { field: 'name', order: 'ASC' },
   afterCreate: async (tx, actor, row) => {
     const level = Math.min(bestLevel(actor), 3);
+    // Budgets: the new company counts with the budget account its creator administers from (unless a superuser made it).
+    await budgetsOf(tx).assignRoot(tx, actor, String(row.company_cuid));
     // The creator's new membership moves their session epoch: their own session is re-issued.
     await keepOwnSession(tx, actor.user_cuid, () =>
       tx.query(

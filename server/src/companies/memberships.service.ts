@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { type Actor, can, mayHandleLevel } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { TMembership, TMembershipChanges, TMembershipCreateData, TMembershipRecord } from './companies.schema';
 import {
   type MembershipListParams,

@@ -6,6 +6,7 @@ import {
   IsEmail,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -226,7 +227,11 @@ export class AppConfig {
   @Min(1)
   ALERTS_DELIVERY_MAX_DEFERRALS = 30;
 
-  /** A claimed (SENDING) event or delivery not finished within this many seconds is claimed again (its instance died). */
+  /**
+   * A claimed (SENDING) event or delivery not finished within this many seconds is claimed again (its
+   * instance died). A delivery's holder renews it every third of this while it works: only an
+   * instance silent for a whole lease loses its deliveries.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -291,6 +296,24 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   FILES_MAX_BYTES = 10 * 1024 * 1024;
+
+  /** Hosted files: bytes of all files one company holds (owned by it or uploaded into its share of a system); an upload past it answers 413. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  FILES_COMPANY_MAX_BYTES = 1024 * 1024 * 1024;
+
+  /** Hosted files: uploads into one company per hour, all its users together; more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  FILES_UPLOADS_PER_COMPANY_PER_HOUR = 200;
+
+  /** Hosted files: uploads one user may have running at once on an instance (each is held in memory, at most FILES_MAX_BYTES); one more answers 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  FILES_UPLOADS_RUNNING_PER_USER = 2;
 
   /** Hosted files: content types accepted on upload, comma-separated (checked against the file's bytes). */
   @IsString()
@@ -435,6 +458,81 @@ export class AppConfig {
   @Min(0)
   EXPORT_POLL_MS = 2000;
 
+  /** Data exports: jobs one instance runs at once; keep it above EXPORT_COMPANY_MAX_RUNNING so one company never holds every slot. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  EXPORT_WORKER_CONCURRENCY = 3;
+
+  /** Data exports: jobs one user may have running at once (the worker starts a user's next job when one ends). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_USER_MAX_RUNNING = 1;
+
+  /** Data exports: jobs one user may have waiting (QUEUED); one more is refused with 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_USER_MAX_QUEUED = 3;
+
+  /** Data exports: jobs charged to one budget account (a root company and the companies made from it) running at once (across every instance). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_COMPANY_MAX_RUNNING = 2;
+
+  /** Data exports: jobs charged to one budget account waiting (QUEUED, scheduled ones included); one more a user starts is refused with 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_COMPANY_MAX_QUEUED = 10;
+
+  /** Data exports: scheduled templates charged to one company (its actors set their schedules); one more is refused with 400. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_SCHEDULES_PER_COMPANY = 50;
+
+  /** Data exports: streamed exports (GET /api/exports/stream) one user may have open at once on one instance; one more answers 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_USER_MAX_STREAMS = 2;
+
+  /** Data exports: largest export, in column-days (days × columns; an hourly day counts 1/12, a daily one 1/288), for jobs and streams alike. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  EXPORT_MAX_COLUMN_DAYS = 4000;
+
+  /** Data exports: milliseconds one read of an export (one chunk of rows) may take on PostgreSQL before it is cancelled (statement_timeout). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  EXPORT_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /** Data exports: most rows one read of an export returns (the time window shrinks to stay under it); smaller chunks let other requests in sooner on the embedded database. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(100_000)
+  EXPORT_CHUNK_ROWS = 5000;
+
+  /** Data exports: the nice value (0–19) a long export's thread takes (Linux); it then gives way to requests, ingest and short exports when the cores are busy. 0 leaves it as is. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  EXPORT_THREAD_NICE = 10;
+
+  /** Data exports: rows after which an export counts as long and its thread drops to EXPORT_THREAD_NICE (0: every export from its first chunk). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  EXPORT_BACKGROUND_AFTER_ROWS = 50_000;
+
   // ---- Alert channels (email, Telegram, Discord: server/src/alerts/channels) -------------------
 
   /** Email: the SMTP server (smtp://user:pass@host:587, smtps://…:465); empty → mails are written as .eml files under <DATA_DIR>/mail. */
@@ -478,6 +576,62 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
+
+  // ---- Budgets: what one user, address, company or controller may spend (server/src/budgets, docs/security.md) ----
+
+  /** Mails (address verifications, invitations) one user may cause per hour; more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAILS_PER_USER_PER_HOUR = 20;
+
+  /** Mails (verifications, invitations, password resets) to one address per hour, counted per budget account causing them; more answer 429 (a reset: silently no mail). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAILS_PER_ADDRESS_PER_HOUR = 5;
+
+  /** Mails (verifications, invitations) caused for one budget account (a root company and the companies made from it) per hour, by all its users; more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAILS_PER_COMPANY_PER_HOUR = 100;
+
+  /** Commands sent to one controller per minute (controllerCommand.send, controllerConfig.applyDifference); more answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  COMMANDS_PER_CONTROLLER_PER_MINUTE = 30;
+
+  /** Budgets: tRPC calls one session may make per second, on average (a decimal allowed; each instance counts its own; a batch counts each call); past it 429 with Retry-After before any work. 0: no limit. */
+  @Transform(toInt)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  REQUESTS_PER_SESSION_PER_SECOND = 20;
+
+  /** Budgets: tRPC calls one session may make at once above REQUESTS_PER_SESSION_PER_SECOND (the bucket's size: a page opening many lists). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  REQUESTS_PER_SESSION_BURST = 200;
+
+  /** Triggers charged to one budget account (created by actors acting from its companies); creating more is refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TRIGGERS_PER_COMPANY = 2000;
+
+  /** Notification channels of the companies of one budget account; creating more is refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CHANNELS_PER_COMPANY = 100;
+
+  /** Data processors charged to one budget account (created by actors acting from its companies); creating more is refused. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PROCESSORS_PER_COMPANY = 2000;
 
   /** Telegram: the bot's token from BotFather; empty → Telegram channels are not offered. A secret: never logged. */
   @IsString()

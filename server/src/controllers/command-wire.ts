@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isPlainObject, sameJson } from '../common/json';
+import { hasOwnEntry, ownEntry, ownTable } from '../common/own-entry';
+import { storableText } from '../common/storable';
 import { ZJsonObject } from '../common/zod-fields';
 import { BUILT_IN_COMMANDS, COMMAND_NAME_PATTERN, type TDeclaredCommand, ZDeclaredArg, ZDeclaredCommand, ZDeclaredCommands } from '../catalogue/declared-commands';
 
@@ -70,7 +72,7 @@ export const ZCommandAck = z
   .object({
     id: ZCommandId,
     status: z.enum(['SUCCESS', 'FAILURE']),
-    message: z.string().max(2000).optional(),
+    message: storableText(z.string().max(2000)).optional(),
     /** After apply_config: what now runs, in full, per target (becomes the reported configuration). */
     applied_config: z
       .object({
@@ -85,13 +87,16 @@ export type TCommandAck = z.infer<typeof ZCommandAck>;
 
 /** Applies a JSON Merge Patch (RFC 7386) to a configuration; returns a new object. */
 export function applyMergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
+  // Keys are a user's or a controller's text: a null-prototype table while patching (no key is
+  // inherited, `__proto__` is an entry like any other), a plain copy of it answered.
+  const out = ownTable(Object.entries(target));
   for (const [key, value] of Object.entries(patch)) {
+    const before = ownEntry(out, key);
     if (value === null) delete out[key];
-    else if (isPlainObject(value)) out[key] = applyMergePatch(isPlainObject(out[key]) ? (out[key] as Record<string, unknown>) : {}, value);
+    else if (isPlainObject(value)) out[key] = applyMergePatch(isPlainObject(before) ? before : {}, value);
     else out[key] = value;
   }
-  return out;
+  return { ...out };
 }
 
 /**
@@ -99,10 +104,10 @@ export function applyMergePatch(target: Record<string, unknown>, patch: Record<s
  * for the difference between the reported and the desired configuration.
  */
 export function mergePatchBetween(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, unknown> | undefined {
-  const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(from)) if (!(key in to)) patch[key] = null;
+  const patch = ownTable<unknown>();
+  for (const key of Object.keys(from)) if (!hasOwnEntry(to, key)) patch[key] = null;
   for (const [key, value] of Object.entries(to)) {
-    const before = from[key];
+    const before = ownEntry(from, key);
     if (isPlainObject(value) && isPlainObject(before)) {
       const inner = mergePatchBetween(before, value);
       if (inner) patch[key] = inner;
@@ -110,5 +115,5 @@ export function mergePatchBetween(from: Record<string, unknown>, to: Record<stri
       patch[key] = value;
     }
   }
-  return Object.keys(patch).length ? patch : undefined;
+  return Object.keys(patch).length ? { ...patch } : undefined;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
 import { flattenJson, isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../common/json';
+import { isSecretPath, SECRET_MASK } from '../common/secret-config';
 import { writeAutomaticChangelog } from '../systems/automatic-changelog';
 
 /** Values longer than this are cut in the summary. */
@@ -16,6 +17,7 @@ const show = (v: unknown): string => {
 /**
  * What changed between two configurations, one line per key (dotted paths for nested keys):
  * `+ key = value` added, `~ key: old → new` changed, `- key` removed; values cut at 40 characters,
+ * secret values masked,
  * at most 20 lines. Null when both are the same (key order does not count).
  */
 export function summarizeConfigChange(before: unknown, after: unknown): string | null {
@@ -25,8 +27,16 @@ export function summarizeConfigChange(before: unknown, after: unknown): string |
   // In the order people wrote the new configuration, the removed keys last.
   const order = new Map([...flattenJson(a).keys(), ...flattenJson(b).keys()].map((path, i) => [path, i] as const).reverse());
   const changes = jsonKeyChanges(b, a).sort((x, y) => order.get(x.path)! - order.get(y.path)!);
+  // A secret (wifi_psk, passwords, tokens: common/secret-config.ts) is said to change, never shown.
+  const value = (path: string, v: unknown) => (isSecretPath(path) ? SECRET_MASK : show(v));
   const lines = changes.flatMap((k) =>
-    k.change === 'added' ? [`+ ${k.path} = ${show(k.after)}`] : k.change === 'changed' ? [`~ ${k.path}: ${show(k.before)} → ${show(k.after)}`] : k.change === 'removed' ? [`- ${k.path}`] : [],
+    k.change === 'added'
+      ? [`+ ${k.path} = ${value(k.path, k.after)}`]
+      : k.change === 'changed'
+        ? [`~ ${k.path}: ${value(k.path, k.before)} → ${value(k.path, k.after)}`]
+        : k.change === 'removed'
+          ? [`- ${k.path}`]
+          : [],
   );
   if (!lines.length) lines.push('Structure changed');
   const more = lines.length - LINES_MAX;

@@ -2,6 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relat
 import type { JsonObject } from '../common/enums';
 import { EntityTypeEntity } from '../catalogue/entity-type.entity';
 import { SystemEntity } from '../systems/system.entity';
+import { CompanyEntity } from '../companies/company.entity';
 import { ControllerEntity } from './controller.entity';
 
 /**
@@ -11,6 +12,7 @@ import { ControllerEntity } from './controller.entity';
 @Entity({ name: 'entity' })
 @Index('ix_entity_controller_id', ['controller_id'])
 @Index('ix_entity_system_cuid', ['system_cuid'])
+@Index('ix_entity_charged_company_cuid', ['charged_company_cuid'])
 @Index('ix_entity_entitytype_id', ['entitytype_id'])
 @Index('ix_entity_name', ['name'])
 export class DeviceEntity {
@@ -59,4 +61,12 @@ export class DeviceEntity {
 
   @Column({ type: 'timestamptz', name: 'reported_at', nullable: true })
   reported_at: Date | null;
+
+  /** The company whose data processor cap the row counts against (its creator's acting company); null: its system's owner (rows older than migration 1764672000000). */
+  @Column({ type: 'varchar', length: 32, name: 'charged_company_cuid', nullable: true })
+  charged_company_cuid: string | null;
+
+  @ManyToOne(() => CompanyEntity, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'charged_company_cuid', foreignKeyConstraintName: 'fk_entity_charged_company_cuid' })
+  charged_company: Relation<CompanyEntity> | null;
 }

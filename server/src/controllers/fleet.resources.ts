@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CONTROLLER_ID_PATTERN, CONTROLLER_ONLINE_STATES, SLUG_PATTERN } from '../common/enums';
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
 import { resourceAccess } from '../access/resources';
 import { writeConfigChangelog } from './config-changelog';
+import { budgetsOf } from '../budgets/budgets.service';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -68,6 +69,8 @@ export const controllerResource: Def = {
     })
     .partial(),
   ...resourceAccess('controller'),
+  // Secret configuration values (wifi_psk, passwords, tokens) only for whoever may configure it.
+  secrets: { columns: ['config', 'reported_config', 'controller_info'], perm: 'controllers.configure' },
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['controller_id', 'name', 'serial_number'],
   filters: ['company_cuid', 'system_cuid', 'controllertype_cuid'],
@@ -142,9 +145,15 @@ export const deviceResource: Def = {
     })
     .partial(),
   ...resourceAccess('entity'),
+  // Secret configuration values (wifi_psk, passwords, tokens) only for whoever may configure it.
+  secrets: { columns: ['config', 'reported_config', 'portal_config', 'device_info'], perm: 'devices.configure' },
   scope: { kind: 'system', column: 'system_cuid' },
   baseWhere: kindWhere(true),
-  beforeWrite: checkKind(true),
+  beforeWrite: async (tx, actor, row, current) => {
+    await checkKind(true)(tx, actor, row, current);
+    // TRIGGERS_PER_COMPANY: the triggers its type's autocreate templates will make for it, charged to the company its writer acts from.
+    await budgetsOf(tx).assertRoomForTemplateTriggers(tx, actor, row);
+  },
   // A device may only hang on a controller of its own system (ingest trusts this link): a
   // controller of another system, even of the owner company, is as missing as an unknown id, so a
   // share with change reaches no other system of the owner and learns no controller ids.
@@ -167,7 +176,11 @@ export const dataProcessorResource: Def = {
   label: 'Data processor',
   ...resourceAccess('dataProcessor'),
   baseWhere: kindWhere(false),
-  beforeWrite: checkKind(false),
+  beforeWrite: async (tx, actor, row, current) => {
+    await checkKind(false)(tx, actor, row, current);
+    // PROCESSORS_PER_COMPANY: a new processor (create, CSV import) or one moved to another system, charged to the company its writer acts from.
+    await budgetsOf(tx).assertRoomForRow(tx, 'processors', actor, row, current);
+  },
   targetExtra: async (tx, row) => {
     const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
     return { entity_type_kind: type?.kind };

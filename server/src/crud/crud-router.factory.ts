@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Permission } from '../access/policy';
+import type { Actor, Permission } from '../access/policy';
 import { procedure, router } from '../trpc/trpc';
 import { accessProcedure, readProcedures } from './procedures';
 import { contextLocale } from '../trpc/context-locale';
@@ -47,22 +47,22 @@ export interface CrudHooks {
   /** Runs after every write (create, update, updateMany, delete, deleteMany), done or refused (e.g. drop a cache). */
   afterWrite?: () => void;
   /**
-   * Runs after a write committed, with the keys it touched and (create, update) the data sent:
-   * effects that follow a change (derived rows, a reload). Its own failure answers as an error,
-   * though the write stays.
+   * Runs after a write committed, with the keys it touched, (create, update) the data sent and the
+   * actor who wrote: effects that follow a change (derived rows charged to the writer, a reload).
+   * Its own failure answers as an error, though the write stays.
    */
-  afterCommit?: (done: { kind: 'create' | 'update' | 'delete'; ids: string[]; data?: Row }) => Promise<void>;
+  afterCommit?: (done: { kind: 'create' | 'update' | 'delete'; ids: string[]; data?: Row; actor: Actor }) => Promise<void>;
 }
 
 type Check = { kind: 'create' | 'update'; data: unknown; ids?: readonly string[] };
-type Done = { kind: 'create' | 'update' | 'delete'; ids: (result: unknown) => string[]; data?: unknown };
+type Done = { kind: 'create' | 'update' | 'delete'; ids: (result: unknown) => string[]; data?: unknown; actor: Actor };
 
 /** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterCommit` on success, `afterWrite` always. */
 async function hooked<T>(hooks: CrudHooks, check: Check | undefined, write: () => Promise<T>, done?: Done): Promise<T> {
   try {
     if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row, check.ids);
     const result = await write();
-    if (done && hooks.afterCommit) await hooks.afterCommit({ kind: done.kind, ids: done.ids(result), data: done.data as Row | undefined });
+    if (done && hooks.afterCommit) await hooks.afterCommit({ kind: done.kind, ids: done.ids(result), data: done.data as Row | undefined, actor: done.actor });
     return result;
   } finally {
     hooks.afterWrite?.();
@@ -103,6 +103,7 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
     .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode, contextLocale(ctx)), {
         kind: 'create',
         ids: (r) => (r as { ids: string[] }).ids,
+        actor: ctx.actor,
       }));
   return router({ ...crudProcedures(def, crud, hooks), ...(def.importable ? { importMany } : {}) });
 }
@@ -167,27 +168,27 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), { kind: 'create', ids: createdId, data: input.data }) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), { kind: 'create', ids: createdId, data: input.data, actor: ctx.actor }) as never),
     update: procedure
       .meta({ perm: def.perms.edit })
       .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), { kind: 'update', ids: () => [input.id], data: input.data }) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), { kind: 'update', ids: () => [input.id], data: input.data, actor: ctx.actor }) as never),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), { kind: 'update', ids: listedIds, data: input.data })),
+      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), { kind: 'update', ids: listedIds, data: input.data, actor: ctx.actor })),
     delete: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id), { kind: 'delete', ids: () => [input.id] }) as never),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id), { kind: 'delete', ids: () => [input.id], actor: ctx.actor }) as never),
     deleteMany: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds })),
+      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds, actor: ctx.actor })),
     access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
     dependents: procedure
       .meta({ perm: def.perms.view })

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, can, type Permission } from '../access/policy';
+import { type Actor, actorFor, can, type Permission } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
@@ -13,12 +13,13 @@ import { PreparedStatements } from '../database/prepared-statements';
 import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
-import { withField } from './field-error';
+import { withField } from '../common/field-error';
 import { resolveCsvNames } from './csv-names';
 import { csvImportOf } from '../access/resources';
 import { type Dependent, dependentsMessage, dependentsOf } from './dependents';
 import type { Locale } from '../common/locale';
 import { translate } from '../common/messages';
+import { presentRow, redactSecrets } from './redact-secrets';
 import { assertReferenceVisible, assertSameCompanyReferences, ownerCompany, policyTarget } from './policy-target';
 import type { ComputedColumns, ResourceDefinition } from './resource';
 import { insertSql, listWhere, quote, type Row, scopeSql, selectSql, updateSql } from './sql-builder';
@@ -78,7 +79,9 @@ export class CrudService {
     return { ...row, id: String(row[def.key]) };
   }
 
-  async getList(actor: Actor, def: ResourceDefinition, params: TGetListParams, extra?: { target: string; id: string }) {
+  async getList(caller: Actor, def: ResourceDefinition, params: TGetListParams, extra?: { target: string; id: string }) {
+    // Only the companies where the caller's level allows the view contribute rows.
+    const actor = actorFor(caller, def.perms.view);
     const scope = scopeOf(actor);
     const sort = params.sort ?? def.defaultSort;
     const sortField = sort.field === 'id' ? def.key : sort.field;
@@ -98,7 +101,7 @@ export class CrudService {
       const { page, perPage } = params.pagination;
       const keySql = `SELECT t.${quote(def.key)}::text AS k FROM ${quote(def.table)} t WHERE ${where.join(' AND ')} ${this.orderSql(def, sortField, sort.order, undefined)} LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
       const [rows, total] = await Promise.all([this.pageThenComputed(def, scope, keySql, p.values), this.count(def, actor, params.filter, extra)]);
-      return { data: rows.map((r) => this.withId(def, r)), total };
+      return { data: (await redactSecrets(actor, def, rows, this.ds.manager)).map((r) => this.withId(def, r)), total };
     }
     const p = new SqlParams();
     const computed = shape ? this.computedOf(def, p) : undefined;
@@ -113,7 +116,7 @@ export class CrudService {
       ? `SELECT ${selectSql(def)} FROM ${from} WHERE ${where.join(' AND ')} ${order} ${limit}`
       : `SELECT ${selectSql(def, computed.columns)} FROM ${from} ${computed.joins} WHERE ${where.join(' AND ')} ${order} ${limit}`;
     const [rows, total] = await Promise.all([this.ds.query(sql, p.values) as Promise<Row[]>, this.count(def, actor, params.filter, extra)]);
-    return { data: rows.map((r) => this.withId(def, r)), total };
+    return { data: (await redactSecrets(actor, def, rows, this.ds.manager)).map((r) => this.withId(def, r)), total };
   }
 
   /** `ORDER BY` of a list: the sort column (or a computed expression), then the key for a stable order. */
@@ -211,20 +214,32 @@ export class CrudService {
     )) as Row[];
   }
 
+  /**
+   * Rows the caller may read: `def.perms.view` at the level they hold in the row's company (or a
+   * company its system is shared with). `all`: every id must be readable; one seen only through a
+   * company where that level is lacking answers FORBIDDEN, an unseen one NOT_FOUND.
+   */
+  private async readable(actor: Actor, def: ResourceDefinition, ids: string[], all: boolean): Promise<Row[]> {
+    const viewer = actorFor(actor, def.perms.view);
+    const rows = await this.loadMany(viewer, def, ids);
+    if (!all || rows.length === ids.length) return rows;
+    if (viewer !== actor && (await this.loadMany(actor, def, ids)).length === ids.length) throw forbidden();
+    throw notFound(def.label);
+  }
+
   async getOne(actor: Actor, def: ResourceDefinition, id: string) {
-    const [row] = await this.loadMany(actor, def, [id]);
-    if (!row) throw notFound(def.label);
-    return { data: this.withId(def, row) };
+    const [row] = await this.readable(actor, def, [id], true);
+    return { data: this.withId(def, (await redactSecrets(actor, def, [row], this.ds.manager))[0]) };
   }
 
   async getMany(actor: Actor, def: ResourceDefinition, ids: string[]) {
-    const rows = await this.loadMany(actor, def, [...new Set(ids)]);
-    return { data: rows.map((r) => this.withId(def, r)) };
+    const rows = await this.readable(actor, def, [...new Set(ids)], false);
+    return { data: (await redactSecrets(actor, def, rows, this.ds.manager)).map((r) => this.withId(def, r)) };
   }
 
   /** Per visible record: may the caller edit it, delete it (the same checks update/delete make)? */
   async access(actor: Actor, def: ResourceDefinition, ids: string[]) {
-    const rows = await this.loadMany(actor, def, [...new Set(ids)]);
+    const rows = await this.readable(actor, def, [...new Set(ids)], false);
     const data: Record<string, { edit: boolean; delete: boolean }> = {};
     for (const row of rows) {
       const target = await policyTarget(def, row, this.ds.manager);
@@ -241,8 +256,7 @@ export class CrudService {
    */
   async dependents(actor: Actor, def: ResourceDefinition, ids: string[], locale: Locale): Promise<{ data: { deletable: boolean; blocked: boolean; dependents: Dependent[]; message: string } }> {
     const wanted = [...new Set(ids)];
-    const rows = await this.loadMany(actor, def, wanted);
-    if (rows.length < wanted.length) throw notFound(def.label);
+    const rows = await this.readable(actor, def, wanted, true);
     for (const row of rows) {
       if (!can(actor, def.perms.delete, await policyTarget(def, row, this.ds.manager))) {
         return { data: { deletable: false, blocked: false, dependents: [], message: translate('You do not have permission to do this', locale) } };
@@ -278,7 +292,7 @@ export class CrudService {
     // The caller was authorized above; their cookie may not list a company created just now.
     const [created] = await this.loadMany(null, def, [String(inserted.key)], tx);
     if (!created) throw notFound(def.label);
-    return this.withId(def, created);
+    return this.withId(def, await presentRow(actor, def, created, tx));
   }
 
   /**
@@ -344,7 +358,7 @@ export class CrudService {
       await tx.query(updateSql(def, id, changes, cols, p), p.values);
     }
     const [updated] = await this.loadMany(actor, def, [id], tx);
-    return this.withId(def, updated ?? next);
+    return this.withId(def, await presentRow(actor, def, updated ?? next, tx));
   }
 
   /**
@@ -364,7 +378,7 @@ export class CrudService {
         await tx.query(updateSql(def, id, changes, cols, p), p.values);
       }
       const [updated] = await this.loadMany(actor, def, [id], tx);
-      return { data: this.withId(def, updated ?? { ...current, ...changes }) };
+      return { data: this.withId(def, await presentRow(actor, def, updated ?? { ...current, ...changes }, tx)) };
     }));
   }
 
@@ -386,7 +400,7 @@ export class CrudService {
     await this.authorize(actor, def, def.perms.delete, current, tx);
     await def.beforeDelete?.(tx, actor, current);
     await tx.query(`DELETE FROM ${quote(def.table)} WHERE ${quote(def.key)}::text = $1`, [id]);
-    return this.withId(def, current);
+    return this.withId(def, await presentRow(actor, def, current, tx));
   }
 
   async delete(actor: Actor, def: ResourceDefinition, id: string) {

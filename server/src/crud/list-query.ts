@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { SqlParams } from '../database/sql-params';
 import { ZGetListParams } from './crud.schema';
+import { ownEntry } from '../common/own-entry';
 
 /*
  * Small SQL helpers for react-admin lists (the generic CRUD and the hand-written routers: users,
@@ -63,7 +64,7 @@ export function pageSql(
   tieBreak: string,
 ): string {
   const sort = params.sort ?? fallback;
-  const column = columns[sort.field];
+  const column = ownEntry(columns, sort.field);
   if (!column) throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
   const { page, perPage } = params.pagination;
   return `ORDER BY ${column} ${sort.order === 'DESC' ? 'DESC' : 'ASC'} NULLS LAST, ${tieBreak} ASC

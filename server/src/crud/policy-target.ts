@@ -4,7 +4,7 @@ import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
 import { SqlParams } from '../database/sql-params';
 import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
-import { withField } from './field-error';
+import { withField } from '../common/field-error';
 import type { ResourceDefinition } from './resource';
 import { quote, type Row } from './sql-builder';
 

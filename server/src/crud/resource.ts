@@ -108,6 +108,11 @@ export interface ResourceDefinition<
   beforeDelete?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /** More of the policy target for a row (e.g. a data processor's entity type kind). */
   targetExtra?: (tx: EntityManager, row: Record<string, unknown>) => Promise<Partial<PolicyTarget>>;
+  /**
+   * Rows as a caller may read them, after `secrets` (every read: get, list, many): e.g. ids of
+   * another company's records inside a JSON column left out (export schedules' recipients).
+   */
+  present?: (actor: Actor, rows: Record<string, unknown>[], manager: EntityManager) => Promise<Record<string, unknown>[]>;
   /** Runs in the create transaction after the insert (e.g. make the creator a member). */
   afterCreate?: (tx: EntityManager, actor: Actor, row: Record<string, unknown>) => Promise<void>;
   /**
@@ -119,4 +124,19 @@ export interface ResourceDefinition<
   selectExpressions?: Record<string, string>;
   /** Computed columns (and their filters), with the call's parameters and the app's settings. */
   computed?: (p: SqlParams, config: AppConfig) => ComputedColumns;
+  /**
+   * JSON columns that may hold secrets (configuration): read back with every secret key's value
+   * masked (common/secret-config.ts) for a caller who lacks `perm` on the row (crud/redact-secrets.ts);
+   * `declared`: more secret keys of a row, declared by a schema (e.g. a controller type's command
+   * arguments); `memo` lives for one answer, so rows of one owner look it up once. `textColumns`:
+   * text masked by maskSecretText (e.g. changelog entries written before secrets were masked).
+   */
+  secrets?: {
+    columns: readonly string[];
+    perm: Permission;
+    declared?: (manager: EntityManager, row: Record<string, unknown>, memo: Map<string, Promise<unknown>>) => Promise<ReadonlySet<string>>;
+    /** Text columns that may quote configuration (`"wifi_psk":"…"`, `+ wifi_psk = …`), for the rows `textRows` picks. */
+    textColumns?: readonly string[];
+    textRows?: (row: Record<string, unknown>) => boolean;
+  };
 }

@@ -5,7 +5,7 @@ import { resourceAccess } from '../access/resources';
 import { scopeOf, type Scope } from '../access/scope';
 import { notFound } from '../common/errors';
 import { ZName, ZRefCuid } from '../common/zod-fields';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { SqlParams } from '../database/sql-params';
 import { companySeesSystemSql, visibleSystemSql } from '../tenancy/visibility';

@@ -8,9 +8,12 @@ import { PassThrough } from 'node:stream';
 import type { Actor } from '../access/policy';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
-import { fieldErrorsOf } from '../crud/field-error';
+import { fieldErrorsOf } from '../common/field-error';
 import { exportChunks, ExportAborted, writeExport } from './export-stream';
+import { AppConfig } from '../config/config';
+import { ExportJobsRepository } from './export-jobs.repository';
 import { ExportJobsService } from './export-jobs.service';
+import { ExportMetrics } from './export-metrics';
 import { ZExportRunInput, ZExportStreamQuery } from './exports.schema';
 import { ExportsService } from './exports.service';
 
@@ -47,7 +50,13 @@ export class ExportHttpService implements OnModuleInit {
     private readonly sessions: SessionService,
     private readonly exports: ExportsService,
     private readonly jobs: ExportJobsService,
+    private readonly rows: ExportJobsRepository,
+    private readonly config: AppConfig,
+    private readonly metrics: ExportMetrics,
   ) {}
+
+  /** Streams (GET /api/exports/stream) open on this instance, by user: at most EXPORT_USER_MAX_STREAMS each. */
+  private readonly streams = new Map<string, number>();
 
   async onModuleInit(): Promise<void> {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
@@ -82,6 +91,17 @@ export class ExportHttpService implements OnModuleInit {
       }
       const template = await this.exports.template(actor, input.data.template_cuid);
       const plan = await this.exports.plan(template, input.data);
+      const open = this.streams.get(actor.user_cuid) ?? 0;
+      if (open >= this.config.EXPORT_USER_MAX_STREAMS) {
+        this.metrics.refused('user_streams');
+        throw new HttpFail(429, 'TOO_MANY_REQUESTS', `You already have ${this.config.EXPORT_USER_MAX_STREAMS} exports downloading; wait for one to finish`);
+      }
+      this.streams.set(actor.user_cuid, open + 1);
+      const release = () => {
+        const left = (this.streams.get(actor.user_cuid) ?? 1) - 1;
+        if (left > 0) this.streams.set(actor.user_cuid, left);
+        else this.streams.delete(actor.user_cuid);
+      };
       body = new PassThrough({ highWaterMark: 256 * 1024 });
       reply
         .code(200)
@@ -94,10 +114,13 @@ export class ExportHttpService implements OnModuleInit {
       req.raw.once('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      writeExport(out, plan, exportChunks(this.exports.dataSource, plan, abort.signal)).catch((e) => {
-        if (!(e instanceof ExportAborted)) this.logger.error(`export stream failed: ${(e as Error).message}`);
-        out.destroy(e instanceof Error ? e : undefined);
-      });
+      const read = (sql: string, values: unknown[]) => this.rows.readChunk(sql, values, this.config.EXPORT_STATEMENT_TIMEOUT_MS);
+      writeExport(out, plan, exportChunks(read, plan, abort.signal, this.config.EXPORT_CHUNK_ROWS))
+        .catch((e) => {
+          if (!(e instanceof ExportAborted)) this.logger.error(`export stream failed: ${(e as Error).message}`);
+          out.destroy(e instanceof Error ? e : undefined);
+        })
+        .finally(release);
       return reply.send(out);
     } catch (e) {
       body?.destroy();

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import type { JsonObject } from '../common/enums';
+import { CompanyEntity } from '../companies/company.entity';
 import { SystemEntity } from '../systems/system.entity';
 import { UserEntity } from '../users/user.entity';
 import { SystemDataExportTemplateEntity } from './system-data-export-template.entity';
@@ -18,6 +19,7 @@ export type TExportJobStatus = (typeof EXPORT_JOB_STATUSES)[number];
 @Index('ix_export_job_system_cuid', ['system_cuid'])
 @Index('ix_export_job_template_cuid', ['template_cuid'])
 @Index('ix_export_job_expires_at', ['expires_at'])
+@Index('ix_export_job_charged_status', ['charged_company_cuid', 'status'])
 export class ExportJobEntity {
   @PrimaryColumn({ type: 'varchar', length: 32, name: 'id', primaryKeyConstraintName: 'pk_export_job' })
   id: string;
@@ -78,8 +80,24 @@ export class ExportJobEntity {
   @Column({ type: 'timestamptz', name: 'lease_until', nullable: true })
   lease_until: Date | null;
 
+  /** When a worker last took the job (the round-robin serves the company whose latest start is oldest). */
+  @Column({ type: 'timestamptz', name: 'started_at', nullable: true })
+  started_at: Date | null;
+
+  /** The company whose export budgets the job counts against: the one through which its starter sees the system (owner, else the share's company). */
+  @Column({ type: 'varchar', length: 32, name: 'charged_company_cuid' })
+  charged_company_cuid: string;
+
+  @ManyToOne(() => CompanyEntity, { nullable: false, onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'charged_company_cuid', foreignKeyConstraintName: 'fk_export_job_charged_company_cuid' })
+  charged_company: Relation<CompanyEntity>;
+
   @Column({ type: 'timestamptz', name: 'mailed_at', nullable: true })
   mailed_at: Date | null;
+
+  /** Why a scheduled job's mail did not go to every recipient (the charged company's mail budget), else null. */
+  @Column({ type: 'varchar', length: 500, name: 'mail_error', nullable: true })
+  mail_error: string | null;
 
   @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   created_at: Date;

@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import type { DataSource } from 'typeorm';
+import { csvLine, inertText } from '../common/spreadsheet-cell';
 import { SqlParams } from '../database/sql-params';
 import { rollupTable } from '../telemetry/rollups';
 import type { TExportAggregate, TExportDecimal, TExportFormat, TExportResolution } from './export-config.schema';
@@ -35,7 +34,6 @@ const DAY = 24 * HOUR;
 /** First window per resolution; it then doubles or halves to keep a chunk between these row counts. */
 const FIRST_WINDOW: Record<TExportResolution, number> = { raw: 6 * HOUR, '5m': 7 * DAY, '1h': 60 * DAY, '1d': 400 * DAY };
 const MAX_WINDOW: Record<TExportResolution, number> = { raw: 31 * DAY, '5m': 120 * DAY, '1h': 800 * DAY, '1d': 800 * DAY };
-const CHUNK_ROWS_LOW = 2_000;
 const CHUNK_ROWS_HIGH = 20_000;
 
 const VALUE_OF: Record<TExportAggregate, string> = { avg: '(sum / NULLIF(count, 0))', min: 'min', max: 'max', last: 'last' };
@@ -67,13 +65,40 @@ export function pivotSql(plan: Pick<ExportPlan, 'columns' | 'resolution' | 'time
    ORDER BY ${ts}`;
 }
 
+/** Runs one chunk's SQL (ExportJobsRepository.readChunk: its own short transaction under a statement timeout). */
+export type ChunkReader = (sql: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * CPU one export spends between two turns of the event loop: past this the export yields, so
+ * other companies' requests (and other exports) run in between, however wide its rows are.
+ */
+const SLICE_MS = 3;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Yields to the event loop once SLICE_MS of work have passed since the last turn. */
+class Slicer {
+  private began = performance.now();
+  async maybeTurn(): Promise<void> {
+    if (performance.now() - this.began < SLICE_MS) return;
+    await turn();
+    this.began = performance.now();
+  }
+}
+
+/** A chunk read slower than this halves the next window (the embedded database serves everybody on one connection). */
+const SLOW_CHUNK_MS = 250;
+
 /**
  * The rows of the export in bounded chunks: keyset by time window (each window a separate short
  * query, so nothing holds a cursor or a transaction, which PGlite could not share), the window
- * doubling or halving to keep each chunk between 2,000 and 20,000 rows.
+ * doubling or halving to keep each chunk between a tenth of `maxRows` and `maxRows` rows (and
+ * halving after a slow read). Between chunks the event loop turns, so other requests' queries
+ * take the connection before the next chunk.
  */
-export async function* exportChunks(ds: DataSource, plan: ExportPlan, signal?: AbortSignal): AsyncGenerator<ExportRow[]> {
+export async function* exportChunks(read: ChunkReader, plan: ExportPlan, signal?: AbortSignal, maxRows = CHUNK_ROWS_HIGH): AsyncGenerator<ExportRow[]> {
   if (!plan.columns.length) return;
+  const high = Math.max(100, maxRows);
+  const low = Math.max(10, Math.floor(high / 10));
   let window = FIRST_WINDOW[plan.resolution];
   let at = plan.from.getTime();
   const end = plan.to.getTime();
@@ -82,10 +107,14 @@ export async function* exportChunks(ds: DataSource, plan: ExportPlan, signal?: A
     if (signal?.aborted) return;
     const until = Math.min(end, at + window);
     const p = new SqlParams();
-    const rows = (await ds.query(pivotSql(plan, new Date(at), new Date(until), p), p.values)) as Record<string, unknown>[];
+    const began = performance.now();
+    const rows = await read(pivotSql(plan, new Date(at), new Date(until), p), p.values);
+    const slow = performance.now() - began > SLOW_CHUNK_MS;
     if (rows.length) {
       const out: ExportRow[] = new Array(rows.length);
+      const slicer = new Slicer();
       for (let r = 0; r < rows.length; r++) {
+        if ((r & 63) === 0) await slicer.maybeTurn();
         const row = rows[r];
         const line: ExportRow = [row.t as string];
         for (let i = 0; i < n; i++) {
@@ -97,20 +126,17 @@ export async function* exportChunks(ds: DataSource, plan: ExportPlan, signal?: A
       yield out;
     }
     at = until;
-    if (rows.length > CHUNK_ROWS_HIGH && window > 60_000) window = Math.max(60_000, Math.floor(window / 2));
-    else if (rows.length < CHUNK_ROWS_LOW) window = Math.min(MAX_WINDOW[plan.resolution], window * 2);
+    if ((rows.length > high || slow) && window > 60_000) window = Math.max(60_000, Math.floor(window / 2));
+    else if (rows.length < low) window = Math.min(MAX_WINDOW[plan.resolution], window * 2);
+    await turn();
   }
 }
 
 /** The header row: the time column (naming its zone), then each column's label and unit. */
 export const headerRow = (plan: ExportPlan): string[] => [`Time (${plan.timezone})`, ...plan.columns.map((c) => c.header)];
 
-/**
- * A text cell a spreadsheet could take for a formula (a label typed as `=HYPERLINK(…)`, `+…`, `-…`,
- * `@…`, or after a tab / carriage return) is written with a leading apostrophe, so opening the CSV
- * never runs anything (OWASP "CSV injection"). XLSX text cells are never formulas.
- */
-export const inertText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+/** Text cells go through the one rule of every spreadsheet the portal writes (common/spreadsheet-cell.ts). */
+export { inertText };
 
 /** A number as text with the chosen decimal separator (no thousands separator, full precision). */
 const numberText = (v: number | null, decimal: TExportDecimal): string => {
@@ -155,13 +181,19 @@ export async function writeExport(
   let rows = 0;
   if (plan.format === 'csv') {
     const delimiter = plan.decimal === ',' ? ';' : ',';
-    await writeTo(out, stringify([headerRow(plan).map(inertText)], { delimiter }));
+    await writeTo(out, csvLine(headerRow(plan).map(inertText), delimiter) + '\n');
+    const slicer = new Slicer();
     for await (const chunk of chunks) {
-      const text = stringify(
-        chunk.map((r) => r.map((v, i) => (i === 0 ? v : numberText(v as number | null, plan.decimal)))),
-        { delimiter },
-      );
-      await writeTo(out, text);
+      let text = '';
+      for (let at = 0; at < chunk.length; at++) {
+        const r = chunk[at];
+        text += csvLine(r.map((v, i) => (i === 0 ? inertText(String(v)) : numberText(v as number | null, plan.decimal))), delimiter) + '\n';
+        if ((at & 31) === 31 || at === chunk.length - 1) {
+          await writeTo(out, text);
+          text = '';
+          await slicer.maybeTurn();
+        }
+      }
       rows += chunk.length;
       await progress(rows);
     }
@@ -170,10 +202,15 @@ export async function writeExport(
   }
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Data');
-  sheet.addRow(headerRow(plan)).commit();
+  // XLSX text cells are never evaluated, but a file saved again as CSV keeps them: the same rule.
+  sheet.addRow(headerRow(plan).map(inertText)).commit();
+  const slicer = new Slicer();
   for await (const chunk of chunks) {
     if (out.destroyed) throw new ExportAborted();
-    for (const r of chunk) sheet.addRow(r).commit();
+    for (let at = 0; at < chunk.length; at++) {
+      if ((at & 15) === 15) await slicer.maybeTurn();
+      sheet.addRow(chunk[at].map((v, i) => (i === 0 ? inertText(String(v)) : v))).commit();
+    }
     rows += chunk.length;
     if (out.writableLength > out.writableHighWaterMark) await waitDrain(out);
     await progress(rows);

@@ -2,7 +2,12 @@ import { Module } from '@nestjs/common';
 import { AlertChannelsModule } from '../alerts/channels/channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { ExportHttpService } from './export-http.service';
+import { ExportJobsRepository } from './export-jobs.repository';
 import { ExportJobsService } from './export-jobs.service';
+import { ExportJobsWorker } from './export-jobs.worker';
+import { ExportMetrics } from './export-metrics';
+import { ExportSchedulesRepository } from './export-schedules.repository';
+import { ExportThreads } from './export-threads';
 import { ExportJobRouter } from './exports.router';
 import { ExportsService } from './exports.service';
 
@@ -13,7 +18,7 @@ import { ExportsService } from './exports.service';
  */
 @Module({
   imports: [AuthModule, AlertChannelsModule],
-  providers: [ExportsService, ExportJobsService, ExportHttpService, ExportJobRouter],
-  exports: [ExportsService, ExportJobsService, ExportJobRouter],
+  providers: [ExportJobsRepository, ExportSchedulesRepository, ExportMetrics, ExportThreads, ExportsService, ExportJobsWorker, ExportJobsService, ExportHttpService, ExportJobRouter],
+  exports: [ExportsService, ExportJobsService, ExportJobsWorker, ExportJobRouter],
 })
 export class ExportsModule {}

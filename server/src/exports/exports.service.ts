@@ -3,11 +3,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlParams } from '../database/sql-params';
 import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
 import { ZExportConfigShape, type TExportConfig } from './export-config.schema';
+import { chargedCompany, columnDays } from './export-fairness';
+import { ExportMetrics } from './export-metrics';
 import type { ExportPlan, PlannedColumn } from './export-stream';
 import type { TExportRunInput } from './exports.schema';
 
@@ -19,6 +21,8 @@ export interface ExportTemplateRow {
   company_cuid: string;
   timezone: string;
   config: TExportConfig;
+  /** For a caller's run: the company its job is charged to (chargedCompany); for background work, the template's charged company (its schedule's). */
+  charged_company_cuid?: string;
 }
 
 /**
@@ -32,11 +36,9 @@ export class ExportsService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
+    private readonly metrics: ExportMetrics,
   ) {}
 
-  get dataSource(): DataSource {
-    return this.ds;
-  }
 
   /** The template if the caller may run it (else NOT_FOUND / FORBIDDEN). */
   async template(actor: Actor, template_cuid: string): Promise<ExportTemplateRow> {
@@ -50,7 +52,7 @@ export class ExportsService {
     )) as (Omit<ExportTemplateRow, 'config'> & { config: unknown; shares: { company_cuid: string; change: boolean }[] })[];
     if (!row) throw notFound('Export template');
     if (!can(actor, 'exports.run', { company_cuid: row.company_cuid, shares: row.shares })) throw forbidden();
-    return this.withConfig(row);
+    return { ...this.withConfig(row), charged_company_cuid: chargedCompany(actor, row) };
   }
 
   /**
@@ -76,10 +78,11 @@ export class ExportsService {
     });
   }
 
-  /** A template by id for background work (scheduled exports): no caller. */
+  /** A template by id for background work (scheduled exports): no caller; charged to the company that set its schedule (else the owner). */
   async templateForSystemActor(template_cuid: string, manager: EntityManager = this.ds.manager): Promise<ExportTemplateRow | undefined> {
     const [row] = (await manager.query(
-      `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone
+      `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone,
+              COALESCE(t.charged_company_cuid, s.company_cuid) AS charged_company_cuid
          FROM system_data_export_template t JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.template_cuid = $1`,
       [template_cuid],
@@ -99,6 +102,14 @@ export class ExportsService {
     const maxMs = this.config.EXPORT_MAX_RANGE_DAYS * 86_400_000;
     if (input.to.getTime() - input.from.getTime() > maxMs) throw fieldError(['to'], `An export covers at most ${this.config.EXPORT_MAX_RANGE_DAYS} days`);
     if (!config.columns.length) throw fieldError(['template_cuid'], 'This export template has no columns yet');
+    const size = columnDays(input.from.getTime(), input.to.getTime(), config.columns.length, config.resolution);
+    if (size > this.config.EXPORT_MAX_COLUMN_DAYS) {
+      this.metrics.refused('too_large');
+      throw fieldError(
+        ['to'],
+        `This export is too large: ${size} column-days (days × columns) where at most ${this.config.EXPORT_MAX_COLUMN_DAYS} are allowed; shorten the range, or use a template with fewer columns or an hourly or daily resolution`,
+      );
+    }
     const columns = await this.columns(template.system_cuid, config, manager);
     return {
       system_cuid: template.system_cuid,

@@ -7,8 +7,9 @@ import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { type Actor, mayStartUpload } from '../access/policy';
 import { SessionService } from '../auth/session.service';
 import { hostOf } from '../branding/branding.service';
+import { Budgets } from '../budgets/budgets.service';
 import { AppConfig } from '../config/config';
-import { fieldErrorsOf } from '../crud/field-error';
+import { fieldErrorsOf } from '../common/field-error';
 import { contentDisposition, contentTypeHeader, INLINE_TYPES } from './content-type';
 import { ZUploadFields, type THostedFile } from './files.schema';
 import { FilesService, type UploadedBytes } from './files.service';
@@ -32,11 +33,14 @@ const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10}
 @Controller('api/files')
 export class FilesController {
   private readonly logger = new Logger(FilesController.name);
+  /** Uploads running on this instance per user (each is held in memory, at most FILES_MAX_BYTES). */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly files: FilesService,
     private readonly sessions: SessionService,
     private readonly config: AppConfig,
+    private readonly budgets: Budgets,
   ) {}
 
   private async actorOf(req: FastifyRequest, res: FastifyReply): Promise<Actor | undefined> {
@@ -69,6 +73,26 @@ export class FilesController {
       throw fail(403, 'FORBIDDEN', 'Uploading files needs level 2 (Expert)');
     }
     if (!req.isMultipart()) throw fail(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');
+    // At most FILES_UPLOADS_RUNNING_PER_USER uploads of one user at once, taken before the body is read.
+    const user = actor.user_cuid;
+    const limit = this.config.FILES_UPLOADS_RUNNING_PER_USER;
+    const held = this.running.get(user) ?? 0;
+    if (held >= limit) {
+      this.budgets.countRefusal('files.running');
+      throw fail(429, 'TOO_MANY_REQUESTS', `You already have ${limit} uploads running; wait for one to finish, then try again`);
+    }
+    this.running.set(user, held + 1);
+    try {
+      return await this.receive(req, actor);
+    } finally {
+      const left = (this.running.get(user) ?? 1) - 1;
+      if (left > 0) this.running.set(user, left);
+      else this.running.delete(user);
+    }
+  }
+
+  /** Reads the multipart body (one file, at most FILES_MAX_BYTES, and the owner fields) and hands it to the service. */
+  private async receive(req: FastifyRequest, actor: Actor): Promise<{ data: THostedFile }> {
     const max = this.config.FILES_MAX_BYTES;
     const tooLarge = () => fail(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${mib(max)}`);
     if (Number(req.headers['content-length'] ?? 0) > max + ENVELOPE_BYTES) throw tooLarge();

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Scope } from '../access/scope';
 import type { AppConfig } from '../config/config';
+import type { Budgets } from '../budgets/budgets.service';
 import type { TGetListParams } from '../crud/crud.schema';
 import { FileStorage, type StoredObject } from './file-storage';
 import type { FileRow, FilesRepository } from './files.repository';
@@ -110,7 +111,12 @@ function world() {
     companyExists: async (_s, id) => ['A', 'B', 'C'].includes(id),
   };
   const config = { FILES_SWEEP_SECONDS: 0, FILES_MAX_BYTES: 1000, FILES_ALLOWED_TYPES: 'text/plain, image/png' } as AppConfig;
-  const service = new FilesService(repo, storage, config);
+  // The budgets' SQL runs in test/budgets/files-budget.spec.ts; here they only record that they were asked.
+  const budgets = {
+    assertFileRoom: async (company: string, bytes: number) => void calls.push(`room ${company} ${bytes}`),
+    spendFileUploadIn: async (_tx: unknown, company: string, bytes: number) => void calls.push(`spend ${company} ${bytes}`),
+  } as unknown as Budgets;
+  const service = new FilesService(repo, storage, config, budgets);
   return { service, files, orphans, storage, calls, failInsert: () => void (failInsert = true) };
 }
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import { type Actor, can, fileMayBelongTo, isMemberOf, isSuperUser, mayUploadBrandAsset, seesSystem, uploadCompanyOfSystem } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
+import { Budgets } from '../budgets/budgets.service';
 import { AppConfig } from '../config/config';
 import type { TGetListParams } from '../crud/crud.schema';
 import { checkContent, cleanFileName } from './content-type';
@@ -67,6 +68,7 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     @Inject(SqlFilesRepository) private readonly rows: FilesRepository,
     private readonly storage: FileStorage,
     config: AppConfig,
+    private readonly budgets: Budgets,
   ) {
     this.sweepMs = config.FILES_SWEEP_SECONDS * 1000;
     this.maxBytes = config.FILES_MAX_BYTES;
@@ -264,27 +266,37 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     return { company_cuid, system_cuid, rootDomainName, domainName };
   }
 
-  /** Checks where the file goes and what it is, stores it, then records it (the object is removed again if recording fails). */
+  /**
+   * Checks where the file goes and what it is, stores it, then records it (the object is removed
+   * again if recording fails). A company's file goes through its budgets (FILES_COMPANY_MAX_BYTES,
+   * FILES_UPLOADS_PER_COMPANY_PER_HOUR): checked before storing, and for good under a lock in the
+   * transaction of the insert.
+   */
   async upload(actor: Actor, fields: TUploadFields, file: UploadedBytes): Promise<THostedFile> {
     const owner = await this.authorizeUpload(actor, fields);
     const content = checkContent(file.bytes, file.declaredType, this.allowedTypes);
     if (!content.ok) {
       throw new TRPCError({ code: content.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', message: content.message });
     }
+    const company = owner.company_cuid;
+    if (company) await this.budgets.assertFileRoom(company, file.bytes.length);
     const id = newCuid();
     const objectKey = objectKeyFor(id);
     await this.storage.put(objectKey, file.bytes, content.type);
     try {
-      const row = await this.rows.insert(scopeOf(actor), {
-        id,
-        objectKey,
-        contentType: content.type,
-        rootDomainName: owner.rootDomainName,
-        domainName: owner.domainName,
-        company_cuid: owner.company_cuid,
-        system_cuid: owner.system_cuid,
-        size: file.bytes.length,
-        fileName: cleanFileName(file.fileName),
+      const row = await this.rows.transaction(async (rows, tx) => {
+        if (company) await this.budgets.spendFileUploadIn(tx, company, file.bytes.length);
+        return rows.insert(scopeOf(actor), {
+          id,
+          objectKey,
+          contentType: content.type,
+          rootDomainName: owner.rootDomainName,
+          domainName: owner.domainName,
+          company_cuid: owner.company_cuid,
+          system_cuid: owner.system_cuid,
+          size: file.bytes.length,
+          fileName: cleanFileName(file.fileName),
+        });
       });
       return this.toRecord(row);
     } catch (e) {

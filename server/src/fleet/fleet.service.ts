@@ -4,7 +4,7 @@ import { type Actor, isSuperUser, type Permission, POLICY } from '../access/poli
 import { scopeOf, type Scope } from '../access/scope';
 import { notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { SystemStateSettings } from '../systems/system-state-sql';
 import { FleetRepository, type OverviewScopes } from './fleet.repository';
 import type { TFleetOverview, ZFleetEnergy, ZFleetEnergyInput } from './fleet.schema';

@@ -4,6 +4,7 @@ import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATI
 import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
+import { budgetsOf } from '../budgets/budgets.service';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -99,6 +100,10 @@ export const triggerResource: Def = {
     .partial(),
   ...resourceAccess('notificationTrigger'),
   scope: { kind: 'system', column: 'system_cuid' },
+  // TRIGGERS_PER_COMPANY: every new trigger (create, CSV import) is charged to the company its creator acts from, and needs room in its budget account.
+  beforeWrite: async (tx, actor, row, current) => {
+    await budgetsOf(tx).assertRoomForRow(tx, 'triggers', actor, row, current);
+  },
   search: ['name', 'message'],
   filters: ['system_cuid', 'assignment_cuid', 'is_active', 'severity_level'],
   sorts: ['name', 'created_at', 'severity_level', 'is_active'],

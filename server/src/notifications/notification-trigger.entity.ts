@@ -1,11 +1,13 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../common/enums';
 import { SystemEntity } from '../systems/system.entity';
+import { CompanyEntity } from '../companies/company.entity';
 import { NotificationTemplateAssignmentEntity } from './notification-template-assignment.entity';
 
 /** An alert rule on a system. Evaluated by the trigger engine; see NotificationTriggerLog. */
 @Entity({ name: 'notification_trigger' })
 @Index('ix_notification_trigger_system_cuid', ['system_cuid'])
+@Index('ix_notification_trigger_charged_company_cuid', ['charged_company_cuid'])
 @Index('ix_notification_trigger_assignment_cuid', ['assignment_cuid'])
 export class NotificationTriggerEntity {
   @PrimaryColumn({ type: 'varchar', length: 32, name: 'trigger_cuid', primaryKeyConstraintName: 'pk_notification_trigger' })
@@ -56,4 +58,12 @@ export class NotificationTriggerEntity {
   @ManyToOne(() => NotificationTemplateAssignmentEntity, { nullable: true, onDelete: 'SET NULL' })
   @JoinColumn({ name: 'assignment_cuid', foreignKeyConstraintName: 'fk_notification_trigger_assignment_cuid' })
   assignment: Relation<NotificationTemplateAssignmentEntity> | null;
+
+  /** The company whose trigger cap the row counts against (its creator's acting company); null: its system's owner (rows older than migration 1764672000000). */
+  @Column({ type: 'varchar', length: 32, name: 'charged_company_cuid', nullable: true })
+  charged_company_cuid: string | null;
+
+  @ManyToOne(() => CompanyEntity, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'charged_company_cuid', foreignKeyConstraintName: 'fk_notification_trigger_charged_company_cuid' })
+  charged_company: Relation<CompanyEntity> | null;
 }

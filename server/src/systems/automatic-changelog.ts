@@ -1,5 +1,7 @@
 import type { ChangelogKindValue } from '../common/enums';
 import { newCuid } from '../common/ids';
+import { toStorableText } from '../common/storable';
+import { maskSecretText } from '../common/secret-config';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
@@ -23,7 +25,9 @@ export interface AutomaticChangelogEntry {
 /**
  * Writes automatic SystemChangelog entries (kind COMMAND, CONFIGURATION or MUTE) in the caller's
  * transaction. Unlike a manual entry they notify nobody and cannot be edited or deleted. The role
- * is the author's role in the system's owner company (else their most powerful one).
+ * is the author's role in the system's owner company (else their most powerful one). Every reader
+ * of the changelog may read them, so secret configuration values quoted in a message are masked
+ * here, whoever wrote it (docs/security.md "Secrets stay secret").
  */
 export async function writeAutomaticChangelog(q: Queryable, entries: readonly AutomaticChangelogEntry[]): Promise<void> {
   if (!entries.length) return;
@@ -39,8 +43,9 @@ export async function writeAutomaticChangelog(q: Queryable, entries: readonly Au
     [
       entries.map(() => newCuid()),
       entries.map((e) => e.timestamp ?? null),
-      entries.map((e) => (e.title.length > 200 ? `${e.title.slice(0, 199)}…` : e.title)),
-      entries.map((e) => e.message ?? null),
+      // Text made storable: one entry's NUL (a controller's answer, a name stored before the edge refused it) never fails the shared insert; secrets masked.
+      entries.map((e) => toStorableText(e.title.length > 200 ? `${e.title.slice(0, 199)}…` : e.title)),
+      entries.map((e) => (e.message == null ? null : toStorableText(maskSecretText(e.message)))),
       entries.map((e) => e.user_cuid),
       entries.map((e) => e.system_cuid),
       entries.map((e) => e.kind),

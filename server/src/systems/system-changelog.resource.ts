@@ -62,6 +62,9 @@ export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord
   // Only people's entries change; the portal's own are the audit trail.
   beforeWrite: async (_tx, _actor, _row, current) => refuseAutomatic(current),
   beforeDelete: async (_tx, _actor, row) => refuseAutomatic(row),
+  // Automatic entries quote configuration: ones written before secrets were masked at write time
+  // (systems/automatic-changelog.ts) are masked when read by whoever may not configure the system's controllers.
+  secrets: { columns: [], perm: 'controllers.configure', textColumns: ['message'], textRows: (row) => row.kind !== 'MANUAL' },
   // The author counts for changelog.edit / changelog.delete (policy `mayChangeChangelogEntry`).
   targetExtra: async (_tx, row) => ({ user_cuid: (row.user_cuid as string | null) ?? undefined }),
 };

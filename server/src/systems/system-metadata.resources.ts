@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { ZName } from '../common/zod-fields';
 import { translationsInput, ZTranslationsRecord } from '../common/translations';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
 import { SystemMetadataService } from './system-metadata.service';

@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
 import { newCuid } from '../common/ids';
 import { CrudService } from '../crud/crud.service';
-import { fieldErrors } from '../crud/field-error';
+import { fieldErrors } from '../common/field-error';
 import { DATA_SOURCE } from '../database/database.module';
 import { SystemAccessService } from './system-access.service';
 import { type TemplateSection, validateMetadata, ZFieldsetData } from './system-metadata.schema';

@@ -4,7 +4,7 @@ import { type Actor, can } from '../access/policy';
 import { scopeOf, type Scope } from '../access/scope';
 import { forbidden, notFound } from '../common/errors';
 import { CrudService } from '../crud/crud.service';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import type { TGetListParams } from '../crud/crud.schema';
 import {
   SHARE_FILTERS,

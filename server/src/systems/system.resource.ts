@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../crud/resource';
 import { ZIsoDate, ZName, ZOptionalText, ZRefCuid, ZTimezone } from '../common/zod-fields';
 import { resourceAccess } from '../access/resources';
 import { SYSTEM_STATES } from '../common/enums';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import { ZBoolFilter } from '../crud/list-query';
 import { stateRankSql, systemStateColumns, systemStateJoinsSql } from './system-state-sql';
 

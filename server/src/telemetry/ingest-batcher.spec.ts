@@ -33,10 +33,20 @@ describe('IngestBatcher', () => {
       { accepted: 5, duplicates: 1, rejected: [] },
     ]);
     expect(flushes).toHaveLength(1);
-    const started = Date.now();
-    await sut.submit(batch('c1', 2));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
-    expect(flushes).toHaveLength(2);
+    // Below maxRows the batch waits maxWaitMs (the batcher's clock, not the machine's).
+    jest.useFakeTimers();
+    try {
+      let settled = false;
+      const c = sut.submit(batch('c1', 2)).then((r) => ((settled = true), r));
+      await jest.advanceTimersByTimeAsync(29);
+      expect(flushes).toHaveLength(1);
+      expect(settled).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await c).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
+      expect(flushes).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('rejects the submissions of a failed flush (nothing is acknowledged) and goes on with the next', async () => {

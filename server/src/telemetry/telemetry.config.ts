@@ -54,6 +54,11 @@ const ZEnv = z.object({
   MQTT_MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000, 100),
   MQTT_MAX_CONNECTIONS: int(1, 1_000_000, 10_000),
   MQTT_MEMBER_LEASE_SECONDS: int(0, 3600, 15),
+  MQTT_SESSION_QUEUE_MAX_MESSAGES: int(1, 1_000_000, 1000),
+  MQTT_SESSION_QUEUE_MAX_BYTES: int(1024, 1024 * 1024 * 1024, 1024 * 1024),
+  MQTT_MAX_INFLIGHT: int(1, 65535, 100),
+  MQTT_SESSIONS_PER_CONTROLLER: int(1, 1000, 4),
+  MQTT_SESSION_QUEUE_TOTAL_BYTES: int(1024, 16 * 1024 * 1024 * 1024, 64 * 1024 * 1024),
 
   TELEMETRY_BATCH_MAX_ROWS: int(1, 100_000, 5000),
   TELEMETRY_BATCH_MAX_WAIT_MS: int(0, 10_000, 50),
@@ -123,6 +128,13 @@ export interface TelemetrySettings {
     /** In-process broker: open connections per client address, and in all. */
     maxConnectionsPerAddress: number;
     maxConnections: number;
+    /**
+     * In-process broker: what one persistent session keeps (messages and bytes, the oldest dropped
+     * past either) and how many messages a connected client may have unacknowledged (bounded-persistence.ts).
+     */
+    sessionQueue: { maxMessages: number; maxBytes: number; maxInflight: number; maxTotalBytes: number };
+    /** In-process broker: persistent sessions one controller may hold (session-quota.ts). */
+    sessionsPerController: number;
   };
   ingest: {
     batchMaxRows: number;
@@ -182,6 +194,8 @@ export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embe
       maxPacketBytes: e.TELEMETRY_MAX_BODY_BYTES + 1024,
       maxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
       maxConnections: e.MQTT_MAX_CONNECTIONS,
+      sessionQueue: { maxMessages: e.MQTT_SESSION_QUEUE_MAX_MESSAGES, maxBytes: e.MQTT_SESSION_QUEUE_MAX_BYTES, maxInflight: e.MQTT_MAX_INFLIGHT, maxTotalBytes: e.MQTT_SESSION_QUEUE_TOTAL_BYTES },
+      sessionsPerController: e.MQTT_SESSIONS_PER_CONTROLLER,
     },
     ingest: {
       batchMaxRows: e.TELEMETRY_BATCH_MAX_ROWS,

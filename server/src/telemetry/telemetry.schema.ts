@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTROLLER_ONLINE_STATES, LOG_PARAMETER_TYPES } from '../common/enums';
 import { boundedJson } from '../common/zod-fields';
+import { storableText } from '../common/storable';
 import { ZTranslationsRecord } from '../common/translations';
 
 /** Largest state bundle of one device, as JSON text (bytes). */
@@ -78,7 +79,7 @@ export const ZStateEnvelope = z.object({
 });
 export const ZHeartbeat = z.object({
   timestamp: ZDeviceTimestamp.optional(),
-  sw_version: z.string().max(64).optional(),
+  sw_version: storableText(z.string().max(64)).optional(),
   uptime_s: z.number().nonnegative().optional(),
 });
 

@@ -86,12 +86,15 @@ describe('AuthTokenService rules (in-memory repository)', () => {
     await expect(service.authenticate(`Bearer ${created.secret}`)).resolves.toBeUndefined();
   });
 
-  it('revokeMany: a token out of scope is NOT_FOUND', async () => {
+  it('revokeMany: a token of another company is NOT_FOUND; one of the caller\'s company, where their level is too low, FORBIDDEN', async () => {
     const { repo } = memoryTokens([]);
     const service = new AuthTokenService(repo);
     const a = await service.create(INSTALLER, { company_cuid: 'A', description: 'a' });
     expect(await codeOf(service.revokeMany(OTHER, [a.token_cuid]))).toBe('NOT_FOUND: API token not found');
-    expect(await codeOf(service.getOne(BASIC, a.token_cuid))).toBe('NOT_FOUND: API token not found');
+    // levels count in their own company: seen through company A, refused there (like any record)
+    expect(await codeOf(service.getOne(BASIC, a.token_cuid))).toBe('FORBIDDEN: You do not have permission to do this');
+    expect(await codeOf(service.revokeMany(BASIC, [a.token_cuid]))).toBe('FORBIDDEN: You do not have permission to do this');
+    expect(await codeOf(service.getOne(OTHER, a.token_cuid))).toBe('NOT_FOUND: API token not found');
     await expect(service.revokeMany(INSTALLER, [a.token_cuid, a.token_cuid])).resolves.toHaveLength(1);
   });
 });

@@ -70,7 +70,7 @@ export class AuthTokenService {
 
   async revoke(actor: Actor, token_cuid: string): Promise<TAuthToken> {
     const row = await this.rows.revoke(tokenScopeOf(actor), token_cuid);
-    if (!row) throw notFound('API token');
+    if (!row) throw await this.missing(actor, [token_cuid]);
     // Connected controllers (in-process broker, every instance) check their token again.
     await this.signals?.publish(SIGNAL_TOPICS.authTokens, token_cuid);
     return row;
@@ -113,8 +113,20 @@ export class AuthTokenService {
 
   async getOne(actor: Actor, id: string): Promise<{ data: TAuthTokenRecord }> {
     const [row] = (await this.getMany(actor, [id])).data;
-    if (!row) throw notFound('API token');
+    if (!row) throw await this.missing(actor, [id]);
     return { data: row };
+  }
+
+  /**
+   * Why tokens are out of the caller's token scope: FORBIDDEN when every one is of a company they
+   * belong to at a level too low for tokens (levels count in their own company), else NOT_FOUND
+   * like a missing id.
+   */
+  private async missing(actor: Actor, ids: string[], rows: AuthTokenRepository = this.rows): Promise<TRPCError> {
+    const scope = scopeOf(actor);
+    const members: TokenScope = { user_cuid: actor.user_cuid, superuser: scope.superuser, companies: scope.companies };
+    const seen = await rows.visibleMany(members, ids);
+    return seen.length === new Set(ids).size ? forbidden() : notFound('API token');
   }
 
   /** react-admin delete = revoke (the row stays for the record); all or nothing. */
@@ -124,7 +136,8 @@ export class AuthTokenService {
       const out: TAuthTokenRecord[] = [];
       for (const id of [...new Set(ids)]) {
         const row = await rows.revokeRecord(scope, id);
-        if (!row) throw notFound('API token');
+        // Asked inside the transaction: PGlite has one connection, held by it.
+        if (!row) throw await this.missing(actor, [id], rows);
         out.push(row);
       }
       return out;

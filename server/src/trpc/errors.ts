@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
+import { ownEntry } from '../common/own-entry';
 
 /** PostgreSQL error codes a user's input can provoke, and what we tell them. */
 const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = {
@@ -23,6 +24,11 @@ const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = 
   '40P01': { code: 'CONFLICT', message: 'The record was changed at the same time by someone else; try again' },
 };
 
+/** What a user is told for a PostgreSQL SQLSTATE their input can provoke (any driver: pg, TypeORM, PGlite), or undefined. */
+export function knownDatabaseError(code: string | undefined): { code: TRPCError['code']; message: string } | undefined {
+  return code && Object.hasOwn(PG_ERRORS, code) ? PG_ERRORS[code] : undefined;
+}
+
 /** Turns any error into a TRPCError whose message is safe to show (no SQL, no stack). */
 export function toTrpcError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
@@ -34,7 +40,7 @@ export function toTrpcError(error: unknown): TRPCError {
       : error instanceof DatabaseError
         ? error.code
         : undefined;
-  const known = code ? PG_ERRORS[code] : undefined;
+  const known = code ? ownEntry(PG_ERRORS, code) : undefined;
   if (known) return new TRPCError({ code: known.code, message: known.message, cause: error });
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: error });
 }

@@ -9,6 +9,8 @@ import { issueCode, messageCode, translate, translateIssue } from '../common/mes
 import type { AuthedContext, TrpcContext } from './context';
 import { contextLocale } from './context-locale';
 import { isStepUpRequired, toTrpcError } from './errors';
+import { storableProblem } from '../common/storable';
+import { fieldError } from '../common/field-error';
 
 /**
  * Procedure metadata. Every procedure names the permission it needs (spec §6, `policy.ts`);
@@ -278,6 +280,17 @@ const errorMapping = t.middleware(async ({ path, type, next }) => {
   return result;
 });
 
+/**
+ * Input PostgreSQL cannot store (NUL, a lone surrogate, NaN / ±Infinity, an invalid date), in any
+ * text field, key or number of any procedure's input however deep, answers 400 with a field error
+ * before the procedure runs (common/storable.ts).
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const problem = storableProblem(await getRawInput());
+  if (problem) throw fieldError(problem.path, problem.message);
+  return next();
+});
+
 /** The one place permissions are enforced before a procedure runs. */
 const policy = t.middleware(({ ctx, meta, next }) => {
   const perm = meta?.perm;
@@ -306,10 +319,10 @@ const ownSession = t.middleware(async ({ ctx, type, next }) => {
 });
 
 /** Every procedure starts here and declares `.meta({ perm })`. */
-export const procedure = t.procedure.use(errorMapping).use(policy).use(ownSession);
+export const procedure = t.procedure.use(errorMapping).use(policy).use(storableInput).use(ownSession);
 
 /** The few procedures callable without a session (branding, for instance); they must say `.meta({ public: true })`. */
 export const publicProcedure = t.procedure.use(errorMapping).use(({ meta, next }) => {
   if (!meta?.public) throw new TRPCError({ code: 'FORBIDDEN', message: 'This procedure declares no permission' });
   return next();
-});
+}).use(storableInput);

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { type Actor, can, isSuperUser, mayHandleLevel, needsCurrentPassword } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
-import { fieldError } from '../crud/field-error';
+import { fieldError } from '../common/field-error';
 import { type RoleListParams, SqlUsersRepository, type UserChanges, type UserListParams, type UsersRepository } from './users.repository';
 import type { TInvitationOutcome, TRole, TUserCreateData, TUserFindOneOutput, TUserRecord, TUserStatusOutput, TUserUpdateData } from './users.schema';
 
@@ -29,6 +29,10 @@ export interface Invitee {
   /** The Host header and protocol of the admin's request (the brand of the mail). */
   host?: string;
   protocol?: string;
+  /** The admin who invites (the mail counts against their hourly mail budget). */
+  invited_by?: string;
+  /** The company the admin invites from: the mail counts against its budgets only, never the invitee's other companies. */
+  company_cuid?: string;
 }
 /** Sends an invitation; never throws for a mail that could not be sent (the outcome says so). */
 export type UserInviter = (invitee: Invitee) => Promise<TInvitationOutcome>;
@@ -217,6 +221,8 @@ export class UsersService {
       answerLocale: invite.locale,
       host: invite.host,
       protocol: invite.protocol,
+      invited_by: actor.user_cuid,
+      company_cuid: input.company_cuid,
     });
     return { ...created, invitation };
   }

@@ -10,6 +10,7 @@ import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS,
 import { configureApp, createFastifyAdapter } from '../../../server/src/app';
 import { AppModule } from '../../../server/src/app.module';
 import { createTestDataSource, type TestDatabase } from '../../factories/database';
+import { patience } from '../../factories/patience';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -151,7 +152,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` returns a truthy value or the time is up (returns the last value). */
 export async function eventually<T>(check: () => Promise<T>, ms = 15_000, every = 100): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + patience(ms);
   let last = await check();
   while (!last && Date.now() < until) {
     await sleep(every);

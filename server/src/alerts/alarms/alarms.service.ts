@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../../access/policy';
-import { notFound } from '../../common/errors';
+import { type Actor, actorFor } from '../../access/policy';
+import { forbidden, notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';
@@ -251,7 +251,9 @@ export class AlarmsService {
     });
   }
 
-  async triggerStatuses(actor: Actor, trigger_cuids: string[]): Promise<TTriggerStatus[]> {
+  /** Statuses of the triggers whose system the caller sees at the level `eventTriggers.view` needs there. */
+  async triggerStatuses(caller: Actor, trigger_cuids: string[]): Promise<TTriggerStatus[]> {
+    const actor = actorFor(caller, 'eventTriggers.view');
     const p = new SqlParams([[...new Set(trigger_cuids)]]);
     return (await this.ds.query(
       `SELECT t.trigger_cuid, COALESCE(st.trigger_state, 'RELEASED')::text AS trigger_state, st.state_since, st.evaluated_at,
@@ -268,7 +270,11 @@ export class AlarmsService {
 
   async triggerStatus(actor: Actor, trigger_cuid: string): Promise<TTriggerStatus> {
     const [row] = await this.triggerStatuses(actor, [trigger_cuid]);
-    if (!row) throw notFound('Trigger');
+    if (!row) {
+      // Seen, but through a company where the caller's level is too low: refused, not hidden.
+      await this.visibleTrigger(actor, trigger_cuid);
+      throw forbidden();
+    }
     return row;
   }
 

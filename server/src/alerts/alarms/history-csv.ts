@@ -1,7 +1,9 @@
+import { csvLine, inertCell } from '../../common/spreadsheet-cell';
+
 /**
  * The alarm history as CSV. Pure (the browser builds the download page by page with it; a test
- * checks the same text). Times are device time in ISO 8601 UTC plus the system's timezone; cells
- * a spreadsheet would run as a formula (= + - @ first) get a leading apostrophe.
+ * checks the same text). Times are device time in ISO 8601 UTC plus the system's timezone; no cell
+ * a spreadsheet would run (common/spreadsheet-cell.ts), numbers stay numbers.
  */
 export const HISTORY_CSV_COLUMNS = ['timestamp', 'timezone', 'state', 'severity_level', 'system_name', 'trigger_name', 'message', 'value', 'system_cuid', 'trigger_cuid', 'event_cuid'] as const;
 
@@ -19,12 +21,6 @@ export interface HistoryCsvRow {
   event_cuid: string;
 }
 
-function cell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** The header line. */
 export const historyCsvHeader = (): string => HISTORY_CSV_COLUMNS.join(',') + '\r\n';
 
@@ -35,11 +31,12 @@ export function historyCsvLines(rows: readonly HistoryCsvRow[]): string {
       HISTORY_CSV_COLUMNS.map((c) => {
         if (c === 'value') {
           const v = r.value as { value?: unknown } | null;
-          return cell(v && typeof v === 'object' && 'value' in v ? v.value : null);
+          return inertCell(v && typeof v === 'object' && 'value' in v ? v.value : null);
         }
-        return cell(r[c]);
-      }).join(','),
+        return inertCell(r[c]);
+      }),
     )
+    .map((cells) => csvLine(cells))
     .map((l) => l + '\r\n')
     .join('');
 }

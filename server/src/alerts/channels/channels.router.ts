@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { translate } from '../../common/messages';
+import { contextLocale } from '../../trpc/context-locale';
+import type { TrpcContext } from '../../trpc/context';
 import { procedure, router } from '../../trpc/trpc';
 import { ChannelsService } from './channels.service';
 import {
@@ -24,6 +27,12 @@ import {
  * (channels.view / channels.change), against the channel's company: a member acts, anybody else
  * gets NOT_FOUND.
  */
+/** An answer's `message` (a toast: mail sent, test sent …) in the caller's language, like an error's. */
+async function inLanguage<T extends { message: string }>(ctx: Pick<TrpcContext, 'session' | 'req'>, answer: Promise<T>): Promise<T> {
+  const a = await answer;
+  return { ...a, message: translate(a.message, contextLocale(ctx)) };
+}
+
 @Injectable()
 export class ChannelRouters {
   constructor(private readonly channels: ChannelsService) {}
@@ -33,12 +42,12 @@ export class ChannelRouters {
       .meta({ perm: 'channels.change' })
       .input(ZEmailCreate)
       .output(ZCreateAnswer)
-      .mutation(({ ctx, input }) => this.channels.createEmail(ctx.actor, input)),
+      .mutation(({ ctx, input }) => inLanguage(ctx, this.channels.createEmail(ctx.actor, input))),
     resendVerification: procedure
       .meta({ perm: 'channels.change' })
       .input(ZChannelRef)
       .output(ZCreateAnswer)
-      .mutation(({ ctx, input }) => this.channels.resendVerification(ctx.actor, input.channel_cuid)),
+      .mutation(({ ctx, input }) => inLanguage(ctx, this.channels.resendVerification(ctx.actor, input.channel_cuid))),
   });
 
   readonly telegramChannel = router({
@@ -54,7 +63,7 @@ export class ChannelRouters {
       .meta({ perm: 'channels.change' })
       .input(ZDiscordCreate)
       .output(ZCreateAnswer)
-      .mutation(({ ctx, input }) => this.channels.createDiscord(ctx.actor, input)),
+      .mutation(({ ctx, input }) => inLanguage(ctx, this.channels.createDiscord(ctx.actor, input))),
   });
 
   readonly channelDetails = router({
@@ -73,7 +82,7 @@ export class ChannelRouters {
       .meta({ perm: 'channels.change' })
       .input(ZChannelRef)
       .output(ZSendTestAnswer)
-      .mutation(({ ctx, input }) => this.channels.sendTest(ctx.actor, input.channel_cuid)),
+      .mutation(({ ctx, input }) => inLanguage(ctx, this.channels.sendTest(ctx.actor, input.channel_cuid))),
   });
 
   readonly channelLink = router({

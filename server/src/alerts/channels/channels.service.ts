@@ -6,8 +6,9 @@ import { can, type Actor, type Permission } from '../../access/policy';
 import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../common/enums';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
+import { Budgets } from '../../budgets/budgets.service';
 import { AppConfig } from '../../config/config';
-import { fieldError } from '../../crud/field-error';
+import { fieldError } from '../../common/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import type { ChannelSender, OutgoingAlert } from '../delivery/channel-sender';
@@ -54,6 +55,7 @@ export class ChannelsService {
     private readonly email: EmailSender,
     private readonly telegram: TelegramSender,
     private readonly discord: DiscordSender,
+    private readonly budgets: Budgets,
     @Optional() private readonly signals?: SharedSignals,
   ) {
     signals?.on(SIGNAL_TOPICS.channelTest, (channel_cuid) => {
@@ -126,8 +128,12 @@ export class ChannelsService {
 
   async createEmail(actor: Actor, input: { company_cuid: string; email: string }) {
     await this.company(actor, input.company_cuid, 'channels.change');
+    // Budgets: room for one more channel (checked again under its lock below), then one mail of the user, the address and the company.
+    await this.budgets.assertRoom(this.ds, 'channels', input.company_cuid);
+    await this.budgets.spendMail({ user_cuid: actor.user_cuid, address: input.email, company_cuids: [input.company_cuid] });
     const channel_cuid = newCuid();
     await this.ds.transaction(async (tx) => {
+      await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
       await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
       await tx.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, $3, NULL)`, [newCuid(), channel_cuid, input.email]);
     });
@@ -141,6 +147,7 @@ export class ChannelsService {
     const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as Row[];
     if (!e) throw notFound('Channel');
     if (e.verified_at) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This address is already verified' });
+    await this.budgets.spendMail({ user_cuid: actor.user_cuid, address: String(e.email), company_cuids: [c.company_cuid] });
     const sent = await this.sendVerification(channel_cuid, String(e.email));
     return { ...(await this.detailsOf(c)), message: sent };
   }
@@ -198,11 +205,12 @@ export class ChannelsService {
   async createTelegram(actor: Actor, input: { company_cuid: string }) {
     await this.company(actor, input.company_cuid, 'channels.change');
     if (!this.bot.configured) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'Telegram is not configured on this portal: the operator has to set TELEGRAM_BOT_TOKEN' });
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'Telegram is not set up on this portal yet: ask the portal’s operator to connect its Telegram bot' });
     }
     const channel_cuid = newCuid();
     const code = randomBytes(12).toString('base64url');
     await this.ds.transaction(async (tx) => {
+      await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
       await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'TELEGRAM', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
       await tx.query(`INSERT INTO telegram_notification_channel (telegram_channel_cuid, channel_cuid, token) VALUES ($1, $2, $3)`, [newCuid(), channel_cuid, code]);
     });
@@ -218,10 +226,12 @@ export class ChannelsService {
     const checked = checkWebhookUrl(input.webhook, allowedHosts(this.config.DISCORD_WEBHOOK_HOSTS));
     if (!checked.ok) throw fieldError(['webhook'], checked.reason);
     const webhook = checked.url.toString();
+    await this.budgets.assertRoom(this.ds, 'channels', input.company_cuid); // before the test message (again under its lock below)
     const channel_cuid = newCuid();
     const r = await this.discord.post(`new:${channel_cuid}`, webhook, `✅ This channel will receive the alerts of **${company.name.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1')}** from the energy portal.`);
     if (!r.ok) throw fieldError(['webhook'], `The webhook did not take a test message: ${r.reason}`);
     await this.ds.transaction(async (tx) => {
+      await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
       await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'DISCORD', 'ACTIVE', $2)`, [channel_cuid, input.company_cuid]);
       await tx.query(`INSERT INTO discord_notification_channel (discord_channel_cuid, name, channel_cuid, webhook) VALUES ($1, $2, $3, $4)`, [newCuid(), input.name, channel_cuid, webhook]);
     });

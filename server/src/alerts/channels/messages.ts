@@ -1,4 +1,5 @@
 import type { NotificationSeverityValue } from '../../common/enums';
+import { ownEntry } from '../../common/own-entry';
 import type { OutgoingAlert } from '../delivery/channel-sender';
 import { escapeHtml, escapeMarkdown } from '../render';
 
@@ -41,7 +42,7 @@ const SEVERITY_COLOUR: Record<string, string> = { CRITICAL: '#b71c1c', ERROR: '#
 export function mailHtml(alerts: readonly OutgoingAlert[]): string {
   const rows = alerts
     .map((a) => {
-      const colour = SEVERITY_COLOUR[a.severity] ?? '#455a64';
+      const colour = ownEntry(SEVERITY_COLOUR, a.severity) ?? '#455a64';
       return `<tr><td style="padding:8px;border-left:4px solid ${colour}">
 <div style="font-weight:bold">${escapeHtml(a.severity)} · ${escapeHtml(stateWord(a))} · ${escapeHtml(a.system_name)}</div>
 <div>${a.html}</div>
@@ -58,7 +59,7 @@ const ICON: Record<string, string> = { CRITICAL: '🔴', ERROR: '🟠', WARNING:
 
 export function telegramHtml(alerts: readonly OutgoingAlert[]): string {
   const one = (a: OutgoingAlert) =>
-    `${a.state === 'RELEASED' ? '✅' : (ICON[a.severity] ?? '⚪')} <b>${escapeHtml(a.severity)}${a.state === 'RELEASED' ? ' resolved' : ''}</b> · ${escapeHtml(a.system_name)}\n${a.html}\n<a href="${escapeHtml(a.link)}">Open alarms</a>`;
+    `${a.state === 'RELEASED' ? '✅' : (ownEntry(ICON, a.severity) ?? '⚪')} <b>${escapeHtml(a.severity)}${a.state === 'RELEASED' ? ' resolved' : ''}</b> · ${escapeHtml(a.system_name)}\n${a.html}\n<a href="${escapeHtml(a.link)}">Open alarms</a>`;
   return joinWithin(alerts, one, TELEGRAM_MAX, alerts.length > 1 ? `<b>${alerts.length} alerts</b>` : '', (n) => `… and ${n} more`);
 }
 
@@ -67,7 +68,7 @@ const DISCORD_MAX = 1900;
 
 export function discordMarkdown(alerts: readonly OutgoingAlert[]): string {
   const one = (a: OutgoingAlert) =>
-    `${a.state === 'RELEASED' ? '✅' : (ICON[a.severity] ?? '⚪')} **${escapeMarkdown(a.severity)}${a.state === 'RELEASED' ? ' resolved' : ''}** · ${escapeMarkdown(a.system_name)}\n${a.markdown}\n<${a.link}>`;
+    `${a.state === 'RELEASED' ? '✅' : (ownEntry(ICON, a.severity) ?? '⚪')} **${escapeMarkdown(a.severity)}${a.state === 'RELEASED' ? ' resolved' : ''}** · ${escapeMarkdown(a.system_name)}\n${a.markdown}\n<${a.link}>`;
   return joinWithin(alerts, one, DISCORD_MAX, alerts.length > 1 ? `**${alerts.length} alerts**` : '', (n) => `… and ${n} more`);
 }
 

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../../notifications/notifications.module';
 import { AlertChannelsModule } from '../channels/channels.module';
+import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { OutboxWorker } from './outbox-worker.service';
 import { ChannelSenderRegistry } from './sender-registry';
 
 /** The providers of the outbox (a second instance in tests is built from these). */
-export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, OutboxWorker];
+export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, DeliveryClaimsRepository, OutboxWorker];
 
 /**
  * The alert outbox: delivers NotificationTriggerEvent rows to channels and alarm toasts to the

@@ -56,9 +56,13 @@ export class NotificationDeliveryEntity {
   @Column({ type: 'timestamptz', name: 'next_attempt_at', default: () => 'now()' })
   next_attempt_at: Date;
 
-  /** While SENDING: when another worker may claim it again. */
+  /** While SENDING: when another worker may claim it again (its holder renews it while it works). */
   @Column({ type: 'timestamptz', name: 'lease_until', nullable: true })
   lease_until: Date | null;
+
+  /** The claim (one delivery round of one instance) that set it SENDING; it sends only while this is still its own. */
+  @Column({ type: 'varchar', length: 32, name: 'claim_token', nullable: true })
+  claim_token: string | null;
 
   @Column({ type: 'timestamptz', name: 'started_at', nullable: true })
   started_at: Date | null;

@@ -12,8 +12,13 @@ import { renderMessage } from '../render';
 import { ZTriggerEventValue, type TTriggerEventValue } from '../rules';
 import { alarmToast, alarmToastRecipients } from './alarm-toasts';
 import type { ChannelTarget, OutgoingAlert, SendResult } from './channel-sender';
+import { type ClaimedDelivery, DeliveryClaimsRepository, deliveryKey } from './delivery-claims.repository';
+import { type Heartbeat, heartbeatEveryMs, startHeartbeat } from './lease-heartbeat';
 import { ChannelSenderRegistry } from './sender-registry';
 import { companySeesSystemSql } from '../../tenancy/visibility';
+import { toStorableText } from '../../common/storable';
+import { isTransientDatabaseError, splitOnFailure, sqlState } from '../../database/split-on-failure';
+import { knownDatabaseError } from '../../trpc/errors';
 
 /** PostgreSQL channel the insert trigger on notification_trigger_event NOTIFYs (migration 1764120000000). */
 export const OUTBOX_NOTIFY_CHANNEL = 'alert_outbox';
@@ -37,8 +42,11 @@ export interface OutboxStats {
   deliveries_archived: number;
   /** Sends that may have gone out twice (claimed again after a lease ran out mid-send). */
   duplicates: number;
-  /** Since this instance started. */
-  counters: { events_claimed: number; messages_sent: number; grouped_messages: number; toasts: number; failures: number; deferrals: number };
+  /**
+   * Since this instance started. `claims_lost`: deliveries this instance claimed but did not send
+   * because another instance had claimed them after this one's lease ran out (it could not renew it).
+   */
+  counters: { events_claimed: number; messages_sent: number; grouped_messages: number; toasts: number; failures: number; deferrals: number; claims_lost: number };
 }
 
 interface ClaimedEvent {
@@ -61,31 +69,28 @@ interface TriggerRow {
   timezone: string;
 }
 
-interface ClaimedDelivery {
-  event_cuid: string;
-  channel_cuid: string;
-  company_cuid: string;
-  notification_cuid: string;
-  event_timestamp: Date;
-  attempts: number;
-  deferrals: number;
-  duplicates: number;
-  /** Claimed again after its lease ran out (it may have been sent already). */
-  reclaimed: boolean;
-}
-
 interface DeliveryWork extends ClaimedDelivery {
+  /** The claim (delivery round) holding it: its answers are recorded only while this still holds it. */
+  claim_token: string;
   source: NotificationChannelSourceValue;
   channel_active: boolean;
   alert: OutgoingAlert;
 }
+
+/** What a send's answer does to its deliveries. */
+type FinishOutcome =
+  | { kind: 'sent' }
+  | { kind: 'archive'; reason: string }
+  | { kind: 'fail'; reason: string }
+  | { kind: 'defer'; reason: string; waitMs: number }
+  | { kind: 'release'; waitMs: number };
 
 /** UPDATE … RETURNING answers [rows, count] through TypeORM's query(); SELECT and INSERT answer the rows. */
 function updatedRows<T>(result: unknown): T[] {
   return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
 }
 
-const truncate = (s: string): string => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 1)}…` : s);
+const truncate = (s: string): string => toStorableText(s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 1)}…` : s);
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
@@ -110,7 +115,9 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     events: { running: undefined as Promise<void> | undefined, again: false, timer: undefined as NodeJS.Timeout | undefined },
     deliveries: { running: undefined as Promise<void> | undefined, again: false, timer: undefined as NodeJS.Timeout | undefined },
   };
-  private readonly counters: OutboxStats['counters'] = { events_claimed: 0, messages_sent: 0, grouped_messages: 0, toasts: 0, failures: 0, deferrals: 0 };
+  private readonly counters: OutboxStats['counters'] = { events_claimed: 0, messages_sent: 0, grouped_messages: 0, toasts: 0, failures: 0, deferrals: 0, claims_lost: 0 };
+  /** The heartbeats of the delivery rounds in progress (stopped at shutdown before the database closes). */
+  private readonly heartbeats = new Set<Heartbeat>();
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -118,6 +125,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly live: LiveEventsService,
     private readonly senders: ChannelSenderRegistry,
     private readonly signal: OutboxSignal,
+    private readonly claims: DeliveryClaimsRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -152,6 +160,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       Promise.allSettled(Object.values(this.loops).map((l) => l.running)),
       new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
     ]);
+    await Promise.allSettled([...this.heartbeats].map((h) => h.stop()));
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -457,49 +466,45 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  /** One batch of due deliveries; true when the batch was full. */
+  /**
+   * One batch of due deliveries; true when the batch was full. The round holds its claim with a
+   * heartbeat until it ends: a live instance's deliveries are never claimed by another one, however
+   * long its sends take (docs/alerts.md, "Duplicates").
+   */
   private async deliveryRound(): Promise<boolean> {
     await this.sweep().catch((e: unknown) => this.logger.warn(`Could not sweep old deliveries: ${errorText(e)}`));
-    const claimed = updatedRows<ClaimedDelivery>(await this.ds.query(
-      `WITH due AS (
-         SELECT d.event_cuid, d.channel_cuid, d.status::text AS was FROM notification_delivery d
-          WHERE (d.status = 'PENDING' AND d.next_attempt_at <= now())
-             OR (d.status = 'SENDING' AND d.lease_until <= now())
-          -- A channel's due deliveries stay together in a claim (they share a due time: the group
-          -- window), so a burst over many channels is grouped per channel instead of being cut
-          -- into slices of every channel (one event-loop transaction gives them all the same due time).
-          ORDER BY d.next_attempt_at, d.channel_cuid, d.event_timestamp
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED)
-       UPDATE notification_delivery d
-          SET duplicates = d.duplicates + CASE WHEN d.status = 'SENDING' THEN 1 ELSE 0 END,
-              status = 'SENDING', started_at = now(), lease_until = now() + make_interval(secs => $2)
-         FROM due
-        WHERE d.event_cuid = due.event_cuid AND d.channel_cuid = due.channel_cuid
-       RETURNING d.event_cuid, d.channel_cuid, d.company_cuid, d.notification_cuid, d.event_timestamp, d.attempts, d.deferrals, d.duplicates,
-                 (due.was = 'SENDING') AS reclaimed`,
-      [this.config.ALERTS_DELIVERY_BATCH, this.config.ALERTS_DELIVERY_LEASE_SECONDS],
-    ));
+    const token = newCuid();
+    const lease = this.config.ALERTS_DELIVERY_LEASE_SECONDS;
+    const claimed = await this.claims.claimDue(token, this.config.ALERTS_DELIVERY_BATCH, lease);
     if (!claimed.length) return false;
-    const work = await this.loadWork(claimed);
-    const byChannel = new Map<string, DeliveryWork[]>();
-    for (const w of work) {
-      const list = byChannel.get(w.channel_cuid) ?? [];
-      list.push(w);
-      byChannel.set(w.channel_cuid, list);
-    }
-    const queue = [...byChannel.values()];
-    const runners = Array.from({ length: Math.min(this.config.ALERTS_DELIVERY_CONCURRENCY, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        try {
-          await this.sendToChannel(next);
-        } catch (e) {
-          // Recording failed (the database went away): the leases bring these back.
-          this.logger.error(`Delivery to channel ${next[0].channel_cuid} not recorded: ${errorText(e)}`);
-        }
+    const heartbeat = startHeartbeat(() => this.claims.renew(token, lease), heartbeatEveryMs(lease), (e) =>
+      this.logger.warn(`Could not renew the lease of ${claimed.length} claimed alert deliveries: ${errorText(e)}`),
+    );
+    this.heartbeats.add(heartbeat);
+    try {
+      const work = await this.loadWork(claimed, token);
+      const byChannel = new Map<string, DeliveryWork[]>();
+      for (const w of work) {
+        const list = byChannel.get(w.channel_cuid) ?? [];
+        list.push(w);
+        byChannel.set(w.channel_cuid, list);
       }
-    });
-    await Promise.all(runners);
+      const queue = [...byChannel.values()];
+      const runners = Array.from({ length: Math.min(this.config.ALERTS_DELIVERY_CONCURRENCY, queue.length) }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          try {
+            await this.sendToChannel(next);
+          } catch (e) {
+            // Recording failed (the database went away): the leases bring these back.
+            this.logger.error(`Delivery to channel ${next[0].channel_cuid} not recorded: ${errorText(e)}`);
+          }
+        }
+      });
+      await Promise.all(runners);
+    } finally {
+      this.heartbeats.delete(heartbeat);
+      await heartbeat.stop();
+    }
     return claimed.length >= this.config.ALERTS_DELIVERY_BATCH;
   }
 
@@ -509,7 +514,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** What each claimed delivery sends: the event's alert rendered in every format, and its channel now. */
-  private async loadWork(claimed: ClaimedDelivery[]): Promise<DeliveryWork[]> {
+  private async loadWork(claimed: ClaimedDelivery[], claim_token: string): Promise<DeliveryWork[]> {
     for (const c of claimed) {
       if (c.reclaimed) {
         this.logger.warn(`Delivery of ${c.event_cuid} to ${c.channel_cuid} claimed again after its lease ran out: it may go out twice (counted)`);
@@ -533,40 +538,49 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const byKey = new Map(rows.map((r) => [`${r.event_cuid}/${r.channel_cuid}`, r]));
     const base = this.publicUrl();
     const out: DeliveryWork[] = [];
-    const orphans: ClaimedDelivery[] = [];
+    const archived: { c: ClaimedDelivery; reason: string }[] = [];
     for (const c of claimed) {
       const r = byKey.get(`${c.event_cuid}/${c.channel_cuid}`);
       if (!r) {
-        orphans.push(c); // its event is gone (deleted with its partition): nothing left to send
+        archived.push({ c, reason: 'The alert event no longer exists' }); // deleted with its partition: nothing left to send
         continue;
       }
-      const value = this.eventValue({ event_cuid: r.event_cuid, timestamp: r.timestamp, value: r.value, trigger_cuid: r.trigger_cuid, notification_cuid: c.notification_cuid, status: 'SENDING' }, r);
-      const template = this.templateOf(r, value.state);
-      out.push({
-        ...c,
-        source: r.source,
-        channel_active: r.channel_active,
-        alert: {
-          event_cuid: c.event_cuid,
-          trigger_cuid: r.trigger_cuid,
-          system_cuid: r.system_cuid,
-          system_name: r.system_name,
-          severity: r.severity_level,
-          state: value.state,
-          text: r.text,
-          html: renderMessage(template, value, 'html'),
-          markdown: renderMessage(template, value, 'markdown'),
-          time: value.time,
-          link: `${base}/systems/${r.system_cuid}/alarms`,
-        },
-      });
+      // One delivery that cannot be rendered fails alone (ARCHIVED with the reason), never the round.
+      try {
+        const value = this.eventValue({ event_cuid: r.event_cuid, timestamp: r.timestamp, value: r.value, trigger_cuid: r.trigger_cuid, notification_cuid: c.notification_cuid, status: 'SENDING' }, r);
+        const template = this.templateOf(r, value.state);
+        out.push({
+          ...c,
+          claim_token,
+          source: r.source,
+          channel_active: r.channel_active,
+          alert: {
+            event_cuid: c.event_cuid,
+            trigger_cuid: r.trigger_cuid,
+            system_cuid: r.system_cuid,
+            system_name: r.system_name,
+            severity: r.severity_level,
+            state: value.state,
+            text: r.text,
+            html: renderMessage(template, value, 'html'),
+            markdown: renderMessage(template, value, 'markdown'),
+            time: value.time,
+            link: `${base}/systems/${r.system_cuid}/alarms`,
+          },
+        });
+      } catch (e) {
+        archived.push({ c, reason: `Could not be rendered: ${errorText(e)}` });
+      }
     }
-    if (orphans.length) {
+    if (archived.length) {
       await this.ds.query(
-        `UPDATE notification_delivery SET status = 'ARCHIVED', lease_until = NULL, last_error = 'The alert event no longer exists'
-          WHERE (event_cuid, channel_cuid) IN (SELECT * FROM unnest($1::varchar[], $2::varchar[]))`,
-        [orphans.map((o) => o.event_cuid), orphans.map((o) => o.channel_cuid)],
+        `UPDATE notification_delivery d SET status = 'ARCHIVED', lease_until = NULL, last_error = a.reason
+           FROM unnest($1::varchar[], $2::varchar[], $3::text[]) AS a(event_cuid, channel_cuid, reason)
+          WHERE d.event_cuid = a.event_cuid AND d.channel_cuid = a.channel_cuid`,
+        [archived.map((a) => a.c.event_cuid), archived.map((a) => a.c.channel_cuid), archived.map((a) => truncate(a.reason))],
       );
+      for (const { c, reason } of archived) this.logger.warn(`Delivery of ${c.event_cuid} to ${c.channel_cuid} ARCHIVED: ${reason}`);
+      await this.closeEvents(archived.map((a) => a.c));
     }
     out.sort((a, b) => new Date(a.event_timestamp).getTime() - new Date(b.event_timestamp).getTime());
     return out;
@@ -592,7 +606,15 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const target: ChannelTarget = { channel_cuid: first.channel_cuid, company_cuid: first.company_cuid, source: first.source };
     for (let i = 0; i < chunks.length; i++) {
-      const chunk = chunks[i];
+      // Still this claim's? (Its lease is renewed here too.) A delivery another instance claimed
+      // after this one's lease ran out (it could not renew for a whole lease) is that one's to send.
+      const held = await this.claims.hold(first.claim_token, chunks[i], this.config.ALERTS_DELIVERY_LEASE_SECONDS);
+      const chunk = chunks[i].filter((w) => held.has(deliveryKey(w)));
+      if (chunk.length < chunks[i].length) {
+        this.counters.claims_lost += chunks[i].length - chunk.length;
+        this.logger.warn(`${chunks[i].length - chunk.length} alert deliveries to ${first.channel_cuid} are no longer held by this instance (its lease ran out): not sent here`);
+      }
+      if (!chunk.length) continue;
       let result: SendResult;
       try {
         result = await sender.send(target, chunk.map((w) => w.alert));
@@ -630,92 +652,106 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Records the answer for some claimed deliveries (one transaction) and closes the events that are done. */
-  private async finish(
-    list: DeliveryWork[],
-    outcome:
-      | { kind: 'sent' }
-      | { kind: 'archive'; reason: string }
-      | { kind: 'fail'; reason: string }
-      | { kind: 'defer'; reason: string; waitMs: number }
-      | { kind: 'release'; waitMs: number },
-  ): Promise<void> {
+  private async finish(list: DeliveryWork[], outcome: FinishOutcome): Promise<void> {
     if (!list.length) return;
-    const done: DeliveryWork[] = [];
-    await this.ds.transaction(async (tx) => {
-      for (const w of list) {
-        const key = [w.event_cuid, w.channel_cuid];
-        switch (outcome.kind) {
-          case 'sent':
-            await tx.query(
-              `UPDATE notification_delivery SET status = 'SENT', sent_at = now(), lease_until = NULL, last_error = NULL
-                WHERE event_cuid = $1 AND channel_cuid = $2`,
-              key,
-            );
-            await tx.query(
-              `INSERT INTO notification_channel_to_notification (channel_cuid, notification_cuid) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-              [w.channel_cuid, w.notification_cuid],
-            );
-            done.push(w);
-            break;
-          case 'archive':
-            await tx.query(
-              `UPDATE notification_delivery SET status = 'ARCHIVED', lease_until = NULL, last_error = $3 WHERE event_cuid = $1 AND channel_cuid = $2`,
-              [...key, truncate(outcome.reason)],
-            );
-            done.push(w);
-            break;
-          case 'fail': {
-            const attempts = w.attempts + 1;
-            if (attempts >= this.config.ALERTS_DELIVERY_MAX_ATTEMPTS) {
-              await tx.query(
-                `UPDATE notification_delivery SET status = 'ARCHIVED', attempts = $3, lease_until = NULL, last_error = $4 WHERE event_cuid = $1 AND channel_cuid = $2`,
-                [...key, attempts, truncate(`Gave up after ${attempts} attempts: ${outcome.reason}`)],
-              );
-              done.push(w);
-            } else {
-              await tx.query(
-                `UPDATE notification_delivery SET status = 'PENDING', attempts = $3, lease_until = NULL, last_error = $4,
-                        next_attempt_at = now() + make_interval(secs => $5::float8 / 1000)
-                  WHERE event_cuid = $1 AND channel_cuid = $2`,
-                [...key, attempts, truncate(outcome.reason), this.backoffMs(attempts)],
-              );
-            }
-            break;
-          }
-          case 'defer': {
-            const deferrals = w.deferrals + 1;
-            if (deferrals > this.config.ALERTS_DELIVERY_MAX_DEFERRALS) {
-              await tx.query(
-                `UPDATE notification_delivery SET status = 'ARCHIVED', deferrals = $3, lease_until = NULL, last_error = $4 WHERE event_cuid = $1 AND channel_cuid = $2`,
-                [...key, deferrals, truncate(`Still rate limited after ${deferrals - 1} waits: ${outcome.reason}`)],
-              );
-              done.push(w);
-            } else {
-              await tx.query(
-                `UPDATE notification_delivery SET status = 'PENDING', deferrals = $3, lease_until = NULL, last_error = $4,
-                        next_attempt_at = now() + make_interval(secs => $5::float8 / 1000)
-                  WHERE event_cuid = $1 AND channel_cuid = $2`,
-                [...key, deferrals, truncate(outcome.reason), outcome.waitMs],
-              );
-            }
-            break;
-          }
-          case 'release':
-            await tx.query(
-              `UPDATE notification_delivery SET status = 'PENDING', lease_until = NULL,
-                      next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
-                WHERE event_cuid = $1 AND channel_cuid = $2`,
-              [...key, outcome.waitMs],
-            );
-            break;
-        }
-      }
+    // Written together; a write the database refuses for one delivery is written again in halves,
+    // so only that delivery fails (ARCHIVED below with the reason) and nothing stays SENDING.
+    const results = await splitOnFailure(list, (part) =>
+      this.ds.transaction(async (tx) => {
+        const finished: boolean[] = [];
+        for (const w of part) finished.push(await this.record(tx, w, outcome));
+        return finished;
+      }),
+    );
+    const done = list.filter((_, i) => results[i].ok && (results[i] as { value: boolean }).value);
+    const refused = list.flatMap((w, i) => {
+      const r = results[i];
+      return !r.ok && !isTransientDatabaseError(r.error) ? [{ w, error: r.error }] : [];
     });
+    for (const { w, error } of refused) {
+      const reason = `Could not be recorded (${outcome.kind}): ${knownDatabaseError(sqlState(error))?.message ?? errorText(error)}`;
+      try {
+        await this.ds.query(
+          `UPDATE notification_delivery SET status = 'ARCHIVED', lease_until = NULL, last_error = $3
+            WHERE event_cuid = $1 AND channel_cuid = $2 AND status = 'SENDING' AND claim_token = $4`,
+          [w.event_cuid, w.channel_cuid, truncate(reason), w.claim_token],
+        );
+        this.logger.warn(`Delivery of ${w.event_cuid} to ${w.channel_cuid} ARCHIVED: ${reason} (${errorText(error)})`);
+        done.push(w);
+      } catch (e) {
+        // Left SENDING: its lease brings it back.
+        this.logger.error(`Delivery of ${w.event_cuid} to ${w.channel_cuid} not recorded: ${errorText(e)}`);
+      }
+    }
     if (outcome.kind === 'archive') this.logger.warn(`${list.length} alert deliveries to ${list[0].channel_cuid} ARCHIVED: ${outcome.reason}`);
-    // Each event in its own short transaction (its row lock orders the instances closing it).
+    await this.closeEvents(done);
+  }
+
+  /** Each event in its own short transaction (its row lock orders the instances closing it). */
+  private async closeEvents(done: { event_cuid: string; event_timestamp: Date }[]): Promise<void> {
     const events = new Map(done.map((w) => [w.event_cuid, w.event_timestamp]));
     for (const [event_cuid, timestamp] of events) {
       await this.ds.transaction((tx) => this.closeEventIfDone(tx, event_cuid, timestamp, false));
+    }
+  }
+
+  /**
+   * Records one delivery's answer; true when it is finished (SENT or ARCHIVED). A send that went out
+   * is SENT whoever holds the delivery now (another holder then finds it no longer SENDING and does
+   * not send it); any other answer is written only while this claim still holds it.
+   */
+  private async record(tx: EntityManager, w: DeliveryWork, outcome: FinishOutcome): Promise<boolean> {
+    if (outcome.kind === 'sent') {
+      await tx.query(
+        `UPDATE notification_delivery SET status = 'SENT', sent_at = now(), lease_until = NULL, last_error = NULL
+          WHERE event_cuid = $1 AND channel_cuid = $2 AND status IN ('PENDING', 'SENDING')`,
+        [w.event_cuid, w.channel_cuid],
+      );
+      await tx.query(
+        `INSERT INTO notification_channel_to_notification (channel_cuid, notification_cuid) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [w.channel_cuid, w.notification_cuid],
+      );
+      return true;
+    }
+    // `$1`–`$3`: the delivery and this claim's token; `set` writes the answer when it still holds it.
+    const mine = async (set: string, params: unknown[]): Promise<boolean> =>
+      updatedRows(
+        await tx.query(
+          `UPDATE notification_delivery SET ${set}, lease_until = NULL
+            WHERE event_cuid = $1 AND channel_cuid = $2 AND status = 'SENDING' AND claim_token = $3 RETURNING 1`,
+          [w.event_cuid, w.channel_cuid, w.claim_token, ...params],
+        ),
+      ).length > 0;
+    switch (outcome.kind) {
+      case 'archive':
+        return mine(`status = 'ARCHIVED', last_error = $4`, [truncate(outcome.reason)]);
+      case 'fail': {
+        const attempts = w.attempts + 1;
+        if (attempts >= this.config.ALERTS_DELIVERY_MAX_ATTEMPTS) {
+          return mine(`status = 'ARCHIVED', attempts = $4, last_error = $5`, [attempts, truncate(`Gave up after ${attempts} attempts: ${outcome.reason}`)]);
+        }
+        await mine(`status = 'PENDING', attempts = $4, last_error = $5, next_attempt_at = now() + make_interval(secs => $6::float8 / 1000)`, [
+          attempts,
+          truncate(outcome.reason),
+          this.backoffMs(attempts),
+        ]);
+        return false;
+      }
+      case 'defer': {
+        const deferrals = w.deferrals + 1;
+        if (deferrals > this.config.ALERTS_DELIVERY_MAX_DEFERRALS) {
+          return mine(`status = 'ARCHIVED', deferrals = $4, last_error = $5`, [deferrals, truncate(`Still rate limited after ${deferrals - 1} waits: ${outcome.reason}`)]);
+        }
+        await mine(`status = 'PENDING', deferrals = $4, last_error = $5, next_attempt_at = now() + make_interval(secs => $6::float8 / 1000)`, [
+          deferrals,
+          truncate(outcome.reason),
+          outcome.waitMs,
+        ]);
+        return false;
+      }
+      case 'release':
+        await mine(`status = 'PENDING', next_attempt_at = now() + make_interval(secs => $4::float8 / 1000)`, [outcome.waitMs]);
+        return false;
     }
   }
 

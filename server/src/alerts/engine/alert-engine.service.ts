@@ -27,6 +27,7 @@ import {
 } from './rule-step';
 import { type IndexedTrigger, TriggerIndex, type TriggerRow } from './trigger-index';
 import { runningMuteSql } from '../../controllers/device-mute.entity';
+import { ownEntry } from '../../common/own-entry';
 
 /** The cached copy of a status row, plus what the engine needs to decide without the database. */
 interface CachedStatus extends RuleStatus {
@@ -310,7 +311,7 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
         } catch {
           continue;
         }
-        for (const t of list) if (t.rule.kind === 'state') this.enqueue(t.trigger_cuid, { ts: s.ts, value: scalar(bundle?.[t.rule.key]) });
+        for (const t of list) if (t.rule.kind === 'state') this.enqueue(t.trigger_cuid, { ts: s.ts, value: scalar(ownEntry(bundle, t.rule.key)) });
         added = true;
       }
     }

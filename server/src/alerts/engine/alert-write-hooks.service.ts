@@ -3,10 +3,12 @@ import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { newCuid } from '../../common/ids';
 import type { CrudHooks } from '../../crud/crud-router.factory';
-import { fieldError, fieldErrors } from '../../crud/field-error';
+import { fieldError, fieldErrors } from '../../common/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { type TTemplateRule, ZTemplateRule, ZTriggerRule } from '../rules';
 import { AlertEngine } from './alert-engine.service';
+import type { Actor } from '../../access/policy';
+import { budgetsOf } from '../../budgets/budgets.service';
 
 type Row = Record<string, unknown>;
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
@@ -64,9 +66,9 @@ export class AlertWriteHooks {
   };
 
   readonly device: CrudHooks = {
-    afterCommit: async ({ kind, ids }) => {
+    afterCommit: async ({ kind, ids, actor }) => {
       if (kind === 'delete') return this.reload();
-      if (await this.autocreateForDevices(ids)) await this.reload();
+      if (await this.autocreateForDevices(ids, actor)) await this.reload();
     },
   };
 
@@ -174,8 +176,11 @@ export class AlertWriteHooks {
     return written;
   }
 
-  /** Devices just created (or changed): the triggers of their types' autocreate templates. */
-  async autocreateForDevices(entityIds: readonly string[]): Promise<number> {
+  /**
+   * Devices just created (or changed): the triggers of their types' autocreate templates, charged
+   * like triggers `actor` creates (the device hook checked the room in the writing transaction).
+   */
+  async autocreateForDevices(entityIds: readonly string[], actor?: Actor): Promise<number> {
     if (!entityIds.length) return 0;
     const templates = await this.query(
       `SELECT DISTINCT a.assignment_cuid FROM notification_template_assignment a JOIN entity e ON e.entitytype_id = a.entitytype_id
@@ -183,12 +188,17 @@ export class AlertWriteHooks {
       [entityIds],
     );
     let written = 0;
-    for (const t of templates) written += await this.createMissing(`e.entity_cuid = ANY($1::varchar[])`, [entityIds], String(t.assignment_cuid));
+    for (const t of templates) written += await this.createMissing(`e.entity_cuid = ANY($1::varchar[])`, [entityIds], String(t.assignment_cuid), actor);
     return written;
   }
 
-  /** Creates the template's trigger for each device matching `where` (with a system) that has none from it yet. */
-  private async createMissing(where: string, params: unknown[], assignment_cuid: string): Promise<number> {
+  /**
+   * Creates the template's trigger for each device matching `where` (with a system) that has none
+   * from it yet. With an `actor` (their device write made them), each is charged to the company the
+   * actor acts from on its system and needs room there (TRIGGERS_PER_COMPANY, under the cap's lock,
+   * in the inserting transaction); a template's own sync (an operator's act) charges the systems' owners.
+   */
+  private async createMissing(where: string, params: unknown[], assignment_cuid: string, actor?: Actor): Promise<number> {
     const [tpl] = await this.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = $1`, [assignment_cuid]);
     const rule = tpl && ZTemplateRule.safeParse(tpl.args);
     if (!tpl || !rule || !rule.success) return 0;
@@ -199,21 +209,32 @@ export class AlertWriteHooks {
       [...params, tpl.entitytype_id, assignment_cuid],
     );
     if (!devices.length) return 0;
-    await this.query(
-      `INSERT INTO notification_trigger (trigger_cuid, is_active, severity_level, args, name, message, release_message, system_cuid, assignment_cuid)
-       SELECT u.id, TRUE, $1::notification_severity, u.args::jsonb, u.name, $2, $3, u.system_cuid, $4
-         FROM unnest($5::varchar[], $6::text[], $7::varchar[], $8::varchar[]) AS u(id, args, name, system_cuid)`,
-      [
-        tpl.severity_level,
-        tpl.message,
-        tpl.release_message,
-        assignment_cuid,
-        devices.map(() => newCuid()),
-        devices.map((d) => JSON.stringify(this.ruleFor(rule.data, String(d.entity_cuid)))),
-        devices.map((d) => autocreatedName(String(tpl.name), String(d.name))),
-        devices.map((d) => d.system_cuid),
-      ],
-    );
+    await this.ds.transaction(async (tx) => {
+      const charged: (string | null)[] = [];
+      if (actor) {
+        const budgets = budgetsOf(tx);
+        for (const d of devices) charged.push((await budgets.chargedOn(tx, 'triggers', actor, String(d.system_cuid))) ?? null);
+        const perCompany = new Map<string, number>();
+        for (const c of charged) if (c) perCompany.set(c, (perCompany.get(c) ?? 0) + 1);
+        for (const [company, n] of [...perCompany].sort(([a], [b]) => (a < b ? -1 : 1))) await budgets.assertRoom(tx, 'triggers', company, n);
+      }
+      await tx.query(
+        `INSERT INTO notification_trigger (trigger_cuid, is_active, severity_level, args, name, message, release_message, system_cuid, assignment_cuid, charged_company_cuid)
+         SELECT u.id, TRUE, $1::notification_severity, u.args::jsonb, u.name, $2, $3, u.system_cuid, $4, u.charged
+           FROM unnest($5::varchar[], $6::text[], $7::varchar[], $8::varchar[], $9::varchar[]) AS u(id, args, name, system_cuid, charged)`,
+        [
+          tpl.severity_level,
+          tpl.message,
+          tpl.release_message,
+          assignment_cuid,
+          devices.map(() => newCuid()),
+          devices.map((d) => JSON.stringify(this.ruleFor(rule.data, String(d.entity_cuid)))),
+          devices.map((d) => autocreatedName(String(tpl.name), String(d.name))),
+          devices.map((d) => d.system_cuid),
+          devices.map((_, i) => charged[i] ?? null),
+        ],
+      );
+    });
     return devices.length;
   }
 

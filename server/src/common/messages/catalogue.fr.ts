@@ -254,11 +254,26 @@ export const FRENCH: Record<string, string> = {
   'Not a device of this system': "Pas un appareil de ce système",
   'This device does not log this parameter': "Cet appareil n'enregistre pas ce paramètre",
   'Not a verified, active email channel of the system’s company': "Pas un canal e-mail vérifié et actif de l'entreprise du système",
+  'Not a verified, active email channel of your company': 'Pas un canal e-mail vérifié et actif de votre entreprise',
+  'Not mailed to {n} of {total} recipients: this company has caused too many mails this hour':
+    "Non envoyé par e-mail à {n} destinataires sur {total} : cette entreprise a causé trop d'e-mails cette heure-ci",
+  'Not mailed to {n} of {total} recipients: too many mails went to the address this hour':
+    "Non envoyé par e-mail à {n} destinataires sur {total} : trop d'e-mails sont partis vers l'adresse cette heure-ci",
+  'Not mailed to {n} of {total} recipients: the mail could not be sent': "Non envoyé par e-mail à {n} destinataires sur {total} : l'e-mail n'a pas pu être envoyé",
   'The export template is not valid': "Le modèle d'export n'est pas valide",
   'The end comes after the start': 'La fin vient après le début',
+  'A date between the years 1970 and 9999': 'Une date entre les années 1970 et 9999',
   'This export template is not valid any more: edit it first': "Ce modèle d'export n'est plus valide : modifiez-le d'abord",
   'An export covers at most {days} days': 'Un export couvre au plus {days} jours',
   'This export template has no columns yet': "Ce modèle d'export n'a encore aucune colonne",
+  'This export is too large: {size} column-days (days × columns) where at most {max} are allowed; shorten the range, or use a template with fewer columns or an hourly or daily resolution':
+    "Cet export est trop grand : {size} colonnes-jours (jours × colonnes) pour {max} au plus ; raccourcissez la période, ou prenez un modèle avec moins de colonnes ou une résolution horaire ou journalière",
+  'You already have {max} exports waiting; start another when one has finished, or cancel one':
+    'Vous avez déjà {max} exports en attente ; lancez-en un autre quand l’un est terminé, ou annulez-en un',
+  'You already have {max} exports downloading; wait for one to finish': 'Vous avez déjà {max} exports en cours de téléchargement ; attendez que l’un se termine',
+  'This company already has {max} exports waiting; try again when one has finished': 'Cette entreprise a déjà {max} exports en attente ; réessayez quand l’un est terminé',
+  'The export could not be written': "L'export n'a pas pu être écrit",
+  'The export took too long to read: export a shorter range or fewer columns': "La lecture de l'export a pris trop de temps : exportez une période plus courte ou moins de colonnes",
   'Column {column} of the template names a device or parameter this system no longer has: edit the template':
     "La colonne {column} du modèle nomme un appareil ou un paramètre que ce système n'a plus : modifiez le modèle",
 
@@ -266,6 +281,8 @@ export const FRENCH: Record<string, string> = {
   'Uploading files needs level 2 (Expert)': 'Téléverser des fichiers demande le niveau 2 (Expert)',
   'Send the file as multipart/form-data': 'Envoyez le fichier en multipart/form-data',
   'The file is larger than the limit of {size}': 'Le fichier dépasse la limite de {size}',
+  'You already have {limit} uploads running; wait for one to finish, then try again':
+    "Vous avez déjà {limit} téléversements en cours ; attendez qu'un se termine, puis réessayez",
   'The file goes in the field "file"': 'Le fichier va dans le champ « file »',
   'The field {field} is sent twice': 'Le champ {field} est envoyé deux fois',
   'Send one file per upload': 'Envoyez un fichier par téléversement',
@@ -308,8 +325,8 @@ export const FRENCH: Record<string, string> = {
   'Not an e-mail address': "Pas une adresse e-mail",
   'Only an e-mail channel is verified': 'Seul un canal e-mail se vérifie',
   'This address is already verified': 'Cette adresse est déjà vérifiée',
-  'Telegram is not configured on this portal: the operator has to set TELEGRAM_BOT_TOKEN':
-    "Telegram n'est pas configuré sur ce portail : l'exploitant doit définir TELEGRAM_BOT_TOKEN",
+  'Telegram is not set up on this portal yet: ask the portal’s operator to connect its Telegram bot':
+    'Telegram n’est pas encore configuré sur ce portail : demandez à l’exploitant du portail de connecter son bot Telegram',
   'The webhook did not take a test message: {reason}': "Le webhook n'a pas accepté de message de test : {reason}",
   'The webhook took a test message; the channel is active': 'Le webhook a accepté un message de test ; le canal est actif',
   'No test message: {reason}': 'Pas de message de test : {reason}',
@@ -319,6 +336,10 @@ export const FRENCH: Record<string, string> = {
   'it is not active': "il n'est pas actif",
   'A test message was just sent; wait a few seconds': 'Un message de test vient d’être envoyé ; attendez quelques secondes',
   'Test message sent': 'Message de test envoyé',
+  'Verification mail sent to {email}': 'E-mail de vérification envoyé à {email}',
+  "Verification mail written to the portal's mail folder (no SMTP server is configured)":
+    "E-mail de vérification écrit dans le dossier des e-mails du portail (aucun serveur SMTP n'est configuré)",
+  'The verification mail could not be sent: {reason}. Try "Resend" later.': "L'e-mail de vérification n'a pas pu être envoyé : {reason}. Réessayez « Renvoyer » plus tard.",
   'Not sent: {reason}': 'Non envoyé : {reason}',
   'Not sent now: {reason}; try again {when}': 'Non envoyé pour le moment : {reason} ; réessayez {when}',
   later: 'plus tard',
@@ -394,6 +415,32 @@ export const FRENCH: Record<string, string> = {
   'the range may not exceed 10 years': 'la période ne peut pas dépasser 10 ans',
   'too many periods: at most about 3 years of days or 30 years of months':
     'trop de périodes : au plus environ 3 ans de jours ou 30 ans de mois',
+  // ---- budgets: mails, commands, rows per company (server/src/budgets) ----
+  'You have caused too many mails this hour; try again in {minutes} min': "Vous avez provoqué trop d'e-mails cette heure-ci ; réessayez dans {minutes} min",
+  'Too many mails went to this address this hour; try again in {minutes} min': "Trop d'e-mails sont partis vers cette adresse cette heure-ci ; réessayez dans {minutes} min",
+  'This company has caused too many mails this hour; try again in {minutes} min': "Cette entreprise a provoqué trop d'e-mails cette heure-ci ; réessayez dans {minutes} min",
+  "This company's files take {used} of its {max} limit and this file needs {size}; delete files it no longer needs, or ask the operator for a larger limit":
+    "Les fichiers de cette entreprise occupent {used} de sa limite de {max} et ce fichier demande {size} ; supprimez les fichiers devenus inutiles, ou demandez à l'opérateur une limite plus grande",
+  'This company has uploaded {count} files this hour, its limit; try again in {minutes} min':
+    'Cette entreprise a téléversé {count} fichiers cette heure-ci, sa limite ; réessayez dans {minutes} min',
+  'Too many requests from this session; try again in {seconds} s': 'Trop de requêtes depuis cette session ; réessayez dans {seconds} s',
+  'Too many commands to this controller this minute; try again in {seconds} s': 'Trop de commandes vers ce contrôleur cette minute-ci ; réessayez dans {seconds} s',
+  'This company has reached its limit of {max} triggers; delete one before adding another':
+    "Cette entreprise a atteint sa limite de {max} déclencheurs ; supprimez-en un avant d'en ajouter un autre",
+  'This company has reached its limit of {max} notification channels; delete one before adding another':
+    "Cette entreprise a atteint sa limite de {max} canaux de notification ; supprimez-en un avant d'en ajouter un autre",
+  'This company has reached its limit of {max} scheduled exports; remove a schedule before adding another':
+    "Cette entreprise a atteint sa limite de {max} exports planifiés ; retirez une planification avant d'en ajouter une autre",
+  'This company has reached its limit of {max} data processors; delete one before adding another':
+    "Cette entreprise a atteint sa limite de {max} processeurs de données ; supprimez-en un avant d'en ajouter un autre",
+
+  // ---- storable input and shared batches (common/storable.ts, control/commands/ack-batch.ts) ----
+  'Text may not contain the NUL character (U+0000)': 'Le texte ne peut pas contenir le caractère NUL (U+0000)',
+  'Text may not contain a broken character (half of a UTF-16 surrogate pair)':
+    "Le texte ne peut pas contenir de caractère cassé (la moitié d'une paire de substitution UTF-16)",
+  'Numbers must be finite': 'Les nombres doivent être finis',
+  'A date that exists': 'Une date qui existe',
+  'The acknowledgement cannot be stored: {reason}': "L'acquittement ne peut pas être enregistré : {reason}",
 };
 
 /**

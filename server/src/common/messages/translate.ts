@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from '../locale';
+import { hasOwnEntry, ownEntry, ownTable } from '../own-entry';
 import { FRENCH, FRENCH_PHRASES } from './catalogue.fr';
 
 /**
@@ -43,7 +44,7 @@ export function findMessage(message: string): { code: string; values: Record<str
   for (const t of templates) {
     const m = t.pattern.exec(message);
     if (!m) continue;
-    const values: Record<string, string> = {};
+    const values = ownTable<string>();
     t.names.forEach((name, i) => (values[name] = m[i + 1]));
     return { code: t.key, values };
   }
@@ -57,7 +58,7 @@ export function messageCode(message: string): string | undefined {
 
 /** Fills a template's placeholders (`{name}`) with `values`. */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) => (hasOwnEntry(values, name) ? String(values[name]) : whole));
 }
 
 /**
@@ -65,7 +66,7 @@ export function fill(template: string, values: Record<string, string | number>):
  * them first when they are words). For messages built by the server itself (counts, lists).
  */
 export function say(template: string, values: Record<string, string | number>, locale: Locale): string {
-  return fill(locale === 'en' ? template : (FRENCH[template] ?? FRENCH_PHRASES[template] ?? template), values);
+  return fill(locale === 'en' ? template : (ownEntry(FRENCH, template) ?? ownEntry(FRENCH_PHRASES, template) ?? template), values);
 }
 
 /**
@@ -78,8 +79,8 @@ export function translate(message: string, locale: Locale): string {
   if (locale === 'en' || typeof message !== 'string') return message;
   const found = findMessage(message);
   if (!found) return message;
-  const french = FRENCH[found.code];
-  const values: Record<string, string> = {};
+  const french = ownEntry(FRENCH, found.code) ?? found.code;
+  const values = ownTable<string>();
   // A variable part may be a message itself (the `{what}` of `{what} not found`, a reason).
   for (const [name, value] of Object.entries(found.values)) values[name] = translate(value, locale);
   return fill(french, values);

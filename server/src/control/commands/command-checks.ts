@@ -1,7 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { type Actor, can } from '../../access/policy';
+import { actingCompany } from '../../access/acting-company';
+import { type Actor, can, POLICY } from '../../access/policy';
 import { forbidden } from '../../common/errors';
+import { ownEntry } from '../../common/own-entry';
 import {
   DANGEROUS_BUILT_INS,
   type TDeclaredCommand,
@@ -10,7 +12,8 @@ import {
   ZRestartPayload,
   ZSetParameterPayload,
 } from '../../controllers/command-wire';
-import { fieldError, fieldErrors } from '../../crud/field-error';
+import { fieldError, fieldErrors } from '../../common/field-error';
+import { budgetsOf } from '../../budgets/budgets.service';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
@@ -32,8 +35,14 @@ const BUILT_IN_LABELS: Record<string, string> = {
 
 /** A readable label for a command kind (declared label, built-in label, or the name itself). */
 export function commandLabel(kind: string, declared: unknown): string {
-  if (BUILT_IN_LABELS[kind]) return BUILT_IN_LABELS[kind];
+  const builtIn = ownEntry(BUILT_IN_LABELS, kind);
+  if (builtIn) return builtIn;
   return declaredCommands(declared).find((c) => c.name === kind)?.label ?? kind;
+}
+
+/** The arguments of a command kind its controller type declares secret (beside the secret-named keys: common/secret-config.ts). */
+export function secretArgs(kind: string, declared: unknown): ReadonlySet<string> {
+  return new Set(declaredCommands(declared).find((c) => c.name === kind)?.args.filter((a) => a.secret).map((a) => a.name) ?? []);
 }
 
 /** The commands a controller type declares; a stored list that does not parse declares none. */
@@ -49,12 +58,40 @@ function payloadErrors(error: z.ZodError): TRPCError {
 
 /**
  * Checks a command's kind and payload against the controller (its devices, its type's declared
- * commands) and the caller's rights on the data processors it configures.
+ * commands) and the caller's rights on the data processors it configures. The controller's
+ * budget is spent later, by spendCommandBudget in the storing transaction.
  */
 export async function checkCommand(
   q: Queryable,
   actor: Actor,
-  controller: { controller_id: string; commands: unknown },
+  controller: { controller_id: string; commands: unknown; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
+  kind: string,
+  payload: Record<string, unknown>,
+): Promise<CheckedCommand> {
+  return checkKindAndPayload(q, actor, controller, kind, payload);
+}
+
+/**
+ * Inside the transaction that stores a command (after its insert succeeded): the command counts
+ * against the controller's budget of the company the sender acts from (COMMANDS_PER_CONTROLLER_PER_MINUTE;
+ * a partner with a change share has its own, so it cannot spend the owner's); past it TOO_MANY_REQUESTS
+ * and the transaction rolls back. So a command refused by any check (payload, password, not_after,
+ * a used id) spends nothing, and a refused spend stores nothing.
+ */
+export async function spendCommandBudget(
+  ds: object,
+  c: { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> },
+  actor: Actor,
+  controller: { controller_id: string; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
+): Promise<void> {
+  const acting = actingCompany(actor, POLICY['controllers.configure'].level, { company_cuid: controller.company_cuid, shares: controller.shares.filter((s) => s.change) });
+  await budgetsOf(ds).spendCommandIn(async (sql, params) => (await c.query(sql, params)).rows, controller.controller_id, acting);
+}
+
+async function checkKindAndPayload(
+  q: Queryable,
+  actor: Actor,
+  controller: { controller_id: string; commands: unknown; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
   kind: string,
   payload: Record<string, unknown>,
 ): Promise<CheckedCommand> {
@@ -74,7 +111,7 @@ export async function checkCommand(
         for (const key of keys) {
           const entityKind = byKey.get(key);
           if (entityKind === undefined) throw fieldError(['payload', 'devices', key], 'Device not found', 'NOT_FOUND');
-          if (entityKind !== 'Device' && !can(actor, 'dataProcessors.configure', { entity_type_kind: entityKind })) {
+          if (entityKind !== 'Device' && !can(actor, 'dataProcessors.configure', { entity_type_kind: entityKind, company_cuid: controller.company_cuid, shares: controller.shares })) {
             throw forbidden(entityKind === 'CalculatedValue' ? 'Configuring a calculated value needs level 0' : 'You may not configure this data processor');
           }
         }
@@ -114,7 +151,7 @@ function checkArgs(declared: TDeclaredCommand, payload: Record<string, unknown>)
   for (const key of Object.keys(payload)) if (!names.has(key)) issues.push({ path: ['payload', key], message: 'This command takes no such argument' });
   const out: Record<string, unknown> = {};
   for (const arg of declared.args) {
-    const value = payload[arg.name];
+    const value = ownEntry(payload, arg.name);
     const path = ['payload', arg.name];
     if (value === undefined || value === null || value === '') {
       if (arg.required) issues.push({ path, message: 'Required' });

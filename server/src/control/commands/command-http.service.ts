@@ -51,10 +51,12 @@ export class CommandHttpService implements OnModuleInit {
       const raw = req.query?.limit;
       let limit = DEFAULT_LIMIT;
       if (raw !== undefined) {
-        if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw) || Number(raw) < 1) {
-          return reply.code(400).send({ code: 'BAD_REQUEST', message: `limit: a whole number from 1 to ${MAX_LIMIT}` });
+        // 1..MAX_LIMIT as documented; anything else (0, 101, 1e3, "abc", a repeated ?limit) is a 400 on the field.
+        if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
+          const message = `limit: a whole number from 1 to ${MAX_LIMIT}`;
+          return reply.code(400).send({ code: 'BAD_REQUEST', message, fieldErrors: [{ path: 'limit', message }] });
         }
-        limit = Math.min(Number(raw), MAX_LIMIT);
+        limit = Number(raw);
       }
       const commands = await this.commands.takePending(controller.controller_id, limit);
       reply.header('cache-control', 'no-store');

@@ -12,20 +12,22 @@ import { newCuid } from '../../common/ids';
 import { sameJson } from '../../common/json';
 import { AppConfig } from '../../config/config';
 import { applyMergePatch, type TCommandAck, type TCommandMessage, ZCommandAck } from '../../controllers/command-wire';
-import { fieldError } from '../../crud/field-error';
+import { fieldError } from '../../common/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { LiveEventsService } from '../../notifications/live-events.service';
 import type { TToast } from '../../notifications/notifications.schema';
 import { type AutomaticChangelogEntry, writeAutomaticChangelog } from '../../systems/automatic-changelog';
+import { maskSecrets } from '../../common/secret-config';
 import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../telemetry/command-link';
 import { ControllerOnlineStateService } from '../../telemetry/controller-online-state.service';
 import { SqlParams } from '../../database/sql-params';
 import { systemSharesSql, visibleCompanySql } from '../../tenancy/visibility';
 import { stepUpRequired } from '../../trpc/errors';
+import { writeAckBatch } from './ack-batch';
 import { type AckOutcome, CommandInbox } from './command-inbox';
-import { checkCommand, commandLabel } from './command-checks';
+import { checkCommand, commandLabel, secretArgs, spendCommandBudget } from './command-checks';
 import type { TCommandRecord, TSendCommandInput } from './commands.schema';
 
 /** The columns of a command as the back office reads it (alias `t` = controller_command). */
@@ -242,6 +244,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
         [command_id, controller.controller_id, controller.company_cuid, controller.system_cuid, input.kind, JSON.stringify(checked.payload), checked.dangerous, actor.user_cuid, not_after],
       );
       if (!rows.rowCount) return false;
+      await spendCommandBudget(this.ds, c, actor, controller);
       if (input.kind === 'apply_config') await this.mergeDesired(c, controller.controller_id, checked.payload);
       return true;
     });
@@ -450,7 +453,8 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     // One write at a time on this instance: what arrives meanwhile waits and goes in the next,
     // bigger batch (concurrent batches only queued on each other's row locks).
     this.ackWriting = true;
-    const work = this.writeAcks(batch).then(
+    // A batch the database refuses for one answer is written again in halves: only that answer is refused (ack-batch.ts).
+    const work = writeAckBatch(batch, (part) => this.writeAcks(part), (e) => this.logger.warn(`acknowledgement refused on its own: ${(e as Error).message}`)).then(
       async ({ outcomes, finished }) => {
         // The answers are stored: the controllers get their PUBACK / HTTP 200 now, and the toasts
         // follow (they are not what the controller waits for; an ack must not wait for hundreds of
@@ -591,7 +595,7 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
         system_cuid: r.system_cuid,
         kind: 'COMMAND',
         title: `${label} on ${info?.name ?? r.controller_id}: ${r.status}${r.late ? ' (late answer)' : ''}`,
-        message: [r.message, `Payload: ${JSON.stringify(r.payload).slice(0, 2000)}`].filter(Boolean).join('\n'),
+        message: [r.message, `Payload: ${JSON.stringify(maskSecrets(r.payload, secretArgs(r.kind, info?.commands))).slice(0, 2000)}`].filter(Boolean).join('\n'),
         user_cuid: r.requested_by,
         ref: r.command_id,
       });

@@ -4,7 +4,9 @@ import type { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { type Actor, can } from '../../access/policy';
 import type { TSessionPayload } from '../../auth/session.schema';
+import { maskSecrets } from '../../common/secret-config';
 import { mergePatchBetween } from '../../controllers/command-wire';
+import { forbidden } from '../../common/errors';
 import { DATA_SOURCE } from '../../database/database.module';
 import { COMMAND_RECORD_SELECT, CommandService } from './command.service';
 import type { TCommandRecord, TControllerConfig, ZApplyConfigInput, ZConfigTarget } from './commands.schema';
@@ -25,8 +27,19 @@ export class ConfigService {
     private readonly commands: CommandService,
   ) {}
 
+  /** The configuration view; secret values (common/secret-config.ts) masked in every target the caller may not configure. */
   async get(actor: Actor, controller_id: string): Promise<TControllerConfig> {
+    const config = await this.read(actor, controller_id);
+    const mayConfigure = config.targets[0]?.may_apply ?? false;
+    const last = config.last_apply && !mayConfigure ? { ...config.last_apply, payload: maskSecrets(config.last_apply.payload), applied_config: maskSecrets(config.last_apply.applied_config) } : config.last_apply;
+    return { ...config, targets: config.targets.map((t) => (t.may_apply ? t : maskTarget(t))), last_apply: last };
+  }
+
+  /** The configuration with its real values (apply sends them; never answered as is). */
+  private async read(actor: Actor, controller_id: string): Promise<TControllerConfig> {
     const controller = await this.commands.visibleController(actor, controller_id);
+    // The level counts in the controller's company (or a company its system is shared with), not anywhere.
+    if (!can(actor, 'controllers.view', { company_cuid: controller.company_cuid, shares: controller.shares })) throw forbidden();
     const mayConfigure = this.commands.mayConfigure(actor, controller);
     const entities = (await this.ds.query(
       `SELECT e.entity_cuid, e.name, e.entitytype_id, e.config, e.reported_config, e.reported_at, et.entity_type::text AS kind
@@ -46,7 +59,7 @@ export class ConfigService {
           e.config,
           e.reported_config,
           e.reported_at,
-          mayConfigure && (e.kind === 'Device' || can(actor, 'dataProcessors.configure', { entity_type_kind: e.kind })),
+          mayConfigure && (e.kind === 'Device' || can(actor, 'dataProcessors.configure', { entity_type_kind: e.kind, company_cuid: controller.company_cuid, shares: controller.shares })),
         ),
       ),
     ];
@@ -58,7 +71,7 @@ export class ConfigService {
   }
 
   async apply(actor: Actor, session: TSessionPayload, input: z.infer<typeof ZApplyConfigInput>, address: string): Promise<TCommandRecord> {
-    const config = await this.get(actor, input.controller_id);
+    const config = await this.read(actor, input.controller_id);
     const only = input.only ? new Set(input.only) : undefined;
     const chosen = config.targets.filter((t) => t.difference !== null && (!only || only.has(t.key)));
     if (!chosen.length) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Nothing to apply' });
@@ -70,6 +83,11 @@ export class ConfigService {
     };
     return this.commands.send(actor, session, { controller_id: input.controller_id, kind: 'apply_config', payload, id: input.id, not_after: input.not_after }, address);
   }
+}
+
+/** A target as someone who may not configure it sees it: its secret values masked. */
+function maskTarget(t: Target): Target {
+  return { ...t, desired: maskSecrets(t.desired), reported: maskSecrets(t.reported), difference: maskSecrets(t.difference) };
 }
 
 function target(

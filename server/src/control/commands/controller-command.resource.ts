@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../../crud/resource';
+import { secretArgs } from './command-checks';
+import { declaredCommandsOfController } from './controller-type-commands.repository';
 import { ZCommandRecord } from './commands.schema';
 
 const { id: _id, ...recordShape } = ZCommandRecord.shape;
@@ -21,6 +23,18 @@ export const controllerCommandResource: ResourceDefinition<z.ZodObject<typeof re
   // Only the reads are mounted (access/resources.ts: list and show need controllers.view).
   perms: { view: 'controllers.view', create: 'controllers.configure', edit: 'controllers.configure', delete: 'controllers.configure' },
   importable: false,
+  // A payload's secret values (an apply_config's wifi_psk …) only for whoever may send commands; the controller gets them as sent.
+  secrets: {
+    columns: ['payload', 'applied_config'],
+    perm: 'controllers.configure',
+    // …and the arguments its controller type declares secret.
+    declared: async (manager, row, memo) => {
+      const id = String(row.controller_id);
+      let commands = memo.get(id);
+      if (!commands) memo.set(id, (commands = declaredCommandsOfController(manager, id)));
+      return secretArgs(String(row.kind), await commands);
+    },
+  },
   scope: { kind: 'company', column: 'company_cuid' },
   search: ['kind', 'controller_id', 'message'],
   filters: ['controller_id', 'system_cuid', 'status', 'kind', 'requested_by'],

@@ -50,3 +50,30 @@ describe('configuration change summary', () => {
     expect(summarizeConfigChange({}, many)!.split('\n').at(-1)).toBe('… and 5 more');
   });
 });
+
+describe('state decoding: a key or value that names an Object.prototype member is text like any other', () => {
+  /** Every name a plain object inherits (constructor, __proto__, toString, valueOf, hasOwnProperty, …) and `prototype`. */
+  const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+
+  it.each(INHERITED)('%s as a state value, a state key and an enum key: shown as written, never decoded through the prototype', (name) => {
+    const meta = readStateMeta({ enums: { mode: { eco: 'Economy' } }, states: { mode: { label: 'Mode' } } });
+    // as the bundle is stored and read back (JSON: a `__proto__` key is an own key)
+    const bundle = JSON.parse(`{"mode":"${name}","${name}":"${name}","faults":["${name}"]}`) as unknown;
+    const d = decodeBundle(bundle, meta);
+    expect(d.values.map((v) => [v.key, v.label, v.text, v.decoded])).toEqual([
+      ['mode', 'Mode', name, false],
+      [name, keyInWords(name), name, false],
+    ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)));
+    expect(d.faults).toEqual([{ code: name, text: name }]);
+    for (const v of d.values) expect(typeof v.text).toBe('string');
+  });
+
+  it.each(INHERITED)('a meta that declares %s decodes it as its own entry', (name) => {
+    const meta = readStateMeta(JSON.parse(`{"enums":{"${name}":{"${name}":"Own label"}},"states":{"${name}":{"label":"Own name","order":1}}}`));
+    const d = decodeBundle(JSON.parse(`{"${name}":"${name}","zeta":1}`), meta);
+    expect(d.values.map((v) => [v.key, v.label, v.text, v.decoded])).toEqual([
+      [name, 'Own name', 'Own label', true],
+      ['zeta', 'Zeta', '1', false],
+    ]);
+  });
+});

@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../access/policy';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
-import { fieldError } from '../../crud/field-error';
+import { fieldError } from '../../common/field-error';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';
 import { runningMuteSql } from '../../controllers/device-mute.entity';

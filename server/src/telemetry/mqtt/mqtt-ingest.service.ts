@@ -15,6 +15,8 @@ import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry.config'
 import type { TIngestAnswer } from '../telemetry.schema';
 import { AckAfterCommitClient, redact } from './ack-after-commit-client';
 import { MqttMembers } from './mqtt-members';
+import { boundedPersistence } from './bounded-persistence';
+import { PersistentSessionQuota } from './session-quota';
 import { PacketSizeGuard } from './packet-size-guard';
 import { ControllerTopics, type PublishKind } from './topics';
 
@@ -344,7 +346,9 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
   private async startEmbedded(): Promise<void> {
     const { default: createAedes } = (await import('aedes')) as unknown as { default: (opts?: object) => Aedes };
     const m = this.settings.mqtt;
-    const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000, connectTimeout: m.connectTimeoutMs });
+    const bounded = boundedPersistence(m.sessionQueue, this.logger, this.metrics.registry);
+    const quota = new PersistentSessionQuota(m.sessionsPerController, this.metrics.registry);
+    const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000, connectTimeout: m.connectTimeoutMs, persistence: bounded.persistence });
     broker.authenticate = (client, username, password, done) => {
       const controller_id = username ?? '';
       const token = password?.toString('utf8') ?? '';
@@ -353,6 +357,11 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
           if (!ownsClientId(controller.controller_id, client.id)) {
             const refused = new Error(`the client id must be '${controller.controller_id}' or '${controller.controller_id}:<suffix>'`) as AuthenticateError;
             refused.returnCode = 2; // identifier rejected
+            return done(refused, false);
+          }
+          if (!quota.admit(controller.controller_id, client.id, (client as { clean?: boolean }).clean !== false, (id) => bounded.outgoing.endSession(id))) {
+            const refused = new Error(`not authorized: this controller already holds ${m.sessionsPerController} persistent sessions (MQTT_SESSIONS_PER_CONTROLLER)`) as AuthenticateError;
+            refused.returnCode = 5;
             return done(refused, false);
           }
           this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now(), epoch: this.tokenEpoch });

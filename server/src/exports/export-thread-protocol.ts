@@ -1,0 +1,30 @@
+import type { ExportPlan } from './export-stream';
+
+/** What an export thread is started with (export-threads.ts → export-thread.ts). */
+export interface ThreadData {
+  /** PostgreSQL: the thread reads on its own connection; unset (embedded database): it asks the main thread. */
+  databaseUrl?: string;
+  statementTimeoutMs: number;
+  chunkRows: number;
+  /** The nice value a long job's thread takes (EXPORT_THREAD_NICE). */
+  nice: number;
+  /** Rows after which a job counts as long and goes to the background (EXPORT_BACKGROUND_AFTER_ROWS). */
+  backgroundRows: number;
+}
+
+/** Main thread → export thread. */
+export type ToThread =
+  | { type: 'job'; plan: ExportPlan; path: string }
+  | { type: 'rows'; seq: number; rows: Record<string, unknown>[] }
+  | { type: 'readFailed'; seq: number; message: string; timeout: boolean }
+  /** The answer to `progress`: false when the job was lost or cancelled (the thread stops). */
+  | { type: 'go'; ok: boolean }
+  | { type: 'abort' };
+
+/** Export thread → main thread. */
+export type ToParent =
+  | { type: 'read'; seq: number; sql: string; values: unknown[] }
+  | { type: 'progress'; rows: number }
+  | { type: 'done'; rows: number; retire: boolean }
+  | { type: 'aborted'; retire: boolean }
+  | { type: 'failed'; message: string; timeout: boolean; retire: boolean };

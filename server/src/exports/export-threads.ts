@@ -1,0 +1,126 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../common/threads';
+import { AppConfig } from '../config/config';
+import { ExportJobsRepository } from './export-jobs.repository';
+import { ExportAborted, type ExportPlan } from './export-stream';
+import type { ThreadData, ToParent, ToThread } from './export-thread-protocol';
+
+/** A read PostgreSQL cancelled for its statement timeout, as the job worker recognises it. */
+class TimedOut extends Error {
+  readonly code = '57014';
+}
+
+/**
+ * The threads that write export files (export-thread.ts), one job per thread at a time, kept for
+ * the next job once done. A job's rows are formatted (CSV, XLSX) and written off the server's
+ * event loop; once it has written EXPORT_BACKGROUND_AFTER_ROWS rows its thread drops to
+ * EXPORT_THREAD_NICE, so a long, wide export costs other companies' requests, ingest and short
+ * exports little (a short export finishes at full priority). On the embedded database the thread asks this side for each chunk (readChunk: one short
+ * transaction under the statement timeout each), so the one connection is never held.
+ */
+@Injectable()
+export class ExportThreads implements OnModuleDestroy {
+  private readonly logger = new Logger('Exports');
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private closing = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly jobs: ExportJobsRepository,
+  ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.all].map((w) => w.terminate()));
+  }
+
+  /**
+   * Writes the file of `plan` at `path` in a thread. `progress` is told the rows written after each
+   * chunk and answers whether to go on (false: the job was lost or cancelled, the thread stops and
+   * this rejects with ExportAborted, as it does when `signal` aborts). Resolves with the row count.
+   */
+  render(plan: ExportPlan, path: string, progress: (rows: number) => Promise<boolean>, signal: AbortSignal): Promise<number> {
+    if (this.closing || signal.aborted) return Promise.reject(new ExportAborted());
+    const thread = this.idle.pop() ?? this.start();
+    // One thread kept ready (up to EXPORT_WORKER_CONCURRENCY): the next job, often another
+    // company's short one while a long one runs, does not wait for a thread to load.
+    if (!this.idle.length && this.all.size < this.config.EXPORT_WORKER_CONCURRENCY) this.idle.push(this.start());
+    const post = (m: ToThread) => thread.postMessage(m);
+    return new Promise<number>((resolve, reject) => {
+      let failure: unknown;
+      const finish = (reuse: boolean, settle: () => void) => {
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        signal.removeEventListener('abort', onAbort);
+        if (reuse && !this.closing) this.idle.push(thread);
+        else void thread.terminate();
+        settle();
+      };
+      const onMessage = (m: ToParent) => {
+        switch (m.type) {
+          case 'read':
+            this.jobs.readChunk(m.sql, m.values, this.config.EXPORT_STATEMENT_TIMEOUT_MS).then(
+              (rows) => post({ type: 'rows', seq: m.seq, rows }),
+              (e: unknown) => post({ type: 'readFailed', seq: m.seq, message: (e as Error).message, timeout: isTimeout(e) }),
+            );
+            break;
+          case 'progress':
+            progress(m.rows).then(
+              (ok) => post({ type: 'go', ok }),
+              (e: unknown) => {
+                failure = e;
+                post({ type: 'go', ok: false });
+              },
+            );
+            break;
+          case 'done':
+            finish(!m.retire, () => resolve(m.rows));
+            break;
+          case 'aborted':
+            finish(!m.retire, () => reject(failure ?? new ExportAborted()));
+            break;
+          case 'failed':
+            finish(!m.retire, () => reject(m.timeout ? new TimedOut(m.message) : new Error(m.message)));
+            break;
+        }
+      };
+      const onError = (e: Error) => {
+        this.logger.error(`an export thread failed: ${e.message}`);
+        finish(false, () => reject(this.closing ? new ExportAborted() : e));
+      };
+      const onExit = () => finish(false, () => reject(this.closing ? new ExportAborted() : new Error('the export thread stopped')));
+      const onAbort = () => post({ type: 'abort' });
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
+      post({ type: 'job', plan, path });
+      signal.addEventListener('abort', onAbort);
+    });
+  }
+
+  private start(): Worker {
+    const data: ThreadData = {
+      databaseUrl: this.config.DATABASE_URL || undefined,
+      statementTimeoutMs: this.config.EXPORT_STATEMENT_TIMEOUT_MS,
+      chunkRows: this.config.EXPORT_CHUNK_ROWS,
+      nice: this.config.EXPORT_THREAD_NICE,
+      backgroundRows: this.config.EXPORT_BACKGROUND_AFTER_ROWS,
+    };
+    const thread = startThread(join(__dirname, 'export-thread'), data);
+    thread.unref();
+    this.all.add(thread);
+    thread.once('exit', () => {
+      this.all.delete(thread);
+      const i = this.idle.indexOf(thread);
+      if (i >= 0) this.idle.splice(i, 1);
+    });
+    return thread;
+  }
+}
+
+/** PostgreSQL's "canceling statement due to statement timeout" (also as the thread reports it). */
+export const isTimeout = (e: unknown): boolean => (e as { code?: string })?.code === '57014' || /statement timeout/i.test((e as Error)?.message ?? '');
