@@ -77,6 +77,21 @@ describe('EMAIL channel', () => {
     expect(rows[0].data).not.toContain(secret);
   });
 
+  it('the answers a toast shows (mail sent, test refused) are in the caller’s language', async () => {
+    const fr = new HttpClient(t.baseUrl, { 'accept-language': 'fr' });
+    expect((await fr.login('basic@demo.local')).status).toBe(200);
+    const before = smtp.messages.length;
+    const made = await fr.mutate('emailChannel.create', { company_cuid, email: 'equipe.nuit@example.test' });
+    expect(made.status).toBe(200);
+    expect(made.data.message).toBe('E-mail de vérification envoyé à equipe.nuit@example.test');
+    await smtp.waitFor(before + 1);
+    const test = await fr.mutate('channelDetails.sendTest', { channel_cuid: made.data.channel.channel_cuid });
+    expect(test.data).toEqual({ ok: false, message: "Pas de message de test : son adresse n'est pas encore vérifiée" });
+    // English callers get the English text, as before.
+    const en = await basic.mutate('channelDetails.sendTest', { channel_cuid: made.data.channel.channel_cuid });
+    expect(en.data).toEqual({ ok: false, message: 'No test message: its address is not verified yet' });
+  });
+
   it('a test message is refused while the address is not verified', async () => {
     const r = await basic.mutate('channelDetails.sendTest', { channel_cuid });
     expect(r.data).toEqual({ ok: false, message: expect.stringContaining('not verified') });
@@ -178,7 +193,9 @@ describe('EMAIL channel', () => {
     expect(sources.data.telegram).toEqual({ configured: false, bot_username: null });
     const r = await basic.mutate('telegramChannel.create', { company_cuid });
     expect(r.status).toBe(400);
-    expect(r.error?.message).toContain('TELEGRAM_BOT_TOKEN');
+    // Said in the user's words: who can fix it, and no setting name they cannot act on.
+    expect(r.error?.message).toContain('Telegram is not set up on this portal yet');
+    expect(r.error?.message).not.toContain('TELEGRAM_BOT_TOKEN');
   });
 
   it('notificationChannel.create is refused: a channel is made with its details', async () => {

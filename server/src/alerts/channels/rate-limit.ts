@@ -14,7 +14,8 @@ export interface Window {
 export class SlidingWindows {
   private readonly sent = new Map<string, number[]>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** A clock finer than Date.now's whole milliseconds, so a booked second is a full second. */
+  constructor(private readonly now: () => number = () => performance.timeOrigin + performance.now()) {}
 
   /** Milliseconds until one more message fits every window (0: now). */
   waitFor(windows: readonly Window[]): number {
@@ -27,8 +28,8 @@ export class SlidingWindows {
     return wait;
   }
 
-  /** Books a message at now + wait in every window. */
-  book(windows: readonly Window[], wait: number): void {
+  /** Books a message at now + wait in every window; answers that moment (for `waitUntil`). */
+  book(windows: readonly Window[], wait: number): number {
     const at = this.now() + wait;
     for (const w of windows) {
       const list = this.sent.get(w.key) ?? [];
@@ -36,6 +37,16 @@ export class SlidingWindows {
       list.sort((a, b) => a - b);
       this.sent.set(w.key, list);
     }
+    return at;
+  }
+
+  /**
+   * Waits until the booked moment on this clock. A timer may fire a few milliseconds early: Node
+   * counts its delay from the event loop's cached time, which lags on a busy loop, so the wait is
+   * checked again until the moment has truly come.
+   */
+  async waitUntil(at: number): Promise<void> {
+    for (let left = at - this.now(); left > 0; left = at - this.now()) await sleep(Math.ceil(left));
   }
 
   private prune(w: Window, now: number): number[] {

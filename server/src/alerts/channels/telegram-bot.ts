@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import type { SendResult } from '../delivery/channel-sender';
-import { Buckets, SlidingWindows, sleep, type Window } from './rate-limit';
+import { Buckets, SlidingWindows, type Window } from './rate-limit';
 import { TelegramBotApi } from './telegram-api';
 
 /** Telegram's documented limits for bots. */
@@ -71,8 +71,7 @@ export class TelegramBot {
     if (held > 0) return { ok: false, retryAfterMs: held, reason: 'Telegram asked to wait' };
     const wait = this.windows.waitFor(windows);
     if (wait > MAX_WAIT_MS) return { ok: false, retryAfterMs: wait, reason: 'Telegram rate limit (held back by the portal)' };
-    this.windows.book(windows, wait);
-    if (wait > 0) await sleep(wait);
+    await this.windows.waitUntil(this.windows.book(windows, wait));
     let r;
     try {
       r = await this.api.sendMessage(chatId, html);
