@@ -25,14 +25,10 @@ const SETTINGS = {
  */
 describe('alert outbox: leases of a live worker', () => {
   const instances = twoOutboxInstances(SETTINGS);
-  const peer = instances.peer;
+  const { peer, q } = instances;
   let t: TestApp;
   let b: INestApplicationContext;
-  const q = (sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params);
-  beforeAll(() => {
-    t = instances.t;
-    b = instances.b;
-  });
+  beforeAll(() => ({ t, b } = instances));
   /** Waits until every one of the events is SENT. */
   const allSent = (ids: string[]) =>
     eventually(

@@ -24,14 +24,10 @@ const SETTINGS = {
  */
 describe('alert outbox: several workers', () => {
   const instances = twoOutboxInstances(SETTINGS);
-  const peer = instances.peer;
+  const { peer, q } = instances;
   let t: TestApp;
   let b: INestApplicationContext;
-  const q = (sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params);
-  beforeAll(() => {
-    t = instances.t;
-    b = instances.b;
-  });
+  beforeAll(() => ({ t, b } = instances));
 
   it('two workers on one database share 300 deliveries and never send one twice', async () => {
     const farm = await systemByName(t.db.dataSource, DEMO_SYSTEMS.farm);

@@ -1,13 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ExportJobsWorker } from '../../server/src/exports/export-jobs.worker';
-import { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
-import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
-import { startTestApp, type TestApp } from '../factories/app';
+import { DEMO_COMPANY_NAME } from '../../server/src/seed/demo-seed';
+import type { TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
-import { addMember } from '../factories/users';
-import { signIn } from './export-world';
+import { twoCompanyExports, type TwoCompanyExports } from './export-world';
 
 jest.setTimeout(180_000);
 
@@ -23,24 +18,21 @@ const DAY = 24 * HOUR;
  */
 describe('export budgets and fair shares (two companies)', () => {
   let t: TestApp;
-  let dir: string;
   let worker: ExportJobsWorker;
   const as: Record<string, HttpClient> = {};
   let templateA: string;
   let templateB: string;
   // Three hours of one-minute samples per company, days in the past.
-  const start = Math.floor(Date.now() / DAY) * DAY - 5 * DAY + 9 * HOUR;
+  let start = 0;
   const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
 
   /** A's flood: 200 days × 2 columns = 400 column-days each (under EXPORT_MAX_COLUMN_DAYS=500). */
   const wide = (template_cuid: string) => ({ template_cuid, from: new Date(start - 190 * DAY), to: new Date(start + 10 * DAY), format: 'xlsx' });
   const oneDay = (template_cuid: string) => ({ template_cuid, from: new Date(start - 6 * HOUR), to: new Date(start + 18 * HOUR) });
 
+  let world: TwoCompanyExports | undefined;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'portal-fair-exports-'));
-    t = await startTestApp({
-      EXPORT_POLL_MS: '0',
-      EXPORT_DIR: dir,
+    world = await twoCompanyExports({
       EXPORT_USER_MAX_QUEUED: '3',
       EXPORT_COMPANY_MAX_QUEUED: '5',
       EXPORT_USER_MAX_RUNNING: '1',
@@ -48,46 +40,16 @@ describe('export budgets and fair shares (two companies)', () => {
       EXPORT_MAX_COLUMN_DAYS: '500',
       // One job at a time: the order jobs end in is then the order the fair choice took them.
       EXPORT_WORKER_CONCURRENCY: '1',
-    });
+    }, 3, ['battery_soc', 'battery_voltage']);
+    ({ t, start, templateA, templateB } = world);
     worker = t.app.get(ExportJobsWorker);
-    await addMember(t.db.dataSource, 'basic2@demo.local', DEMO_COMPANY_NAME, 3);
-    await addMember(t.db.dataSource, 'installer-b@demo.local', OTHER_COMPANY_NAME, 1, true);
-    Object.assign(as, await signIn(t, ['installer', 'basic', 'basic2', 'other', 'installer-b']));
+    Object.assign(as, world.as);
     as.basicFr = new HttpClient(t.baseUrl, { 'accept-language': 'fr' });
     expect((await as.basicFr.login('basic@demo.local')).status).toBe(200);
-    // Company A: the farm's battery. Company B: a battery added to its clinic through the API.
-    const [{ entity_cuid: batteryA, system_cuid: farm }] = await q(
-      `SELECT e.entity_cuid, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
-      [DEMO_CONTROLLER_ID],
-    );
-    const [{ system_cuid: clinic }] = await q(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.clinic]);
-    const device = await as['installer-b'].mutate('entity.create', { data: { name: 'Clinic battery', entitytype_id: 'pylontech-us5000', system_cuid: clinic } });
-    expect(device.status).toBe(200);
-    const batteryB = (device.data as any).data.id as string;
-    const rows = [];
-    let index = 0;
-    for (const entity_cuid of [batteryA, batteryB]) {
-      for (let ts = start; ts < start + 3 * HOUR; ts += MIN) {
-        for (const parameter_id of ['battery_soc', 'battery_voltage']) {
-          rows.push({ seg: 0, row: { index: index++, entity_cuid, parameter_id, ts: new Date(ts), min: null, max: null, value: 50 + (ts % 7), tz: 'UTC' } });
-        }
-      }
-    }
-    await t.app.get(TelemetryWriter).write({ rows, standard: [], states: [] });
-    const template = async (who: string, system_cuid: string, entity_cuid: string) => {
-      const res = await as[who].mutate('systemDataExportTemplate.create', {
-        data: { name: 'Battery', system_cuid, config: { columns: [{ entity_cuid, parameter_id: 'battery_soc' }, { entity_cuid, parameter_id: 'battery_voltage' }], resolution: 'raw' } },
-      });
-      expect(res.status).toBe(200);
-      return (res.data as any).data.template_cuid as string;
-    };
-    templateA = await template('installer', farm, batteryA);
-    templateB = await template('installer-b', clinic, batteryB);
   });
 
   afterAll(async () => {
-    await t?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await world?.close();
   });
 
   it('class "queued budgets": a user flooding gets 429 at their own limit, a colleague at the company limit, an oversized export 400; the other company is not refused', async () => {

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ExportJobsWorker } from '../../server/src/exports/export-jobs.worker';
-import { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
-import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
-import { startTestApp, type TestApp } from '../factories/app';
+import type { TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
-import { addMember } from '../factories/users';
-import { signIn } from './export-world';
+import { twoCompanyExports, type TwoCompanyExports } from './export-world';
 
 jest.setTimeout(180_000);
 
@@ -23,68 +17,34 @@ const DAY = 24 * HOUR;
  */
 describe('export budgets of shared systems and export dates (two companies)', () => {
   let t: TestApp;
-  let dir: string;
   let worker: ExportJobsWorker;
   const as: Record<string, HttpClient> = {};
   let templateA: string;
   let templateB: string;
   let companyA: string;
   let companyB: string;
-  const start = Math.floor(Date.now() / DAY) * DAY - 5 * DAY + 9 * HOUR;
+  let start = 0;
   const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
   const wide = (template_cuid: string) => ({ template_cuid, from: new Date(start - 15 * DAY), to: new Date(start + 5 * DAY) });
   const oneDay = (template_cuid: string) => ({ template_cuid, from: new Date(start - 6 * HOUR), to: new Date(start + 18 * HOUR) });
 
+  let world: TwoCompanyExports | undefined;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'portal-partner-exports-'));
-    t = await startTestApp({
-      EXPORT_POLL_MS: '0',
-      EXPORT_DIR: dir,
+    world = await twoCompanyExports({
       EXPORT_USER_MAX_QUEUED: '3',
       EXPORT_COMPANY_MAX_QUEUED: '4',
       EXPORT_USER_MAX_RUNNING: '1',
       EXPORT_COMPANY_MAX_RUNNING: '1',
       // One job at a time: the order jobs end in is the order the fair choice took them.
       EXPORT_WORKER_CONCURRENCY: '1',
-    });
+    }, 1, ['battery_soc']);
+    ({ t, start, templateA, templateB, companyA, companyB } = world);
     worker = t.app.get(ExportJobsWorker);
-    await addMember(t.db.dataSource, 'basic2@demo.local', DEMO_COMPANY_NAME, 3);
-    await addMember(t.db.dataSource, 'installer-b@demo.local', OTHER_COMPANY_NAME, 1, true);
-    Object.assign(as, await signIn(t, ['installer', 'basic', 'basic2', 'other', 'installer-b']));
-    [{ company_cuid: companyA }] = await q(`SELECT company_cuid FROM company WHERE name = $1`, [DEMO_COMPANY_NAME]);
-    [{ company_cuid: companyB }] = await q(`SELECT company_cuid FROM company WHERE name = $1`, [OTHER_COMPANY_NAME]);
-    const [{ entity_cuid: batteryA, system_cuid: farm }] = await q(
-      `SELECT e.entity_cuid, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
-      [DEMO_CONTROLLER_ID],
-    );
-    // B's clinic is shared (read-only) with A: A's Basic users may export it.
-    const [{ system_cuid: clinic, company_cuid: owner }] = await q(`SELECT system_cuid, company_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.clinic]);
-    expect(owner).toBe(companyB);
-    const device = await as['installer-b'].mutate('entity.create', { data: { name: 'Clinic battery', entitytype_id: 'pylontech-us5000', system_cuid: clinic } });
-    expect(device.status).toBe(200);
-    const batteryB = (device.data as any).data.id as string;
-    const rows = [];
-    let index = 0;
-    for (const entity_cuid of [batteryA, batteryB]) {
-      for (let ts = start; ts < start + HOUR; ts += MIN) {
-        rows.push({ seg: 0, row: { index: index++, entity_cuid, parameter_id: 'battery_soc', ts: new Date(ts), min: null, max: null, value: 50 + (ts % 7), tz: 'UTC' } });
-      }
-    }
-    await t.app.get(TelemetryWriter).write({ rows, standard: [], states: [] });
-    const template = async (who: string, system_cuid: string, entity_cuid: string) => {
-      const res = await as[who].mutate('systemDataExportTemplate.create', {
-        data: { name: 'Battery', system_cuid, config: { columns: [{ entity_cuid, parameter_id: 'battery_soc' }], resolution: 'raw' } },
-      });
-      expect(res.status).toBe(200);
-      return (res.data as any).data.template_cuid as string;
-    };
-    templateA = await template('installer', farm, batteryA);
-    templateB = await template('installer-b', clinic, batteryB);
+    Object.assign(as, world.as);
   });
 
   afterAll(async () => {
-    await t?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await world?.close();
   });
 
   it('class "export dates out of range": every date field of every export input (job, stream) refuses years outside 1970..9999 with a 400 on its field; A’s boundary exports run to DONE', async () => {

@@ -20,7 +20,13 @@ import { RecordingPeer, RecordingSender } from './recording-sender';
  * messages through a RecordingSender to one local peer. Started before the block's tests, closed
  * after them; read `t` and `b` inside tests.
  */
-export function twoOutboxInstances(settings: Record<string, string>): { readonly t: TestApp; readonly b: INestApplicationContext; peer: RecordingPeer } {
+export function twoOutboxInstances(settings: Record<string, string>): {
+  readonly t: TestApp;
+  readonly b: INestApplicationContext;
+  peer: RecordingPeer;
+  /** A query on A's database. */
+  q: (sql: string, params?: unknown[]) => Promise<any>;
+} {
   const peer = new RecordingPeer();
   let t: TestApp | undefined;
   let b: INestApplicationContext | undefined;
@@ -54,5 +60,6 @@ export function twoOutboxInstances(settings: Record<string, string>): { readonly
       return b!;
     },
     peer,
+    q: (sql, params = []) => t!.db.dataSource.query(sql, params),
   };
 }

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { connect as mqttConnect, connectAsync, type MqttClient } from 'mqtt';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { eventually, freePort, sleep, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
+import { eventually, sleep, startBrokerApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**
  * What an unauthenticated (or authenticated but misbehaving) client can cost the in-process
@@ -22,17 +22,11 @@ describe('in-process MQTT broker limits', () => {
   const BODY_LIMIT = 64 * 1024;
 
   beforeAll(async () => {
-    port = await freePort();
-    t = await startTelemetryTestApp({
-      env: {
-        MQTT_PORT: String(port),
-        MQTT_HOST: '127.0.0.1',
-        MQTT_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S),
-        MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
-        TELEMETRY_MAX_BODY_BYTES: String(BODY_LIMIT),
-      },
-    });
-    url = `mqtt://127.0.0.1:${port}`;
+    ({ t, port, url } = await startBrokerApp({
+      MQTT_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S),
+      MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+      TELEMETRY_MAX_BODY_BYTES: String(BODY_LIMIT),
+    }));
   });
   afterEach(async () => {
     for (const s of sockets.splice(0)) s.destroy();

@@ -2,7 +2,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { connectAsync, type MqttClient } from 'mqtt';
 import * as mqttPacket from 'mqtt-packet';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { eventually, freePort, sleep, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
+import { addOtherCompanyController, eventually, sleep, startBrokerApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**
  * The class of what the in-process broker keeps for a client (bounded-persistence.ts), over real
@@ -27,18 +27,12 @@ describe('in-process broker: bounded sessions', () => {
   const replyTopic = (controller: string) => `portal/v1/${controller}/reply`;
 
   beforeAll(async () => {
-    port = await freePort();
-    t = await startTelemetryTestApp({
-      env: {
-        MQTT_PORT: String(port),
-        MQTT_HOST: '127.0.0.1',
-        MQTT_SESSION_QUEUE_MAX_MESSAGES: String(MAX_MESSAGES),
-        MQTT_SESSION_QUEUE_MAX_BYTES: String(MAX_BYTES),
-        MQTT_MAX_INFLIGHT: String(MAX_INFLIGHT),
-      },
-    });
-    const [{ controllertype_cuid }] = await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-    await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [B_CONTROLLER, controllertype_cuid, t.demo.otherCompany]);
+    ({ t, port } = await startBrokerApp({
+      MQTT_SESSION_QUEUE_MAX_MESSAGES: String(MAX_MESSAGES),
+      MQTT_SESSION_QUEUE_MAX_BYTES: String(MAX_BYTES),
+      MQTT_MAX_INFLIGHT: String(MAX_INFLIGHT),
+    }));
+    await addOtherCompanyController(t, B_CONTROLLER);
   });
   afterAll(async () => {
     for (const s of sockets) s.destroy();

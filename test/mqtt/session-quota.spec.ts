@@ -1,6 +1,6 @@
 import { connectAsync, type MqttClient } from 'mqtt';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { eventually, freePort, sleep, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
+import { addOtherCompanyController, eventually, sleep, startBrokerApp, type TelemetryTestApp } from './support/telemetry-app';
 
 /**
  * The class of persistent sessions one controller may hold in the in-process broker, and of the
@@ -22,17 +22,8 @@ describe('in-process broker: persistent sessions per controller and bytes of all
   const replyTopic = (controller: string) => `portal/v1/${controller}/reply`;
 
   beforeAll(async () => {
-    port = await freePort();
-    t = await startTelemetryTestApp({
-      env: {
-        MQTT_PORT: String(port),
-        MQTT_HOST: '127.0.0.1',
-        MQTT_SESSIONS_PER_CONTROLLER: String(PER_CONTROLLER),
-        MQTT_SESSION_QUEUE_TOTAL_BYTES: String(TOTAL_BYTES),
-      },
-    });
-    const [{ controllertype_cuid }] = await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-    await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [B_CONTROLLER, controllertype_cuid, t.demo.otherCompany]);
+    ({ t, port } = await startBrokerApp({ MQTT_SESSIONS_PER_CONTROLLER: String(PER_CONTROLLER), MQTT_SESSION_QUEUE_TOTAL_BYTES: String(TOTAL_BYTES) }));
+    await addOtherCompanyController(t, B_CONTROLLER);
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));

@@ -10,6 +10,7 @@ import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS,
 import { configureApp, createFastifyAdapter } from '../../../server/src/app';
 import { AppModule } from '../../../server/src/app.module';
 import { createTestDataSource, type TestDatabase } from '../../factories/database';
+import { freePort as freePortOf } from '../../factories/mosquitto';
 import { patience } from '../../factories/patience';
 
 /** A clock the test moves by hand. */
@@ -129,6 +130,19 @@ export async function startTelemetryTestApp(options: { env?: Record<string, stri
       await db.close();
     },
   };
+}
+
+/** The app with its in-process MQTT broker on a free local port; `env` adds settings. */
+export async function startBrokerApp(env: Record<string, string> = {}): Promise<{ t: TelemetryTestApp; port: number; url: string }> {
+  const port = await freePortOf();
+  const t = await startTelemetryTestApp({ env: { MQTT_PORT: String(port), MQTT_HOST: '127.0.0.1', ...env } });
+  return { t, port, url: `mqtt://127.0.0.1:${port}` };
+}
+
+/** A controller of company B (the demo's other company), of the demo controller's type. */
+export async function addOtherCompanyController(t: TelemetryTestApp, controller_id: string): Promise<void> {
+  const [{ controllertype_cuid }] = (await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])) as { controllertype_cuid: string }[];
+  await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [controller_id, controllertype_cuid, t.demo.otherCompany]);
 }
 
 /** POST to the HTTP ingest with a token. */
