@@ -15,16 +15,29 @@ type Queryable = { query(sql: string, params?: unknown[]): Promise<unknown> };
 const HOUR_MS = 3600_000;
 const MINUTE_MS = 60_000;
 
+/** Mail domains whose mailboxes ignore dots in the local part (and the second name of the first). */
+const DOTLESS_DOMAINS: Readonly<Record<string, string>> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
 /**
- * The key of an address in the per-address mail budget: trimmed, lower-cased, and without a
- * `+tag` in the local part (`Victim+1@X.test` counts as `victim@x.test`).
+ * The key of an address in the per-address mail budget: every spelling that reaches one mailbox
+ * counts as one. Trimmed, lower-cased, without a `+tag` in the local part (`Victim+1@X.test`
+ * counts as `victim@x.test`), and for Gmail without dots and under one domain
+ * (`v.i.ctim@googlemail.com` counts as `victim@gmail.com`).
  */
 export function mailAddressKey(address: string): string {
   const a = address.trim().toLowerCase();
   const at = a.lastIndexOf('@');
-  const local = at < 0 ? a : a.slice(0, at);
+  if (at < 0) return a.slice(0, 320);
+  let local = a.slice(0, at);
+  let domain = a.slice(at + 1);
   const plus = local.indexOf('+');
-  return (plus < 0 ? a : local.slice(0, plus) + a.slice(at)).slice(0, 320);
+  if (plus >= 0) local = local.slice(0, plus);
+  const dotless = Object.hasOwn(DOTLESS_DOMAINS, domain) ? DOTLESS_DOMAINS[domain] : undefined;
+  if (dotless) {
+    local = local.replaceAll('.', '');
+    domain = dotless;
+  }
+  return `${local}@${domain}`.slice(0, 320);
 }
 
 /** Who pays for one mail: the acting user and their company (none in a public flow), and the address it goes to. */
