@@ -22,7 +22,8 @@ export interface SpawnedServer {
 export async function spawnTelemetryServer(env: Record<string, string>, port?: number): Promise<SpawnedServer> {
   const p = port ?? (await freePort());
   let out = '';
-  const proc = spawn(process.execPath, [telemetryServerEntry()], {
+  // SERVER_NODE_ARGS: node flags for the spawned server, e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it in a bench.
+  const proc = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), telemetryServerEntry()], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -17,14 +17,19 @@ export type ToThread =
   | { type: 'job'; plan: ExportPlan; path: string }
   | { type: 'rows'; seq: number; rows: Record<string, unknown>[] }
   | { type: 'readFailed'; seq: number; message: string; timeout: boolean }
-  /** The answer to `progress`: false when the job was lost or cancelled (the thread stops). */
+  /** The answer to a `progress` that waits: false when the job was lost or cancelled (the thread stops). */
   | { type: 'go'; ok: boolean }
   | { type: 'abort' };
 
 /** Export thread → main thread. */
 export type ToParent =
   | { type: 'read'; seq: number; sql: string; values: unknown[] }
-  | { type: 'progress'; rows: number }
+  /**
+   * Rows written so far. A short job does not wait for the answer (each wait is a round trip
+   * through a possibly busy event loop): a stop comes back as `abort`. A long job (in the
+   * background) waits for `go` after each chunk.
+   */
+  | { type: 'progress'; rows: number; wait: boolean }
   | { type: 'done'; rows: number; retire: boolean }
   | { type: 'aborted'; retire: boolean }
   | { type: 'failed'; message: string; timeout: boolean; retire: boolean };

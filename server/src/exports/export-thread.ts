@@ -1,8 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setThreadPriority, threadPriority } from '../common/threads';
 import { exportChunks, ExportAborted, writeExport, type ChunkReader } from './export-stream';
 import { ReadFailed, ThreadChunkReads } from './export-thread-reads.repository';
+import { ThreadFileSink } from './thread-file-sink';
 import type { ThreadData, ToParent, ToThread } from './export-thread-protocol';
 
 /**
@@ -37,7 +37,7 @@ const parentReader: ChunkReader = (sql, values) =>
 
 async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
   abort = new AbortController();
-  const out = createWriteStream(job.path);
+  const out = new ThreadFileSink(job.path);
   const closed = new Promise<void>((resolve, reject) => {
     out.on('close', resolve);
     out.on('error', reject);
@@ -48,9 +48,15 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
     const read: ChunkReader = reads ? (sql, values) => reads.read(sql, values) : parentReader;
     const rows = await writeExport(out, job.plan, exportChunks(read, job.plan, abort.signal, data.chunkRows), async (done) => {
       if (!background && data.nice > 0 && startNice !== undefined && done >= data.backgroundRows) background = setThreadPriority(Math.max(startNice, data.nice));
+      if (done < data.backgroundRows) {
+        send({ type: 'progress', rows: done, wait: false });
+        if (!abort!.signal.aborted) return;
+        out.destroy();
+        throw new ExportAborted();
+      }
       const ok = await new Promise<boolean>((resolve) => {
         go = resolve;
-        send({ type: 'progress', rows: done });
+        send({ type: 'progress', rows: done, wait: true });
       });
       go = undefined;
       if (!ok) {

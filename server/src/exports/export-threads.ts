@@ -41,6 +41,8 @@ export class ExportThreads implements OnModuleDestroy {
    * Writes the file of `plan` at `path` in a thread. `progress` is told the rows written after each
    * chunk and answers whether to go on (false: the job was lost or cancelled, the thread stops and
    * this rejects with ExportAborted, as it does when `signal` aborts). Resolves with the row count.
+   * A short job's thread goes on while its progress is being answered (a busy event loop would
+   * otherwise hold it back after every chunk); a long one waits for each answer.
    */
   render(plan: ExportPlan, path: string, progress: (rows: number) => Promise<boolean>, signal: AbortSignal): Promise<number> {
     if (this.closing || signal.aborted) return Promise.reject(new ExportAborted());
@@ -51,6 +53,34 @@ export class ExportThreads implements OnModuleDestroy {
     const post = (m: ToThread) => thread.postMessage(m);
     return new Promise<number>((resolve, reject) => {
       let failure: unknown;
+      /** Whether a progress answered stop; the progress being answered; the count that came meanwhile. */
+      let stopped = false;
+      let told: Promise<void> | undefined;
+      let latest: number | undefined;
+      const tell = (rows: number, wait: boolean): void => {
+        const answer = (ok: boolean) => {
+          if (!ok) stopped = true;
+          if (wait) post({ type: 'go', ok });
+          else if (!ok) post({ type: 'abort' });
+        };
+        const current: Promise<void> = progress(rows)
+          .then(answer, (e: unknown) => {
+            failure = e;
+            answer(false);
+          })
+          .then(() => {
+            if (told === current) told = undefined;
+            if (latest !== undefined && !told && !stopped) {
+              const next = latest;
+              latest = undefined;
+              tell(next, false);
+            }
+          });
+        told = current;
+      };
+      const settled = async (): Promise<void> => {
+        while (told) await told;
+      };
       const finish = (reuse: boolean, settle: () => void) => {
         thread.off('message', onMessage);
         thread.off('error', onError);
@@ -69,16 +99,13 @@ export class ExportThreads implements OnModuleDestroy {
             );
             break;
           case 'progress':
-            progress(m.rows).then(
-              (ok) => post({ type: 'go', ok }),
-              (e: unknown) => {
-                failure = e;
-                post({ type: 'go', ok: false });
-              },
-            );
+            // One answer at a time, in order; a short job's progress coming meanwhile only updates the count.
+            if (told && !m.wait) latest = m.rows;
+            else void (told ?? Promise.resolve()).then(() => tell(m.rows, m.wait));
             break;
           case 'done':
-            finish(!m.retire, () => resolve(m.rows));
+            // A progress not yet answered may still say stop (a job lost or cancelled meanwhile).
+            void settled().then(() => finish(!m.retire, () => (stopped ? reject(failure ?? new ExportAborted()) : resolve(m.rows))));
             break;
           case 'aborted':
             finish(!m.retire, () => reject(failure ?? new ExportAborted()));
