@@ -66,7 +66,7 @@ describe('export threads', () => {
     const progress: number[] = [];
     reads.length = 0;
     const path = join(dir, `a.${format}`);
-    const rows = await threads.render(p, path, async (n) => (progress.push(n), true), new AbortController().signal);
+    const { rows, bytes } = await threads.render(p, path, async (n) => (progress.push(n), true), new AbortController().signal);
     expect(rows).toBe(3 * 1440);
     expect(reads.reduce((a, b) => a + b, 0)).toBe(rows);
     expect(Math.max(...reads)).toBeLessThanOrEqual(1000);
@@ -88,6 +88,7 @@ describe('export threads', () => {
     })());
     await ended;
     const written = await readFile(path);
+    expect(bytes).toBe(written.length);
     if (format === 'csv') {
       expect(written.toString('utf8')).toBe(Buffer.concat(parts).toString('utf8'));
       expect(written.toString('utf8').split('\n')[0]).toBe(`Time (Africa/Lagos);"'=Battery;'+1 [V]";PV [W]`);
@@ -114,11 +115,20 @@ describe('export threads', () => {
     expect(await lines()).toBe(1 + 3 * 1440 + 1);
     expect(told).toHaveLength(1);
     release();
-    expect(await rendering).toBe(3 * 1440);
+    expect((await rendering).rows).toBe(3 * 1440);
     // Counts that came meanwhile are told once, the newest: never backwards, the last one all rows.
     expect(told[told.length - 1]).toBe(3 * 1440);
     expect(told).toEqual([...told].sort((a, b) => a - b));
     expect(told.length).toBeLessThan(5);
+  });
+
+  it('a job written as a part file in a folder not yet made is renamed to its name once complete, by the thread', async () => {
+    const final = join(dir, 'made', 'later', 'b.csv');
+    const part = `${final}.w1.part`;
+    const { rows, bytes } = await threads.render(plan('csv'), final, async () => true, new AbortController().signal, part);
+    expect(rows).toBe(3 * 1440);
+    expect(await readdir(join(dir, 'made', 'later'))).toEqual(['b.csv']);
+    expect((await readFile(final)).length).toBe(bytes);
   });
 
   it('a job whose progress answers "stop" ends with ExportAborted, and its thread then writes the next job', async () => {
@@ -127,7 +137,7 @@ describe('export threads', () => {
     const ac = new AbortController();
     ac.abort();
     await expect(threads.render(plan('csv'), join(dir, 'aborted.csv'), async () => true, ac.signal)).rejects.toBeInstanceOf(ExportAborted);
-    expect(await threads.render(plan('csv'), join(dir, 'next.csv'), async () => true, new AbortController().signal)).toBe(3 * 1440);
+    expect((await threads.render(plan('csv'), join(dir, 'next.csv'), async () => true, new AbortController().signal)).rows).toBe(3 * 1440);
   });
 
   it('a read that fails fails the job with its reason, and a read cancelled by the statement timeout says so', async () => {

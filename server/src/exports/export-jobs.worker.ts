@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Mailer } from '../alerts/channels/mailer';
 import { newCuid } from '../common/ids';
@@ -147,13 +147,11 @@ export class ExportJobsWorker implements OnApplicationBootstrap, OnModuleDestroy
     const began = performance.now();
     this.aborts.add(abort);
     try {
-      await mkdir(this.config.EXPORT_DIR, { recursive: true });
       await this.jobs.setTotal(job.id, await this.exports.estimateRows(plan));
-      const rows = await this.threads.render(plan, part, async (done) => this.jobs.progress(job.id, this.workerId, done, EXPORT_LEASE_SECONDS), abort.signal);
+      // The thread makes the folder, writes the part file, renames it and counts its bytes.
+      const { rows, bytes } = await this.threads.render(plan, final, async (done) => this.jobs.progress(job.id, this.workerId, done, EXPORT_LEASE_SECONDS), abort.signal, part);
       if (abort.signal.aborted) throw new ExportAborted();
-      const size = (await stat(part)).size;
-      await rename(part, final);
-      if (!(await this.jobs.done(job.id, this.workerId, rows, size, this.config.EXPORT_RETENTION_HOURS))) await rm(final, { force: true });
+      if (!(await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS))) await rm(final, { force: true });
       else {
         this.metrics.finished('done', (performance.now() - began) / 1000);
         if (job.scheduled) await this.mail(job.id);

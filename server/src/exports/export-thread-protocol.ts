@@ -14,7 +14,8 @@ export interface ThreadData {
 
 /** Main thread → export thread. */
 export type ToThread =
-  | { type: 'job'; plan: ExportPlan; path: string }
+  /** Writes `part`, then (when it differs) renames it to `final` once complete. */
+  | { type: 'job'; plan: ExportPlan; part: string; final: string }
   | { type: 'rows'; seq: number; rows: Record<string, unknown>[] }
   | { type: 'readFailed'; seq: number; message: string; timeout: boolean }
   /** The answer to a `progress` that waits: false when the job was lost or cancelled (the thread stops). */
@@ -30,6 +31,6 @@ export type ToParent =
    * background) waits for `go` after each chunk.
    */
   | { type: 'progress'; rows: number; wait: boolean }
-  | { type: 'done'; rows: number; retire: boolean }
+  | { type: 'done'; rows: number; bytes: number; retire: boolean }
   | { type: 'aborted'; retire: boolean }
   | { type: 'failed'; message: string; timeout: boolean; retire: boolean };

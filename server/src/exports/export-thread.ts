@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setThreadPriority, threadPriority } from '../common/threads';
 import { exportChunks, ExportAborted, writeExport, type ChunkReader } from './export-stream';
@@ -37,7 +38,7 @@ const parentReader: ChunkReader = (sql, values) =>
 
 async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
   abort = new AbortController();
-  const out = new ThreadFileSink(job.path);
+  const out = new ThreadFileSink(job.part);
   const closed = new Promise<void>((resolve, reject) => {
     out.on('close', resolve);
     out.on('error', reject);
@@ -65,8 +66,9 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
       }
     });
     await closed;
+    if (job.final !== job.part && !abort.signal.aborted) renameSync(job.part, job.final);
     retire = background && !setThreadPriority(startNice!);
-    send(abort.signal.aborted ? { type: 'aborted', retire } : { type: 'done', rows, retire });
+    send(abort.signal.aborted ? { type: 'aborted', retire } : { type: 'done', rows, bytes: out.bytes, retire });
   } catch (e) {
     out.destroy();
     await closed.catch(() => undefined);

@@ -38,20 +38,21 @@ export class ExportThreads implements OnModuleDestroy {
   }
 
   /**
-   * Writes the file of `plan` at `path` in a thread. `progress` is told the rows written after each
+   * Writes the file of `plan` at `path` in a thread (first as `part`, renamed to `path` once
+   * complete, by the thread: no turn of this event loop per file step; its folder made if missing). `progress` is told the rows written after each
    * chunk and answers whether to go on (false: the job was lost or cancelled, the thread stops and
-   * this rejects with ExportAborted, as it does when `signal` aborts). Resolves with the row count.
+   * this rejects with ExportAborted, as it does when `signal` aborts). Resolves with the row and byte counts.
    * A short job's thread goes on while its progress is being answered (a busy event loop would
    * otherwise hold it back after every chunk); a long one waits for each answer.
    */
-  render(plan: ExportPlan, path: string, progress: (rows: number) => Promise<boolean>, signal: AbortSignal): Promise<number> {
+  render(plan: ExportPlan, path: string, progress: (rows: number) => Promise<boolean>, signal: AbortSignal, part = path): Promise<{ rows: number; bytes: number }> {
     if (this.closing || signal.aborted) return Promise.reject(new ExportAborted());
     const thread = this.idle.pop() ?? this.start();
     // One thread kept ready (up to EXPORT_WORKER_CONCURRENCY): the next job, often another
     // company's short one while a long one runs, does not wait for a thread to load.
     if (!this.idle.length && this.all.size < this.config.EXPORT_WORKER_CONCURRENCY) this.idle.push(this.start());
     const post = (m: ToThread) => thread.postMessage(m);
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<{ rows: number; bytes: number }>((resolve, reject) => {
       let failure: unknown;
       /** Whether a progress answered stop; the progress being answered; the count that came meanwhile. */
       let stopped = false;
@@ -105,7 +106,7 @@ export class ExportThreads implements OnModuleDestroy {
             break;
           case 'done':
             // A progress not yet answered may still say stop (a job lost or cancelled meanwhile).
-            void settled().then(() => finish(!m.retire, () => (stopped ? reject(failure ?? new ExportAborted()) : resolve(m.rows))));
+            void settled().then(() => finish(!m.retire, () => (stopped ? reject(failure ?? new ExportAborted()) : resolve({ rows: m.rows, bytes: m.bytes }))));
             break;
           case 'aborted':
             finish(!m.retire, () => reject(failure ?? new ExportAborted()));
@@ -124,7 +125,7 @@ export class ExportThreads implements OnModuleDestroy {
       thread.on('message', onMessage);
       thread.on('error', onError);
       thread.on('exit', onExit);
-      post({ type: 'job', plan, path });
+      post({ type: 'job', plan, part, final: path });
       signal.addEventListener('abort', onAbort);
     });
   }

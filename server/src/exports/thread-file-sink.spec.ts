@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -31,9 +31,11 @@ describe('ThreadFileSink', () => {
     expect(await readFile(path, 'utf8')).toBe(`${expected.join('')}end\n`);
   });
 
-  it('fails on a path it cannot open, and a destroyed sink leaves a closed, partial file', async () => {
-    const bad = new ThreadFileSink(join(dir, 'missing', 'b.csv'));
-    await expect(finished(bad)).rejects.toThrow(/ENOENT/);
+  it('makes a missing folder, fails on a path it cannot open, and a destroyed sink leaves a closed, partial file', async () => {
+    // A folder is made when missing; under a file there can be none.
+    await writeFile(join(dir, 'plain'), 'x');
+    const bad = new ThreadFileSink(join(dir, 'plain', 'b.csv'));
+    await expect(finished(bad)).rejects.toThrow(/EEXIST|ENOTDIR/);
     const path = join(dir, 'c.csv');
     const sink = new ThreadFileSink(path);
     sink.write('first\n');
@@ -42,5 +44,10 @@ describe('ThreadFileSink', () => {
     await new Promise((r) => sink.on('close', r));
     expect(await readFile(path, 'utf8')).toBe('first\n');
     expect(await readdir(dir)).toContain('c.csv');
+    const deep = new ThreadFileSink(join(dir, 'new', 'deeper', 'd.csv'));
+    deep.end('d\n');
+    await finished(deep);
+    expect(await readFile(join(dir, 'new', 'deeper', 'd.csv'), 'utf8')).toBe('d\n');
+    expect(deep.bytes).toBe(2);
   });
 });

@@ -1,4 +1,5 @@
-import { closeSync, openSync, writevSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writevSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 
 /**
@@ -7,10 +8,13 @@ import { Writable } from 'node:stream';
  * server's priority: an export thread lowered to the background would still queue its writes in
  * front of every other company's (theirs wait behind it in the same four threads). Written here,
  * the writes take the export thread's own time, at its own priority. Only for worker threads: a
- * synchronous write on the event loop would stall every request.
+ * synchronous write on the event loop would stall every request. Makes the file's folder when
+ * missing, and counts the bytes written.
  */
 export class ThreadFileSink extends Writable {
   private fd: number | undefined;
+  /** Bytes written to the file so far. */
+  bytes = 0;
 
   constructor(private readonly path: string) {
     super({ highWaterMark: 1 << 20 });
@@ -18,6 +22,7 @@ export class ThreadFileSink extends Writable {
 
   override _construct(callback: (error?: Error | null) => void): void {
     try {
+      mkdirSync(dirname(this.path), { recursive: true });
       this.fd = openSync(this.path, 'w');
       callback();
     } catch (e) {
@@ -32,6 +37,7 @@ export class ThreadFileSink extends Writable {
       while (left > 0) {
         const wrote = writevSync(this.fd!, buffers);
         left -= wrote;
+        this.bytes += wrote;
         if (left > 0) dropWritten(buffers, wrote);
       }
       callback();
