@@ -14,6 +14,8 @@ export interface FleetWorld {
   commands: { a2: string; b1: string };
   /** Local day start and month start of a4's time zone (Pacific/Auckland) and of UTC. */
   bounds: { aklDay: Date; aklMonth: Date; utcDay: Date; utcMonth: Date };
+  /** The moment the world's times are counted from (a2 went offline 72 h before it, a7's data is 3 h older). */
+  builtAt: number;
 }
 
 const MIN = 60_000;
@@ -133,5 +135,5 @@ export async function buildFleetWorld(ds: DataSource): Promise<FleetWorld> {
     return id;
   };
   const commands = { a2: await command(a2ctl, 'a2', companyA, 'FAILURE'), b1: await command(b1ctl, 'b1', companyB, 'PENDING') };
-  return { companyA, companyB, sys, sites, commands, bounds };
+  return { companyA, companyB, sys, sites, commands, bounds, builtAt: now };
 }
