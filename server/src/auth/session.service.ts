@@ -10,6 +10,10 @@ import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
 import { MEMBERSHIP_SELECT, membershipFromRow } from './membership-rows';
+import { OpenedCookies } from './opened-cookies';
+
+/** Session cookies whose opened payload an instance keeps (see OpenedCookies): a few KB each. */
+const OPENED_COOKIES_KEPT = 5_000;
 
 export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'INACTIVE';
 
@@ -51,6 +55,7 @@ export class SessionService implements OnModuleDestroy {
     return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
   });
   private readonly prepared: PreparedStatements;
+  private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES_KEPT);
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -138,17 +143,22 @@ export class SessionService implements OnModuleDestroy {
    * enough to choose the language of an error answer, never to grant anything.
    */
   languageMetaOf(cookie: string | undefined): unknown {
-    if (!cookie) return undefined;
-    const parsed = ZSessionPayload.safeParse(this.codec.open(cookie));
-    return parsed.success ? parsed.data.ctx.user.meta : undefined;
+    return cookie ? this.payloadOf(cookie)?.ctx.user.meta : undefined;
+  }
+
+  /** A cookie's validated payload (cached: see OpenedCookies), or undefined when it is not one of ours. */
+  private payloadOf(cookie: string): TSessionPayload | undefined {
+    return this.opened.get(cookie, (value) => {
+      const parsed = ZSessionPayload.safeParse(this.codec.open(value));
+      return parsed.success ? parsed.data : undefined;
+    });
   }
 
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */
   async check(cookie: string | undefined): Promise<SessionCheck> {
     if (!cookie) return { ok: false, reason: 'MISSING' };
-    const parsed = ZSessionPayload.safeParse(this.codec.open(cookie));
-    if (!parsed.success) return { ok: false, reason: 'INVALID' };
-    const payload = parsed.data;
+    const payload = this.payloadOf(cookie);
+    if (!payload) return { ok: false, reason: 'INVALID' };
     if (payload.exp * 1000 <= Date.now()) return { ok: false, reason: 'EXPIRED' };
     const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
     if (!row) return { ok: false, reason: 'REVOKED' };

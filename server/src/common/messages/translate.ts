@@ -38,9 +38,31 @@ const templates: Compiled[] = Object.keys(FRENCH)
   })
   .sort((a, b) => b.literal - a.literal);
 
+type Found = { code: string; values: Readonly<Record<string, string>> };
+
+/**
+ * Messages matched lately (each match tries every template): the same refusals ("try again in
+ * 3 s") come back many times a second from a client that does not back off. Bounded, oldest
+ * forgotten first; long messages are not kept.
+ */
+const recent = new Map<string, Found | null>();
+const RECENT_MAX = 2_000;
+const RECENT_LONGEST = 300;
+
 /** The catalogue entry (English text or template) a message comes from, with its placeholder values. */
-export function findMessage(message: string): { code: string; values: Record<string, string> } | undefined {
+export function findMessage(message: string): Found | undefined {
   if (exact.has(message)) return { code: message, values: {} };
+  const seen = recent.get(message);
+  if (seen !== undefined) return seen ?? undefined;
+  const found = matchTemplate(message);
+  if (message.length <= RECENT_LONGEST) {
+    recent.set(message, found ? Object.freeze({ code: found.code, values: Object.freeze(found.values) }) : null);
+    if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  }
+  return found;
+}
+
+function matchTemplate(message: string): Found | undefined {
   for (const t of templates) {
     const m = t.pattern.exec(message);
     if (!m) continue;
