@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportJobsWorker } from '../../server/src/exports/export-jobs.worker';
@@ -34,7 +34,9 @@ describe('data exports', () => {
   beforeAll(async () => {
     smtp = await SmtpPeer.start();
     dir = await mkdtemp(join(tmpdir(), 'portal-exports-'));
-    t = await startTestApp({ EXPORT_POLL_MS: '0', EXPORT_DIR: dir, SMTP_URL: smtp.url, PUBLIC_URL: 'http://portal.example.test' });
+    // On PostgreSQL with DATABASE_URL set, as a deployment runs: export threads read on their own
+    // connections and mark their jobs DONE themselves (liveOverPostgres sets it).
+    t = await startTestApp({ EXPORT_POLL_MS: '0', EXPORT_DIR: dir, SMTP_URL: smtp.url, PUBLIC_URL: 'http://portal.example.test' }, { liveOverPostgres: true });
     Object.assign(as, await signIn(t, ['installer', 'basic', 'other']));
     jobs = t.app.get(ExportJobsWorker);
     ({ entity_cuid: battery, system_cuid } = await demoBattery(t));
@@ -234,6 +236,18 @@ describe('data exports', () => {
     await jobs.tick();
     expect((await as.basic.query('exportJob.get', { id })).data).toMatchObject({ status: 'DONE', rows_done: 180 });
     expect((await q(`SELECT attempts FROM export_job WHERE id = $1`, [id]))[0].attempts).toBe(2);
+  });
+
+  it('a job taken by another worker while its file is written is not marked DONE by the first, and its file is removed (the thread records it on PostgreSQL, the worker on the embedded database)', async () => {
+    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data as any).id;
+    const claimed = await jobs.claim();
+    expect(claimed?.id).toBe(id);
+    // Its lease ran out and another worker took it, while this one still writes the file.
+    await q(`UPDATE export_job SET worker = 'other-worker' WHERE id = $1`, [id]);
+    await jobs.run(claimed!);
+    expect((await q(`SELECT status, worker, finished_at FROM export_job WHERE id = $1`, [id]))[0]).toEqual({ status: 'RUNNING', worker: 'other-worker', finished_at: null });
+    expect((await readdir(dir)).filter((f) => f.startsWith(id))).toEqual([]);
+    await q(`UPDATE export_job SET status = 'FAILED', error = 'Cancelled' WHERE id = $1`, [id]);
   });
 
   it('a scheduled template makes a job for the previous day when due and mails a link that downloads the file', async () => {

@@ -533,6 +533,13 @@ export class AppConfig {
   @Min(0)
   EXPORT_BACKGROUND_AFTER_ROWS = 50_000;
 
+  /** Data exports (PostgreSQL): while the event loop is busier than this (0–1), a long export waits twice its last chunk's time (at most 1 s) before the next; 0: never. */
+  @Transform(toInt)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  EXPORT_BACKGROUND_BUSY = 0.5;
+
   // ---- Alert channels (email, Telegram, Discord: server/src/alerts/channels) -------------------
 
   /** Email: the SMTP server (smtp://user:pass@host:587, smtps://…:465); empty → mails are written as .eml files under <DATA_DIR>/mail. */

@@ -7,6 +7,7 @@ import { SqlParams } from '../database/sql-params';
 import { visibleSystemIdSql } from '../tenancy/visibility';
 import type { ExportCandidate, QueueCounts, RunningState } from './export-fairness';
 import type { ExportPlan } from './export-stream';
+import { JOB_DONE_SQL, setTotalQuery } from './export-thread-reads.repository';
 import type { TExportJob } from './exports.schema';
 
 export interface JobRow {
@@ -196,8 +197,10 @@ export class ExportJobsRepository {
     return row;
   }
 
-  async setTotal(id: string, total: number): Promise<void> {
-    await this.ds.query(`UPDATE export_job SET rows_total = $2 WHERE id = $1`, [id, total]);
+  /** Sets a job's rows_total to the estimate of its plan (estimateRowsSql). */
+  async setTotal(id: string, plan: ExportPlan): Promise<void> {
+    const q = setTotalQuery(id, plan);
+    await this.ds.query(q.sql, q.values);
   }
 
   /** Progress of a job this worker holds (renews its lease); false when the job is no longer ours (cancelled, taken again). */
@@ -210,14 +213,17 @@ export class ExportJobsRepository {
     return n > 0;
   }
 
-  async done(id: string, worker: string, rows: number, bytes: number, retentionHours: number): Promise<boolean> {
-    const [, n] = (await this.ds.query(
-      `UPDATE export_job SET status = 'DONE', rows_done = $3, rows_total = $3, bytes = $4, finished_at = now(), lease_until = NULL,
-              expires_at = now() + make_interval(hours => $5)
-        WHERE id = $1 AND worker = $2 AND status = 'RUNNING'`,
-      [id, worker, rows, bytes, retentionHours],
-    )) as [unknown, number];
-    return n > 0;
+  /**
+   * Marks a job this worker holds DONE and, in the same transaction, puts its file in place
+   * (`place`): false, with neither done, when the job is no longer ours (cancelled, or taken by
+   * another worker, whose file is never touched).
+   */
+  async done(id: string, worker: string, rows: number, bytes: number, retentionHours: number, place: () => Promise<void>): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const [, n] = (await m.query(JOB_DONE_SQL, [id, worker, rows, bytes, retentionHours])) as [unknown, number];
+      if (n > 0) await place();
+      return n > 0;
+    });
   }
 
   async failed(id: string, worker: string, error: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Mailer } from '../alerts/channels/mailer';
 import { newCuid } from '../common/ids';
@@ -147,11 +147,17 @@ export class ExportJobsWorker implements OnApplicationBootstrap, OnModuleDestroy
     const began = performance.now();
     this.aborts.add(abort);
     try {
-      await this.jobs.setTotal(job.id, await this.exports.estimateRows(plan));
-      // The thread makes the folder, writes the part file, renames it and counts its bytes.
-      const { rows, bytes } = await this.threads.render(plan, final, async (done) => this.jobs.progress(job.id, this.workerId, done, EXPORT_LEASE_SECONDS), abort.signal, part);
+      // The thread makes the folder, writes the part file, renames it and counts its bytes. On
+      // PostgreSQL it also sets the total and marks the job DONE on its own connection (no turn of
+      // this event loop between the claim and DONE); on the embedded database this side does.
+      const record = this.config.DATABASE_URL ? { id: job.id, worker: this.workerId, retentionHours: this.config.EXPORT_RETENTION_HOURS } : undefined;
+      if (!record) await this.jobs.setTotal(job.id, plan);
+      const progress = async (done: number) => this.jobs.progress(job.id, this.workerId, done, EXPORT_LEASE_SECONDS);
+      // On the embedded database the thread leaves the part file; it is renamed in the transaction that marks the job DONE.
+      const { rows, bytes, recorded } = await this.threads.render(plan, record ? final : part, progress, abort.signal, part, record);
       if (abort.signal.aborted) throw new ExportAborted();
-      if (!(await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS))) await rm(final, { force: true });
+      const done = recorded ?? (await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS, () => rename(part, final)));
+      if (!done) await rm(part, { force: true });
       else {
         this.metrics.finished('done', (performance.now() - began) / 1000);
         if (job.scheduled) await this.mail(job.id);

@@ -1,4 +1,5 @@
 import type { ExportPlan } from './export-stream';
+import type { ThreadRecord } from './export-thread-reads.repository';
 
 /** What an export thread is started with (export-threads.ts → export-thread.ts). */
 export interface ThreadData {
@@ -15,7 +16,14 @@ export interface ThreadData {
 /** Main thread → export thread. */
 export type ToThread =
   /** Writes `part`, then (when it differs) renames it to `final` once complete. */
-  | { type: 'job'; plan: ExportPlan; part: string; final: string }
+  | {
+      type: 'job';
+      plan: ExportPlan;
+      part: string;
+      final: string;
+      /** On PostgreSQL: the thread sets the job's total and marks it DONE itself, on its own connection. */
+      record?: ThreadRecord;
+    }
   | { type: 'rows'; seq: number; rows: Record<string, unknown>[] }
   | { type: 'readFailed'; seq: number; message: string; timeout: boolean }
   /** The answer to a `progress` that waits: false when the job was lost or cancelled (the thread stops). */
@@ -31,6 +39,7 @@ export type ToParent =
    * background) waits for `go` after each chunk.
    */
   | { type: 'progress'; rows: number; wait: boolean }
-  | { type: 'done'; rows: number; bytes: number; retire: boolean }
+  /** `recorded`: whether the thread marked the job DONE (false: it was no longer ours, the file is removed); unset when it does not record. */
+  | { type: 'done'; rows: number; bytes: number; retire: boolean; recorded?: boolean }
   | { type: 'aborted'; retire: boolean }
   | { type: 'failed'; message: string; timeout: boolean; retire: boolean };

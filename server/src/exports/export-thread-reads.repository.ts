@@ -1,4 +1,33 @@
 import { Client } from 'pg';
+import type { ExportPlan } from './export-stream';
+
+/** Marks a job this worker holds DONE ($1 id, $2 worker, $3 rows, $4 bytes, $5 retention hours); no row when it is no longer ours. */
+export const JOB_DONE_SQL = `UPDATE export_job SET status = 'DONE', rows_done = $3, rows_total = $3, bytes = $4, finished_at = now(), lease_until = NULL,
+        expires_at = now() + make_interval(hours => $5)
+  WHERE id = $1 AND worker = $2 AND status = 'RUNNING'`;
+
+/**
+ * About how many rows a plan's file will have: per column the samples (raw, from the hourly
+ * rollup's counts) or buckets in the range, the largest of them. Cheap: it reads the hourly rollup
+ * only. Set as the job's rows_total in one statement (the export thread runs it on its own
+ * connection on PostgreSQL, the worker on the embedded database).
+ */
+export function setTotalQuery(id: string, plan: Pick<ExportPlan, 'resolution' | 'columns' | 'from' | 'to'>): { sql: string; values: unknown[] } {
+  const table = plan.resolution === 'raw' ? 'parameter_rollup_1h' : `parameter_rollup_${plan.resolution}`;
+  const measure = plan.resolution === 'raw' ? 'sum(count)' : 'count(*)';
+  const pairs = [...new Map(plan.columns.map((c) => [`${c.entity_cuid}\u0000${c.parameter_id}`, c])).values()];
+  return {
+    sql: `UPDATE export_job SET rows_total = (
+            SELECT COALESCE(max(n), 0)::bigint FROM (
+              SELECT ${measure} AS n FROM ${table} r
+                JOIN unnest($2::varchar[], $3::varchar[]) AS k(e, p) ON r.entity_cuid = k.e AND r.parameter_id = k.p
+               WHERE r.bucket >= date_trunc('hour', $4::timestamptz) AND r.bucket < $5
+               GROUP BY r.entity_cuid, r.parameter_id) x)
+          WHERE id = $1`,
+    values: [id, pairs.map((c) => c.entity_cuid), pairs.map((c) => c.parameter_id), plan.from, plan.to],
+  };
+}
+
 
 /** A chunk read failed; `timeout` when PostgreSQL cancelled it for the statement timeout. */
 export class ReadFailed extends Error {
@@ -10,10 +39,18 @@ export class ReadFailed extends Error {
   }
 }
 
+/** What the thread records of a job on its own connection (PostgreSQL): its id, the worker holding it, how long its file is kept. */
+export interface ThreadRecord {
+  id: string;
+  worker: string;
+  retentionHours: number;
+}
+
 /**
  * The export thread's own PostgreSQL connection (export-thread.ts): one per thread, opened on
  * first use, every statement under EXPORT_STATEMENT_TIMEOUT_MS; a broken connection is dropped
- * and opened again for the next read.
+ * and opened again for the next read. On it the thread also sets its job's estimated total and
+ * marks the job DONE, so neither waits for a turn of the server's (possibly busy) event loop.
  */
 export class ThreadChunkReads {
   private client?: Client;
@@ -32,6 +69,32 @@ export class ThreadChunkReads {
       const code = (e as { code?: string }).code;
       if (code !== '57014') await this.drop(client);
       throw new ReadFailed((e as Error).message, code === '57014');
+    }
+  }
+
+  /** Sets the job's rows_total to its plan's estimate. */
+  async setTotal(job: ThreadRecord, plan: ExportPlan): Promise<void> {
+    const q = setTotalQuery(job.id, plan);
+    await this.read(q.sql, q.values);
+  }
+
+  /**
+   * Marks the job DONE and, in the same transaction, puts its file in place (`place`, before the
+   * commit): false, with neither done, when the job is no longer this worker's (cancelled, or its
+   * lease ran out and another worker took it: that worker's file is never touched).
+   */
+  async finish(job: ThreadRecord, rows: number, bytes: number, place: () => void): Promise<boolean> {
+    const client = await this.connection();
+    try {
+      await client.query('BEGIN');
+      const ours = ((await client.query(JOB_DONE_SQL, [job.id, job.worker, rows, bytes, job.retentionHours])).rowCount ?? 0) > 0;
+      if (ours) place();
+      await client.query(ours ? 'COMMIT' : 'ROLLBACK');
+      return ours;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await this.drop(client);
+      throw e;
     }
   }
 

@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setThreadPriority, threadPriority } from '../common/threads';
 import { exportChunks, ExportAborted, writeExport, type ChunkReader } from './export-stream';
@@ -13,7 +13,8 @@ import type { ThreadData, ToParent, ToThread } from './export-thread-protocol';
  * that requests, ingest and other companies' short exports come first; after the job the thread
  * takes its priority back, or asks to be retired when it may not. On PostgreSQL it reads its
  * chunks on its own connection (statement timeout set on it); on the embedded database, which
- * lives in the main thread, it asks the main thread for each chunk.
+ * lives in the main thread, it asks the main thread for each chunk. On PostgreSQL it also sets the
+ * job's estimated total before the first chunk and marks the job DONE once its file is in place.
  */
 const port = parentPort!;
 const data = workerData as ThreadData;
@@ -45,7 +46,9 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
   });
   let background = false;
   let retire = false;
+  const record = reads ? job.record : undefined;
   try {
+    if (record) await reads!.setTotal(record, job.plan);
     const read: ChunkReader = reads ? (sql, values) => reads.read(sql, values) : parentReader;
     const rows = await writeExport(out, job.plan, exportChunks(read, job.plan, abort.signal, data.chunkRows), async (done) => {
       if (!background && data.nice > 0 && startNice !== undefined && done >= data.backgroundRows) background = setThreadPriority(Math.max(startNice, data.nice));
@@ -66,9 +69,14 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
       }
     });
     await closed;
-    if (job.final !== job.part && !abort.signal.aborted) renameSync(job.part, job.final);
+    let recorded: boolean | undefined;
+    if (record && !abort.signal.aborted) {
+      // DONE and the rename in one transaction: a job no longer ours leaves the file alone.
+      recorded = await reads!.finish(record, rows, out.bytes, () => job.final !== job.part && renameSync(job.part, job.final));
+      if (!recorded) rmSync(job.part, { force: true });
+    } else if (job.final !== job.part && !abort.signal.aborted) renameSync(job.part, job.final);
     retire = background && !setThreadPriority(startNice!);
-    send(abort.signal.aborted ? { type: 'aborted', retire } : { type: 'done', rows, bytes: out.bytes, retire });
+    send(abort.signal.aborted ? { type: 'aborted', retire } : { type: 'done', rows, bytes: out.bytes, retire, recorded });
   } catch (e) {
     out.destroy();
     await closed.catch(() => undefined);

@@ -144,25 +144,6 @@ export class ExportsService {
     });
   }
 
-  /**
-   * About how many rows the file will have: per column the samples (raw, from the hourly rollup's
-   * counts) or buckets in the range, the largest of them. Cheap: it reads the hourly rollup only.
-   */
-  async estimateRows(plan: ExportPlan): Promise<number> {
-    const table = plan.resolution === 'raw' ? 'parameter_rollup_1h' : `parameter_rollup_${plan.resolution}`;
-    const measure = plan.resolution === 'raw' ? 'sum(count)' : 'count(*)';
-    const pairs = [...new Map(plan.columns.map((c) => [`${c.entity_cuid}\u0000${c.parameter_id}`, c])).values()];
-    const [row] = (await this.ds.query(
-      `SELECT COALESCE(max(n), 0)::bigint AS n FROM (
-         SELECT ${measure} AS n FROM ${table} r
-           JOIN unnest($1::varchar[], $2::varchar[]) AS k(e, p) ON r.entity_cuid = k.e AND r.parameter_id = k.p
-          WHERE r.bucket >= date_trunc('hour', $3::timestamptz) AND r.bucket < $4
-          GROUP BY r.entity_cuid, r.parameter_id) x`,
-      [pairs.map((c) => c.entity_cuid), pairs.map((c) => c.parameter_id), plan.from, plan.to],
-    )) as { n: string }[];
-    return Number(row?.n ?? 0);
-  }
-
   /** The file's name: "<system> <template> <from>_<to>.csv", safe characters only. */
   fileName(template: Pick<ExportTemplateRow, 'system_name' | 'name'>, plan: ExportPlan): string {
     const day = (d: Date) => d.toISOString().slice(0, 10);
