@@ -1,3 +1,4 @@
+import { SPENT_MEMORY_MS } from '../../server/src/budgets/spent-until';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
@@ -79,7 +80,9 @@ describe('commands per controller per minute', () => {
     for (const level of ['debug', 'info', 'warn']) expect((await apply(b, B_CONTROLLER, level)).error).toBeUndefined();
     expect((await apply(b, B_CONTROLLER, 'error')).status).toBe(429);
 
-    // a minute later company A's controller takes commands again
+    // a minute later company A's controller takes commands again (this instance trusts a refusal
+    // it remembers for at most a second: SPENT_MEMORY_MS)
+    await new Promise((r) => setTimeout(r, SPENT_MEMORY_MS + 100));
     await q(`UPDATE budget_use SET at = at - interval '61 seconds' WHERE budget = 'command.controller' AND split_part(key, '/', 1) = $1`, [DEMO_CONTROLLER_ID]);
     expect((await apply(a, DEMO_CONTROLLER_ID, 'warn')).error).toBeUndefined();
   });

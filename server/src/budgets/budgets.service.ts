@@ -8,6 +8,7 @@ import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
 import { actingCompany } from '../access/acting-company';
 import { type Actor, isSuperUser, POLICY } from '../access/policy';
+import { SpentUntil } from './spent-until';
 import { BUDGET_SWEEP_SQL, BudgetRepository, type CompanyCapName, type Spend, spendIn } from './budget.repository';
 
 type Queryable = { query(sql: string, params?: unknown[]): Promise<unknown> };
@@ -99,6 +100,8 @@ export class Budgets implements OnModuleDestroy {
   private readonly repo: BudgetRepository;
   private readonly sweeper: OldRowsSweeper;
   private readonly refusals: Counter<'budget'>;
+  /** Command budgets this instance found spent, until when (assertCommandRoom). */
+  private readonly spent = new SpentUntil(10_000);
 
   constructor(
     @Inject(DATA_SOURCE) ds: DataSource,
@@ -174,10 +177,26 @@ export class Budgets implements OnModuleDestroy {
    * its own, never the owner's.
    */
   async spendCommandIn(run: (sql: string, params?: unknown[]) => Promise<unknown>, controller_id: string, company_cuid: string): Promise<void> {
-    const v = await spendIn({ query: run }, [{ budget: 'command.controller', key: commandBudgetKey(controller_id, company_cuid), limit: this.config.COMMANDS_PER_CONTROLLER_PER_MINUTE }], MINUTE_MS);
+    const key = commandBudgetKey(controller_id, company_cuid);
+    const v = await spendIn({ query: run }, [{ budget: 'command.controller', key, limit: this.config.COMMANDS_PER_CONTROLLER_PER_MINUTE }], MINUTE_MS);
     if (v.ok) return;
+    const now = Date.now();
+    this.spent.remember(key, now + v.retryAfterSeconds * 1000, now);
     this.refused('command.controller');
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many commands to this controller this minute; try again in ${v.retryAfterSeconds} s` });
+    throw tooManyCommands(v.retryAfterSeconds);
+  }
+
+  /**
+   * Before any work on a command: refuses it at once (no query, no transaction) while this
+   * instance found the controller's budget for `company_cuid` spent less than a second ago
+   * (SpentUntil). A minute's count only frees as time passes, so the wait it answers (from the
+   * refusal's oldest use) is the database's; other instances only add uses.
+   */
+  assertCommandRoom(controller_id: string, company_cuid: string): void {
+    const wait = this.spent.waitFor(commandBudgetKey(controller_id, company_cuid), Date.now());
+    if (!wait) return;
+    this.refused('command.controller');
+    throw tooManyCommands(Math.max(1, Math.ceil(wait / 1000)));
   }
 
   /**
@@ -311,4 +330,7 @@ export class Budgets implements OnModuleDestroy {
 }
 
 /** The key of a controller's command budget for one acting company (budget_use.key). */
+const tooManyCommands = (seconds: number) =>
+  new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many commands to this controller this minute; try again in ${seconds} s` });
+
 export const commandBudgetKey = (controller_id: string, company_cuid: string): string => `${controller_id}/${company_cuid}`;

@@ -68,8 +68,14 @@ export async function checkCommand(
   kind: string,
   payload: Record<string, unknown>,
 ): Promise<CheckedCommand> {
+  // A budget this instance already found spent refuses before any query.
+  budgetsOf(q).assertCommandRoom(controller.controller_id, commandActingCompany(actor, controller));
   return checkKindAndPayload(q, actor, controller, kind, payload);
 }
+
+/** The company whose budget a command spends: the one the sender acts from (a partner with a change share: its own). */
+const commandActingCompany = (actor: Actor, controller: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }): string =>
+  actingCompany(actor, POLICY['controllers.configure'].level, { company_cuid: controller.company_cuid, shares: controller.shares.filter((s) => s.change) });
 
 /**
  * Inside the transaction that stores a command (after its insert succeeded): the command counts
@@ -84,8 +90,7 @@ export async function spendCommandBudget(
   actor: Actor,
   controller: { controller_id: string; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
 ): Promise<void> {
-  const acting = actingCompany(actor, POLICY['controllers.configure'].level, { company_cuid: controller.company_cuid, shares: controller.shares.filter((s) => s.change) });
-  await budgetsOf(ds).spendCommandIn(async (sql, params) => (await c.query(sql, params)).rows, controller.controller_id, acting);
+  await budgetsOf(ds).spendCommandIn(async (sql, params) => (await c.query(sql, params)).rows, controller.controller_id, commandActingCompany(actor, controller));
 }
 
 async function checkKindAndPayload(
