@@ -24,6 +24,15 @@ let farm: string;
 let clinic: string;
 const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
 
+/**
+ * Empties every command budget. An instance trusts a refusal it remembers for up to
+ * SPENT_MEMORY_MS before it asks the database again, so the emptied budgets count after that.
+ */
+async function resetCommandBudgets(): Promise<void> {
+  await q(`DELETE FROM budget_use WHERE budget = 'command.controller'`);
+  await new Promise((r) => setTimeout(r, SPENT_MEMORY_MS + 100));
+}
+
 async function login(email: string, headers: Record<string, string> = {}): Promise<HttpClient> {
   const c = new HttpClient(t.baseUrl, headers);
   expect((await c.login(email)).status).toBe(200);
@@ -90,7 +99,7 @@ describe('commands per controller per minute', () => {
 
 describe("a partner's commands", () => {
   it("B's installer, with a change share of A's farm, cannot spend A's command budget (A's controller answers NOT_FOUND to B, nothing spent); A's installer still has all of it", async () => {
-    await q(`DELETE FROM budget_use WHERE budget = 'command.controller'`);
+    await resetCommandBudgets();
     await q(`INSERT INTO system_sharing (company_cuid, system_cuid, change) VALUES ($1, $2, true) ON CONFLICT DO NOTHING`, [companyB, farm]);
     try {
       const a = await login('installer@demo.local');
@@ -110,7 +119,7 @@ describe("a partner's commands", () => {
 
 describe('refused commands spend nothing (every kind of refusal)', () => {
   it('refused commands (no password, past not_after, used id, bad payload, unknown kind), 50 at once, spend nothing; a valid one after them is accepted, the budget then counts only stored commands and a 429 stores nothing; company B\'s bad command fails alone', async () => {
-    await q(`DELETE FROM budget_use WHERE budget = 'command.controller'`);
+    await resetCommandBudgets();
     const a = await login('installer@demo.local');
     const su = await login('superuser@demo.local');
     const b = await login('installer-b@budgets.test');
