@@ -38,6 +38,11 @@ export class SessionCookieCodec {
 
   /** Returns the payload, or undefined for anything that is not a cookie we sealed. */
   open(value: string | undefined): unknown {
+    return this.openSized(value)?.payload;
+  }
+
+  /** The payload and the length of its JSON text, or undefined for anything that is not a cookie we sealed. */
+  openSized(value: string | undefined): { payload: unknown; bytes: number } | undefined {
     if (!value || value.length > MAX_COOKIE_VALUE_BYTES * 2) return undefined;
     try {
       const raw = Buffer.from(value, 'base64url');
@@ -49,7 +54,8 @@ export class SessionCookieCodec {
       decipher.setAAD(AAD);
       decipher.setAuthTag(tag);
       const plain = Buffer.concat([decipher.update(body), decipher.final()]);
-      return JSON.parse(inflateRawSync(plain, { maxOutputLength: 256 * 1024 }).toString('utf8'));
+      const text = inflateRawSync(plain, { maxOutputLength: 256 * 1024 }).toString('utf8');
+      return { payload: JSON.parse(text), bytes: text.length };
     } catch {
       return undefined;
     }

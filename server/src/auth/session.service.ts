@@ -12,8 +12,8 @@ import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUser
 import { MEMBERSHIP_SELECT, membershipFromRow } from './membership-rows';
 import { OpenedCookies } from './opened-cookies';
 
-/** Session cookies whose opened payload an instance keeps (see OpenedCookies): a few KB each. */
-const OPENED_COOKIES_KEPT = 5_000;
+/** Session cookies whose opened payload an instance keeps (see OpenedCookies): at most 5,000, 32 MB of JSON, none over 64 KB. */
+const OPENED_COOKIES = { entries: 5_000, bytes: 32 * 1024 * 1024, entryBytes: 64 * 1024 };
 
 export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'INACTIVE';
 
@@ -55,7 +55,7 @@ export class SessionService implements OnModuleDestroy {
     return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
   });
   private readonly prepared: PreparedStatements;
-  private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES_KEPT);
+  private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES.entries, OPENED_COOKIES.bytes, OPENED_COOKIES.entryBytes);
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -140,38 +140,49 @@ export class SessionService implements OnModuleDestroy {
 
   /**
    * The user's `meta` (their language choice) from a cookie, opened without the revocation check:
-   * enough to choose the language of an error answer, never to grant anything.
+   * enough to choose the language of an error answer, never to grant anything (nor kept: only a
+   * cookie that passes `check` is).
    */
   languageMetaOf(cookie: string | undefined): unknown {
-    return cookie ? this.payloadOf(cookie)?.ctx.user.meta : undefined;
+    return cookie ? this.open(cookie)?.payload.ctx.user.meta : undefined;
   }
 
-  /** A cookie's validated payload (cached: see OpenedCookies), or undefined when it is not one of ours. */
-  private payloadOf(cookie: string): TSessionPayload | undefined {
-    return this.opened.get(cookie, (value) => {
-      const parsed = ZSessionPayload.safeParse(this.codec.open(value));
-      return parsed.success ? parsed.data : undefined;
-    });
+  /** A cookie's validated payload: kept (see OpenedCookies), or opened now (`bytes` then set), or undefined when it is not one of ours. */
+  private open(cookie: string): { payload: TSessionPayload; bytes?: number } | undefined {
+    const kept = this.opened.peek(cookie);
+    if (kept) return { payload: kept };
+    const opened = this.codec.openSized(cookie);
+    const parsed = opened && ZSessionPayload.safeParse(opened.payload);
+    return parsed?.success ? { payload: parsed.data, bytes: opened!.bytes } : undefined;
   }
 
   /** Opens, validates (spec §5) and checks revocation of a cookie value. */
   async check(cookie: string | undefined): Promise<SessionCheck> {
     if (!cookie) return { ok: false, reason: 'MISSING' };
-    const payload = this.payloadOf(cookie);
-    if (!payload) return { ok: false, reason: 'INVALID' };
-    if (payload.exp * 1000 <= Date.now()) return { ok: false, reason: 'EXPIRED' };
+    const opened = this.open(cookie);
+    if (!opened) return { ok: false, reason: 'INVALID' };
+    const verdict = await this.verdict(opened.payload);
+    if (verdict) {
+      this.opened.forget(cookie);
+      return { ok: false, reason: verdict };
+    }
+    if (opened.bytes !== undefined) this.opened.keep(cookie, opened.payload, opened.bytes);
+    return { ok: true, payload: opened.payload, actor: actorFromContext(opened.payload.ctx) };
+  }
+
+  /** Why a validated payload no longer grants a session (expired, signed out, user inactive, epoch moved), or undefined. */
+  private async verdict(payload: TSessionPayload): Promise<SessionFailure | undefined> {
+    if (payload.exp * 1000 <= Date.now()) return 'EXPIRED';
     const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
-    if (!row) return { ok: false, reason: 'REVOKED' };
-    if (row.inactive) return { ok: false, reason: 'INACTIVE' };
-    if (row.revoked || row.session_epoch !== payload.ep) return { ok: false, reason: 'REVOKED' };
-    return { ok: true, payload, actor: actorFromContext(payload.ctx) };
+    if (!row) return 'REVOKED';
+    if (row.inactive) return 'INACTIVE';
+    if (row.revoked || row.session_epoch !== payload.ep) return 'REVOKED';
+    return undefined;
   }
 
   /** Whether a session checked earlier (an open live stream's) is still valid: not signed out, user active, epoch unchanged, not expired. */
   async isStillValid(payload: TSessionPayload): Promise<boolean> {
-    if (payload.exp * 1000 <= Date.now()) return false;
-    const row = await this.revocation.check({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid });
-    return !!row && !row.inactive && !row.revoked && row.session_epoch === payload.ep;
+    return (await this.verdict(payload)) === undefined;
   }
 
   private readonly revokeListeners = new Set<(sid: string) => void>();

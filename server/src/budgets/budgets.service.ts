@@ -180,7 +180,8 @@ export class Budgets implements OnModuleDestroy {
     const key = commandBudgetKey(controller_id, company_cuid);
     const v = await spendIn({ query: run }, [{ budget: 'command.controller', key, limit: this.config.COMMANDS_PER_CONTROLLER_PER_MINUTE }], MINUTE_MS);
     if (v.ok) return;
-    const now = Date.now();
+    // A monotonic clock: a step of the wall clock never stretches what is remembered.
+    const now = performance.now();
     this.spent.remember(key, now + v.retryAfterSeconds * 1000, now);
     this.refused('command.controller');
     throw tooManyCommands(v.retryAfterSeconds);
@@ -193,7 +194,7 @@ export class Budgets implements OnModuleDestroy {
    * refusal's oldest use) is the database's; other instances only add uses.
    */
   assertCommandRoom(controller_id: string, company_cuid: string): void {
-    const wait = this.spent.waitFor(commandBudgetKey(controller_id, company_cuid), Date.now());
+    const wait = this.spent.waitFor(commandBudgetKey(controller_id, company_cuid), performance.now());
     if (!wait) return;
     this.refused('command.controller');
     throw tooManyCommands(Math.max(1, Math.ceil(wait / 1000)));

@@ -13,7 +13,7 @@ export class SpentUntil {
 
   constructor(private readonly max: number) {}
 
-  /** `key` was found spent at `now`; it may have room again at `retryAt` (epoch ms). */
+  /** `key` was found spent at `now`; it may have room again at `retryAt` (ms on one monotonic clock: performance.now()). */
   remember(key: string, retryAt: number, now: number): void {
     this.spent.delete(key);
     this.spent.set(key, { retryAt, forgetAt: Math.min(retryAt, now + SPENT_MEMORY_MS) });

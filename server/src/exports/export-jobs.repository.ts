@@ -198,8 +198,8 @@ export class ExportJobsRepository {
   }
 
   /** Sets a job's rows_total to the estimate of its plan (estimateRowsSql). */
-  async setTotal(id: string, plan: ExportPlan): Promise<void> {
-    const q = setTotalQuery(id, plan);
+  async setTotal(id: string, worker: string, plan: ExportPlan): Promise<void> {
+    const q = setTotalQuery(id, worker, plan);
     await this.ds.query(q.sql, q.values);
   }
 
@@ -218,12 +218,22 @@ export class ExportJobsRepository {
    * (`place`): false, with neither done, when the job is no longer ours (cancelled, or taken by
    * another worker, whose file is never touched).
    */
-  async done(id: string, worker: string, rows: number, bytes: number, retentionHours: number, place: () => Promise<void>): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
-      const [, n] = (await m.query(JOB_DONE_SQL, [id, worker, rows, bytes, retentionHours])) as [unknown, number];
-      if (n > 0) await place();
-      return n > 0;
-    });
+  async done(id: string, worker: string, rows: number, bytes: number, retentionHours: number, place: () => Promise<void>, unplace: () => Promise<void>): Promise<boolean> {
+    let placed = false;
+    try {
+      return await this.ds.transaction(async (m) => {
+        const [, n] = (await m.query(JOB_DONE_SQL, [id, worker, rows, bytes, retentionHours])) as [unknown, number];
+        if (n > 0) {
+          await place();
+          placed = true;
+        }
+        return n > 0;
+      });
+    } catch (e) {
+      // Not recorded (the commit failed): the file goes back to where it was.
+      if (placed) await unplace();
+      throw e;
+    }
   }
 
   async failed(id: string, worker: string, error: string): Promise<void> {

@@ -151,12 +151,12 @@ export class ExportJobsWorker implements OnApplicationBootstrap, OnModuleDestroy
       // PostgreSQL it also sets the total and marks the job DONE on its own connection (no turn of
       // this event loop between the claim and DONE); on the embedded database this side does.
       const record = this.config.DATABASE_URL ? { id: job.id, worker: this.workerId, retentionHours: this.config.EXPORT_RETENTION_HOURS } : undefined;
-      if (!record) await this.jobs.setTotal(job.id, plan);
+      if (!record) await this.jobs.setTotal(job.id, this.workerId, plan);
       const progress = async (done: number) => this.jobs.progress(job.id, this.workerId, done, EXPORT_LEASE_SECONDS);
       // On the embedded database the thread leaves the part file; it is renamed in the transaction that marks the job DONE.
       const { rows, bytes, recorded } = await this.threads.render(plan, record ? final : part, progress, abort.signal, part, record);
       if (abort.signal.aborted) throw new ExportAborted();
-      const done = recorded ?? (await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS, () => rename(part, final)));
+      const done = recorded ?? (await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS, () => rename(part, final), () => rename(final, part)));
       if (!done) await rm(part, { force: true });
       else {
         this.metrics.finished('done', (performance.now() - began) / 1000);

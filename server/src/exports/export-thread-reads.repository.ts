@@ -12,7 +12,7 @@ export const JOB_DONE_SQL = `UPDATE export_job SET status = 'DONE', rows_done = 
  * only. Set as the job's rows_total in one statement (the export thread runs it on its own
  * connection on PostgreSQL, the worker on the embedded database).
  */
-export function setTotalQuery(id: string, plan: Pick<ExportPlan, 'resolution' | 'columns' | 'from' | 'to'>): { sql: string; values: unknown[] } {
+export function setTotalQuery(id: string, worker: string, plan: Pick<ExportPlan, 'resolution' | 'columns' | 'from' | 'to'>): { sql: string; values: unknown[] } {
   const table = plan.resolution === 'raw' ? 'parameter_rollup_1h' : `parameter_rollup_${plan.resolution}`;
   const measure = plan.resolution === 'raw' ? 'sum(count)' : 'count(*)';
   const pairs = [...new Map(plan.columns.map((c) => [`${c.entity_cuid}\u0000${c.parameter_id}`, c])).values()];
@@ -23,8 +23,8 @@ export function setTotalQuery(id: string, plan: Pick<ExportPlan, 'resolution' | 
                 JOIN unnest($2::varchar[], $3::varchar[]) AS k(e, p) ON r.entity_cuid = k.e AND r.parameter_id = k.p
                WHERE r.bucket >= date_trunc('hour', $4::timestamptz) AND r.bucket < $5
                GROUP BY r.entity_cuid, r.parameter_id) x)
-          WHERE id = $1`,
-    values: [id, pairs.map((c) => c.entity_cuid), pairs.map((c) => c.parameter_id), plan.from, plan.to],
+          WHERE id = $1 AND worker = $6 AND status = 'RUNNING'`,
+    values: [id, pairs.map((c) => c.entity_cuid), pairs.map((c) => c.parameter_id), plan.from, plan.to, worker],
   };
 }
 
@@ -74,7 +74,7 @@ export class ThreadChunkReads {
 
   /** Sets the job's rows_total to its plan's estimate. */
   async setTotal(job: ThreadRecord, plan: ExportPlan): Promise<void> {
-    const q = setTotalQuery(job.id, plan);
+    const q = setTotalQuery(job.id, job.worker, plan);
     await this.read(q.sql, q.values);
   }
 
@@ -83,15 +83,21 @@ export class ThreadChunkReads {
    * commit): false, with neither done, when the job is no longer this worker's (cancelled, or its
    * lease ran out and another worker took it: that worker's file is never touched).
    */
-  async finish(job: ThreadRecord, rows: number, bytes: number, place: () => void): Promise<boolean> {
+  async finish(job: ThreadRecord, rows: number, bytes: number, place: () => void, unplace: () => void): Promise<boolean> {
     const client = await this.connection();
+    let placed = false;
     try {
       await client.query('BEGIN');
       const ours = ((await client.query(JOB_DONE_SQL, [job.id, job.worker, rows, bytes, job.retentionHours])).rowCount ?? 0) > 0;
-      if (ours) place();
+      if (ours) {
+        place();
+        placed = true;
+      }
       await client.query(ours ? 'COMMIT' : 'ROLLBACK');
       return ours;
     } catch (e) {
+      // Not recorded: the file goes back to its part name (removed with the failed job's part).
+      if (placed) unplace();
       await client.query('ROLLBACK').catch(() => undefined);
       await this.drop(client);
       throw e;

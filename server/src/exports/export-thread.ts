@@ -72,11 +72,19 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
     let recorded: boolean | undefined;
     if (record && !abort.signal.aborted) {
       // DONE and the rename in one transaction: a job no longer ours leaves the file alone.
-      recorded = await reads!.finish(record, rows, out.bytes, () => job.final !== job.part && renameSync(job.part, job.final));
+      const moved = job.final !== job.part;
+      recorded = await reads!.finish(
+        record,
+        rows,
+        out.bytes,
+        () => moved && renameSync(job.part, job.final),
+        () => moved && renameSync(job.final, job.part),
+      );
       if (!recorded) rmSync(job.part, { force: true });
     } else if (job.final !== job.part && !abort.signal.aborted) renameSync(job.part, job.final);
     retire = background && !setThreadPriority(startNice!);
-    send(abort.signal.aborted ? { type: 'aborted', retire } : { type: 'done', rows, bytes: out.bytes, retire, recorded });
+    // A job recorded DONE is done, even if a stop came meanwhile (at shutdown).
+    send(recorded || !abort.signal.aborted ? { type: 'done', rows, bytes: out.bytes, retire, recorded } : { type: 'aborted', retire });
   } catch (e) {
     out.destroy();
     await closed.catch(() => undefined);
