@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BoundedMap } from '../common/bounded-map';
 import { callerLocale } from '../common/locale';
 import { messageCode, translate } from '../common/messages';
 import { readSessionCookie } from '../auth/cookies';
@@ -15,7 +16,7 @@ const MAX_SESSIONS = 50_000;
  * portal, dashboards and live charts stay far below it.
  */
 export class RequestBrake {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets = new BoundedMap<string, { tokens: number; at: number }>(MAX_SESSIONS);
 
   constructor(
     private readonly perSecond: number,
@@ -27,11 +28,9 @@ export class RequestBrake {
     if (this.perSecond <= 0) return 0;
     const b = this.buckets.get(key);
     let tokens = b ? Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond) : this.burst;
-    if (b) this.buckets.delete(key); // re-inserted below: the map stays ordered by last use
     const allowed = tokens >= calls;
     if (allowed) tokens -= calls;
-    this.buckets.set(key, { tokens, at: now });
-    if (this.buckets.size > MAX_SESSIONS) this.buckets.delete(this.buckets.keys().next().value!);
+    this.buckets.set(key, { tokens, at: now }); // now the most recently used
     return allowed ? 0 : Math.max(1, Math.ceil((Math.min(calls, this.burst) - tokens) / this.perSecond));
   }
 

@@ -1,3 +1,5 @@
+import { BoundedMap } from '../common/bounded-map';
+
 /** How long an instance trusts a refusal it remembers before asking the database again. */
 export const SPENT_MEMORY_MS = 1000;
 
@@ -9,15 +11,15 @@ export const SPENT_MEMORY_MS = 1000;
  * costs the database check again).
  */
 export class SpentUntil {
-  private readonly spent = new Map<string, { retryAt: number; forgetAt: number }>();
+  private readonly spent: BoundedMap<string, { retryAt: number; forgetAt: number }>;
 
-  constructor(private readonly max: number) {}
+  constructor(max: number) {
+    this.spent = new BoundedMap(max);
+  }
 
   /** `key` was found spent at `now`; it may have room again at `retryAt` (ms on one monotonic clock: performance.now()). */
   remember(key: string, retryAt: number, now: number): void {
-    this.spent.delete(key);
     this.spent.set(key, { retryAt, forgetAt: Math.min(retryAt, now + SPENT_MEMORY_MS) });
-    if (this.spent.size > this.max) this.spent.delete(this.spent.keys().next().value!);
   }
 
   /** Milliseconds until `key` may have room again, while its refusal is trusted; else 0 (and it is forgotten). */

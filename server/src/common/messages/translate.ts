@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from '../locale';
+import { BoundedMap } from '../bounded-map';
 import { hasOwnEntry, ownEntry, ownTable } from '../own-entry';
 import { FRENCH, FRENCH_PHRASES } from './catalogue.fr';
 
@@ -45,8 +46,7 @@ type Found = { code: string; values: Readonly<Record<string, string>> };
  * 3 s") come back many times a second from a client that does not back off. Bounded, oldest
  * forgotten first; long messages are not kept.
  */
-const recent = new Map<string, Found | null>();
-const RECENT_MAX = 2_000;
+const recent = new BoundedMap<string, Found | null>(2_000);
 const RECENT_LONGEST = 300;
 
 /** The catalogue entry (English text or template) a message comes from, with its placeholder values. */
@@ -57,7 +57,6 @@ export function findMessage(message: string): Found | undefined {
   const found = matchTemplate(message);
   if (message.length <= RECENT_LONGEST) {
     recent.set(message, found ? Object.freeze({ code: found.code, values: Object.freeze(found.values) }) : null);
-    if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
   }
   return found;
 }
