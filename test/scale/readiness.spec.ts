@@ -114,7 +114,6 @@ describe('readiness of a built instance', () => {
     const proc = server!.proc;
     let gone = false;
     const exited = new Promise<number | null>((done) => proc.once('exit', (code) => ((gone = true), done(code))));
-    const sent = Date.now();
     proc.kill('SIGTERM');
     // Draining is seen while the process still runs (an order: it comes before the exit).
     const draining = await eventually(async () => {
@@ -124,7 +123,6 @@ describe('readiness of a built instance', () => {
     }, 60_000, 'draining');
     expect(draining.body).toMatchObject({ status: 'draining', message: 'This instance is shutting down' });
     expect(draining.body.not_ready[0]).toBe('instance');
-    // Liveness keeps answering through the drain time (5 s).
     // Liveness keeps answering 200 until the process exits after the drain time (5 s).
     let lives = 0;
     while (!gone) {
@@ -137,7 +135,8 @@ describe('readiness of a built instance', () => {
     }
     expect(lives).toBeGreaterThan(0);
     expect(await exited).toBe(0);
-    expect(Date.now() - sent).toBeGreaterThanOrEqual(4900);
+    // That the exit waits SHUTDOWN_DRAIN_SECONDS is checked as an order, with the drain held open, in
+    // test/http/health.spec.ts; here the built process shows the same order: draining, alive, exit 0.
     server = undefined;
   }, 120_000);
 });

@@ -39,6 +39,12 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 export class Readiness implements OnModuleDestroy, BeforeApplicationShutdown {
   private draining = false;
 
+  /**
+   * How the drain waits its SHUTDOWN_DRAIN_SECONDS: a timer. A test replaces it to hold the drain
+   * open and release it when it chooses, so the order "serving, then closed" is checked, not a time.
+   */
+  drainWait: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms));
+
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly mqtt: MqttIngestService,
@@ -61,7 +67,7 @@ export class Readiness implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     const ms = this.config.SHUTDOWN_DRAIN_SECONDS * 1000;
-    if (ms > 0) await new Promise((done) => setTimeout(done, ms));
+    if (ms > 0) await this.drainWait(ms);
   }
 
   async check(): Promise<ReadinessReport> {
