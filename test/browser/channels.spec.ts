@@ -97,6 +97,7 @@ describe('channels in Chromium', () => {
       () => portal.app.db.dataSource.query(`SELECT enabled FROM notification_channel_to_trigger WHERE channel_cuid = $1 AND trigger_cuid = $2`, [channel_cuid, trigger_cuid]),
       (rows: { enabled: boolean }[]) => rows.length === 1 && rows[0].enabled === true,
     );
-    expect(await toggle.isChecked()).toBe(true);
+    // The switch shows the stored state once the page has read it back (it may lag the write).
+    expect(await eventually(() => toggle.isChecked(), (checked) => checked)).toBe(true);
   });
 });
