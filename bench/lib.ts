@@ -149,7 +149,7 @@ export async function load(opts: {
           ],
         }
       : {}),
-  } as autocannon.Options);
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   });
   loop('mails', async () => {
     const res = await basic.mutate<{ channel_cuid?: string }>('emailChannel.create', { company_cuid: data.companyA, email: `flood-${n++}@bench.test` });
-    const id = (res.data as { channel_cuid?: string } | undefined)?.channel_cuid;
+    const id = (res.data)?.channel_cuid;
     if (id) await basic.mutate('emailChannel.resendVerification', { channel_cuid: id });
   });
   // A parked persistent session of A's controller, then batches whose replies queue for it.

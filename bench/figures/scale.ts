@@ -434,7 +434,7 @@ export async function liveTabsFigure(ctx: BenchContext): Promise<FigureResult> {
           overallRate: TABS,
           duration: ctx.durationSeconds,
           requests: [{ setupRequest: (req: any) => ({ ...req, headers: { ...(req.headers ?? {}), ...etags[next++ % etags.length] } }) }],
-        } as autocannon.Options),
+        }),
         autocannon({ url: overviewUrl, connections: 5, overallRate: Math.max(1, Math.round(TABS / 30)), duration: ctx.durationSeconds, headers: { cookie: cookies[1] } }),
       ]);
       const cpu = await watch.stop();

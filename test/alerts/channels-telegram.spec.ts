@@ -47,8 +47,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false>, ms =
 }
 
 beforeAll(async () => {
-  process.stdout.write = ((chunk: unknown) => (logged.push(String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown) => (logged.push(String(chunk)), true)) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: unknown) => (logged.push(String(chunk)), true));
+  process.stderr.write = ((chunk: unknown) => (logged.push(String(chunk)), true));
   peer = await TelegramPeer.start(TOKEN);
   t = await startTestApp({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_URL: peer.url, TELEGRAM_POLL_SECONDS: '1', LOG_LEVEL: 'log' });
   basic = new HttpClient(t.baseUrl);
@@ -172,7 +172,7 @@ describe('TELEGRAM channel', () => {
     globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       if (String(input).endsWith('/sendMessage')) issued.push(performance.now());
       return realFetch(input, init);
-    }) as typeof fetch;
+    });
     try {
       for (const i of [1, 2]) expect(await sender().send({ channel_cuid, company_cuid, source: 'TELEGRAM' }, [alert(i)])).toEqual({ ok: true });
     } finally {

@@ -56,7 +56,7 @@ describe('accounts in Chromium', () => {
 
     const path = await eventually(async () => resetPathOf('expert@demo.local'), (p) => !!p);
     expect(smtp.messages.filter((m) => m.to.includes('nobody@demo.local'))).toEqual([]);
-    await page.goto(portal.url(path!));
+    await page.goto(portal.url(path));
     await page.locator('[data-testid=reset-form]').waitFor();
     await page.locator('[data-testid=reset-password]').fill('short');
     await page.locator('[data-testid=reset-submit]').click();
@@ -79,7 +79,7 @@ describe('accounts in Chromium', () => {
 
     // the link worked once: opened again, it says so and offers a new one
     const { page: again } = await portal.newPage();
-    await again.goto(portal.url(path!));
+    await again.goto(portal.url(path));
     await again.locator('[data-testid=reset-password]').fill('Another-password-1');
     await again.locator('[data-testid=reset-repeat]').fill('Another-password-1');
     await again.locator('[data-testid=reset-submit]').click();
@@ -111,7 +111,7 @@ describe('accounts in Chromium', () => {
 
     const path = await eventually(async () => resetPathOf(email), (p) => !!p);
     const { page } = await portal.newPage();
-    await page.goto(portal.url(path!));
+    await page.goto(portal.url(path));
     // the invitation's heading; the page itself follows this device's language (English here)
     expect(await page.locator('#account-heading').textContent()).toBe('Welcome! Choose your password');
     await page.locator('[data-testid=reset-password]').fill('Invited-operator-2026');

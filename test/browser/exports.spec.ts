@@ -60,7 +60,7 @@ describe('data exports in Chromium', () => {
     await expect(link.getAttribute('href')).resolves.toMatch(/^\/api\/exports\/jobs\/[^/]+\/file$/);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
-    return readFile((await download.path())!, 'utf8');
+    return readFile((await download.path()), 'utf8');
   };
 
   beforeAll(async () => {
@@ -159,7 +159,7 @@ describe('data exports in Chromium', () => {
     await expect(row.getAttribute('data-status')).resolves.toBe('DONE');
     await expect(row.innerText()).resolves.toMatch(/Battery hour[\s\S]*CSV[\s\S]*Prêt/);
     const [download] = await Promise.all([page.waitForEvent('download'), row.locator('[data-testid=export-row-download]').click()]);
-    expect(await readFile((await download.path())!, 'utf8')).toBe(text);
+    expect(await readFile((await download.path()), 'utf8')).toBe(text);
     await screenshot(page, 'exports-page-fr');
     // Only the Expert's own job is listed (the installer's is not theirs).
     const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);

@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 describe('class "budget accounts": companies an admin creates share the budgets of the company they come from', () => {
-  let mailShells: string[] = [];
+  const mailShells: string[] = [];
 
   it('a company made by a company admin counts with the company they administer from; one made by a superuser is its own root', async () => {
     const admin = await login('basic-admin-b@roots.test');

@@ -56,7 +56,7 @@ describe('data exports', () => {
       },
     });
     expect(created.status).toBe(200);
-    template_cuid = (created.data as any).data.template_cuid;
+    template_cuid = (created.data).data.template_cuid;
   });
 
   afterAll(async () => {
@@ -168,7 +168,7 @@ describe('data exports', () => {
   it('shows a user of another company nothing: template, stream, job, file → 404, and an empty list', async () => {
     const started = await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end), timezone: ZONE });
     expect(started.status).toBe(200);
-    const id = (started.data as any).id;
+    const id = (started.data).id;
     await jobs.tick();
     expect((await as.basic.query('exportJob.get', { id })).data).toMatchObject({ status: 'DONE' });
     const stream = await as.other.request('GET', streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString() }));
@@ -181,16 +181,16 @@ describe('data exports', () => {
     expect((await as.other.request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(404);
     expect((await as.installer.request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(404); // not the owner
     expect((await as.other.query('exportJob.list')).data).toEqual({ data: [] });
-    expect(((await as.basic.query('exportJob.list')).data as any).data.map((j: any) => j.id)).toContain(id);
+    expect(((await as.basic.query('exportJob.list')).data).data.map((j: any) => j.id)).toContain(id);
     expect((await new HttpClient(t.baseUrl).request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(401);
   });
 
   it('runs a background job to a file that downloads whole and in ranges (206, resumable, If-Range)', async () => {
     const started = await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end), timezone: ZONE, decimal: ',' });
-    const id = (started.data as any).id;
-    expect((started.data as any).status).toBe('QUEUED');
+    const id = (started.data).id;
+    expect((started.data).status).toBe('QUEUED');
     await jobs.tick();
-    const job = (await as.basic.query('exportJob.get', { id })).data as any;
+    const job = (await as.basic.query('exportJob.get', { id })).data;
     expect(job).toMatchObject({ status: 'DONE', rows_done: 180, rows_total: 180, download_url: `/api/exports/jobs/${id}/file` });
     // Asked as a browser asks (br accepted): a file that offers ranges is sent as stored, never
     // compressed on the fly, so a resumed download's offsets are offsets of the same bytes.
@@ -225,7 +225,7 @@ describe('data exports', () => {
   });
 
   it('a job whose worker died is taken again once its lease runs out', async () => {
-    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data as any).id;
+    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data).id;
     // A worker claims the job and dies before writing anything.
     const claimed = await jobs.claim();
     expect(claimed?.id).toBe(id);
@@ -239,7 +239,7 @@ describe('data exports', () => {
   });
 
   it('a job taken by another worker while its file is written is not marked DONE by the first, and its file is removed (the thread records it on PostgreSQL, the worker on the embedded database)', async () => {
-    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data as any).id;
+    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data).id;
     const claimed = await jobs.claim();
     expect(claimed?.id).toBe(id);
     // Its lease ran out and another worker took it, while this one still writes the file.

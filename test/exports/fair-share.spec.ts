@@ -57,7 +57,7 @@ describe('export budgets and fair shares (two companies)', () => {
     for (let i = 0; i < 3; i++) {
       const res = await as.basic.mutate('exportJob.start', wide(templateA));
       expect(res.status).toBe(200);
-      mine.push(res.data as any);
+      mine.push(res.data);
     }
     // A queued job shows its place in its company's line.
     expect(mine.map((j) => [j.status, j.queue_position])).toEqual([['QUEUED', 1], ['QUEUED', 2], ['QUEUED', 3]]);
@@ -106,12 +106,12 @@ describe('export budgets and fair shares (two companies)', () => {
     expect(late.status).toBe(200);
     expect(late.data).toMatchObject({ status: 'QUEUED', queue_position: 1 });
     const [lastA] = await q(`SELECT max(j.created_at) AS at FROM export_job j JOIN system s ON s.system_cuid = j.system_cuid JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = $1`, [DEMO_COMPANY_NAME]);
-    expect(new Date((late.data as any).created_at).getTime()).toBeGreaterThanOrEqual(new Date(lastA.at).getTime());
+    expect(new Date((late.data).created_at).getTime()).toBeGreaterThanOrEqual(new Date(lastA.at).getTime());
     await worker.tick();
     const jobs = [];
-    for (const who of ['basic', 'basic2', 'other']) for (const j of ((await as[who].query('exportJob.list')).data as any).data) jobs.push({ who, ...j });
+    for (const who of ['basic', 'basic2', 'other']) for (const j of ((await as[who].query('exportJob.list')).data).data) jobs.push({ who, ...j });
     expect(jobs.map((j) => j.status)).toEqual(jobs.map(() => 'DONE'));
-    const order = jobs.sort((a, b) => new Date(a.finished_at).getTime() - new Date(b.finished_at).getTime()).map((j) => (j.id === (late.data as any).id ? 'B-late' : j.who));
+    const order = jobs.sort((a, b) => new Date(a.finished_at).getTime() - new Date(b.finished_at).getTime()).map((j) => (j.id === (late.data).id ? 'B-late' : j.who));
     // Both of B's jobs end before the last three of A's five: companies take turns.
     expect(order.indexOf('B-late')).toBeLessThan(order.length - 3);
     expect(order.slice(-3).every((w) => w === 'basic' || w === 'basic2')).toBe(true);

@@ -88,7 +88,7 @@ describe('export budgets of shared systems and export dates (two companies)', ()
     const own = await as.other.mutate('exportJob.start', oneDay(templateB));
     expect(own.status).toBe(200);
     expect(own.data).toMatchObject({ status: 'QUEUED', queue_position: 1 });
-    const ownId = (own.data as any).id as string;
+    const ownId = (own.data).id as string;
     expect((await q(`SELECT charged_company_cuid AS c FROM export_job WHERE id = $1`, [ownId]))[0].c).toBe(companyB);
     // Running slots: A's job holds A's one slot; B's job still takes B's (A's jobs do not hold B's), then nothing more may start.
     const claimed = [await worker.claim(), await worker.claim(), await worker.claim()];

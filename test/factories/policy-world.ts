@@ -269,7 +269,7 @@ export function listProcedures(appRouter: unknown): Map<string, { type: string; 
       if (node?._def?.type && ['query', 'mutation', 'subscription'].includes(node._def.type)) {
         out.set(path, { type: node._def.type, perm: node._def.meta?.perm, inputs: node._def.inputs ?? [] });
       } else if (node && typeof node === 'object') {
-        walk(node as Record<string, unknown>, path);
+        walk(node, path);
       }
     }
   };

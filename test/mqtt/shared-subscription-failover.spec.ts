@@ -66,7 +66,7 @@ class Member {
 
   /** Leaves the share group: the broker deals it no new messages (what it holds or queued for it stays). */
   unsubscribe(): void {
-    this.send({ cmd: 'unsubscribe', messageId: 2, unsubscriptions: [this.opts.filter] } as mqttPacket.Packet);
+    this.send({ cmd: 'unsubscribe', messageId: 2, unsubscriptions: [this.opts.filter] });
   }
 
   /** DISCONNECT with a session expiry of 0: the broker drops the session now. */

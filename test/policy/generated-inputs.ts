@@ -117,7 +117,7 @@ describe(`generated inputs for every procedure (shard ${shard + 1} of ${GENERATE
     t = await startTestApp();
     w = new PolicyWorld(t);
     await w.build();
-    fastify = t.app.getHttpAdapter().getInstance() as FastifyInstance;
+    fastify = t.app.getHttpAdapter().getInstance();
     cookies.superuser = (await w.actor(0, true)).cookieHeader();
     cookies.basic = (await w.actor(3, false)).cookieHeader();
     // The first fetch of the process loads the HTTP client, which takes seconds on a busy machine;
