@@ -53,6 +53,11 @@ export interface StoredSample {
   value: number;
 }
 
+/** UPDATE … RETURNING answers [rows, count] through TypeORM's query() (INSERT answers the rows). */
+function updatedRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
+}
+
 /**
  * The engine's SQL outside one evaluation (docs/alerts.md, "The trigger engine"): the active
  * triggers and their statuses, the index fingerprint, quiet progress, stored values read back, and
@@ -122,7 +127,7 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
 
   async writeQuietProgress(_job: JobIdentity, items: readonly QuietProgress[], at: Date): Promise<string[]> {
     if (!items.length) return [];
-    const rows = (await this.ds.query(
+    const result: unknown = await this.ds.query(
       `UPDATE notification_trigger_status s
           SET evaluated_until = u.until, last_value = u.v::jsonb, evaluated_at = $6,
               next_execution = CASE WHEN u.no_data THEN u.next ELSE s.next_execution END,
@@ -143,8 +148,8 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
         items.map((i) => i.state),
         items.map((i) => i.state_since),
       ],
-    )) as { trigger_cuid: string }[];
-    return rows.map((r) => r.trigger_cuid);
+    );
+    return updatedRows<{ trigger_cuid: string }>(result).map((r) => r.trigger_cuid);
   }
 
   async storedAfter(_job: JobIdentity, series: readonly WatchedSeries[], limit: number): Promise<StoredSample[]> {
