@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
-import { AlertEngine } from '../../server/src/alerts/engine/alert-engine.service';
+import { AlertEngine } from '../../server/src/alerts/engine/alert-engine.worker';
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { configureApp, createFastifyAdapter } from '../../server/src/app';
 import { AppModule } from '../../server/src/app.module';

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { AlertEngine } from '../../server/src/alerts/engine/alert-engine.service';
+import { AlertEngine } from '../../server/src/alerts/engine/alert-engine.worker';
 import { SharedSignals } from '../../server/src/database/shared-signals';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../server/src/simulator/fleet';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { CONTROLLER_COMMAND_STATUSES } from '../common/enums';
 import { PortalMetrics } from '../common/metrics';
 import { DATA_SOURCE } from '../database/database.module';
-import { AlertEngine } from '../alerts/engine/alert-engine.service';
+import { AlertEngine } from '../alerts/engine/alert-engine.worker';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { IngestService } from '../telemetry/ingest.service';
 import { MqttIngestService } from '../telemetry/mqtt/mqtt-ingest.service';

@@ -1,17 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { newCuid } from '../../common/ids';
 import type { CrudHooks } from '../../crud/crud-router.factory';
 import { fieldError, fieldErrors } from '../../common/field-error';
-import { DATA_SOURCE } from '../../database/database.module';
 import { type TTemplateRule, ZTemplateRule, ZTriggerRule } from '../rules';
-import { AlertEngine } from './alert-engine.service';
+import { AlertEngine } from './alert-engine.worker';
+import { type AlertWriteHooksRepository, SqlAlertWriteHooksRepository, type TemplateRow } from './alert-write-hooks.repository';
+import { ALERT_WRITES_JOB as JOB } from './job-identity';
 import type { Actor } from '../../access/policy';
 import { budgetsOf } from '../../budgets/budgets.service';
 
 type Row = Record<string, unknown>;
-type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 /** Fields whose hand edit marks a trigger made from a template as customized (is_active is not one: pausing is not editing). */
 const CUSTOMIZING = ['name', 'message', 'release_message', 'severity_level', 'args'] as const;
@@ -35,20 +34,17 @@ export const autocreatedName = (template: string, device: string): string => `${
 @Injectable()
 export class AlertWriteHooks {
   private readonly logger = new Logger('AlertWrites');
-  private readonly query: Query;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(SqlAlertWriteHooksRepository) private readonly rows: AlertWriteHooksRepository,
     private readonly engine: AlertEngine,
-  ) {
-    this.query = (sql, params) => ds.query(sql, params) as Promise<Row[]>;
-  }
+  ) {}
 
   readonly trigger: CrudHooks = {
     checkInput: (kind, data, ids) => this.checkTrigger(kind, data, ids),
     afterCommit: async ({ kind, ids, data }) => {
       if (kind === 'update' && data && CUSTOMIZING.some((f) => data[f] !== undefined)) {
-        await this.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [ids]);
+        await this.rows.markCustomized(JOB, ids);
       }
       // New args, or a trigger switched back on: the timer judges it again now.
       if (kind === 'update' && (data?.args !== undefined || data?.is_active === true)) await this.restartJudgement(ids);
@@ -95,7 +91,7 @@ export class AlertWriteHooks {
     const systems =
       kind === 'create'
         ? [String(data.system_cuid)]
-        : ((await this.query(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [ids ?? []])).map((r) => String(r.system_cuid)));
+        : await this.rows.systemsOfTriggers(JOB, ids ?? []);
     // Unknown triggers: the update itself answers NOT_FOUND.
     for (const system_cuid of systems) await this.checkRuleInSystem(parsed.data, system_cuid);
   }
@@ -104,28 +100,22 @@ export class AlertWriteHooks {
   private async checkRuleInSystem(rule: z.infer<typeof ZTriggerRule>, system_cuid: string): Promise<void> {
     if (rule.kind === 'offline') {
       if (rule.controller_id === undefined) return;
-      const [c] = await this.query(`SELECT 1 FROM controller WHERE controller_id = $1 AND system_cuid = $2`, [rule.controller_id, system_cuid]);
-      if (!c) throw fieldError(['args', 'controller_id'], 'Controller not found in this system', 'NOT_FOUND');
+      if (!(await this.rows.controllerInSystem(JOB, rule.controller_id, system_cuid))) throw fieldError(['args', 'controller_id'], 'Controller not found in this system', 'NOT_FOUND');
       return;
     }
-    const [device] = await this.query(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [rule.entity_cuid, system_cuid]);
-    if (!device) throw fieldError(['args', 'entity_cuid'], 'Device not found in this system', 'NOT_FOUND');
-    if (rule.kind === 'threshold' || rule.kind === 'no_data') await this.checkParameter(String(device.entitytype_id), rule.parameter_id);
+    const entitytype_id = await this.rows.deviceTypeInSystem(JOB, rule.entity_cuid, system_cuid);
+    if (entitytype_id === undefined) throw fieldError(['args', 'entity_cuid'], 'Device not found in this system', 'NOT_FOUND');
+    if (rule.kind === 'threshold' || rule.kind === 'no_data') await this.checkParameter(entitytype_id, rule.parameter_id);
   }
 
   /** The parameter must be one the device type logs (ingest refuses any other, so a rule on it could never see a value). */
   private async checkParameter(entitytype_id: string, parameter_id: string): Promise<void> {
-    const [p] = await this.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [entitytype_id, parameter_id]);
-    if (!p) throw fieldError(['args', 'parameter_id'], 'Parameter not found for this device type', 'NOT_FOUND');
+    if (!(await this.rows.typeLogsParameter(JOB, entitytype_id, parameter_id))) throw fieldError(['args', 'parameter_id'], 'Parameter not found for this device type', 'NOT_FOUND');
   }
 
   /** New args: a running duration no longer means anything; the timer judges the trigger again now. */
   private async restartJudgement(ids: string[]): Promise<void> {
-    await this.query(
-      `UPDATE notification_trigger_status SET pending_state = NULL, pending_since = NULL, next_execution = now(), next_execution_trigger = 'TIMER'
-        WHERE trigger_cuid = ANY($1::varchar[])`,
-      [ids],
-    );
+    await this.rows.restartJudgement(JOB, ids);
   }
 
   // ---- templates --------------------------------------------------------------------------------
@@ -139,7 +129,7 @@ export class AlertWriteHooks {
     const types =
       kind === 'create'
         ? [String(data.entitytype_id)]
-        : (await this.query(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [ids ?? []])).map((r) => String(r.entitytype_id));
+        : await this.rows.entityTypesOfTemplates(JOB, ids ?? []);
     for (const t of types) await this.checkParameter(t, rule.parameter_id);
   }
 
@@ -150,28 +140,27 @@ export class AlertWriteHooks {
    */
   async syncTemplates(assignmentIds: readonly string[]): Promise<number> {
     let written = 0;
-    const templates = await this.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignmentIds]);
+    const templates = await this.rows.templates(JOB, assignmentIds);
     for (const tpl of templates) {
       const rule = ZTemplateRule.safeParse(tpl.args);
       if (!rule.success) {
         this.logger.warn(`template ${String(tpl.assignment_cuid)} has args that do not parse: no triggers made or updated`);
         continue;
       }
-      const linked = await this.query(
-        `SELECT t.trigger_cuid, t.args, e.name AS device FROM notification_trigger t LEFT JOIN entity e ON e.entity_cuid = t.args->>'entity_cuid'
-          WHERE t.assignment_cuid = $1 AND t.customized_at IS NULL`,
-        [tpl.assignment_cuid],
-      );
+      const linked = await this.rows.linkedTriggers(JOB, tpl.assignment_cuid);
       for (const t of linked) {
         const entity_cuid = String((t.args as Row)?.entity_cuid ?? '');
-        await this.query(
-          `UPDATE notification_trigger SET name = $2, message = $3, release_message = $4, severity_level = $5, args = $6::jsonb WHERE trigger_cuid = $1`,
-          [t.trigger_cuid, autocreatedName(String(tpl.name), String(t.device ?? entity_cuid)), tpl.message, tpl.release_message, tpl.severity_level, JSON.stringify(this.ruleFor(rule.data, entity_cuid))],
-        );
+        await this.rows.updateTemplated(JOB, t.trigger_cuid, {
+          name: autocreatedName(String(tpl.name), String(t.device ?? entity_cuid)),
+          message: tpl.message,
+          release_message: tpl.release_message,
+          severity_level: tpl.severity_level,
+          args: this.ruleFor(rule.data, entity_cuid),
+        });
         written++;
       }
       if (linked.length) await this.restartJudgement(linked.map((t) => String(t.trigger_cuid)));
-      if (tpl.autocreate_triggers) written += await this.createMissing(`e.entitytype_id = $1`, [tpl.entitytype_id], String(tpl.assignment_cuid));
+      if (tpl.autocreate_triggers) written += await this.createMissing(String(tpl.assignment_cuid));
     }
     return written;
   }
@@ -182,34 +171,25 @@ export class AlertWriteHooks {
    */
   async autocreateForDevices(entityIds: readonly string[], actor?: Actor): Promise<number> {
     if (!entityIds.length) return 0;
-    const templates = await this.query(
-      `SELECT DISTINCT a.assignment_cuid FROM notification_template_assignment a JOIN entity e ON e.entitytype_id = a.entitytype_id
-        WHERE a.autocreate_triggers AND e.entity_cuid = ANY($1::varchar[])`,
-      [entityIds],
-    );
+    const templates = await this.rows.autocreateTemplatesFor(JOB, entityIds);
     let written = 0;
-    for (const t of templates) written += await this.createMissing(`e.entity_cuid = ANY($1::varchar[])`, [entityIds], String(t.assignment_cuid), actor);
+    for (const assignment_cuid of templates) written += await this.createMissing(assignment_cuid, entityIds, actor);
     return written;
   }
 
   /**
-   * Creates the template's trigger for each device matching `where` (with a system) that has none
+   * Creates the template's trigger for each device of its type (of `entityIds`, when given) with a system that has none
    * from it yet. With an `actor` (their device write made them), each is charged to the company the
    * actor acts from on its system and needs room there (TRIGGERS_PER_COMPANY, under the cap's lock,
    * in the inserting transaction); a template's own sync (an operator's act) charges the systems' owners.
    */
-  private async createMissing(where: string, params: unknown[], assignment_cuid: string, actor?: Actor): Promise<number> {
-    const [tpl] = await this.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = $1`, [assignment_cuid]);
+  private async createMissing(assignment_cuid: string, entityIds?: readonly string[], actor?: Actor): Promise<number> {
+    const tpl: TemplateRow | undefined = await this.rows.template(JOB, assignment_cuid);
     const rule = tpl && ZTemplateRule.safeParse(tpl.args);
     if (!tpl || !rule || !rule.success) return 0;
-    const devices = await this.query(
-      `SELECT e.entity_cuid, e.name, e.system_cuid FROM entity e
-        WHERE ${where} AND e.entitytype_id = $${params.length + 1} AND e.system_cuid IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM notification_trigger t WHERE t.assignment_cuid = $${params.length + 2} AND t.args->>'entity_cuid' = e.entity_cuid)`,
-      [...params, tpl.entitytype_id, assignment_cuid],
-    );
+    const devices = await this.rows.devicesWithoutTrigger(JOB, { assignment_cuid, entitytype_id: tpl.entitytype_id }, entityIds);
     if (!devices.length) return 0;
-    await this.ds.transaction(async (tx) => {
+    await this.rows.transaction(JOB, async (tx) => {
       const charged: (string | null)[] = [];
       if (actor) {
         const budgets = budgetsOf(tx);
@@ -218,21 +198,17 @@ export class AlertWriteHooks {
         for (const c of charged) if (c) perCompany.set(c, (perCompany.get(c) ?? 0) + 1);
         for (const [company, n] of [...perCompany].sort(([a], [b]) => (a < b ? -1 : 1))) await budgets.assertRoom(tx, 'triggers', company, n);
       }
-      await tx.query(
-        `INSERT INTO notification_trigger (trigger_cuid, is_active, severity_level, args, name, message, release_message, system_cuid, assignment_cuid, charged_company_cuid)
-         SELECT u.id, TRUE, $1::notification_severity, u.args::jsonb, u.name, $2, $3, u.system_cuid, $4, u.charged
-           FROM unnest($5::varchar[], $6::text[], $7::varchar[], $8::varchar[], $9::varchar[]) AS u(id, args, name, system_cuid, charged)`,
-        [
-          tpl.severity_level,
-          tpl.message,
-          tpl.release_message,
-          assignment_cuid,
-          devices.map(() => newCuid()),
-          devices.map((d) => JSON.stringify(this.ruleFor(rule.data, String(d.entity_cuid)))),
-          devices.map((d) => autocreatedName(String(tpl.name), String(d.name))),
-          devices.map((d) => d.system_cuid),
-          devices.map((_, i) => charged[i] ?? null),
-        ],
+      await this.rows.insertTemplated(
+        JOB,
+        tx,
+        { assignment_cuid, severity_level: tpl.severity_level, message: tpl.message, release_message: tpl.release_message },
+        devices.map((d, i) => ({
+          trigger_cuid: newCuid(),
+          args: this.ruleFor(rule.data, String(d.entity_cuid)),
+          name: autocreatedName(String(tpl.name), String(d.name)),
+          system_cuid: d.system_cuid,
+          charged_company_cuid: charged[i] ?? null,
+        })),
       );
     });
     return devices.length;
