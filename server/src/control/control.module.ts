@@ -2,11 +2,17 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
+import { CommandAcksRepository } from './commands/command-acks.repository';
 import { CommandHttpService } from './commands/command-http.service';
 import { CommandInbox } from './commands/command-inbox';
+import { CommandQueueRepository } from './commands/command-queue.repository';
 import { CommandService } from './commands/command.service';
+import { CommandsRepository } from './commands/commands.repository';
 import { ControllerCommandRouter, ControllerConfigRouter } from './commands/commands.router';
+import { CommandsWorker } from './commands/commands.worker';
 import { ConfigService } from './commands/config.service';
+import { StepUpService } from './commands/step-up.service';
+import { StepUpsRepository } from './commands/step-ups.repository';
 
 /**
  * Control (docs/control.md): commands to controllers and their acknowledgements, the desired
@@ -17,7 +23,13 @@ import { ConfigService } from './commands/config.service';
 @Module({
   imports: [AuthModule, NotificationsModule, TelemetryModule],
   providers: [
+    CommandsRepository,
+    CommandQueueRepository,
+    CommandAcksRepository,
+    StepUpsRepository,
+    StepUpService,
     CommandService,
+    CommandsWorker,
     { provide: CommandInbox, useExisting: CommandService },
     ConfigService,
     CommandHttpService,

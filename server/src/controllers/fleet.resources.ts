@@ -8,6 +8,7 @@ import type { Actor } from '../access/policy';
 import { resourceAccess } from '../access/resources';
 import { writeConfigChangelog } from './config-changelog';
 import { budgetsOf } from '../budgets/budgets.service';
+import { controllerStateColumns, entityKindWhere, entityTypeKind } from './fleet-resources.repository';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -77,27 +78,17 @@ export const controllerResource: Def = {
   sorts: ['controller_id', 'name', 'serial_number', 'sw_version', 'online_state', 'last_contact'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
-  // State and last contact: key probes of the state tables, for the page's rows unless sorted by them.
-  computed: () => ({
-    joins: `LEFT JOIN controller_online_state cos ON cos.controller_id = t.controller_id
-            LEFT JOIN controller_presence cpr ON cpr.controller_id = t.controller_id`,
-    columns: { online_state: 'cos.online_state::text', last_contact: 'cpr.last_seen_at' },
-    // Worst first ascending, as the systems' state.
-    sortExpressions: { online_state: `(CASE cos.online_state WHEN 'OFFLINE' THEN 0 WHEN 'UNSTABLE' THEN 1 WHEN 'ONLINE' THEN 2 END)` },
-  }),
+  // State and last contact (fleet-resources.repository.ts).
+  computed: controllerStateColumns,
   // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
   beforeWrite: (tx, actor, row, current) => writeConfigChangelog(tx, actor, 'controller_id', row, current),
 };
 
-/** Entity rows whose type is (`device` true) or is not (false) of kind Device. */
-const kindWhere = (device: boolean) =>
-  `EXISTS (SELECT 1 FROM entity_type et WHERE et.entitytype_id = t.entitytype_id AND et.entity_type ${device ? '=' : '<>'} 'Device')`;
-
 /** The entity type of a new or changed row must exist and be of the resource's side (device or processor). */
 const checkKind = (device: boolean) => async (tx: EntityManager, actor: Actor, row: Record<string, unknown>, current?: Record<string, unknown>) => {
-  const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
-  if (!type) throw fieldError(['entitytype_id'], device ? 'Device type not found' : 'Data processor type not found');
-  if ((type.kind === 'Device') !== device) {
+  const kind = await entityTypeKind(tx, row.entitytype_id);
+  if (!kind) throw fieldError(['entitytype_id'], device ? 'Device type not found' : 'Data processor type not found');
+  if ((kind === 'Device') !== device) {
     throw fieldError(['entitytype_id'], device ? 'This type is a data processor type, not a device type' : 'This type is a device type, not a data processor type');
   }
   // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
@@ -148,7 +139,7 @@ export const deviceResource: Def = {
   // Secret configuration values (wifi_psk, passwords, tokens) only for whoever may configure it.
   secrets: { columns: ['config', 'reported_config', 'portal_config', 'device_info'], perm: 'devices.configure' },
   scope: { kind: 'system', column: 'system_cuid' },
-  baseWhere: kindWhere(true),
+  baseWhere: entityKindWhere(true),
   beforeWrite: async (tx, actor, row, current) => {
     await checkKind(true)(tx, actor, row, current);
     // TRIGGERS_PER_COMPANY: the triggers its type's autocreate templates will make for it, charged to the company its writer acts from.
@@ -175,16 +166,13 @@ export const dataProcessorResource: Def = {
   name: 'dataProcessor',
   label: 'Data processor',
   ...resourceAccess('dataProcessor'),
-  baseWhere: kindWhere(false),
+  baseWhere: entityKindWhere(false),
   beforeWrite: async (tx, actor, row, current) => {
     await checkKind(false)(tx, actor, row, current);
     // PROCESSORS_PER_COMPANY: a new processor (create, CSV import) or one moved to another system, charged to the company its writer acts from.
     await budgetsOf(tx).assertRoomForRow(tx, 'processors', actor, row, current);
   },
-  targetExtra: async (tx, row) => {
-    const [type] = (await tx.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [row.entitytype_id])) as { kind: string }[];
-    return { entity_type_kind: type?.kind };
-  },
+  targetExtra: async (tx, row) => ({ entity_type_kind: await entityTypeKind(tx, row.entitytype_id) }),
 };
 
 export const ZProcessorConfigure = z.object({

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { LogParameterTypeValue } from '../common/enums';
-import { DATA_SOURCE } from '../database/database.module';
+import { systemJob } from '../common/system-job';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
+import { ControllerDirectoryRepository } from './controller-directory.repository';
 import { type TelemetrySettings, TELEMETRY_SETTINGS } from './telemetry.config';
 
 export interface DirectoryEntity {
@@ -26,18 +26,8 @@ export interface DirectoryController {
 /** Tables a directory entry is read from: a write to one, on any instance, drops the directory. */
 const DIRECTORY_TABLES = new Set(['controller', 'entity', 'system', 'entity_type', 'entity_type_log_parameter_assignment', 'log_parameter']);
 
-interface DirectoryRow {
-  controller_id: string;
-  company_cuid: string;
-  system_cuid: string | null;
-  controller_timezone: string | null;
-  entity_cuid: string | null;
-  entitytype_id: string | null;
-  entity_system_cuid: string | null;
-  entity_timezone: string | null;
-  parameter_id: string | null;
-  parameter_type: LogParameterTypeValue | null;
-}
+/** Ingest reads for an authenticated controller, not for a user. */
+const JOB = systemJob('telemetry.ingest');
 
 /**
  * What ingest needs to check a row, cached per controller: controller → company, system,
@@ -57,7 +47,7 @@ export class ControllerDirectoryService {
   private readonly missReloadMs: number;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: ControllerDirectoryRepository,
     @Inject(TELEMETRY_SETTINGS) settings: TelemetrySettings,
     @Optional() signals?: SharedSignals,
   ) {
@@ -98,9 +88,7 @@ export class ControllerDirectoryService {
     const now = Date.now();
     const limit = forceFresh ? this.missReloadMs : this.ttl;
     if (!this.parameters || now - this.parameters.at >= limit) {
-      const ids = this.ds
-        .query(`SELECT parameter_id FROM log_parameter`)
-        .then((rows: { parameter_id: string }[]) => new Set(rows.map((r) => r.parameter_id)));
+      const ids = this.rows.parameterIds(JOB).then((list) => new Set(list));
       this.parameters = { at: now, ids };
       ids.catch(() => (this.parameters = undefined));
     }
@@ -110,15 +98,7 @@ export class ControllerDirectoryService {
   /** For entities not on the controller: which of them sit on another controller of the same company. */
   async sameCompanyElsewhere(company_cuid: string, entity_cuids: string[]): Promise<Map<string, string | null>> {
     if (!entity_cuids.length) return new Map();
-    const rows = (await this.ds.query(
-      `SELECT e.entity_cuid, e.controller_id
-         FROM entity e
-         LEFT JOIN controller c ON c.controller_id = e.controller_id
-         LEFT JOIN system s ON s.system_cuid = e.system_cuid
-        WHERE e.entity_cuid = ANY($1::varchar[])
-          AND (c.company_cuid = $2 OR s.company_cuid = $2)`,
-      [entity_cuids, company_cuid],
-    )) as { entity_cuid: string; controller_id: string | null }[];
+    const rows = await this.rows.sameCompanyElsewhere(JOB, company_cuid, entity_cuids);
     return new Map(rows.map((r) => [r.entity_cuid, r.controller_id]));
   }
 
@@ -134,19 +114,7 @@ export class ControllerDirectoryService {
   }
 
   private async load(controller_id: string): Promise<DirectoryController | null> {
-    const rows = (await this.ds.query(
-      `SELECT c.controller_id, c.company_cuid, c.system_cuid, cs.timezone AS controller_timezone,
-              e.entity_cuid, e.entitytype_id, e.system_cuid AS entity_system_cuid, es.timezone AS entity_timezone,
-              lp.parameter_id, lp.type AS parameter_type
-         FROM controller c
-         LEFT JOIN system cs ON cs.system_cuid = c.system_cuid
-         LEFT JOIN entity e ON e.controller_id = c.controller_id
-         LEFT JOIN system es ON es.system_cuid = e.system_cuid
-         LEFT JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
-         LEFT JOIN log_parameter lp ON lp.parameter_id = a.parameter_id
-        WHERE c.controller_id = $1`,
-      [controller_id],
-    )) as DirectoryRow[];
+    const rows = await this.rows.controllerRows(JOB, controller_id);
     if (!rows.length) return null;
     const entities = new Map<string, DirectoryEntity & { parameters: Map<string, LogParameterTypeValue> }>();
     for (const r of rows) {

@@ -98,7 +98,7 @@ export interface TelemetrySettings {
     shareGroup: string;
     /**
      * Seconds this instance's lease on its session lasts without renewal; a member silent a lease
-     * longer has its session retired by another instance (mqtt-members.ts). 0 = never.
+     * longer has its session retired by another instance (mqtt-members.worker.ts). 0 = never.
      */
     memberLeaseSeconds: number;
     /** This instance's name (INSTANCE_NAME, else host:pid): the lease's owner or adopter. */

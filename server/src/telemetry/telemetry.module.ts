@@ -2,11 +2,15 @@ import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
 import { COMMAND_LINK } from './command-link';
+import { ControllerOnlineStateRepository } from './controller-online-state.repository';
 import { ControllerOnlineStateService } from './controller-online-state.service';
+import { ControllerOnlineStateWorker } from './controller-online-state.worker';
+import { ControllerDirectoryRepository } from './controller-directory.repository';
 import { ControllerDirectoryService } from './controller-directory.service';
 import { IngestHttpService } from './ingest-http.service';
 import { IngestService } from './ingest.service';
 import { MqttIngestService } from './mqtt/mqtt-ingest.service';
+import { MqttMembersRepository } from './mqtt/mqtt-members.repository';
 import { SimulatorService } from './simulator.service';
 import { loadTelemetrySettings, systemClock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from './telemetry.config';
 import { TelemetryQueryService } from './telemetry-query.service';
@@ -29,11 +33,15 @@ import { TelemetryWriter } from './telemetry-writer.service';
       inject: [AppConfig],
     },
     { provide: TELEMETRY_CLOCK, useValue: systemClock },
+    ControllerDirectoryRepository,
     ControllerDirectoryService,
     TelemetryWriter,
+    ControllerOnlineStateRepository,
     ControllerOnlineStateService,
+    ControllerOnlineStateWorker,
     IngestService,
     IngestHttpService,
+    MqttMembersRepository,
     MqttIngestService,
     { provide: COMMAND_LINK, useExisting: MqttIngestService },
     TelemetryQueryService,

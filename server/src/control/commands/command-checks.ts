@@ -13,11 +13,11 @@ import {
   ZSetParameterPayload,
 } from '../../controllers/command-wire';
 import { fieldError, fieldErrors } from '../../common/field-error';
-import { budgetsOf } from '../../budgets/budgets.service';
+import type { Budgets } from '../../budgets/budgets.service';
+import type { CommandsRepository } from './commands.repository';
 
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
+/** What the checks read (CommandsRepository; an in-memory stand-in in unit tests). */
+export type CommandCheckReads = Pick<CommandsRepository, 'entityKinds' | 'deviceType' | 'typeLogsParameter'>;
 
 /** What send() checked: the payload to store and whether it needs a step-up. */
 export interface CheckedCommand {
@@ -62,15 +62,16 @@ function payloadErrors(error: z.ZodError): TRPCError {
  * budget is spent later, by spendCommandBudget in the storing transaction.
  */
 export async function checkCommand(
-  q: Queryable,
+  budgets: Pick<Budgets, 'assertCommandRoom'>,
+  reads: CommandCheckReads,
   actor: Actor,
   controller: { controller_id: string; commands: unknown; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
   kind: string,
   payload: Record<string, unknown>,
 ): Promise<CheckedCommand> {
   // A budget this instance already found spent refuses before any query.
-  budgetsOf(q).assertCommandRoom(controller.controller_id, commandActingCompany(actor, controller));
-  return checkKindAndPayload(q, actor, controller, kind, payload);
+  budgets.assertCommandRoom(controller.controller_id, commandActingCompany(actor, controller));
+  return checkKindAndPayload(reads, actor, controller, kind, payload);
 }
 
 /** The company whose budget a command spends: the one the sender acts from (a partner with a change share: its own). */
@@ -85,16 +86,16 @@ const commandActingCompany = (actor: Actor, controller: { company_cuid: string; 
  * a used id) spends nothing, and a refused spend stores nothing.
  */
 export async function spendCommandBudget(
-  ds: object,
+  budgets: Pick<Budgets, 'spendCommandIn'>,
   c: { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> },
   actor: Actor,
   controller: { controller_id: string; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
 ): Promise<void> {
-  await budgetsOf(ds).spendCommandIn(async (sql, params) => (await c.query(sql, params)).rows, controller.controller_id, commandActingCompany(actor, controller));
+  await budgets.spendCommandIn(async (sql, params) => (await c.query(sql, params)).rows, controller.controller_id, commandActingCompany(actor, controller));
 }
 
 async function checkKindAndPayload(
-  q: Queryable,
+  reads: CommandCheckReads,
   actor: Actor,
   controller: { controller_id: string; commands: unknown; company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
   kind: string,
@@ -106,12 +107,7 @@ async function checkKindAndPayload(
       if (!parsed.success) throw payloadErrors(parsed.error);
       const keys = Object.keys(parsed.data.devices ?? {});
       if (keys.length) {
-        const rows = (await q.query(
-          `SELECT e.entity_cuid, et.entity_type::text AS kind
-             FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
-            WHERE e.controller_id = $1 AND e.entity_cuid = ANY($2::varchar[])`,
-          [controller.controller_id, keys],
-        )) as { entity_cuid: string; kind: string }[];
+        const rows = await reads.entityKinds(actor, controller.controller_id, keys);
         const byKey = new Map(rows.map((r) => [r.entity_cuid, r.kind]));
         for (const key of keys) {
           const entityKind = byKey.get(key);
@@ -126,15 +122,9 @@ async function checkKindAndPayload(
     case 'set_parameter': {
       const parsed = ZSetParameterPayload.safeParse(payload);
       if (!parsed.success) throw payloadErrors(parsed.error);
-      const [device] = (await q.query(`SELECT entitytype_id FROM entity WHERE controller_id = $1 AND entity_cuid = $2`, [
-        controller.controller_id,
-        parsed.data.entity_cuid,
-      ])) as { entitytype_id: string }[];
-      if (!device) throw fieldError(['payload', 'entity_cuid'], 'Device not found', 'NOT_FOUND');
-      const [logged] = (await q.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
-        device.entitytype_id,
-        parsed.data.parameter_id,
-      ])) as unknown[];
+      const entitytype_id = await reads.deviceType(actor, controller.controller_id, parsed.data.entity_cuid);
+      if (!entitytype_id) throw fieldError(['payload', 'entity_cuid'], 'Device not found', 'NOT_FOUND');
+      const logged = await reads.typeLogsParameter(actor, entitytype_id, parsed.data.parameter_id);
       if (!logged) throw fieldError(['payload', 'parameter_id'], 'This device type has no such parameter');
       return { payload: parsed.data, dangerous: false, label: BUILT_IN_LABELS.set_parameter };
     }

@@ -1,14 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import type { DataSource } from 'typeorm';
 import { type Actor, can } from '../../access/policy';
 import type { TSessionPayload } from '../../auth/session.schema';
 import { maskSecrets } from '../../common/secret-config';
 import { mergePatchBetween } from '../../controllers/command-wire';
 import { forbidden } from '../../common/errors';
-import { DATA_SOURCE } from '../../database/database.module';
-import { COMMAND_RECORD_SELECT, CommandService } from './command.service';
+import { CommandService } from './command.service';
+import { CommandsRepository } from './commands.repository';
 import type { TCommandRecord, TControllerConfig, ZApplyConfigInput, ZConfigTarget } from './commands.schema';
 
 type Target = z.infer<typeof ZConfigTarget>;
@@ -23,7 +22,7 @@ type Obj = Record<string, unknown>;
 @Injectable()
 export class ConfigService {
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: CommandsRepository,
     private readonly commands: CommandService,
   ) {}
 
@@ -41,12 +40,7 @@ export class ConfigService {
     // The level counts in the controller's company (or a company its system is shared with), not anywhere.
     if (!can(actor, 'controllers.view', { company_cuid: controller.company_cuid, shares: controller.shares })) throw forbidden();
     const mayConfigure = this.commands.mayConfigure(actor, controller);
-    const entities = (await this.ds.query(
-      `SELECT e.entity_cuid, e.name, e.entitytype_id, e.config, e.reported_config, e.reported_at, et.entity_type::text AS kind
-         FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
-        WHERE e.controller_id = $1 ORDER BY (et.entity_type::text <> 'Device'), e.name, e.entity_cuid`,
-      [controller_id],
-    )) as { entity_cuid: string; name: string; entitytype_id: string; config: Obj | null; reported_config: Obj | null; reported_at: Date | null; kind: string }[];
+    const entities = await this.rows.configEntities(actor, controller_id);
     const targets: Target[] = [
       target('controller', controller.controller_id, controller.name, null, false, controller.config, controller.reported_config, controller.reported_at, mayConfigure),
       ...entities.map((e) =>
@@ -63,10 +57,7 @@ export class ConfigService {
         ),
       ),
     ];
-    const [last] = (await this.ds.query(
-      `SELECT ${COMMAND_RECORD_SELECT} FROM controller_command t WHERE t.controller_id = $1 AND t.kind = 'apply_config' ORDER BY t.requested_at DESC LIMIT 1`,
-      [controller_id],
-    )) as TCommandRecord[];
+    const last = await this.rows.lastApply(actor, controller_id);
     return { controller_id, targets, in_sync: targets.every((t) => t.difference === null), last_apply: last ?? null };
   }
 

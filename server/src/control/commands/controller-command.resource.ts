@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../../crud/resource';
 import { secretArgs } from './command-checks';
-import { declaredCommandsOfController } from './controller-type-commands.repository';
+import { COMMAND_SELECT_EXPRESSIONS, declaredCommandsOfController } from './controller-type-commands.repository';
 import { ZCommandRecord } from './commands.schema';
 
 const { id: _id, ...recordShape } = ZCommandRecord.shape;
@@ -40,9 +40,5 @@ export const controllerCommandResource: ResourceDefinition<z.ZodObject<typeof re
   filters: ['controller_id', 'system_cuid', 'status', 'kind', 'requested_by'],
   sorts: ['requested_at', 'status', 'kind'],
   defaultSort: { field: 'requested_at', order: 'DESC' },
-  selectExpressions: {
-    controller_name: `(SELECT c.name FROM controller c WHERE c.controller_id = t.controller_id)`,
-    requester_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.requested_by)`,
-    status: `t.status::text`,
-  },
+  selectExpressions: COMMAND_SELECT_EXPRESSIONS,
 };

@@ -8,3 +8,10 @@ export async function declaredCommandsOfController(manager: EntityManager, contr
   )) as { commands: unknown }[];
   return type?.commands;
 }
+
+/** The computed columns of the controllerCommand resource (alias `t` = controller_command; the CRUD factory scopes the rows). */
+export const COMMAND_SELECT_EXPRESSIONS = {
+  controller_name: `(SELECT c.name FROM controller c WHERE c.controller_id = t.controller_id)`,
+  requester_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.requested_by)`,
+  status: `t.status::text`,
+};

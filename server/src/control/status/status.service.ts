@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../access/policy';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { fieldError } from '../../common/field-error';
-import { DATA_SOURCE } from '../../database/database.module';
-import { SqlParams } from '../../database/sql-params';
-import { runningMuteSql } from '../../controllers/device-mute.entity';
-import { writeAutomaticChangelog } from '../../systems/automatic-changelog';
 import { SystemAccessService } from '../../systems/system-access.service';
-import { visibleSystemSql } from '../../tenancy/visibility';
 import { decodeBundle, decodeValue, type HistoryRow, keyInWords, readStateMeta, toSegments } from './state-decode';
+import { StatusRepository } from './status.repository';
 import { MUTE_MAX_DAYS, STATUS_RANGE_DEFAULT_HOURS, STATUS_RANGE_MAX_DAYS, type TMute, type TSystemStatus } from './status.schema';
 
 const HOUR = 3_600_000;
@@ -21,12 +16,6 @@ const MUTE_LIST_MAX = 200;
 /** History rows one status call reads at most (a flapping controller over 31 days). */
 const HISTORY_ROWS_MAX = 20_000;
 
-/** The columns of a mute as ZMute has them (alias m; the device e). */
-const MUTE_COLUMNS = `m.mute_cuid, m.entity_cuid, e.name AS device_name, m.system_cuid, m.starts_at, m.until, m.reason,
-  m.created_by, (SELECT u.name FROM "user" u WHERE u.user_cuid = m.created_by) AS created_by_name, m.created_at,
-  m.ended_at, m.ended_by, (SELECT u.name FROM "user" u WHERE u.user_cuid = m.ended_by) AS ended_by_name,
-  ${runningMuteSql('m')} AS active`;
-
 /**
  * The system status view and device mutes (docs/control.md, "System status view" and "Mutes").
  * Every read is limited to a system the caller sees (else NOT_FOUND, like a missing one).
@@ -34,11 +23,11 @@ const MUTE_COLUMNS = `m.mute_cuid, m.entity_cuid, e.name AS device_name, m.syste
 @Injectable()
 export class SystemStatusService {
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: StatusRepository,
     private readonly access: SystemAccessService,
   ) {}
 
-  /** Devices with their latest readable state, controllers with their online timeline, active mutes: five queries. */
+  /** Devices with their latest readable state, controllers with their online timeline, active mutes: five queries (status.repository.ts). */
   async get(actor: Actor, input: { system_cuid: string; from?: Date; to?: Date }): Promise<TSystemStatus> {
     const system = await this.access.authorize(actor, 'systemStatus.view', input.system_cuid);
     const now = Date.now();
@@ -49,57 +38,13 @@ export class SystemStatusService {
     const id = system.system_cuid;
 
     const [devices, enumRows, controllers, history, mutes] = await Promise.all([
-      this.ds.query(
-        `SELECT e.entity_cuid, e.name, e.entitytype_id, et.model, et.entity_type::text AS kind, e.controller_id, m.meta,
-                ds."timestamp" AS state_at, ds.state_bundle
-           FROM entity e
-           JOIN entity_type et ON et.entitytype_id = e.entitytype_id
-           LEFT JOIN entity_type_meta m ON m.entitytypemeta_id = et.entitytypemeta_id
-           LEFT JOIN LATERAL (SELECT d."timestamp", d.state_bundle FROM device_state d
-                               WHERE d.entity_cuid = e.entity_cuid ORDER BY d."timestamp" DESC LIMIT 1) ds ON true
-          WHERE e.system_cuid = $1
-          ORDER BY (et.entity_type <> 'Device'), e.name, e.entity_cuid`,
-        [id],
-      ) as Promise<DeviceRow[]>,
+      this.rows.devices(actor, id),
       // Latest value of every Enum log parameter of the devices' types, and every parameter's name (bundle keys that are parameters).
-      this.ds.query(
-        `SELECT e.entity_cuid, lp.parameter_id, lp.description, lp.type::text AS type, l.last AS value, l.last_ts AS timestamp
-           FROM entity e
-           JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
-           JOIN log_parameter lp ON lp.parameter_id = a.parameter_id
-           LEFT JOIN LATERAL (SELECT r.last, r.last_ts FROM parameter_rollup_5m r
-                               WHERE lp.type = 'EnumLogParameter' AND r.entity_cuid = e.entity_cuid AND r.parameter_id = lp.parameter_id
-                               ORDER BY r.bucket DESC LIMIT 1) l ON true
-          WHERE e.system_cuid = $1
-          ORDER BY e.entity_cuid, lp.parameter_id`,
-        [id],
-      ) as Promise<{ entity_cuid: string; parameter_id: string; description: string | null; type: string; value: number | null; timestamp: Date | null }[]>,
-      this.ds.query(
-        `SELECT c.controller_id, c.name, COALESCE(s.online_state::text, 'OFFLINE') AS online_state, p.last_seen_at
-           FROM controller c
-           LEFT JOIN controller_online_state s ON s.controller_id = c.controller_id
-           LEFT JOIN controller_presence p ON p.controller_id = c.controller_id
-          WHERE c.system_cuid = $1
-          ORDER BY c.name, c.controller_id`,
-        [id],
-      ) as Promise<{ controller_id: string; name: string; online_state: HistoryRow['online_state']; last_seen_at: Date | null }[]>,
+      this.rows.parameters(actor, id),
+      this.rows.controllers(actor, id),
       // The changes in (from, to], and per controller the last one at or before `from` (its state then).
-      this.ds.query(
-        `SELECT * FROM (
-           SELECT b.controller_id, b."timestamp", b.online_state::text AS online_state
-             FROM controller c
-             JOIN LATERAL (SELECT h.controller_id, h."timestamp", h.online_state FROM controller_online_state_history h
-                            WHERE h.controller_id = c.controller_id AND h."timestamp" <= $2
-                            ORDER BY h."timestamp" DESC LIMIT 1) b ON true
-            WHERE c.system_cuid = $1
-           UNION ALL
-           SELECT h.controller_id, h."timestamp", h.online_state::text
-             FROM controller_online_state_history h JOIN controller c ON c.controller_id = h.controller_id
-            WHERE c.system_cuid = $1 AND h."timestamp" > $2 AND h."timestamp" <= $3
-         ) x ORDER BY controller_id, "timestamp" LIMIT ${HISTORY_ROWS_MAX}`,
-        [id, from, to],
-      ) as Promise<HistoryRow[]>,
-      this.mutesOf(id, true),
+      this.rows.history(actor, id, from, to, HISTORY_ROWS_MAX),
+      this.rows.mutes(actor, id, true, MUTE_LIST_MAX),
     ]);
 
     const paramsByEntity = new Map<string, typeof enumRows>();
@@ -162,21 +107,10 @@ export class SystemStatusService {
     };
   }
 
-  private async mutesOf(system_cuid: string, active?: boolean, manager: EntityManager = this.ds.manager): Promise<TMute[]> {
-    const activeSql = runningMuteSql('m');
-    const rows = (await manager.query(
-      `SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid
-        WHERE m.system_cuid = $1 ${active === undefined ? '' : active ? `AND ${activeSql}` : `AND NOT ${activeSql}`}
-        ORDER BY m.created_at DESC, m.mute_cuid LIMIT ${MUTE_LIST_MAX}`,
-      [system_cuid],
-    )) as TMute[];
-    return rows;
-  }
-
   /** A system's mutes (systemStatus.view). */
   async listMutes(actor: Actor, input: { system_cuid: string; active?: boolean }): Promise<TMute[]> {
     const system = await this.access.authorize(actor, 'systemStatus.view', input.system_cuid);
-    return this.mutesOf(system.system_cuid, input.active);
+    return this.rows.mutes(actor, system.system_cuid, input.active, MUTE_LIST_MAX);
   }
 
   /**
@@ -184,14 +118,8 @@ export class SystemStatusService {
    * active mute of the same device is ended by the new one. Writes a MUTE changelog entry.
    */
   async createMute(actor: Actor, input: { entity_cuid: string; until: Date; reason?: string | null }): Promise<TMute> {
-    return this.ds.transaction(async (tx) => {
-      const p = new SqlParams([input.entity_cuid]);
-      const [device] = (await tx.query(
-        `SELECT e.entity_cuid, e.name, s.system_cuid, s.timezone FROM entity e JOIN system s ON s.system_cuid = e.system_cuid
-          WHERE e.entity_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}
-          FOR UPDATE OF e`,
-        p.values,
-      )) as { entity_cuid: string; name: string; system_cuid: string; timezone: string }[];
+    return this.rows.transaction(async (tx) => {
+      const device = await this.rows.lockVisibleDevice(actor, tx, input.entity_cuid);
       if (!device) throw notFound('Device');
       await this.access.authorize(actor, 'states.mute', device.system_cuid, tx);
       const now = Date.now();
@@ -200,19 +128,11 @@ export class SystemStatusService {
       if (input.until.getTime() > now + MUTE_MAX_DAYS * DAY + 60_000) throw fieldError(['until'], `A mute lasts at most ${MUTE_MAX_DAYS} days`);
       const reason = input.reason?.trim() || null;
       // The new mute replaces a running one of the same device.
-      const replacedCount = (
-        (await tx.query(`UPDATE device_mute m SET ended_at = now(), ended_by = $2 WHERE m.entity_cuid = $1 AND ${runningMuteSql('m')} RETURNING m.mute_cuid`, [
-          device.entity_cuid,
-          actor.user_cuid,
-        ])) as [unknown[], number]
-      )[1];
+      const replacedCount = await this.rows.endRunningMutes(actor, tx, device.entity_cuid);
       const mute_cuid = newCuid();
-      await tx.query(
-        `INSERT INTO device_mute (mute_cuid, entity_cuid, system_cuid, until, reason, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [mute_cuid, device.entity_cuid, device.system_cuid, input.until, reason, actor.user_cuid],
-      );
+      await this.rows.insertMute(actor, tx, { mute_cuid, entity_cuid: device.entity_cuid, system_cuid: device.system_cuid, until: input.until, reason });
       const until = formatTime(input.until, device.timezone);
-      await writeAutomaticChangelog(tx, [
+      await this.rows.writeChangelog(actor, tx, [
         {
           system_cuid: device.system_cuid,
           kind: 'MUTE',
@@ -222,50 +142,26 @@ export class SystemStatusService {
           ref: mute_cuid,
         },
       ]);
-      return this.oneMute(tx, mute_cuid);
+      return (await this.rows.oneMute(actor, tx, mute_cuid))!;
     });
   }
 
   /** Ends a running mute now (states.mute on its system). Writes a MUTE changelog entry. */
   async endMute(actor: Actor, mute_cuid: string): Promise<TMute> {
-    return this.ds.transaction(async (tx) => {
-      const p = new SqlParams([mute_cuid]);
-      const [mute] = (await tx.query(
-        `SELECT m.mute_cuid, m.system_cuid, m.ended_at, m.until, e.name AS device_name
-           FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid JOIN system s ON s.system_cuid = m.system_cuid
-          WHERE m.mute_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}
-          FOR UPDATE OF m`,
-        p.values,
-      )) as { mute_cuid: string; system_cuid: string; ended_at: Date | null; until: Date; device_name: string }[];
+    return this.rows.transaction(async (tx) => {
+      const mute = await this.rows.lockVisibleMute(actor, tx, mute_cuid);
       if (!mute) throw notFound('Mute');
       await this.access.authorize(actor, 'states.mute', mute.system_cuid, tx);
       if (mute.ended_at || new Date(mute.until).getTime() <= Date.now()) {
         throw new TRPCError({ code: 'BAD_REQUEST', message: 'This mute has already ended' });
       }
-      await tx.query(`UPDATE device_mute SET ended_at = now(), ended_by = $2 WHERE mute_cuid = $1`, [mute_cuid, actor.user_cuid]);
-      await writeAutomaticChangelog(tx, [
+      await this.rows.endMute(actor, tx, mute_cuid);
+      await this.rows.writeChangelog(actor, tx, [
         { system_cuid: mute.system_cuid, kind: 'MUTE', title: `Mute of ${mute.device_name} ended`, message: null, user_cuid: actor.user_cuid, ref: mute_cuid },
       ]);
-      return this.oneMute(tx, mute_cuid);
+      return (await this.rows.oneMute(actor, tx, mute_cuid))!;
     });
   }
-
-  private async oneMute(tx: EntityManager, mute_cuid: string): Promise<TMute> {
-    const [row] = (await tx.query(`SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid WHERE m.mute_cuid = $1`, [mute_cuid])) as TMute[];
-    return row;
-  }
-}
-
-interface DeviceRow {
-  entity_cuid: string;
-  name: string;
-  entitytype_id: string;
-  model: string | null;
-  kind: string;
-  controller_id: string | null;
-  meta: unknown;
-  state_at: Date | null;
-  state_bundle: unknown;
 }
 
 /** "24 Nov 2026, 14:00 (Africa/Nairobi)" in the system's time zone. */

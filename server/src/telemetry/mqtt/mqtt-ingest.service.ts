@@ -1,11 +1,10 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import type Aedes from 'aedes';
-import type { DataSource } from 'typeorm';
 import { PortalMetrics } from '../../common/metrics';
-import { DATA_SOURCE } from '../../database/database.module';
-import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
+import { systemJob } from '../../common/system-job';
+import type { Client as AedesClient, PublishPacket } from 'aedes';
 import type { TCommandMessage } from '../../controllers/command-wire';
 import { CommandAckError, type CommandLink } from '../command-link';
 import type { DirectoryController } from '../controller-directory.service';
@@ -14,33 +13,17 @@ import { IngestService, parseJsonPayload } from '../ingest.service';
 import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry.config';
 import type { TIngestAnswer } from '../telemetry.schema';
 import { AckAfterCommitClient, redact } from './ack-after-commit-client';
-import { MqttMembers } from './mqtt-members';
 import { boundedPersistence } from './bounded-persistence';
+import { acceptSocket, type ControllerSession, listenOn, wireEmbeddedBroker } from './embedded-broker-hooks';
+import { MqttMembersRepository } from './mqtt-members.repository';
+import { MqttMembersWorker } from './mqtt-members.worker';
 import { PersistentSessionQuota } from './session-quota';
-import { PacketSizeGuard } from './packet-size-guard';
 import { ControllerTopics, type PublishKind } from './topics';
+
+export { ownsClientId } from './embedded-broker-hooks';
 
 /** How long publishCommand waits for the external broker's PUBACK. */
 const COMMAND_PUBACK_TIMEOUT_MS = 5000;
-
-/** What the broker side of a controller connection remembers (embedded broker). */
-interface ControllerSession {
-  controller_id: string;
-  token: string;
-  checkedAt: number;
-  /** The token epoch at the last check (see MqttIngestService.tokenEpoch). */
-  epoch: number;
-}
-
-/**
- * The client ids a controller may use: its controller_id, or `<controller_id>:<anything>` (':' is
- * not a controller_id character, so no controller's ids are a prefix of another's). Checked at
- * authentication, before the broker registers the client, so a foreign id can never take over
- * (disconnect) another controller's session.
- */
-export function ownsClientId(controller_id: string, clientId: string): boolean {
-  return clientId === controller_id || clientId.startsWith(`${controller_id}:`);
-}
 
 /** MQTT 5 PUBACK reason codes we use toward the external broker. */
 const PUBACK = { success: 0, notAuthorized: 0x87, payloadInvalid: 0x99, quotaExceeded: 0x97 } as const;
@@ -69,7 +52,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
   private readonly logger = new Logger('MQTT');
   private readonly topics: ControllerTopics;
   private external?: AckAfterCommitClient;
-  private members?: MqttMembers;
+  private members?: MqttMembersWorker;
   /** Sessions of dead members this instance is retiring right now. */
   private readonly retiring = new Set<AckAfterCommitClient>();
   private broker?: Aedes;
@@ -92,7 +75,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
   constructor(
     private readonly ingest: IngestService,
     @Inject(TELEMETRY_SETTINGS) private readonly settings: TelemetrySettings,
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly memberRows: MqttMembersRepository,
     private readonly metrics: PortalMetrics,
     @Optional() signals?: SharedSignals,
   ) {
@@ -132,7 +115,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
     if (!empty) return;
     this.logger.log(`left share group ${this.settings.mqtt.shareGroup}; session ${this.settings.mqtt.clientId} ended empty`);
     // No session left to retire: nobody needs to watch this member's lease.
-    await this.ds.query(`DELETE FROM mqtt_member WHERE client_id = $1`, [this.settings.mqtt.clientId]).catch(() => undefined);
+    await this.memberRows.dropOwn(systemJob('telemetry.mqtt-members'), { clientId: this.settings.mqtt.clientId }).catch(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -211,18 +194,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
 
   private async startExternal(): Promise<void> {
     const m = this.settings.mqtt;
-    this.external = new AckAfterCommitClient(
-      {
-        url: m.url!,
-        clientId: m.clientId,
-        username: m.username,
-        password: m.password,
-        receiveMaximum: m.receiveMaximum,
-        sessionExpirySeconds: m.sessionExpirySeconds,
-        subscriptions: this.topics.sharedFilters(m.shareGroup),
-      },
-      (topic, payload) => this.onExternalDelivery(topic, payload),
-    );
+    this.external = this.externalClient(m.clientId);
     this.external.on('warning', (message: string) => this.logger.warn(message));
     this.external.on('offline', () => this.logger.warn('lost the MQTT broker; reconnecting'));
     this.external.on('ready', () => this.logger.log(`subscribed at ${redact(m.url!)} as ${m.clientId} (group ${m.shareGroup})`));
@@ -232,7 +204,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
       // Keep serving HTTP; the client goes on trying in the background.
       this.logger.error(`${(error as Error).message}; still trying`);
     }
-    this.members = new MqttMembers(this.ds, {
+    this.members = new MqttMembersWorker(this.memberRows, {
       clientId: m.clientId,
       shareGroup: m.shareGroup,
       instance: m.instance,
@@ -251,18 +223,7 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
    */
   private async retireSession(clientId: string, renew: () => Promise<boolean>): Promise<void> {
     const m = this.settings.mqtt;
-    const client = new AckAfterCommitClient(
-      {
-        url: m.url!,
-        clientId,
-        username: m.username,
-        password: m.password,
-        receiveMaximum: m.receiveMaximum,
-        subscriptions: this.topics.sharedFilters(m.shareGroup),
-        sessionExpirySeconds: m.sessionExpirySeconds,
-      },
-      (topic, payload) => this.onExternalDelivery(topic, payload),
-    );
+    const client = this.externalClient(clientId);
     client.on('warning', (message: string) => this.logger.warn(`retiring ${clientId}: ${message}`));
     this.retiring.add(client);
     // Keep the claim while draining; once the owner renewed its own lease, leave the session to it.
@@ -283,6 +244,23 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
       this.retiring.delete(client);
       await client.stop().catch(() => undefined);
     }
+  }
+
+  /** A client of the external broker under `clientId` (ours, or a dead member's being retired), on the group's shared filters. */
+  private externalClient(clientId: string): AckAfterCommitClient {
+    const m = this.settings.mqtt;
+    return new AckAfterCommitClient(
+      {
+        url: m.url!,
+        clientId,
+        username: m.username,
+        password: m.password,
+        receiveMaximum: m.receiveMaximum,
+        sessionExpirySeconds: m.sessionExpirySeconds,
+        subscriptions: this.topics.sharedFilters(m.shareGroup),
+      },
+      (topic, payload) => this.onExternalDelivery(topic, payload),
+    );
   }
 
   /** One delivery from the external broker → PUBACK reason code (after the commit). */
@@ -349,91 +327,23 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
     const bounded = boundedPersistence(m.sessionQueue, this.logger, this.metrics.registry);
     const quota = new PersistentSessionQuota(m.sessionsPerController, this.metrics.registry);
     const broker = createAedes({ id: 'portal-embedded', heartbeatInterval: 60_000, connectTimeout: m.connectTimeoutMs, persistence: bounded.persistence });
-    broker.authenticate = (client, username, password, done) => {
-      const controller_id = username ?? '';
-      const token = password?.toString('utf8') ?? '';
-      this.ingest.authorize(controller_id, token).then(
-        (controller) => {
-          if (!ownsClientId(controller.controller_id, client.id)) {
-            const refused = new Error(`the client id must be '${controller.controller_id}' or '${controller.controller_id}:<suffix>'`) as AuthenticateError;
-            refused.returnCode = 2; // identifier rejected
-            return done(refused, false);
-          }
-          if (!quota.admit(controller.controller_id, client.id, (client as { clean?: boolean }).clean !== false, (id) => bounded.outgoing.endSession(id))) {
-            const refused = new Error(`not authorized: this controller already holds ${m.sessionsPerController} persistent sessions (MQTT_SESSIONS_PER_CONTROLLER)`) as AuthenticateError;
-            refused.returnCode = 5;
-            return done(refused, false);
-          }
-          this.sessions.set(client, { controller_id: controller.controller_id, token, checkedAt: Date.now(), epoch: this.tokenEpoch });
-          this.authenticated.add(client.conn);
-          done(null, true);
-        },
-        (error: unknown) => {
-          const refused = new Error(error instanceof IngestError ? error.message : 'authentication failed') as AuthenticateError;
-          // 4: bad user name or password; 5: not authorized; 3: server unavailable.
-          refused.returnCode = error instanceof IngestError ? (error.status === 401 ? 4 : error.status === 503 ? 3 : 5) : 3;
-          done(refused, false);
-        },
-      );
-    };
-    broker.authorizePublish = (client, packet, done) => {
-      if (!client) return done(null); // the portal's own publishes (replies)
-      void this.onEmbeddedPublish(client, packet).then(
-        () => done(null),
-        (error: Error) => done(error),
-      );
-    };
-    broker.authorizeSubscribe = (client, sub: Subscription, done) => {
-      const session = client ? this.sessions.get(client) : undefined;
-      // Only the own reply and command topics; anything else gets a failed SUBACK (0x80), the connection stays.
-      if (session && (sub.topic === this.topics.reply(session.controller_id) || sub.topic === this.topics.command(session.controller_id))) {
-        return done(null, sub);
-      }
-      done(null, null);
-    };
-    // Replies, commands and other portal publishes are delivered only to their own controller.
-    broker.authorizeForward = (client, packet) => {
-      const session = this.sessions.get(client);
-      if (!session) return null;
-      return packet.topic === this.topics.reply(session.controller_id) || packet.topic === this.topics.command(session.controller_id) ? packet : null;
-    };
-    // Who holds a subscription to their command topic now: new subscriptions, and those a persistent
-    // session restores at connect (aedes emits no 'subscribe' for these; they are in client.subscriptions by 'clientReady').
-    broker.on('clientReady', (client) => {
-      const session = this.sessions.get(client);
-      const subscriptions = (client as unknown as { subscriptions?: Record<string, unknown> }).subscriptions ?? {};
-      if (session && subscriptions[this.topics.command(session.controller_id)]) this.trackCommandSubscriber(client, true);
-    });
-    broker.on('subscribe', (subscriptions, client) => {
-      const session = client ? this.sessions.get(client) : undefined;
-      if (session && subscriptions.some((s) => s.topic === this.topics.command(session.controller_id) && (s.qos as number) !== 128)) {
-        this.trackCommandSubscriber(client, true);
-      }
-    });
-    broker.on('unsubscribe', (topics, client) => {
-      const session = client ? this.sessions.get(client) : undefined;
-      if (session && topics.includes(this.topics.command(session.controller_id))) this.trackCommandSubscriber(client, false);
-    });
-    broker.on('clientDisconnect', (client) => this.trackCommandSubscriber(client, false));
-    broker.on('client', (client) => {
-      const session = this.sessions.get(client);
-      if (session) this.ingest.contact(session.controller_id, 'mqtt');
-    });
-    broker.on('ping', (_packet, client) => {
-      const session = this.sessions.get(client);
-      if (session) this.ingest.contact(session.controller_id, 'mqtt');
+    wireEmbeddedBroker(broker, {
+      topics: this.topics,
+      mqtt: m,
+      sessions: this.sessions,
+      authenticated: this.authenticated,
+      quota,
+      ingest: this.ingest,
+      endSession: (id) => bounded.outgoing.endSession(id),
+      tokenEpoch: () => this.tokenEpoch,
+      onPublish: (client, packet) => this.onEmbeddedPublish(client, packet),
+      trackCommandSubscriber: (client, subscribed) => this.trackCommandSubscriber(client, subscribed),
     });
 
-    const server = createServer((socket) => this.accept(socket, broker));
+    const server = createServer((socket) => acceptSocket(socket, broker, { mqtt: m, perAddress: this.perAddress, authenticated: this.authenticated }));
     server.maxConnections = m.maxConnections;
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(this.settings.mqtt.port, this.settings.mqtt.host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
+      await listenOn(server, m.port, m.host);
     } catch (error) {
       this.logger.error(
         `the in-process MQTT broker could not listen on ${this.settings.mqtt.host}:${this.settings.mqtt.port} (${(error as Error).message}); ` +
@@ -446,43 +356,6 @@ export class MqttIngestService implements CommandLink, OnApplicationBootstrap, B
     this.server = server;
     this.listeningPort = (server.address() as { port: number }).port;
     this.logger.log(`in-process MQTT broker on ${this.settings.mqtt.host}:${this.listeningPort}`);
-  }
-
-  /**
-   * A new socket of the in-process broker, before aedes sees it: refused above the per-address
-   * cap; closed unless CONNECT and authentication complete within the connect timeout; and every
-   * packet's announced size is checked from its header as aedes reads the socket (small before
-   * authentication, TELEMETRY_MAX_BODY_BYTES + 1 KiB after), so nothing big is buffered first.
-   */
-  private accept(socket: Socket, broker: Aedes): void {
-    const m = this.settings.mqtt;
-    const address = socket.remoteAddress ?? '';
-    const open = this.perAddress.get(address) ?? 0;
-    if (open >= m.maxConnectionsPerAddress) {
-      socket.destroy();
-      return;
-    }
-    this.perAddress.set(address, open + 1);
-    const timer = setTimeout(() => {
-      if (!this.authenticated.has(socket)) socket.destroy();
-    }, m.connectTimeoutMs);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
-    });
-    const guard = new PacketSizeGuard(() => (this.authenticated.has(socket) ? m.maxPacketBytes : m.maxConnectBytes));
-    const read = socket.read.bind(socket);
-    socket.read = (size?: number) => {
-      const chunk: unknown = read(size);
-      if (chunk && !guard.accept(chunk as Uint8Array)) {
-        socket.destroy();
-        return null;
-      }
-      return chunk;
-    };
-    broker.handle(socket);
   }
 
   /**

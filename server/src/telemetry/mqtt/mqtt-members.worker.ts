@@ -1,5 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { systemJob } from '../../common/system-job';
+import type { MemberLease, MqttMembersRepository } from './mqtt-members.repository';
+
+/** Who the lease statements run for. */
+const JOB = systemJob('telemetry.mqtt-members');
 
 /**
  * Who consumes which MQTT session (docs/ingest-failover.md). With shared subscriptions the broker
@@ -15,8 +19,10 @@ import type { DataSource } from 'typeorm';
  * commit; the writes are idempotent), then disconnects with a session expiry of 0 and removes the
  * row. If the member comes back meanwhile, its connection takes the session over (the broker
  * closes the adopter's), it subscribes again and anything unacknowledged is delivered to it.
+ *
+ * This class is the lease loop (renew, claim, retire, stop); its SQL is in mqtt-members.repository.ts.
  */
-export class MqttMembers {
+export class MqttMembersWorker {
   private readonly logger = new Logger('MqttMembers');
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
@@ -24,7 +30,7 @@ export class MqttMembers {
   private closed = false;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly rows: MqttMembersRepository,
     private readonly opts: {
       clientId: string;
       shareGroup: string;
@@ -74,47 +80,29 @@ export class MqttMembers {
     return this.ticking;
   }
 
-  private async renewOwn(): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO mqtt_member (client_id, share_group, instance, lease_until, adopted_by)
-       VALUES ($1, $2, $3, now() + make_interval(secs => $4), NULL)
-       ON CONFLICT (client_id) DO UPDATE SET share_group = EXCLUDED.share_group, instance = EXCLUDED.instance,
-         lease_until = EXCLUDED.lease_until, adopted_by = NULL`,
-      [this.opts.clientId, this.opts.shareGroup, this.opts.instance, this.opts.leaseSeconds],
-    );
+  private get lease(): MemberLease {
+    return { clientId: this.opts.clientId, shareGroup: this.opts.shareGroup, instance: this.opts.instance, leaseSeconds: this.opts.leaseSeconds };
+  }
+
+  private renewOwn(): Promise<void> {
+    return this.rows.renewOwn(JOB, this.lease);
   }
 
   /** Claims one member of our group whose lease lapsed more than a lease ago (its own or an adopter's). */
-  private async claimLapsed(): Promise<string | undefined> {
-    const rows = (await this.ds.query(
-      `UPDATE mqtt_member SET adopted_by = $3, lease_until = now() + make_interval(secs => $4)
-        WHERE client_id = (SELECT client_id FROM mqtt_member
-                            WHERE share_group = $1 AND client_id <> $2
-                              AND lease_until < now() - make_interval(secs => $4)
-                            ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING client_id`,
-      [this.opts.shareGroup, this.opts.clientId, this.opts.instance, this.opts.leaseSeconds],
-    )) as unknown as [{ client_id: string }[], number] | { client_id: string }[];
-    const list = Array.isArray(rows[0]) ? (rows[0] as { client_id: string }[]) : (rows as { client_id: string }[]);
-    return list[0]?.client_id;
+  private claimLapsed(): Promise<string | undefined> {
+    return this.rows.claimLapsed(JOB, this.lease);
   }
 
   /** Keeps our claim on `clientId` alive; false once its owner took it back (or another adopter did). */
-  private async renewClaim(clientId: string): Promise<boolean> {
-    const rows = (await this.ds.query(
-      `UPDATE mqtt_member SET lease_until = now() + make_interval(secs => $3)
-        WHERE client_id = $1 AND adopted_by = $2 RETURNING client_id`,
-      [clientId, this.opts.instance, this.opts.leaseSeconds],
-    )) as unknown as [unknown[], number] | unknown[];
-    const list = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
-    return list.length > 0;
+  private renewClaim(clientId: string): Promise<boolean> {
+    return this.rows.renewClaim(JOB, this.lease, clientId);
   }
 
   private async adopt(clientId: string): Promise<void> {
     this.logger.warn(`MQTT member ${clientId} stopped renewing its lease: retiring its session here`);
     try {
       await this.opts.retire(clientId, () => this.renewClaim(clientId));
-      await this.ds.query(`DELETE FROM mqtt_member WHERE client_id = $1 AND adopted_by = $2`, [clientId, this.opts.instance]);
+      await this.rows.dropClaimed(JOB, this.lease, clientId);
       this.logger.log(`MQTT member ${clientId}: session retired`);
     } catch (e) {
       // The claim lapses and this or another instance tries again.
