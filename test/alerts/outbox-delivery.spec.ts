@@ -1,6 +1,6 @@
 import { AppConfig } from '../../server/src/config/config';
 import { ChannelSenderRegistry } from '../../server/src/alerts/delivery/sender-registry';
-import { OutboxWorker } from '../../server/src/alerts/delivery/outbox-worker.service';
+import { OutboxWorker } from '../../server/src/alerts/delivery/outbox.worker';
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { addChannel, addEvents, addTrigger, companyByName, eventually, eventValue, systemByName } from '../factories/alert-fixtures';

@@ -1,4 +1,6 @@
-import { alarmToastRecipients } from '../../server/src/alerts/delivery/alarm-toasts';
+import type { EntityManager } from 'typeorm';
+import { OutboxEventsRepository } from '../../server/src/alerts/delivery/outbox-events.repository';
+import { outboxJob } from '../../server/src/alerts/delivery/outbox-job';
 import { ChannelSenderRegistry } from '../../server/src/alerts/delivery/sender-registry';
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { DEMO_COMPANY_NAME, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
@@ -24,6 +26,9 @@ describe('alert outbox: portal toasts', () => {
   let clinic: typeof farm;
   const q = (sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params);
   const kick = () => t.app.get(OutboxSignal).kick();
+  /** The worker's recipients query (OutboxEventsRepository.toastRecipients), in a transaction of the test's. */
+  const alarmToastRecipients = (tx: EntityManager, system_cuid: string, trigger_cuid: string) =>
+    t.app.get(OutboxEventsRepository).toastRecipients(outboxJob(), tx, system_cuid, trigger_cuid);
   const streams: Record<string, Stream> = {};
   const users: Record<string, string> = {};
 

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { OutboxWorker } from '../../server/src/alerts/delivery/outbox-worker.service';
+import { OutboxWorker } from '../../server/src/alerts/delivery/outbox.worker';
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { newCuid } from '../../server/src/common/ids';
 import { DEMO_COMPANY_NAME, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';

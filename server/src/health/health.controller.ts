@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { OutboxWorker, type OutboxStats } from '../alerts/delivery/outbox-worker.service';
+import { OutboxWorker, type OutboxStats } from '../alerts/delivery/outbox.worker';
 import { Readiness, type ReadinessReport } from './readiness';
 
 /** Why an instance is not ready, for the answer's message (the first part that is not). */

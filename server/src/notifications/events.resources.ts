@@ -5,6 +5,9 @@ import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
+import { EventRecordsRepository } from './event-records.repository';
+
+const eventRecords = new EventRecordsRepository();
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -131,16 +134,10 @@ export const channelResource: Def = {
   // telegramChannel.create or discordChannel.create (alerts/channels); a bare row would be a channel
   // nothing can deliver to. Asked after the permission and scope checks: a foreign company stays NOT_FOUND.
   // Re-activating (ACTIVE) needs what made it active: a verified address, a linked chat.
-  beforeWrite: async (tx, _actor, row, current) => {
+  beforeWrite: async (tx, actor, row, current) => {
     if (!current) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Create a channel with emailChannel.create, telegramChannel.create or discordChannel.create' });
     if (row.status !== 'ACTIVE' || current.status === 'ACTIVE') return;
-    const [ready] = (await tx.query(
-      `SELECT EXISTS (SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND verified_at IS NOT NULL)
-           OR EXISTS (SELECT 1 FROM telegram_notification_channel WHERE channel_cuid = $1 AND linked_at IS NOT NULL)
-           OR EXISTS (SELECT 1 FROM discord_notification_channel WHERE channel_cuid = $1) AS ready`,
-      [current.channel_cuid],
-    )) as { ready: boolean }[];
-    if (!ready?.ready) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This channel is not verified or linked yet: it cannot be activated' });
+    if (!(await eventRecords.channelReady(actor, tx, String(current.channel_cuid)))) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This channel is not verified or linked yet: it cannot be activated' });
   },
   scope: { kind: 'company', column: 'company_cuid' },
   search: [],

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
+import { LIVE_FAN_OUT, LiveEventsRepository } from './live-events.repository';
 import type { TLiveEvent } from './notifications.schema';
 
 const CHANNEL = 'portal_live';
@@ -58,11 +59,14 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new Map<string, OpenStream[]>();
   /** Bodies being loaded, by id: one read per event per instance, however many NOTIFYs carry it. */
   private readonly loading = new Map<string, Promise<TLiveEvent | undefined>>();
+  /** Its SQL (built from the data source here: processes that provide this service alone need nothing more). */
+  private readonly rows: LiveEventsRepository;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
   ) {
+    this.rows = new LiveEventsRepository(ds);
     this.emitter.setMaxListeners(0);
   }
 
@@ -76,7 +80,7 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
     });
     client.on('error', (e) => this.logger.error(`Live events connection failed: ${e.message}`));
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await this.rows.listen(LIVE_FAN_OUT, client, CHANNEL);
     this.listener = client;
     this.sweeper = setInterval(() => void this.sweep(), 10 * 60 * 1000);
     this.sweeper.unref();
@@ -111,14 +115,14 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(id: string): Promise<TLiveEvent | undefined> {
-    const [row] = (await this.ds.query(`SELECT payload FROM live_event WHERE event_id = $1`, [id])) as { payload: string }[];
-    if (!row) return undefined;
-    return JSON.parse(row.payload, reviveDates) as TLiveEvent;
+    const payload = await this.rows.load(LIVE_FAN_OUT, id);
+    if (payload === undefined) return undefined;
+    return JSON.parse(payload, reviveDates) as TLiveEvent;
   }
 
   private async sweep(): Promise<void> {
     try {
-      await this.ds.query(`DELETE FROM live_event WHERE created_at < now() - make_interval(mins => $1)`, [KEEP_EVENTS_MINUTES]);
+      await this.rows.sweep(LIVE_FAN_OUT, KEEP_EVENTS_MINUTES);
     } catch (e) {
       this.logger.warn(`Could not sweep live events: ${(e as Error).message}`);
     }
@@ -131,13 +135,13 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
       return;
     }
     const id = newCuid();
-    await this.ds.query(`INSERT INTO live_event (event_id, payload) VALUES ($1, $2)`, [id, JSON.stringify(event)]);
+    await this.rows.store(LIVE_FAN_OUT, id, JSON.stringify(event));
     // Split the recipients so each NOTIFY stays under PostgreSQL's payload limit.
     let batch: string[] = [];
     const base = Buffer.byteLength(JSON.stringify({ id, users: [] }));
     let size = base;
     const flush = async () => {
-      if (batch.length) await this.ds.query(`SELECT pg_notify($1, $2)`, [CHANNEL, JSON.stringify({ id, users: batch } satisfies Notice)]);
+      if (batch.length) await this.rows.notify(LIVE_FAN_OUT, CHANNEL, JSON.stringify({ id, users: batch } satisfies Notice));
       batch = [];
       size = base;
     };

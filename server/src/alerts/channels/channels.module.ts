@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CHANNEL_SENDERS, type ChannelSender } from '../delivery/channel-sender';
 import { ChannelRouters } from './channels.router';
+import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
 import { EmailVerifyController } from './email-verify.controller';
 import { Mailer } from './mailer';
@@ -19,6 +20,7 @@ import { TelegramUpdatesService } from './telegram-updates.service';
     Mailer,
     TelegramBot,
     TelegramUpdatesService,
+    ChannelsRepository,
     EmailSender,
     TelegramSender,
     DiscordSender,

@@ -3,7 +3,6 @@ import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { can, type Actor, type Permission } from '../../access/policy';
-import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../common/enums';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { Budgets } from '../../budgets/budgets.service';
@@ -18,17 +17,8 @@ import { allowedHosts, checkWebhookUrl, webhookHost } from './discord-webhook';
 import { Mailer } from './mailer';
 import { DiscordSender, EmailSender, TelegramSender } from './senders';
 import { TelegramBot } from './telegram-bot';
-import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';
-import { SqlParams } from '../../database/sql-params';
+import { type ChannelRow, ChannelsRepository, LINK_HOLDER, type LinkRow } from './channels.repository';
 
-type Row = Record<string, unknown>;
-interface ChannelRow {
-  channel_cuid: string;
-  source: NotificationChannelSourceValue;
-  status: NotificationChannelStatusValue;
-  company_cuid: string;
-  company_name: string;
-}
 
 /** url_request.data of an address verification (only a hash of the link's secret is kept). */
 const VERIFY_KIND = 'alertEmailVerification';
@@ -56,6 +46,7 @@ export class ChannelsService {
     private readonly telegram: TelegramSender,
     private readonly discord: DiscordSender,
     private readonly budgets: Budgets,
+    private readonly rows: ChannelsRepository,
     @Optional() private readonly signals?: SharedSignals,
   ) {
     signals?.on(SIGNAL_TOPICS.channelTest, (channel_cuid) => {
@@ -73,17 +64,13 @@ export class ChannelsService {
 
   /** The company, when the caller may act on its channels; else NOT_FOUND (foreign = missing). */
   private async company(actor: Actor, company_cuid: string, perm: Permission): Promise<{ company_cuid: string; name: string }> {
-    const [row] = (await this.ds.query(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid])) as { company_cuid: string; name: string }[];
+    const row = await this.rows.company(actor, company_cuid);
     if (!row || !can(actor, perm, { company_cuid })) throw notFound('Company');
     return row;
   }
 
   async channel(actor: Actor, channel_cuid: string, perm: Permission, tx: EntityManager | DataSource = this.ds): Promise<ChannelRow> {
-    const [row] = (await tx.query(
-      `SELECT c.channel_cuid, c.company_cuid, c.source::text AS source, c.status::text AS status, c.company_cuid, co.name AS company_name
-         FROM notification_channel c JOIN company co ON co.company_cuid = c.company_cuid WHERE c.channel_cuid = $1`,
-      [channel_cuid],
-    )) as ChannelRow[];
+    const row = await this.rows.channel(actor, channel_cuid, tx);
     if (!row || !can(actor, perm, { company_cuid: row.company_cuid })) throw notFound('Channel');
     return row;
   }
@@ -91,22 +78,22 @@ export class ChannelsService {
   // ---- details -----------------------------------------------------------------------------
 
   async details(actor: Actor, channel_cuid: string): Promise<TChannelDetails> {
-    return this.detailsOf(await this.channel(actor, channel_cuid, 'channels.view'));
+    return this.detailsOf(actor, await this.channel(actor, channel_cuid, 'channels.view'));
   }
 
-  private async detailsOf(c: ChannelRow): Promise<TChannelDetails> {
+  private async detailsOf(actor: Actor, c: ChannelRow): Promise<TChannelDetails> {
     const channel = { channel_cuid: c.channel_cuid, source: c.source, status: c.status, company_cuid: c.company_cuid, company_name: c.company_name };
     if (c.source === 'EMAIL') {
-      const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
-      return { channel, email: e ? { email: String(e.email), verified_at: (e.verified_at as Date | null) ?? null } : { email: '', verified_at: null } };
+      const e = await this.rows.email(actor, c.channel_cuid);
+      return { channel, email: e ? { email: String(e.email), verified_at: e.verified_at ?? null } : { email: '', verified_at: null } };
     }
     if (c.source === 'TELEGRAM') {
-      const [t] = (await this.ds.query(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
+      const t = await this.rows.telegram(actor, c.channel_cuid);
       const code = t && !t.linked_at && t.token ? String(t.token) : null;
-      return { channel, telegram: { configured: this.bot.configured, group_chat_name: (t?.group_chat_name as string | null) ?? null, linked_at: (t?.linked_at as Date | null) ?? null, ...(await this.linkOf(code)) } };
+      return { channel, telegram: { configured: this.bot.configured, group_chat_name: t?.group_chat_name ?? null, linked_at: t?.linked_at ?? null, ...(await this.linkOf(code)) } };
     }
-    const [d] = (await this.ds.query(`SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`, [c.channel_cuid])) as Row[];
-    return { channel, discord: d ? { name: String(d.name), host: webhookHost(String(d.webhook)), created_at: d.created_at as Date } : { name: '', host: '', created_at: new Date(0) } };
+    const d = await this.rows.discord(actor, c.channel_cuid);
+    return { channel, discord: d ? { name: String(d.name), host: webhookHost(String(d.webhook)), created_at: d.created_at } : { name: '', host: '', created_at: new Date(0) } };
   }
 
   private async linkOf(code: string | null): Promise<{ code: string | null; command: string | null; deepLink: string | null }> {
@@ -132,37 +119,33 @@ export class ChannelsService {
     await this.budgets.assertRoom(this.ds, 'channels', input.company_cuid);
     await this.budgets.spendMail({ user_cuid: actor.user_cuid, address: input.email, company_cuids: [input.company_cuid] });
     const channel_cuid = newCuid();
-    await this.ds.transaction(async (tx) => {
+    await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
-      await tx.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, $3, NULL)`, [newCuid(), channel_cuid, input.email]);
+      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'EMAIL', status: 'PENDING', company_cuid: input.company_cuid }, { email: input.email, verified_at: null });
     });
-    const sent = await this.sendVerification(channel_cuid, input.email);
+    const sent = await this.sendVerification(actor, channel_cuid, input.email);
     return { ...(await this.details(actor, channel_cuid)), message: sent };
   }
 
   async resendVerification(actor: Actor, channel_cuid: string) {
     const c = await this.channel(actor, channel_cuid, 'channels.change');
     if (c.source !== 'EMAIL') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only an e-mail channel is verified' });
-    const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as Row[];
+    const e = await this.rows.email(actor, channel_cuid);
     if (!e) throw notFound('Channel');
     if (e.verified_at) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This address is already verified' });
     await this.budgets.spendMail({ user_cuid: actor.user_cuid, address: String(e.email), company_cuids: [c.company_cuid] });
-    const sent = await this.sendVerification(channel_cuid, String(e.email));
-    return { ...(await this.detailsOf(c)), message: sent };
+    const sent = await this.sendVerification(actor, channel_cuid, String(e.email));
+    return { ...(await this.detailsOf(actor, c)), message: sent };
   }
 
   /** A new single-use link (earlier ones of the channel stop working) and its mail. */
-  private async sendVerification(channel_cuid: string, email: string): Promise<string> {
+  private async sendVerification(actor: Actor, channel_cuid: string, email: string): Promise<string> {
     const token_cuid = newCuid();
     const secret = randomBytes(24).toString('base64url');
-    await this.ds.transaction(async (tx) => {
-      await tx.query(`DELETE FROM url_request WHERE data->>'kind' = $1 AND data->>'channel_cuid' = $2`, [VERIFY_KIND, channel_cuid]);
-      await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
-        token_cuid,
-        JSON.stringify({ kind: VERIFY_KIND, channel_cuid, email, secret_sha256: sha256(secret) }),
-        this.config.EMAIL_VERIFY_TTL_SECONDS,
-      ]);
+    await this.rows.replaceVerification(actor, {
+      token_cuid,
+      data: { kind: VERIFY_KIND, channel_cuid, email, secret_sha256: sha256(secret) },
+      ttlSeconds: this.config.EMAIL_VERIFY_TTL_SECONDS,
     });
     const link = `${this.publicUrl}/api/alerts/email/verify?token=${token_cuid}.${secret}`;
     const hours = Math.round(this.config.EMAIL_VERIFY_TTL_SECONDS / 3600);
@@ -182,20 +165,17 @@ export class ChannelsService {
     const m = /^([a-z0-9]{1,32})\.([A-Za-z0-9_-]{16,128})$/.exec(token);
     if (!m) return { kind: 'invalid' };
     const [, token_cuid, secret] = m;
-    return this.ds.transaction(async (tx): Promise<VerifyOutcome> => {
-      const [row] = (await tx.query(`SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`, [token_cuid])) as { data: Row; expired: boolean }[];
+    return this.rows.transaction(LINK_HOLDER, async (tx): Promise<VerifyOutcome> => {
+      const row = await this.rows.lockLink(LINK_HOLDER, tx, token_cuid);
       if (!row || row.data.kind !== VERIFY_KIND || typeof row.data.secret_sha256 !== 'string') return { kind: 'invalid' };
       const a = Buffer.from(sha256(secret), 'hex');
       const b = Buffer.from(row.data.secret_sha256, 'hex');
       if (a.length !== b.length || !timingSafeEqual(a, b)) return { kind: 'invalid' };
-      await tx.query(`DELETE FROM url_request WHERE token_cuid = $1`, [token_cuid]);
+      await this.rows.deleteLink(LINK_HOLDER, tx, token_cuid);
       if (row.expired) return { kind: 'expired' };
       const channel_cuid = String(row.data.channel_cuid);
       const email = String(row.data.email);
-      const done = (await tx.query(`SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND email = $2`, [channel_cuid, email])) as Row[];
-      if (done.length === 0) return { kind: 'invalid' };
-      await tx.query(`UPDATE email_notification_channel SET verified_at = now() WHERE channel_cuid = $1`, [channel_cuid]);
-      await tx.query(`UPDATE notification_channel SET status = 'ACTIVE' WHERE channel_cuid = $1 AND status = 'PENDING'`, [channel_cuid]);
+      if (!(await this.rows.verifyAddress(LINK_HOLDER, tx, channel_cuid, email))) return { kind: 'invalid' };
       return { kind: 'verified', email };
     });
   }
@@ -209,10 +189,9 @@ export class ChannelsService {
     }
     const channel_cuid = newCuid();
     const code = randomBytes(12).toString('base64url');
-    await this.ds.transaction(async (tx) => {
+    await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'TELEGRAM', 'PENDING', $2)`, [channel_cuid, input.company_cuid]);
-      await tx.query(`INSERT INTO telegram_notification_channel (telegram_channel_cuid, channel_cuid, token) VALUES ($1, $2, $3)`, [newCuid(), channel_cuid, code]);
+      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'TELEGRAM', status: 'PENDING', company_cuid: input.company_cuid }, { token: code });
     });
     const details = await this.details(actor, channel_cuid);
     const link = await this.linkOf(code);
@@ -230,10 +209,9 @@ export class ChannelsService {
     const channel_cuid = newCuid();
     const r = await this.discord.post(`new:${channel_cuid}`, webhook, `✅ This channel will receive the alerts of **${company.name.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1')}** from the energy portal.`);
     if (!r.ok) throw fieldError(['webhook'], `The webhook did not take a test message: ${r.reason}`);
-    await this.ds.transaction(async (tx) => {
+    await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'DISCORD', 'ACTIVE', $2)`, [channel_cuid, input.company_cuid]);
-      await tx.query(`INSERT INTO discord_notification_channel (discord_channel_cuid, name, channel_cuid, webhook) VALUES ($1, $2, $3, $4)`, [newCuid(), input.name, channel_cuid, webhook]);
+      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'DISCORD', status: 'ACTIVE', company_cuid: input.company_cuid }, { name: input.name, webhook });
     });
     return { ...(await this.details(actor, channel_cuid)), message: 'The webhook took a test message; the channel is active' };
   }
@@ -274,32 +252,20 @@ export class ChannelsService {
 
   // ---- channel ↔ trigger links ---------------------------------------------------------------
 
-  private readonly LINK_SELECT = `SELECT c.channel_cuid, c.company_cuid, c.source::text AS source, c.status::text AS status,
-      COALESCE(e.email, tg.group_chat_name, d.name) AS label,
-      t.trigger_cuid, t.name AS trigger_name, t.severity_level::text AS severity_level, t.is_active,
-      s.system_cuid, s.name AS system_name, COALESCE(l.enabled, FALSE) AS enabled
-    FROM notification_channel c
-    LEFT JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid
-    LEFT JOIN telegram_notification_channel tg ON tg.channel_cuid = c.channel_cuid
-    LEFT JOIN discord_notification_channel d ON d.channel_cuid = c.channel_cuid
-    JOIN system s ON ${companySeesSystemSql('c.company_cuid')}
-    JOIN notification_trigger t ON t.system_cuid = s.system_cuid
-    LEFT JOIN notification_channel_to_trigger l ON l.channel_cuid = c.channel_cuid AND l.trigger_cuid = t.trigger_cuid`;
-
   /**
    * For a channel: the triggers of every system its company sees (owned or shared), each with
    * whether the channel serves it. For a trigger: the caller's channels of companies that see the
    * trigger's system.
    */
   async links(actor: Actor, input: { channel_cuid: string } | { trigger_cuid: string }) {
-    let rows: Row[];
+    let rows: LinkRow[];
     if ('channel_cuid' in input) {
       await this.channel(actor, input.channel_cuid, 'channels.view');
-      rows = (await this.ds.query(`${this.LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${LINK_LIST_MAX + 1}`, [input.channel_cuid])) as Row[];
+      rows = await this.rows.linksOfChannel(actor, input.channel_cuid, LINK_LIST_MAX + 1);
     } else {
-      const all = (await this.ds.query(`${this.LINK_SELECT} WHERE t.trigger_cuid = $1 ORDER BY c.source, label, c.channel_cuid`, [input.trigger_cuid])) as Row[];
+      const all = await this.rows.linksOfTrigger(actor, input.trigger_cuid);
       // A trigger no company of the caller's sees is unknown to the caller (foreign = missing).
-      if (!(await this.triggerVisible(actor, input.trigger_cuid))) throw notFound('Trigger');
+      if (!(await this.rows.triggerVisible(actor, input.trigger_cuid))) throw notFound('Trigger');
       rows = all.filter((r) => can(actor, 'channels.view', { company_cuid: String(r.company_cuid) })).slice(0, LINK_LIST_MAX + 1);
     }
     return {
@@ -308,30 +274,11 @@ export class ChannelsService {
     };
   }
 
-  private async triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
-    const p = new SqlParams([trigger_cuid]);
-    const rows = (await this.ds.query(
-      `SELECT 1 FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
-      p.values,
-    )) as Row[];
-    return rows.length > 0;
-  }
-
   async setLink(actor: Actor, input: { channel_cuid: string; trigger_cuid: string; enabled: boolean }) {
     const c = await this.channel(actor, input.channel_cuid, 'channels.change');
-    const [t] = (await this.ds.query(
-      `SELECT t.trigger_cuid FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND ${companySeesSystemSql('$2')}`,
-      [input.trigger_cuid, c.company_cuid],
-    )) as Row[];
-    if (!t) throw notFound('Trigger');
-    await this.ds.query(
-      `INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, $3)
-       ON CONFLICT (channel_cuid, trigger_cuid) DO UPDATE SET enabled = EXCLUDED.enabled`,
-      [input.channel_cuid, input.trigger_cuid, input.enabled],
-    );
-    const [{ company_cuid: _company, ...row }] = (await this.ds.query(`${this.LINK_SELECT} WHERE c.channel_cuid = $1 AND t.trigger_cuid = $2`, [input.channel_cuid, input.trigger_cuid])) as Row[];
+    if (!(await this.rows.triggerSeenBy(actor, input.trigger_cuid, c.company_cuid))) throw notFound('Trigger');
+    await this.rows.setLink(actor, input.channel_cuid, input.trigger_cuid, input.enabled);
+    const { company_cuid: _company, ...row } = (await this.rows.link(actor, input.channel_cuid, input.trigger_cuid))!;
     return { ...row, is_active: Boolean(row.is_active), enabled: Boolean(row.enabled) } as never;
   }
 }

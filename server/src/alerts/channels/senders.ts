@@ -1,22 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
-import { DATA_SOURCE } from '../../database/database.module';
 import type { ChannelSender, ChannelTarget, OutgoingAlert, SendResult } from '../delivery/channel-sender';
 import { allowedHosts, checkWebhookUrl, postToWebhook } from './discord-webhook';
 import { Mailer } from './mailer';
 import { discordMarkdown, mailHtml, mailText, subjectOf, telegramHtml } from './messages';
 import { Buckets, sleep } from './rate-limit';
 import { TelegramBot } from './telegram-bot';
+import { ChannelsRepository, type SenderChannel } from './channels.repository';
 
 /** Waiting longer than this for a bucket → the outbox is asked to come back later. */
 const MAX_WAIT_MS = 2000;
 
-type Row = Record<string, unknown>;
-async function one(ds: DataSource, sql: string, params: unknown[]): Promise<Row | undefined> {
-  const rows = (await ds.query(sql, params)) as Row[];
-  return rows[0];
-}
+type Row = SenderChannel;
 /** A channel that is not ACTIVE takes nothing (unverified, unlinked, disabled). */
 const inactive = (row: Row | undefined): SendResult | null =>
   !row ? { ok: false, permanent: true, reason: 'The channel no longer exists' } : row.status !== 'ACTIVE' ? { ok: false, permanent: true, reason: `The channel is ${String(row.status).toLowerCase()}` } : null;
@@ -25,16 +20,12 @@ const inactive = (row: Row | undefined): SendResult | null =>
 export class EmailSender implements ChannelSender {
   readonly source = 'EMAIL' as const;
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: ChannelsRepository,
     private readonly mailer: Mailer,
   ) {}
 
   async send(target: ChannelTarget, alerts: OutgoingAlert[]): Promise<SendResult> {
-    const row = await one(
-      this.ds,
-      `SELECT c.status::text AS status, e.email, e.verified_at FROM notification_channel c JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid WHERE c.channel_cuid = $1`,
-      [target.channel_cuid],
-    );
+    const row = await this.rows.senderChannel(target);
     const no = inactive(row);
     if (no) return no;
     if (!row!.verified_at) return { ok: false, permanent: true, reason: 'The address is not verified' };
@@ -48,16 +39,12 @@ export class EmailSender implements ChannelSender {
 export class TelegramSender implements ChannelSender {
   readonly source = 'TELEGRAM' as const;
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: ChannelsRepository,
     private readonly bot: TelegramBot,
   ) {}
 
   async send(target: ChannelTarget, alerts: OutgoingAlert[]): Promise<SendResult> {
-    const row = await one(
-      this.ds,
-      `SELECT c.status::text AS status, t.group_chat_id FROM notification_channel c JOIN telegram_notification_channel t ON t.channel_cuid = c.channel_cuid WHERE c.channel_cuid = $1`,
-      [target.channel_cuid],
-    );
+    const row = await this.rows.senderChannel(target);
     const no = inactive(row);
     if (no) return no;
     if (!row!.group_chat_id) return { ok: false, permanent: true, reason: 'The channel is not linked to a chat' };
@@ -74,16 +61,12 @@ export class DiscordSender implements ChannelSender {
   readonly source = 'DISCORD' as const;
   private readonly buckets = new Buckets();
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly rows: ChannelsRepository,
     private readonly config: AppConfig,
   ) {}
 
   async send(target: ChannelTarget, alerts: OutgoingAlert[]): Promise<SendResult> {
-    const row = await one(
-      this.ds,
-      `SELECT c.status::text AS status, d.webhook FROM notification_channel c JOIN discord_notification_channel d ON d.channel_cuid = c.channel_cuid WHERE c.channel_cuid = $1`,
-      [target.channel_cuid],
-    );
+    const row = await this.rows.senderChannel(target);
     const no = inactive(row);
     if (no) return no;
     return this.post(target.channel_cuid, String(row!.webhook), discordMarkdown(alerts));

@@ -6,6 +6,7 @@ import { AppConfig } from '../../config/config';
 import { escapeHtml } from '../render';
 import type { TelegramChat, TelegramMessage, TelegramUpdate } from './telegram-api';
 import { TelegramBot } from './telegram-bot';
+import { TelegramUpdatesRepository, telegramUpdatesJob, type TelegramUpdatesJob } from './telegram-updates.repository';
 
 /** Seconds a lease on the update loop lasts without renewal (another instance takes over after). */
 const LEASE_SECONDS = 90;
@@ -20,15 +21,18 @@ const START = /^\/start(?:@([A-Za-z0-9_]{3,64}))?\s+([A-Za-z0-9_-]{4,64})\s*$/;
 @Injectable()
 export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Telegram');
-  private readonly owner = newCuid();
+  private readonly job: TelegramUpdatesJob = telegramUpdatesJob(newCuid());
+  /** Its SQL (built from the data source here, so a second loop is made with `new` in tests). */
+  private readonly rows: TelegramUpdatesRepository;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
     private readonly bot: TelegramBot,
   ) {
+    this.rows = new TelegramUpdatesRepository(ds);
     bot.onChatMigrated = (from, to) => this.migrate(from, to);
   }
 
@@ -44,7 +48,7 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
     this.stop.abort();
     await this.loop;
     const me = this.bot.configured ? await this.bot.me().catch(() => null) : null;
-    if (me) await this.ds.query(`UPDATE telegram_bot_state SET lease_owner = NULL, lease_until = NULL WHERE bot_id = $1 AND lease_owner = $2`, [me.id, this.owner]).catch(() => undefined);
+    if (me) await this.rows.releaseLease(this.job, me.id).catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -83,23 +87,14 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
         } catch (e) {
           this.logger.warn(`update ${update.update_id}: ${api.scrub((e as Error).message)}`);
         }
-        await this.ds.query(`UPDATE telegram_bot_state SET update_offset = GREATEST(update_offset, $2) WHERE bot_id = $1 AND lease_owner = $3`, [me.id, update.update_id + 1, this.owner]);
+        await this.rows.advanceOffset(this.job, me.id, update.update_id + 1);
       }
     }
   }
 
   /** Takes or renews the lease; answers the stored offset, or null when another instance holds it. */
   private async lease(bot_id: string): Promise<number | null> {
-    await this.ds.query(`INSERT INTO telegram_bot_state (bot_id) VALUES ($1) ON CONFLICT (bot_id) DO NOTHING`, [bot_id]);
-    const rows = (await this.ds.query(
-      `UPDATE telegram_bot_state SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
-        WHERE bot_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())
-        RETURNING update_offset`,
-      [bot_id, this.owner, LEASE_SECONDS],
-    )) as { update_offset: string }[];
-    // PGlite answers UPDATE … RETURNING as [rows, count] through TypeORM's driver on some versions.
-    const row = Array.isArray(rows[0]) ? (rows[0] as unknown as { update_offset: string }[])[0] : rows[0];
-    return row ? Number(row.update_offset) : null;
+    return this.rows.lease(this.job, bot_id, LEASE_SECONDS);
   }
 
   private async handle(update: TelegramUpdate, username: string | null): Promise<void> {
@@ -109,11 +104,7 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
       return;
     }
     if (update.my_chat_member && ['kicked', 'left'].includes(update.my_chat_member.new_chat_member.status)) {
-      await this.ds.query(
-        `UPDATE notification_channel c SET status = 'DISABLED' FROM telegram_notification_channel t
-          WHERE t.channel_cuid = c.channel_cuid AND t.group_chat_id = $1 AND c.status = 'ACTIVE'`,
-        [String(update.my_chat_member.chat.id)],
-      );
+      await this.rows.disableChat(this.job, String(update.my_chat_member.chat.id));
       return;
     }
     const m = message?.text ? START.exec(message.text.trim()) : null;
@@ -133,26 +124,11 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
   /** Links the chat to the PENDING channel holding `code` (once: the code is cleared). */
   async link(code: string, chat: TelegramChat): Promise<{ channel_cuid: string; company: string } | null> {
     const name = chat.title ?? ([chat.first_name, chat.last_name].filter(Boolean).join(' ') || (chat.username ? `@${chat.username}` : String(chat.id)));
-    return this.ds.transaction(async (tx) => {
-      const [row] = (await tx.query(
-        `SELECT t.channel_cuid, co.name AS company FROM telegram_notification_channel t
-           JOIN notification_channel c ON c.channel_cuid = t.channel_cuid JOIN company co ON co.company_cuid = c.company_cuid
-          WHERE t.token = $1 AND t.linked_at IS NULL FOR UPDATE OF t`,
-        [code],
-      )) as { channel_cuid: string; company: string }[];
-      if (!row) return null;
-      await tx.query(`UPDATE telegram_notification_channel SET group_chat_id = $2, group_chat_name = $3, linked_at = now(), token = NULL WHERE channel_cuid = $1`, [
-        row.channel_cuid,
-        String(chat.id),
-        name.slice(0, 255),
-      ]);
-      await tx.query(`UPDATE notification_channel SET status = 'ACTIVE' WHERE channel_cuid = $1 AND status = 'PENDING'`, [row.channel_cuid]);
-      return row;
-    });
+    return this.rows.linkByCode(this.job, code, { id: String(chat.id), name: name.slice(0, 255) });
   }
 
   private async migrate(from: string, to: string): Promise<void> {
-    await this.ds.query(`UPDATE telegram_notification_channel SET group_chat_id = $2 WHERE group_chat_id = $1`, [from, to]);
+    await this.rows.migrateChat(this.job, from, to);
   }
 
   private pause(ms: number): Promise<void> {

@@ -2,11 +2,21 @@ import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../../notifications/notifications.module';
 import { AlertChannelsModule } from '../channels/channels.module';
 import { DeliveryClaimsRepository } from './delivery-claims.repository';
-import { OutboxWorker } from './outbox-worker.service';
+import { OutboxDeliveriesRepository } from './outbox-deliveries.repository';
+import { OutboxEventsRepository } from './outbox-events.repository';
+import { OutboxWorkerService } from './outbox-worker.service';
+import { OutboxWorker } from './outbox.worker';
 import { ChannelSenderRegistry } from './sender-registry';
 
 /** The providers of the outbox (a second instance in tests is built from these). */
-export const ALERT_DELIVERY_PROVIDERS = [ChannelSenderRegistry, DeliveryClaimsRepository, OutboxWorker];
+export const ALERT_DELIVERY_PROVIDERS = [
+  ChannelSenderRegistry,
+  DeliveryClaimsRepository,
+  OutboxEventsRepository,
+  OutboxDeliveriesRepository,
+  OutboxWorkerService,
+  OutboxWorker,
+];
 
 /**
  * The alert outbox: delivers NotificationTriggerEvent rows to channels and alarm toasts to the

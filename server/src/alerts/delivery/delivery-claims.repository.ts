@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../../database/database.module';
+import type { OutboxJob } from './outbox-job';
 
 /** One delivery as the delivery loop claimed it. */
 export interface ClaimedDelivery {
@@ -30,7 +31,7 @@ function updatedRows<T>(result: unknown): T[] {
  * the holder renews the lease while it works (`renew`) and, right before each send, checks that
  * the deliveries are still its own (`hold`). So another instance claims a SENDING delivery only
  * after its holder stopped renewing for a whole lease (killed, frozen), and a holder that lost a
- * delivery that way never sends it.
+ * delivery that way never sends it. The job (OutboxJob) comes first.
  */
 @Injectable()
 export class DeliveryClaimsRepository {
@@ -41,7 +42,7 @@ export class DeliveryClaimsRepository {
    * ran out (counted in `duplicates`: it may have gone out already). `FOR UPDATE SKIP LOCKED`, so
    * two instances never claim the same row.
    */
-  async claimDue(token: string, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  async claimDue(_job: OutboxJob, token: string, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return updatedRows<ClaimedDelivery>(
       await this.ds.query(
         `WITH due AS (
@@ -71,7 +72,7 @@ export class DeliveryClaimsRepository {
    * Rows locked right now (their answer is being recorded) are skipped, never waited for: the
    * heartbeat never holds a row another statement of the holder waits on. Answers how many it renewed.
    */
-  async renew(token: string, leaseSeconds: number): Promise<number> {
+  async renew(_job: OutboxJob, token: string, leaseSeconds: number): Promise<number> {
     return updatedRows<{ event_cuid: string }>(
       await this.ds.query(
         `UPDATE notification_delivery d SET lease_until = now() + make_interval(secs => $2)
@@ -90,7 +91,7 @@ export class DeliveryClaimsRepository {
    * answers their keys (deliveryKey). A delivery missing from the answer is no longer this claim's
    * (another instance took it after this one's lease ran out, or it was finished): not to be sent.
    */
-  async hold(token: string, deliveries: readonly { event_cuid: string; channel_cuid: string }[], leaseSeconds: number): Promise<Set<string>> {
+  async hold(_job: OutboxJob, token: string, deliveries: readonly { event_cuid: string; channel_cuid: string }[], leaseSeconds: number): Promise<Set<string>> {
     if (!deliveries.length) return new Set();
     const rows = updatedRows<{ event_cuid: string; channel_cuid: string }>(
       await this.ds.query(
