@@ -8,8 +8,6 @@ import { scopeOf, type Scope } from '../access/scope';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
-import { SqlParams } from '../database/sql-params';
-import { PreparedStatements } from '../database/prepared-statements';
 import { CountCache } from './count-cache';
 import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
@@ -21,8 +19,9 @@ import type { Locale } from '../common/locale';
 import { translate } from '../common/messages';
 import { presentRow, redactSecrets } from './redact-secrets';
 import { assertReferenceVisible, assertSameCompanyReferences, ownerCompany, policyTarget } from './policy-target';
-import type { ComputedColumns, ResourceDefinition } from './resource';
-import { insertSql, listWhere, quote, type Row, scopeSql, selectSql, updateSql } from './sql-builder';
+import type { ResourceDefinition } from './resource';
+import type { Row } from './sql-builder';
+import { CrudRepository } from './crud.repository';
 
 export type { ImportError, ImportMode, ImportResult } from './csv-import';
 
@@ -37,8 +36,8 @@ export class CrudService {
 
   private readonly config: AppConfig;
 
-  /** The computed columns of a list page, one named statement per resource (pageThenComputed). */
-  private readonly prepared: PreparedStatements;
+  /** Every statement of the generic CRUD (crud.repository.ts). */
+  private readonly rows: CrudRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -46,33 +45,9 @@ export class CrudService {
     @Optional() private readonly signals?: SharedSignals,
   ) {
     this.config = config ?? new AppConfig();
-    this.prepared = new PreparedStatements(ds);
+    this.rows = new CrudRepository(ds, this.config);
     // Another instance wrote to a table (or the signal connection was lost: null drops them all).
     signals?.on(SIGNAL_TOPICS.table, (table) => (table === null ? this.counts.forgetAll() : this.counts.forgetTable(table)));
-  }
-
-  /** The resource's computed columns for one statement (parameters in `p`), or none. */
-  private computedOf(def: ResourceDefinition, p: SqlParams): ComputedColumns | undefined {
-    return def.computed?.(p, this.config);
-  }
-
-  /**
-   * The `where` of a list: scope and plain filters (sql-builder), plus the filters of computed
-   * columns (those need the computed joins).
-   */
-  private listConditions(def: ResourceDefinition, scope: Scope, params: { filter: Record<string, unknown> }, p: SqlParams, extra: { target: string; id: string } | undefined, computed: ComputedColumns | undefined) {
-    const plain: Record<string, unknown> = {};
-    const own: [string, unknown][] = [];
-    for (const [k, v] of Object.entries(params.filter)) {
-      // Own keys only: a filter named after an Object.prototype member (`constructor`, `toString` …)
-      // must not reach a function that is not a filter (its result would become SQL text).
-      if (computed?.filters && Object.hasOwn(computed.filters, k)) {
-        if (v !== undefined && v !== '') own.push([k, v]);
-      } else plain[k] = v;
-    }
-    const where = listWhere(def, scope, plain, p, extra);
-    for (const [k, v] of own) where.push(computed!.filters![k](v, p));
-    return { where, computedFilter: own.length > 0 };
   }
 
   private withId(def: ResourceDefinition, row: Row): Row {
@@ -88,71 +63,10 @@ export class CrudService {
     if (sortField !== def.key && !def.sorts.includes(sortField)) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: `Cannot sort by ${sort.field}` });
     }
-    // Which computed columns the list needs in its WHERE or ORDER BY (their names only: no parameters yet).
-    const shape = this.computedOf(def, new SqlParams());
-    const computedSortShape = shape ? ownValue(shape.sortExpressions, sortField) ?? ownValue(shape.columns, sortField) : undefined;
-    const computedFilterShape = Object.keys(shape?.filters ?? {}).some((n) => Object.hasOwn(params.filter, n) && params.filter[n] !== undefined && params.filter[n] !== '');
-    if (shape && !computedSortShape && !computedFilterShape) {
-      // The page is chosen by a plain query, then its rows' computed columns are read by key.
-      // Its conditions are built (and a bad filter refused) before any statement is sent.
-      const p = new SqlParams();
-      // `shape` only routes the (empty) computed filters away from the plain ones; it adds no parameter.
-      const { where } = this.listConditions(def, scope, params, p, extra, shape);
-      const { page, perPage } = params.pagination;
-      const keySql = `SELECT t.${quote(def.key)}::text AS k FROM ${quote(def.table)} t WHERE ${where.join(' AND ')} ${this.orderSql(def, sortField, sort.order, undefined)} LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
-      const [rows, total] = await Promise.all([this.pageThenComputed(def, scope, keySql, p.values), this.count(def, actor, params.filter, extra)]);
-      return { data: (await redactSecrets(actor, def, rows, this.ds.manager)).map((r) => this.withId(def, r)), total };
-    }
-    const p = new SqlParams();
-    const computed = shape ? this.computedOf(def, p) : undefined;
-    const { where } = this.listConditions(def, scope, params, p, extra, computed);
-    const computedSort = computed ? ownValue(computed.sortExpressions, sortField) ?? ownValue(computed.columns, sortField) : undefined;
-    const order = this.orderSql(def, sortField, sort.order, computedSort);
-    const { page, perPage } = params.pagination;
-    const limit = `LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
-    const from = `${quote(def.table)} t`;
-    // Sorted or filtered by a computed column: computed for every row of the list.
-    const sql = !computed
-      ? `SELECT ${selectSql(def)} FROM ${from} WHERE ${where.join(' AND ')} ${order} ${limit}`
-      : `SELECT ${selectSql(def, computed.columns)} FROM ${from} ${computed.joins} WHERE ${where.join(' AND ')} ${order} ${limit}`;
-    const [rows, total] = await Promise.all([this.ds.query(sql, p.values) as Promise<Row[]>, this.count(def, actor, params.filter, extra)]);
+    // The page's statement is built (and a bad filter refused) before any statement is sent.
+    const page = this.rows.listPage(scope, def, params, sortField, sort.order, extra);
+    const [rows, total] = await Promise.all([page, this.count(def, actor, params.filter, extra)]);
     return { data: (await redactSecrets(actor, def, rows, this.ds.manager)).map((r) => this.withId(def, r)), total };
-  }
-
-  /** `ORDER BY` of a list: the sort column (or a computed expression), then the key for a stable order. */
-  private orderSql(def: ResourceDefinition, sortField: string, order: 'ASC' | 'DESC' | undefined, computedSort: string | undefined): string {
-    // Nulls come last either way. ASC puts them there already; DESC says so only for a column that
-    // can be null, since an index (read backwards) serves `DESC` but not `DESC NULLS LAST`.
-    const sortColumn = this.ds.entityMetadatas.find((m) => m.tableName === def.table)?.findColumnWithDatabaseName(sortField);
-    const direction =
-      order !== 'DESC' ? (computedSort ? 'ASC NULLS LAST' : 'ASC') : !computedSort && sortColumn && !sortColumn.isNullable ? 'DESC' : 'DESC NULLS LAST';
-    return `ORDER BY ${computedSort ?? `t.${quote(sortField)}`} ${direction}, t.${quote(def.key)} ASC`;
-  }
-
-  /**
-   * A list page of a resource with computed columns, sorted and filtered by its own columns. Two
-   * statements: the page's keys by `keySql` (scope, filters, order, limit), planned for its
-   * values on each call; then the computed columns of those rows by key, as a statement prepared
-   * once per connection — its plan (index lookups per key, whatever the caller) is kept by
-   * PostgreSQL, where planning the computed columns' joins took most of a list request's database
-   * time (1.1 of 1.8 ms for systems; docs/scaling.md). One statement per resource and scope
-   * shape (superuser, companies); rows come back in the page's order.
-   */
-  private async pageThenComputed(def: ResourceDefinition, scope: Scope, keySql: string, values: unknown[]): Promise<Row[]> {
-    const keys = ((await this.ds.query(keySql, values)) as { k: string }[]).map((r) => r.k);
-    if (keys.length === 0) return [];
-    const q = new SqlParams();
-    const computed = this.computedOf(def, q)!;
-    // Scoped again: the rows are read under the caller's scope like every statement, not on trust of the first.
-    const text = `SELECT ${selectSql(def, computed.columns)}
-       FROM (SELECT t.* FROM ${quote(def.table)} t WHERE t.${quote(def.key)}::text = ANY(${q.add(keys)}::text[]) AND ${scopeSql(def, scope, q)}) t ${computed.joins}`;
-    const rows = await this.prepared.query<Row>(`crud-computed-${def.name}`, text, q.values);
-    const byKey = new Map(rows.map((r) => [String(r[def.key]), r]));
-    // A row deleted between the two statements is simply not in the page.
-    return keys.flatMap((k): Row[] => {
-      const row = byKey.get(k);
-      return row ? [row] : [];
-    });
   }
 
   /** How many rows a list has, cached per (resource, caller's companies, filter). */
@@ -160,17 +74,7 @@ export class CrudService {
     const scope = scopeOf(actor);
     const who = scope.superuser || def.scope.kind === 'global' ? '*' : def.callerWhere ? `user:${scope.user_cuid}` : [...scope.companies].sort();
     const key = CountCache.key(def.table, def.name, who, filter, extra ?? null);
-    return this.counts.get(key, () => {
-      const q = new SqlParams();
-      // Computed joins only for a filter on a computed column (their parameters would go unused otherwise).
-      const names = Object.keys(this.computedOf(def, new SqlParams())?.filters ?? {});
-      const computed = names.some((n) => filter[n] !== undefined && filter[n] !== '') ? this.computedOf(def, q) : undefined;
-      const { where } = this.listConditions(def, scope, { filter }, q, extra, computed);
-      const joins = computed?.joins ?? '';
-      return this.ds
-        .query(`SELECT count(*) AS n FROM ${quote(def.table)} t ${joins} WHERE ${where.join(' AND ')}`, q.values)
-        .then((r: { n: string }[]) => Number(r[0].n));
-    });
+    return this.counts.get(key, () => this.rows.count(scope, def, filter, extra));
   }
 
   /**
@@ -202,16 +106,8 @@ export class CrudService {
   }
 
   /** Rows by key within the caller's scope (`actor` null: unscoped, for a row just created). */
-  private async loadMany(actor: Actor | null, def: ResourceDefinition, ids: string[], manager: EntityManager = this.ds.manager, lock = false): Promise<Row[]> {
-    const p = new SqlParams();
-    // `FOR UPDATE OF t` locks the resource's row only, not what the computed columns read.
-    const computed = this.computedOf(def, p);
-    const scope = actor ? scopeSql(def, scopeOf(actor), p) : 'TRUE';
-    return (await manager.query(
-      `SELECT ${selectSql(def, computed?.columns)} FROM ${quote(def.table)} t ${computed?.joins ?? ''}
-        WHERE t.${quote(def.key)}::text = ANY(${p.add(ids)}::text[]) AND ${scope}${lock ? ' FOR UPDATE OF t' : ''}`,
-      p.values,
-    )) as Row[];
+  private loadMany(actor: Actor | null, def: ResourceDefinition, ids: string[], manager: EntityManager = this.ds.manager, lock = false): Promise<Row[]> {
+    return this.rows.byKeys(actor ? scopeOf(actor) : null, def, ids, manager, lock);
   }
 
   /**
@@ -286,11 +182,10 @@ export class CrudService {
     await this.authorize(actor, def, def.perms.create, row, tx);
     await assertSameCompanyReferences(def, row, tx);
     await def.beforeWrite?.(tx, actor, row);
-    const p = new SqlParams();
-    const [inserted] = (await tx.query(insertSql(def, row, p), p.values)) as { key: unknown }[];
-    await def.afterCreate?.(tx, actor, { ...row, [def.key]: inserted.key });
+    const key = await this.rows.insert(tx, def, row);
+    await def.afterCreate?.(tx, actor, { ...row, [def.key]: key });
     // The caller was authorized above; their cookie may not list a company created just now.
-    const [created] = await this.loadMany(null, def, [String(inserted.key)], tx);
+    const [created] = await this.loadMany(null, def, [String(key)], tx);
     if (!created) throw notFound(def.label);
     return this.withId(def, await presentRow(actor, def, created, tx));
   }
@@ -354,8 +249,7 @@ export class CrudService {
     const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
     if (cols.length) await def.beforeWrite?.(tx, actor, next, current);
     if (cols.length) {
-      const p = new SqlParams();
-      await tx.query(updateSql(def, id, changes, cols, p), p.values);
+      await this.rows.update(tx, def, id, changes, cols);
     }
     const [updated] = await this.loadMany(actor, def, [id], tx);
     return this.withId(def, await presentRow(actor, def, updated ?? next, tx));
@@ -374,8 +268,7 @@ export class CrudService {
       await def.beforeWrite?.(tx, actor, { ...current, ...changes }, current);
       const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
       if (cols.length) {
-        const p = new SqlParams();
-        await tx.query(updateSql(def, id, changes, cols, p), p.values);
+        await this.rows.update(tx, def, id, changes, cols);
       }
       const [updated] = await this.loadMany(actor, def, [id], tx);
       return { data: this.withId(def, await presentRow(actor, def, updated ?? { ...current, ...changes }, tx)) };
@@ -399,7 +292,7 @@ export class CrudService {
     if (!current) throw notFound(def.label);
     await this.authorize(actor, def, def.perms.delete, current, tx);
     await def.beforeDelete?.(tx, actor, current);
-    await tx.query(`DELETE FROM ${quote(def.table)} WHERE ${quote(def.key)}::text = $1`, [id]);
+    await this.rows.delete(tx, def, id);
     return this.withId(def, await presentRow(actor, def, current, tx));
   }
 
@@ -413,9 +306,4 @@ export class CrudService {
       return { data: [...new Set(ids)] };
     }));
   }
-}
-
-/** `map[key]` when `key` is the map's own (never an inherited Object.prototype member). */
-function ownValue<T>(map: Record<string, T> | undefined, key: string): T | undefined {
-  return map && Object.hasOwn(map, key) ? map[key] : undefined;
 }
