@@ -3,9 +3,9 @@ import type { TNoDataRule, TStateRule, TThresholdRule, TTriggerRule } from '../r
 /**
  * The trigger engine's judgement, pure (no database, no clock): how a trigger's state moves with
  * the samples of its device (data, in device-time order) and with time passing (the timer).
- * The service (alert-engine.service.ts) runs it twice: once on a cached copy of the status to
- * see whether a batch could change anything at all, and again under the status row's lock on the
- * true state before writing.
+ * The engine runs it twice: once on a cached copy of the status to see whether a batch could
+ * change anything at all (quiet-batch.ts), and again under the status row's lock on the true state
+ * before writing (alert-engine.service.ts).
  */
 
 export type TriggerStateName = 'RELEASED' | 'TRIGGERED';
