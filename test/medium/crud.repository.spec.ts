@@ -5,6 +5,7 @@
  */
 import { AppConfig } from '../../server/src/config/config';
 import { CrudRepository } from '../../server/src/crud/crud.repository';
+import { systemOwner, systemVisible } from '../../server/src/crud/references.repository';
 import { siteResource } from '../../server/src/sites/site.resource';
 import { systemResource } from '../../server/src/systems/system.resource';
 import { type MediumWorld, mediumWorld, PAGE } from './world';
@@ -65,5 +66,13 @@ describe('CrudRepository', () => {
       expect(await repo.byKeys(null, siteResource, [key], tx)).toEqual([]);
     });
     expect(Number((await w.ds.query(`SELECT count(*)::int AS n FROM site WHERE company_cuid = $1`, [w.other]))[0].n)).toBe(before);
+  });
+
+  it('references: a system of another company is not visible to the caller; its owner is read as it is', async () => {
+    const scope = await w.scope('installer@demo.local');
+    expect(await systemVisible(scope, w.ds.manager, own[0])).toBe(true);
+    expect(await systemVisible(scope, w.ds.manager, foreign[0])).toBe(false);
+    expect(await systemVisible(await w.scope('superuser@demo.local'), w.ds.manager, foreign[0])).toBe(true);
+    expect(await systemOwner(w.ds.manager, foreign[0])).toEqual({ company_cuid: w.other, shares: [] });
   });
 });

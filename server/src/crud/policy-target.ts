@@ -2,11 +2,10 @@ import type { EntityManager } from 'typeorm';
 import type { Actor, PolicyTarget } from '../access/policy';
 import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
-import { SqlParams } from '../database/sql-params';
-import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
 import { withField } from '../common/field-error';
 import type { ResourceDefinition } from './resource';
-import { quote, type Row } from './sql-builder';
+import { referencedCompany, referencedSystem, systemCompany, systemOwner, systemVisible } from './references.repository';
+import type { Row } from './sql-builder';
 
 /**
  * What the policy looks at for a row of a resource (its company, its system's owner and shares),
@@ -29,22 +28,14 @@ async function scopeTarget(def: ResourceDefinition, row: Row, manager: EntityMan
     case 'companyOrSystem': {
       const owner = row[def.scope.column] as string | undefined;
       if (!owner) return {};
-      const [s] = (await manager.query(
-        `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
-        [owner],
-      )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
-      return s ?? { company_cuid: owner };
+      return (await systemOwner(manager, owner)) ?? { company_cuid: owner };
     }
     case 'systemSelf':
     case 'system': {
       const system_cuid = (def.scope.kind === 'systemSelf' ? row[def.key] : row[def.scope.column]) as string | undefined;
       const company = def.scope.kind === 'systemSelf' ? (row.company_cuid as string) : undefined;
       if (!system_cuid) return { company_cuid: company };
-      const [s] = (await manager.query(
-        `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
-        [system_cuid],
-      )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
-      return s ?? { company_cuid: company };
+      return (await systemOwner(manager, system_cuid)) ?? { company_cuid: company };
     }
   }
 }
@@ -66,22 +57,12 @@ export async function assertReferenceVisible(actor: Actor, def: ResourceDefiniti
   if (def.scope.kind === 'companyOrSystem') {
     const owner = input[def.scope.column] as string | undefined;
     if (owner === undefined || owner === null || scope.companies.includes(owner)) return;
-    const p = new SqlParams();
-    const [visible] = await manager.query(
-      `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(owner)} AND ${visibleSystemSql(scope, p, 's')}`,
-      p.values,
-    );
-    if (!visible) throw notFound('Owner');
+    if (!(await systemVisible(scope, manager, owner))) throw notFound('Owner');
   }
   if (def.scope.kind === 'system') {
     const system = input[def.scope.column] as string | undefined;
     if (system === undefined || system === null) return;
-    const p = new SqlParams();
-    const [visible] = await manager.query(
-      `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system)} AND ${visibleSystemSql(scope, p, 's')}`,
-      p.values,
-    );
-    if (!visible) throw notFound('System');
+    if (!(await systemVisible(scope, manager, system))) throw notFound('System');
   }
 }
 
@@ -97,9 +78,7 @@ export async function assertSameCompanyReferences(def: ResourceDefinition, row: 
     const value = row[ref.column];
     if (value === undefined || value === null) return;
     if (changed && !changed.includes(ref.column) && !(systemColumn && changed.includes(systemColumn))) return;
-    const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [String(value)])) as {
-      system_cuid: string | null;
-    }[];
+    const found = await referencedSystem(manager, ref, String(value));
     if (!found || !systemColumn || found.system_cuid === null || found.system_cuid !== row[systemColumn]) throw notFound(ref.label);
   });
   let company = row.company_cuid as string | undefined;
@@ -108,15 +87,9 @@ export async function assertSameCompanyReferences(def: ResourceDefinition, row: 
     if (value === undefined || value === null) return;
     if (company === undefined && def.scope.kind === 'system') {
       // Rows that belong to a system take the system's owner company.
-      const [s] = (await manager.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [row[def.scope.column]])) as {
-        company_cuid: string;
-      }[];
-      company = s?.company_cuid;
+      company = await systemCompany(manager, row[def.scope.column]);
     }
-    const [found] = (await manager.query(
-      `SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`,
-      [String(value)],
-    )) as { company_cuid: string }[];
+    const found = await referencedCompany(manager, ref, String(value));
     if (!found || found.company_cuid !== company) throw notFound(ref.label);
   });
 }

@@ -1,0 +1,45 @@
+import type { EntityManager } from 'typeorm';
+import type { Scope } from '../access/scope';
+import { SqlParams } from '../database/sql-params';
+import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
+import { quote } from './sql-builder';
+
+/**
+ * The statements behind policy-target.ts: who owns a system and whom it is shared with, whether a
+ * caller sees a system, and the company or system of a referenced row. Each runs in the caller's
+ * transaction (`manager` first); the one that decides visibility takes the caller's scope first.
+ * Table and key names come from resource definitions only (quoted); values are parameters.
+ */
+
+export type SystemOwner = { company_cuid: string; shares: { company_cuid: string; change: boolean }[] };
+
+/** A system's owner company and its shares (what the policy's target rule looks at), or none. */
+export async function systemOwner(manager: EntityManager, system_cuid: string): Promise<SystemOwner | undefined> {
+  const [s] = (await manager.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [system_cuid])) as SystemOwner[];
+  return s;
+}
+
+/** Whether the caller sees the system (owned by or shared with one of their companies). */
+export async function systemVisible(scope: Scope, manager: EntityManager, system_cuid: string): Promise<boolean> {
+  const p = new SqlParams();
+  const [visible] = (await manager.query(`SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system_cuid)} AND ${visibleSystemSql(scope, p, 's')}`, p.values)) as unknown[];
+  return visible !== undefined;
+}
+
+/** The company that owns a system, or none. */
+export async function systemCompany(manager: EntityManager, system_cuid: unknown): Promise<string | undefined> {
+  const [s] = (await manager.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system_cuid])) as { company_cuid: string }[];
+  return s?.company_cuid;
+}
+
+/** The system of a referenced row (`table`.`key` = value): undefined when there is no such row. */
+export async function referencedSystem(manager: EntityManager, ref: { table: string; key: string }, value: string): Promise<{ system_cuid: string | null } | undefined> {
+  const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as { system_cuid: string | null }[];
+  return found;
+}
+
+/** The company of a referenced row (`table`.`key` = value): undefined when there is no such row. */
+export async function referencedCompany(manager: EntityManager, ref: { table: string; key: string }, value: string): Promise<{ company_cuid: string } | undefined> {
+  const [found] = (await manager.query(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as { company_cuid: string }[];
+  return found;
+}
