@@ -2,13 +2,13 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
 import type { CsvName } from '../access/resources';
 import { scopeOf } from '../access/scope';
-import { SqlParams } from '../database/sql-params';
 import type { ImportError } from './csv-import';
 
 /** An error found before the rows are checked; `covers`: the column it speaks for as well. */
 export type KnownError = ImportError & { covers?: string };
 import type { ResourceDefinition } from './resource';
-import { quote, scopeSql, type Row } from './sql-builder';
+import { visibleByName } from './references.repository';
+import type { Row } from './sql-builder';
 
 /** The messages of a name that does not resolve (the catalogue has them in French). */
 export const CSV_NAME_MESSAGES = {
@@ -42,13 +42,7 @@ export async function resolveCsvNames(
     if (!def) throw new Error(`CSV names: no resource definition named ${name.resource}`);
     const found = new Map<string, string[]>();
     if (wanted.length) {
-      const p = new SqlParams();
-      const match = `lower(btrim(t.${quote(name.match)}::text))`;
-      const list: { n: string; id: string }[] = await manager.query(
-        `SELECT ${match} AS n, t.${quote(def.key)}::text AS id FROM ${quote(def.table)} t
-          WHERE ${match} = ANY(${p.add(wanted)}::text[]) AND ${scopeSql(def, scopeOf(actor), p)}`,
-        p.values,
-      );
+      const list = await visibleByName(scopeOf(actor), manager, def, name.match, wanted);
       for (const { n, id } of list) found.set(n, [...(found.get(n) ?? []), id]);
     }
     out.forEach((row, index) => {

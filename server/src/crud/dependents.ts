@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Locale } from '../common/locale';
 import { say, translate } from '../common/messages';
-import { quote } from './sql-builder';
+import { columnValues, countReferring, foreignKeys, referringKeys, singleColumnKeys } from './dependents.repository';
 
 /**
  * What deleting rows does to the rows that depend on them, read from the database's own foreign
@@ -104,25 +104,8 @@ async function graphOf(manager: EntityManager): Promise<Graph> {
   let graph = graphs.get(owner);
   if (!graph) {
     graph = (async () => {
-      const rows: { parent: string; pcol: string; child: string; ccol: string; del: string; kind: string }[] = await manager.query(
-        `SELECT pc.relname AS parent, fa.attname AS pcol, cc.relname AS child, a.attname AS ccol, c.confdeltype AS del, cc.relkind AS kind
-           FROM pg_constraint c
-           JOIN pg_class pc ON pc.oid = c.confrelid
-           JOIN pg_class cc ON cc.oid = c.conrelid
-           JOIN pg_namespace n ON n.oid = cc.relnamespace AND n.nspname = current_schema()
-           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-           JOIN pg_attribute fa ON fa.attrelid = c.confrelid AND fa.attnum = c.confkey[1]
-          WHERE c.contype = 'f' AND c.conparentid = 0 AND array_length(c.conkey, 1) = 1`,
-      );
-      const keyRows: { table: string; key: string }[] = await manager.query(
-        `SELECT cl.relname AS "table", min(a.attname) AS key
-           FROM pg_index i
-           JOIN pg_class cl ON cl.oid = i.indrelid
-           JOIN pg_namespace n ON n.oid = cl.relnamespace AND n.nspname = current_schema()
-           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-          WHERE i.indisprimary
-          GROUP BY cl.relname HAVING count(*) = 1`,
-      );
+      const rows = await foreignKeys(manager);
+      const keyRows = await singleColumnKeys(manager);
       const edges = new Map<string, Edge[]>();
       const partitioned = new Set<string>();
       for (const r of rows) {
@@ -162,14 +145,11 @@ export async function dependentsOf(manager: EntityManager, table: string, key: s
         const values =
           edge.parentColumn === stepKey
             ? step.ids
-            : ((await manager.query(`SELECT DISTINCT ${quote(edge.parentColumn)}::text AS v FROM ${quote(step.table)} WHERE ${quote(stepKey)}::text = ANY($1::text[])`, [step.ids])) as { v: string }[]).map((r) => r.v);
+            : await columnValues(manager, step.table, edge.parentColumn, stepKey, step.ids);
         if (!values.length) continue;
         const childKey = graph.keys.get(edge.child);
         if (!childKey || graph.partitioned.has(edge.child)) {
-          const [{ n }] = await manager.query(
-            `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quote(edge.child)} WHERE ${quote(edge.childColumn)}::text = ANY($1::text[]) LIMIT ${COUNT_LIMIT + 1}) x`,
-            [values],
-          );
+          const n = await countReferring(manager, edge.child, edge.childColumn, values, COUNT_LIMIT);
           if (!n) continue;
           const slot = `${edge.action}:${edge.child}`;
           const found = counted.get(slot) ?? { ids: new Set<string>(), more: false, count: 0 };
@@ -178,13 +158,10 @@ export async function dependentsOf(manager: EntityManager, table: string, key: s
           counted.set(slot, found);
           continue;
         }
-        const rows: { k: string }[] = await manager.query(
-          `SELECT ${quote(childKey)}::text AS k FROM ${quote(edge.child)} WHERE ${quote(edge.childColumn)}::text = ANY($1::text[]) LIMIT ${COUNT_LIMIT + 1}`,
-          [values],
-        );
+        const rows = await referringKeys(manager, edge.child, childKey, edge.childColumn, values, COUNT_LIMIT);
         if (!rows.length) continue;
         const more = rows.length > COUNT_LIMIT;
-        const keys = rows.slice(0, COUNT_LIMIT).map((r) => r.k);
+        const keys = rows.slice(0, COUNT_LIMIT);
         if (edge.action === 'delete') {
           const found = deleted.get(edge.child) ?? { ids: new Set<string>(), more: false };
           const fresh = keys.filter((k) => !found.ids.has(k));

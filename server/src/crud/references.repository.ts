@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { Scope } from '../access/scope';
 import { SqlParams } from '../database/sql-params';
 import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
-import { quote } from './sql-builder';
+import type { ResourceDefinition } from './resource';
+import { quote, scopeSql } from './sql-builder';
 
 /**
  * The statements behind policy-target.ts: who owns a system and whom it is shared with, whether a
@@ -42,4 +43,18 @@ export async function referencedSystem(manager: EntityManager, ref: { table: str
 export async function referencedCompany(manager: EntityManager, ref: { table: string; key: string }, value: string): Promise<{ company_cuid: string } | undefined> {
   const [found] = (await manager.query(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as { company_cuid: string }[];
   return found;
+}
+
+/**
+ * Rows of a resource the caller sees whose `column` matches one of `names` (trimmed, any case):
+ * CSV imports name references (a site, a system) instead of giving their ids.
+ */
+export async function visibleByName(scope: Scope, manager: EntityManager, def: ResourceDefinition, column: string, names: string[]): Promise<{ n: string; id: string }[]> {
+  const p = new SqlParams();
+  const match = `lower(btrim(t.${quote(column)}::text))`;
+  return (await manager.query(
+    `SELECT ${match} AS n, t.${quote(def.key)}::text AS id FROM ${quote(def.table)} t
+      WHERE ${match} = ANY(${p.add(names)}::text[]) AND ${scopeSql(def, scope, p)}`,
+    p.values,
+  )) as { n: string; id: string }[];
 }
