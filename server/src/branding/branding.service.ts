@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config';
 import { OG_IMAGE_DEFAULT } from '../common/spec-constants';
 import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
+import { DomainsRepository } from './domains.repository';
 import { type TBrand, type TBrandData, ZBrandData } from './branding.schema';
 
 const CACHE_MS = 10_000;
@@ -36,11 +37,14 @@ export class BrandingService {
   private readonly logger = new Logger(BrandingService.name);
   private readonly cache = new Map<string, { at: number; brand: TBrand }>();
 
+  private readonly domains: DomainsRepository;
+
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
     @Optional() private readonly signals?: SharedSignals,
   ) {
+    this.domains = new DomainsRepository(ds);
     // Brands are cached per process: a branding write on any instance drops them everywhere.
     signals?.on(SIGNAL_TOPICS.brand, () => this.cache.clear());
     signals?.on(SIGNAL_TOPICS.table, (table) => {
@@ -81,21 +85,14 @@ export class BrandingService {
   private async resolve(host: string, authority: string, protocol: string): Promise<TBrand> {
     let data: TBrandData = {};
     if (host) {
-      const [domain] = (await this.ds.query(
-        `SELECT d.name, d.domain_data, r.name AS root_name, r.root_domain_data
-           FROM domain d JOIN root_domain r ON r.name = d.root_domain_name WHERE d.name = $1`,
-        [host],
-      )) as { name: string; domain_data: unknown; root_name: string; root_domain_data: unknown }[];
+      const domain = await this.domains.domainWithRoot(host);
       if (domain) {
         data = { ...this.parse(domain.root_domain_data, domain.root_name), ...this.parse(domain.domain_data, domain.name) };
       } else {
         // The host itself or its closest parent domain that is a root domain.
         const parts = host.split('.');
         const candidates = parts.map((_, i) => parts.slice(i).join('.'));
-        const [root] = (await this.ds.query(
-          `SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`,
-          [candidates],
-        )) as { name: string; root_domain_data: unknown }[];
+        const root = await this.domains.longestRootDomain(candidates);
         if (root) data = this.parse(root.root_domain_data, root.name);
       }
     }

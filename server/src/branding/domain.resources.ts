@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../crud/resource';
 import { fieldError } from '../common/field-error';
 import { boundedJson } from '../common/zod-fields';
 import { ZBrandData } from './branding.schema';
+import type { DomainsRepository } from './domains.repository';
 import { resourceAccess } from '../access/resources';
 
 /** One or more DNS labels, lower-case (the tables keep host names lower-case). */
@@ -18,35 +19,31 @@ const ZSubDomain = z
 const ZBrandJson = boundedJson(ZBrandData.strict());
 const ZOwner = z.string().trim().min(1).max(32).nullable();
 
-type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
+type Lookups = Pick<DomainsRepository, 'companyExists' | 'rootDomainExists' | 'domainExists'>;
 
-async function assertCompany(query: Query, company: unknown): Promise<void> {
+async function assertCompany(lookups: Lookups, company: unknown): Promise<void> {
   if (company === undefined || company === null) return;
-  const [found] = await query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company]);
-  if (!found) throw notFound('Company');
+  if (!(await lookups.companyExists(company))) throw notFound('Company');
 }
 
 /** Before a root domain is written: a new name is free; the owner company exists. */
-export async function checkRootDomain(query: Query, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
+export async function checkRootDomain(lookups: Lookups, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
   if (kind === 'create') {
-    const [taken] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.name]);
-    if (taken) throw fieldError(['name'], 'This root domain already exists', 'CONFLICT');
+    if (await lookups.rootDomainExists(row.name)) throw fieldError(['name'], 'This root domain already exists', 'CONFLICT');
   }
-  await assertCompany(query, row.company_cuid);
+  await assertCompany(lookups, row.company_cuid);
 }
 
 /** Before a domain is written: its name is its parts, its root domain exists, the name is free. */
-export async function checkDomain(query: Query, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
+export async function checkDomain(lookups: Lookups, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
   if (kind === 'create') {
     const sub = String(row.sub_domain_name ?? '');
     const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
     if (row.name !== expected) throw fieldError(['name'], `The name must be ${expected} (sub-domain name, then the root domain)`);
-    const [root] = await query(`SELECT 1 FROM root_domain WHERE name = $1`, [row.root_domain_name]);
-    if (!root) throw notFound('Root domain');
-    const [taken] = await query(`SELECT 1 FROM domain WHERE name = $1`, [row.name]);
-    if (taken) throw fieldError(['name'], 'This domain already exists', 'CONFLICT');
+    if (!(await lookups.rootDomainExists(row.root_domain_name))) throw notFound('Root domain');
+    if (await lookups.domainExists(row.name)) throw fieldError(['name'], 'This domain already exists', 'CONFLICT');
   }
-  await assertCompany(query, row.company_cuid);
+  await assertCompany(lookups, row.company_cuid);
 }
 
 /** A registrable domain the portal is served under, with its default branding. */

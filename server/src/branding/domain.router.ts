@@ -4,6 +4,7 @@ import { crudRouter } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
 import { DATA_SOURCE } from '../database/database.module';
 import { BrandingService } from './branding.service';
+import { DomainsRepository } from './domains.repository';
 import { checkDomain, checkRootDomain, domainResource, rootDomainResource } from './domain.resources';
 
 /**
@@ -20,9 +21,9 @@ export class DomainRouter {
     branding: BrandingService,
     @Inject(DATA_SOURCE) ds: DataSource,
   ) {
-    const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
+    const lookups = new DomainsRepository(ds);
     const afterWrite = () => void branding.invalidate();
-    this.rootDomain = crudRouter(rootDomainResource, crud, { checkInput: (kind, row) => checkRootDomain(query, kind, row), afterWrite });
-    this.domain = crudRouter(domainResource, crud, { checkInput: (kind, row) => checkDomain(query, kind, row), afterWrite });
+    this.rootDomain = crudRouter(rootDomainResource, crud, { checkInput: (kind, row) => checkRootDomain(lookups, kind, row), afterWrite });
+    this.domain = crudRouter(domainResource, crud, { checkInput: (kind, row) => checkDomain(lookups, kind, row), afterWrite });
   }
 }

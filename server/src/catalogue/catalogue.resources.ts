@@ -6,6 +6,7 @@ import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
 import { ZDeclaredCommands } from './declared-commands';
+import { logParameterUse } from './catalogue.repository';
 import { translationsInput, ZTranslationsRecord } from '../common/translations';
 
 /**
@@ -230,21 +231,9 @@ export const unitResource: Def = {
  */
 async function refuseLogParameterInUse(tx: EntityManager, _actor: unknown, row: Record<string, unknown>): Promise<void> {
   const id = String(row.parameter_id);
-  const [use] = (await tx.query(
-    `SELECT CASE
-       WHEN EXISTS (SELECT 1 FROM entity_type_log_parameter_assignment WHERE parameter_id = $1) THEN 'device types'
-       WHEN EXISTS (SELECT 1 FROM entity_category_log_parameter_assignment WHERE parameter_id = $1) THEN 'device categories'
-       WHEN EXISTS (SELECT 1 FROM notification_trigger WHERE jsonb_path_exists(args, '$.** ? (@ == $p)', jsonb_build_object('p', $1::text))) THEN 'alert triggers'
-       WHEN EXISTS (SELECT 1 FROM notification_template_assignment WHERE jsonb_path_exists(args, '$.** ? (@ == $p)', jsonb_build_object('p', $1::text))) THEN 'alert templates'
-       WHEN EXISTS (SELECT 1 FROM parameter_rollup_5m WHERE parameter_id = $1) OR EXISTS (SELECT 1 FROM parameter_rollup_1h WHERE parameter_id = $1)
-         OR EXISTS (SELECT 1 FROM parameter_rollup_1d WHERE parameter_id = $1)
-         -- raw rows: one index probe per device (the key starts with the device)
-         OR EXISTS (SELECT 1 FROM entity e WHERE EXISTS (SELECT 1 FROM parameter_log l WHERE l.entity_cuid = e.entity_cuid AND l.parameter_id = $1)) THEN 'telemetry'
-     END AS use`,
-    [id],
-  )) as { use: string | null }[];
-  if (use?.use) {
-    throw new TRPCError({ code: 'CONFLICT', message: `This log parameter is still used (${use.use}); remove those uses first` });
+  const use = await logParameterUse(tx, id);
+  if (use) {
+    throw new TRPCError({ code: 'CONFLICT', message: `This log parameter is still used (${use}); remove those uses first` });
   }
 }
 

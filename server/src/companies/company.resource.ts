@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { keepOwnSession } from '../trpc/own-session';
 import { bestLevel } from '../access/policy';
-import { newCuid } from '../common/ids';
 import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
+import { addCreatorMembership } from './company.repository';
 
 /** The company's web site; its logo may also be a file uploaded here (/api/files/…). */
 const ZUrl = httpUrl().nullable().optional();
@@ -43,12 +43,6 @@ export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.Zod
     // Budgets: the new company counts with the budget account its creator administers from (unless a superuser made it).
     await budgetsOf(tx).assignRoot(tx, actor, String(row.company_cuid));
     // The creator's new membership moves their session epoch: their own session is re-issued.
-    await keepOwnSession(tx, actor.user_cuid, () =>
-      tx.query(
-        `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin)
-         VALUES ($1, (SELECT role_cuid FROM role WHERE level = $2), $3, $4, true)`,
-        [newCuid(), level, actor.user_cuid, row.company_cuid],
-      ),
-    );
+    await keepOwnSession(tx, actor.user_cuid, () => addCreatorMembership(tx, actor.user_cuid, row.company_cuid, level));
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENTATION_TYPES } from '../common/enums';
 import type { ResourceDefinition } from '../crud/resource';
+import { setDocumentationAuthor } from './documentation.repository';
 import { resourceAccess } from '../access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
@@ -30,6 +31,6 @@ export const documentationResource: Def = {
   defaultSort: { field: 'created_at', order: 'DESC' },
   selectExpressions: { documentation_type: 't.documentation_type::text' },
   afterCreate: async (tx, actor, row) => {
-    await tx.query(`UPDATE documentation SET user_cuid = $2 WHERE cuid = $1`, [row.cuid, actor.user_cuid]);
+    await setDocumentationAuthor(tx, row.cuid, actor.user_cuid);
   },
 };
