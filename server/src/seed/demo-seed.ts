@@ -29,77 +29,13 @@ import { SystemEntity } from '../systems/system.entity';
 import { RoleEntity } from '../users/role.entity';
 import { UserEntity } from '../users/user.entity';
 import { seedMetadataTemplate } from './metadata-template-seed';
+import { seedDemoAlerts } from './demo-alerts-seed';
+import { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_PASSWORD, DEMO_SYSTEMS, DEMO_USERS, OTHER_COMPANY_NAME } from './demo-data';
+import { seedRoles } from './roles-seed';
 
-// ---- what the demo contains (tests and the start-up banner read these) -------------------------
+export { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_PASSWORD, DEMO_SYSTEMS, DEMO_USERS, OTHER_COMPANY_NAME, type DemoUser } from './demo-data';
+export { seedRoles } from './roles-seed';
 
-export const DEMO_PASSWORD = 'demo-password';
-export const DEMO_COMPANY_NAME = 'Demo Solar Ltd';
-export const OTHER_COMPANY_NAME = 'Other Energy Co';
-
-export interface DemoUser {
-  email: string;
-  name: string;
-  /** Role level of the user's membership (0 Superuser … 3 Basic). */
-  level: 0 | 1 | 2 | 3;
-  /** Name of the company the user is a member of. */
-  company: string;
-  is_company_admin: boolean;
-}
-
-export const DEMO_USERS: readonly DemoUser[] = [
-  { email: 'superuser@demo.local', name: 'Demo Superuser', level: 0, company: DEMO_COMPANY_NAME, is_company_admin: true },
-  { email: 'installer@demo.local', name: 'Demo Installer', level: 1, company: DEMO_COMPANY_NAME, is_company_admin: true },
-  { email: 'expert@demo.local', name: 'Demo Expert', level: 2, company: DEMO_COMPANY_NAME, is_company_admin: false },
-  { email: 'basic@demo.local', name: 'Demo Basic', level: 3, company: DEMO_COMPANY_NAME, is_company_admin: false },
-  { email: 'other@demo.local', name: 'Other Company User', level: 3, company: OTHER_COMPANY_NAME, is_company_admin: false },
-];
-
-export const DEMO_SYSTEMS = {
-  /** Demo company's system with a controller and four devices. */
-  farm: 'Demo Farm Mini-grid',
-  /** Demo company's system shared with the other company, which may change it. */
-  workshop: 'Demo Workshop Solar',
-  /** Other company's system shared (read-only) with the demo company. */
-  clinic: 'Shared Clinic Solar',
-} as const;
-
-export const DEMO_CONTROLLER_ID = 'demo-ctrl-1';
-
-const ROLE_DESCRIPTIONS: Record<number, string> = {
-  0: 'Full access to every company, system and catalogue; administers the platform.',
-  1: 'Installs and configures systems, sites, controllers, devices and alert triggers.',
-  2: 'Sees system status, configuration, controllers and devices; writes changelog entries and metadata.',
-  3: 'Sees the systems of their companies, their dashboards and notifications.',
-};
-
-/** The roles' French name and description (the migration gives the same to roles seeded before it). */
-const ROLES_FR: Record<number, { name: string; description: string }> = {
-  0: { name: 'Superutilisateur', description: 'Accès complet à chaque entreprise, système et catalogue ; administre la plateforme.' },
-  1: { name: 'Installateur système', description: "Installe et configure les systèmes, sites, contrôleurs, appareils et déclencheurs d'alerte." },
-  2: { name: 'Expert', description: "Voit l'état, la configuration, les contrôleurs et les appareils des systèmes ; écrit le journal et les métadonnées." },
-  3: { name: 'Basique', description: 'Voit les systèmes de ses entreprises, leurs tableaux de bord et leurs notifications.' },
-};
-
-// ---- roles ------------------------------------------------------------------------------------
-
-/** The four roles of spec §6. Idempotent: an existing role (matched by level) is left as it is. */
-export async function seedRoles(ds: DataSource): Promise<void> {
-  await ds
-    .createQueryBuilder()
-    .insert()
-    .into(RoleEntity)
-    .values(
-      ROLE_LEVELS.map((r) => ({
-        role_cuid: newCuid(),
-        name: r.name,
-        level: r.level,
-        description: ROLE_DESCRIPTIONS[r.level],
-        translations: { fr: ROLES_FR[r.level] },
-      })),
-    )
-    .orIgnore()
-    .execute();
-}
 
 // ---- demo data --------------------------------------------------------------------------------
 
@@ -457,63 +393,4 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
     user_cuid: userByEmail.get('installer@demo.local') ?? null,
     role_cuid: roleCuid(1),
   });
-}
-
-/**
- * The demo's alerts on the farm: triggers the simulator really crosses (the battery running low at
- * night, the controller dropping out: the embedded simulator cuts its link two minutes after start)
- * and a verified e-mail channel serving them, so a newcomer sees alarm toasts within minutes and the
- * mails as .eml files under the data folder (no SMTP_URL).
- */
-async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string; company_cuid: string; battery_cuid: string }): Promise<void> {
-  const triggers = [
-    {
-      trigger_cuid: newCuid(),
-      name: 'Battery low',
-      severity_level: 'ERROR' as const,
-      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'below', value: 35, release_value: 45, for_seconds: 120, release_for_seconds: 120 },
-      message: 'Battery of {system} at {value} {unit} (below {threshold} {unit}) since {time}',
-      release_message: 'Battery of {system} back at {value} {unit} ({time})',
-    },
-    {
-      trigger_cuid: newCuid(),
-      name: 'Battery full',
-      severity_level: 'INFO' as const,
-      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'above', value: 95, release_value: 90, for_seconds: 0, release_for_seconds: 300 },
-      message: 'Battery of {system} full: {value} {unit} at {time}',
-      release_message: 'Battery of {system} discharging again: {value} {unit}',
-    },
-    {
-      trigger_cuid: newCuid(),
-      name: 'Controller offline',
-      severity_level: 'CRITICAL' as const,
-      args: { kind: 'offline', controller_id: DEMO_CONTROLLER_ID, after_seconds: 0 },
-      message: 'The controller of {system} is offline since {time}',
-      release_message: 'The controller of {system} is back online ({time})',
-    },
-  ];
-  await m.query(
-    `INSERT INTO notification_trigger (trigger_cuid, name, severity_level, args, message, release_message, system_cuid, is_active)
-     SELECT t.id, t.name, t.sev::notification_severity, t.args::jsonb, t.msg, t.rel, $7, true
-       FROM unnest($1::varchar[], $2::varchar[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(id, name, sev, args, msg, rel)`,
-    [
-      triggers.map((t) => t.trigger_cuid),
-      triggers.map((t) => t.name),
-      triggers.map((t) => t.severity_level),
-      triggers.map((t) => JSON.stringify(t.args)),
-      triggers.map((t) => t.message),
-      triggers.map((t) => t.release_message),
-      at.system_cuid,
-    ],
-  );
-  const channel_cuid = newCuid();
-  await m.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [channel_cuid, at.company_cuid]);
-  await m.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, 'alerts@demo.local', now())`, [
-    newCuid(),
-    channel_cuid,
-  ]);
-  await m.query(
-    `INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) SELECT $1, id, true FROM unnest($2::varchar[]) AS t(id)`,
-    [channel_cuid, triggers.map((t) => t.trigger_cuid)],
-  );
 }
