@@ -2,6 +2,14 @@ import { EventEmitter } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import * as mqttPacket from 'mqtt-packet';
+import { type AckAfterCommitOptions, type DeliveryHandler, redact } from './ack-after-commit-options';
+
+export { type AckAfterCommitOptions, type DeliveryHandler, redact } from './ack-after-commit-options';
+
+interface Inbound {
+  messageId: number;
+  code?: number;
+}
 
 /**
  * A small MQTT 5 client for the ingest side of an external broker: QoS 1 subscriptions on a
@@ -17,27 +25,6 @@ import * as mqttPacket from 'mqtt-packet';
  * sends it again after a reconnect (the writes are idempotent, so that is safe). The client
  * reconnects on its own (1 s doubling to 30 s).
  */
-export interface AckAfterCommitOptions {
-  url: string;
-  clientId: string;
-  username?: string;
-  password?: string;
-  keepaliveSeconds?: number;
-  /** How long the broker keeps the session (and our queued messages) while we are away. */
-  sessionExpirySeconds?: number;
-  receiveMaximum: number;
-  /** Topic filters subscribed with QoS 1 on every connect. */
-  subscriptions: string[];
-}
-
-/** Handles one delivery; resolves with the PUBACK reason code (0 = stored, 0x80+ = refused for good). */
-export type DeliveryHandler = (topic: string, payload: Buffer, packet: mqttPacket.IPublishPacket) => Promise<number>;
-
-interface Inbound {
-  messageId: number;
-  code?: number;
-}
-
 export class AckAfterCommitClient extends EventEmitter {
   private socket?: Socket;
   private parser?: mqttPacket.Parser;
@@ -392,16 +379,5 @@ export class AckAfterCommitClient extends EventEmitter {
       }
     }, ms / 2);
     this.pingTimer.unref();
-  }
-}
-
-/** The URL without its password, for logs. */
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the configured URL';
   }
 }
