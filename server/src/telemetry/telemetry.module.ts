@@ -9,9 +9,13 @@ import { IngestService } from './ingest.service';
 import { MqttIngestService } from './mqtt/mqtt-ingest.service';
 import { SimulatorService } from './simulator.service';
 import { loadTelemetrySettings, systemClock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from './telemetry.config';
+import { TelemetryQueryRepository } from './telemetry-query.repository';
 import { TelemetryQueryService } from './telemetry-query.service';
+import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 import { TelemetryRetentionService } from './telemetry-retention.service';
+import { TelemetryRetentionWorker } from './telemetry-retention.worker';
 import { TelemetryRouter } from './telemetry.router';
+import { TelemetryWriterRepository } from './telemetry-writer.repository';
 import { TelemetryWriter } from './telemetry-writer.service';
 
 /**
@@ -30,14 +34,18 @@ import { TelemetryWriter } from './telemetry-writer.service';
     },
     { provide: TELEMETRY_CLOCK, useValue: systemClock },
     ControllerDirectoryService,
+    TelemetryWriterRepository,
     TelemetryWriter,
     ControllerOnlineStateService,
     IngestService,
     IngestHttpService,
     MqttIngestService,
     { provide: COMMAND_LINK, useExisting: MqttIngestService },
+    TelemetryQueryRepository,
     TelemetryQueryService,
+    TelemetryRetentionRepository,
     TelemetryRetentionService,
+    TelemetryRetentionWorker,
     TelemetryRouter,
     SimulatorService,
   ],
