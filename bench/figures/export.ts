@@ -5,7 +5,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { SqlParams } from '../../server/src/database/sql-params';
-import { pivotSql } from '../../server/src/exports/export-stream';
+import { pivotSql } from '../../server/src/exports/export-thread-reads.repository';
 import { spawnTelemetryServer } from '../../test/factories/spawn-server';
 import { type BenchContext, type FigureResult, loginCookie, median, scratchDatabase } from '../lib';
 

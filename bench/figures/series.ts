@@ -3,11 +3,14 @@ import { isSuperUser } from '../../server/src/access/policy';
 import type { Actor } from '../../server/src/access/policy';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
+import { SystemAccessRepository } from '../../server/src/systems/system-access.repository';
 import { SystemAccessService } from '../../server/src/systems/system-access.service';
 import type { ValidParameterRow } from '../../server/src/telemetry/ingest-validator';
 import { spawnTelemetryServer } from '../../test/factories/spawn-server';
+import { TelemetryQueryRepository } from '../../server/src/telemetry/telemetry-query.repository';
 import { TelemetryQueryService } from '../../server/src/telemetry/telemetry-query.service';
 import { TelemetryWriter } from '../../server/src/telemetry/telemetry-writer.service';
+import { TelemetryWriterRepository } from '../../server/src/telemetry/telemetry-writer.repository';
 import type { TSeriesInput } from '../../server/src/telemetry/telemetry.schema';
 import { type BenchContext, type FigureResult, loginCookie, median, scratchDatabase } from '../lib';
 
@@ -44,7 +47,7 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
       // A year of one-minute samples, ending at the last whole minute.
       const end = Math.floor(Date.now() / 60_000) * 60_000;
       const start = end - MINUTES_PER_YEAR * 60_000;
-      const writer = new TelemetryWriter(ds);
+      const writer = new TelemetryWriter(new TelemetryWriterRepository(ds));
       const loadStarted = Date.now();
       for (let i = 0; i < MINUTES_PER_YEAR; i += 10_000) {
         const rows: { seg: number; row: ValidParameterRow }[] = [];
@@ -74,7 +77,7 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
         return { ms, answer: superjson.deserialize(body.result.data as never) as { resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] } };
       };
       // The baseline: the same plan, read from parameter_log.
-      const queries = new TelemetryQueryService(ds, new SystemAccessService(ds));
+      const queries = new TelemetryQueryService(new TelemetryQueryRepository(ds), new SystemAccessService(new SystemAccessRepository(ds)));
       const [member] = (await ds.query(
         `SELECT m.user_cuid, m.company_cuid, r.level, m.is_company_admin FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'basic@demo.local'`,
       )) as { user_cuid: string; company_cuid: string; level: number; is_company_admin: boolean }[];

@@ -2,35 +2,20 @@ import { z } from 'zod';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../access/policy';
 import { resourceAccess } from '../access/resources';
-import { scopeOf, type Scope } from '../access/scope';
+import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
 import { ZName, ZRefCuid } from '../common/zod-fields';
 import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
-import { SqlParams } from '../database/sql-params';
-import { companySeesSystemSql, visibleSystemSql } from '../tenancy/visibility';
+import { systemJob } from '../common/system-job';
 import { layoutReferences, ZDashboardLayout, ZDashboardMeta } from './dashboard-layout.schema';
+import { dashboardRoleSql, DashboardsRepository } from './dashboards.repository';
 
 export { DASHBOARD_META_MAX_BYTES } from './dashboard-layout.schema';
+export { dashboardRoleSql } from './dashboards.repository';
 
-/**
- * The role condition of a dashboard (issue 13 §2), on alias `t`: a dashboard without a role is for
- * everyone who sees its owner; one made for a role of level L is for the members whose level in a
- * company that sees the owner (the company itself; for a system, its owner company or a company it
- * is shared with) is L or more powerful (<= L). A superuser sees every dashboard.
- */
-export function dashboardRoleSql(scope: Scope, p: SqlParams): string {
-  if (scope.superuser) return 'TRUE';
-  const entries = Object.entries(scope.levels ?? {});
-  const companies = p.add(entries.map(([c]) => c));
-  const levels = p.add(entries.map(([, l]) => l));
-  return `(t.role_cuid IS NULL OR EXISTS (
-    SELECT 1 FROM role dr
-      JOIN unnest(${companies}::varchar[], ${levels}::int[]) AS dm(company_cuid, level) ON dm.level <= dr.level
-     WHERE dr.role_cuid = t.role_cuid
-       AND (dm.company_cuid = t.entityowner_cuid
-            OR EXISTS (SELECT 1 FROM system ds WHERE ds.system_cuid = t.entityowner_cuid AND ${companySeesSystemSql('dm.company_cuid', 'ds')}))))`;
-}
+/** Who asks the existence checks before a write: the CRUD's input check (no caller at hand; the write itself is scoped). */
+const INPUT_CHECK = systemJob('dashboard-input-check');
 
 /**
  * Dashboards (spec §3.3): owned by a company or a system (`entityowner_cuid`), optionally made for a
@@ -64,17 +49,12 @@ export const dashboardResource: ResourceDefinition = {
 };
 
 /** Before a dashboard is written: its owner (a company or a system) and its role exist. */
-export async function checkDashboard(query: (sql: string, params: unknown[]) => Promise<unknown[]>, row: Record<string, unknown>): Promise<void> {
+export async function checkDashboard(repo: DashboardsRepository, row: Record<string, unknown>): Promise<void> {
   if (row.entityowner_cuid !== undefined) {
-    const [owner] = await query(
-      `SELECT 1 FROM company WHERE company_cuid = $1 UNION ALL SELECT 1 FROM system WHERE system_cuid = $1`,
-      [row.entityowner_cuid],
-    );
-    if (!owner) throw fieldError(['data', 'entityowner_cuid'], 'Owner not found', 'NOT_FOUND');
+    if (!(await repo.ownerExists(INPUT_CHECK, row.entityowner_cuid))) throw fieldError(['data', 'entityowner_cuid'], 'Owner not found', 'NOT_FOUND');
   }
   if (row.role_cuid !== undefined && row.role_cuid !== null) {
-    const [role] = await query(`SELECT 1 FROM role WHERE role_cuid = $1`, [row.role_cuid]);
-    if (!role) throw notFound('Role');
+    if (!(await repo.roleExists(INPUT_CHECK, row.role_cuid))) throw notFound('Role');
   }
 }
 
@@ -88,15 +68,9 @@ async function checkLayoutReferences(tx: EntityManager, actor: Actor, row: Recor
   const parsed = ZDashboardLayout.safeParse(row.meta ?? {});
   if (!parsed.success) return; // input was parsed already; a stored layout is not re-judged here
   const scope = scopeOf(actor);
+  const repo = new DashboardsRepository(tx.connection);
   for (const ref of layoutReferences(parsed.data)) {
-    const p = new SqlParams();
-    const device = ref.entity_cuid
-      ? `AND EXISTS (SELECT 1 FROM entity e WHERE e.entity_cuid = ${p.add(ref.entity_cuid)} AND e.system_cuid = s.system_cuid)`
-      : '';
-    const [seen] = await tx.query(
-      `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(ref.system_cuid)} AND ${visibleSystemSql(scope, p, 's')} ${device}`,
-      p.values,
-    );
-    if (!seen) throw fieldError(['data', 'meta', ...ref.path], ref.entity_cuid ? 'Device not found' : 'System not found', 'NOT_FOUND');
+    if (!(await repo.seesSystem(scope, tx, ref.system_cuid, ref.entity_cuid)))
+      throw fieldError(['data', 'meta', ...ref.path], ref.entity_cuid ? 'Device not found' : 'System not found', 'NOT_FOUND');
   }
 }

@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { scopeOf } from '../access/scope';
 import { crudProcedures } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
-import { scopeSql } from '../crud/sql-builder';
-import { DATA_SOURCE } from '../database/database.module';
-import { SqlParams } from '../database/sql-params';
 import { procedure, router } from '../trpc/trpc';
-import { checkDashboard, dashboardResource } from './dashboard.resource';
+import { dashboardResource } from './dashboard.resource';
+import { DashboardsService, MINE_LIMIT } from './dashboards.service';
 
-/** Most dashboards `dashboard.mine` answers (the home shows a handful). */
-export const MINE_LIMIT = 200;
+export { MINE_LIMIT };
 
 export const ZMineInput = z
   .object({
@@ -42,34 +37,14 @@ export type TMineDashboard = z.infer<typeof ZMineDashboard>;
 export class DashboardRouter {
   readonly router;
 
-  constructor(crud: CrudService, @Inject(DATA_SOURCE) ds: DataSource) {
-    const query = (sql: string, params: unknown[]) => ds.query(sql, params) as Promise<unknown[]>;
+  constructor(crud: CrudService, dashboards: DashboardsService) {
     this.router = router({
-      ...crudProcedures(dashboardResource, crud, { checkInput: (_kind, row) => checkDashboard(query, row) }),
+      ...crudProcedures(dashboardResource, crud, { checkInput: (_kind, row) => dashboards.checkInput(row) }),
       mine: procedure
         .meta({ perm: dashboardResource.perms.view })
         .input(ZMineInput)
         .output(z.array(ZMineDashboard))
-        .query(async ({ ctx, input }) => {
-          const p = new SqlParams();
-          const where = [scopeSql(dashboardResource, scopeOf(ctx.actor), p)];
-          if (input?.system_cuid) where.push(`t.entityowner_cuid = ${p.add(input.system_cuid)}`);
-          const rows = (await ds.query(
-            `SELECT t.dashboard_cuid, t.name, t.entityowner_cuid,
-                    CASE WHEN c.company_cuid IS NOT NULL THEN 'company' ELSE 'system' END AS owner_kind,
-                    COALESCE(c.name, s.name, '') AS owner_name,
-                    t.role_cuid, r.name AS role_name, r.level::int AS role_level
-               FROM dashboard t
-               LEFT JOIN company c ON c.company_cuid = t.entityowner_cuid
-               LEFT JOIN system s ON s.system_cuid = t.entityowner_cuid
-               LEFT JOIN role r ON r.role_cuid = t.role_cuid
-              WHERE ${where.join(' AND ')}
-              ORDER BY owner_kind, owner_name, r.level DESC NULLS FIRST, t.name, t.dashboard_cuid
-              LIMIT ${MINE_LIMIT}`,
-            p.values,
-          )) as TMineDashboard[];
-          return rows.map((r) => ({ ...r, role_level: r.role_level === null ? null : Number(r.role_level) }));
-        }),
+        .query(({ ctx, input }) => dashboards.mine(ctx.actor, input?.system_cuid)),
     });
   }
 }

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { DashboardRouter } from './dashboard.router';
+import { DashboardsRepository } from './dashboards.repository';
+import { DashboardsService } from './dashboards.service';
 
 @Module({
-  providers: [DashboardRouter],
+  providers: [DashboardsRepository, DashboardsService, DashboardRouter],
   exports: [DashboardRouter],
 })
 export class DashboardsModule {}

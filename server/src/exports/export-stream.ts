@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { csvLine, inertText } from '../common/spreadsheet-cell';
 import { SqlParams } from '../database/sql-params';
-import { rollupTable } from '../telemetry/rollups';
+import { pivotSql } from './export-thread-reads.repository';
 import type { TExportAggregate, TExportDecimal, TExportFormat, TExportResolution } from './export-config.schema';
 
 /** One column of a planned export, with its header (label and unit). */
@@ -35,35 +35,6 @@ const DAY = 24 * HOUR;
 const FIRST_WINDOW: Record<TExportResolution, number> = { raw: 6 * HOUR, '5m': 7 * DAY, '1h': 60 * DAY, '1d': 400 * DAY };
 const MAX_WINDOW: Record<TExportResolution, number> = { raw: 31 * DAY, '5m': 120 * DAY, '1h': 800 * DAY, '1d': 800 * DAY };
 const CHUNK_ROWS_HIGH = 20_000;
-
-const VALUE_OF: Record<TExportAggregate, string> = { avg: '(sum / NULLIF(count, 0))', min: 'min', max: 'max', last: 'last' };
-
-/**
- * The pivot of one time window [from, to): one row per timestamp (raw) or bucket (rollups), one
- * column per template column, the timestamp as local time of `timezone`. Used by the export and,
- * as it is, by the bench's COPY baseline.
- */
-export function pivotSql(plan: Pick<ExportPlan, 'columns' | 'resolution' | 'timezone'>, from: Date, to: Date, p: SqlParams): string {
-  const entities = [...new Set(plan.columns.map((c) => c.entity_cuid))];
-  const parameters = [...new Set(plan.columns.map((c) => c.parameter_id))];
-  const raw = plan.resolution === 'raw';
-  const ts = raw ? '"timestamp"' : 'bucket';
-  const table = raw ? 'parameter_log' : rollupTable(plan.resolution as Exclude<TExportResolution, 'raw'>);
-  const pair = new Map<string, [string, string]>();
-  const cols = plan.columns.map((c, i) => {
-    const key = `${c.entity_cuid}\u0000${c.parameter_id}`;
-    let ph = pair.get(key);
-    if (!ph) pair.set(key, (ph = [p.add(c.entity_cuid), p.add(c.parameter_id)]));
-    const value = raw ? 'value' : VALUE_OF[c.aggregate];
-    return `max(${value}) FILTER (WHERE entity_cuid = ${ph[0]} AND parameter_id = ${ph[1]}) AS c${i}`;
-  });
-  return `SELECT to_char(${ts} AT TIME ZONE ${p.add(plan.timezone)}, 'YYYY-MM-DD HH24:MI:SS') AS t${cols.map((c) => `, ${c}`).join('')}
-    FROM ${table}
-   WHERE entity_cuid = ANY(${p.add(entities)}::varchar[]) AND parameter_id = ANY(${p.add(parameters)}::varchar[])
-     AND ${ts} >= ${p.add(from)} AND ${ts} < ${p.add(to)}
-   GROUP BY ${ts}
-   ORDER BY ${ts}`;
-}
 
 /** Runs one chunk's SQL (ExportJobsRepository.readChunk: its own short transaction under a statement timeout). */
 export type ChunkReader = (sql: string, values: unknown[]) => Promise<Record<string, unknown>[]>;

@@ -1,5 +1,37 @@
 import { Client } from 'pg';
+import type { SqlParams } from '../database/sql-params';
+import { rollupTable } from '../telemetry/rollups';
+import type { TExportAggregate, TExportResolution } from './export-config.schema';
 import type { ExportPlan } from './export-stream';
+
+const VALUE_OF: Record<TExportAggregate, string> = { avg: '(sum / NULLIF(count, 0))', min: 'min', max: 'max', last: 'last' };
+
+/**
+ * The pivot of one time window [from, to): one row per timestamp (raw) or bucket (rollups), one
+ * column per template column, the timestamp as local time of `timezone`. Used by the export and,
+ * as it is, by the bench's COPY baseline.
+ */
+export function pivotSql(plan: Pick<ExportPlan, 'columns' | 'resolution' | 'timezone'>, from: Date, to: Date, p: SqlParams): string {
+  const entities = [...new Set(plan.columns.map((c) => c.entity_cuid))];
+  const parameters = [...new Set(plan.columns.map((c) => c.parameter_id))];
+  const raw = plan.resolution === 'raw';
+  const ts = raw ? '"timestamp"' : 'bucket';
+  const table = raw ? 'parameter_log' : rollupTable(plan.resolution as Exclude<TExportResolution, 'raw'>);
+  const pair = new Map<string, [string, string]>();
+  const cols = plan.columns.map((c, i) => {
+    const key = `${c.entity_cuid}\u0000${c.parameter_id}`;
+    let ph = pair.get(key);
+    if (!ph) pair.set(key, (ph = [p.add(c.entity_cuid), p.add(c.parameter_id)]));
+    const value = raw ? 'value' : VALUE_OF[c.aggregate];
+    return `max(${value}) FILTER (WHERE entity_cuid = ${ph[0]} AND parameter_id = ${ph[1]}) AS c${i}`;
+  });
+  return `SELECT to_char(${ts} AT TIME ZONE ${p.add(plan.timezone)}, 'YYYY-MM-DD HH24:MI:SS') AS t${cols.map((c) => `, ${c}`).join('')}
+    FROM ${table}
+   WHERE entity_cuid = ANY(${p.add(entities)}::varchar[]) AND parameter_id = ANY(${p.add(parameters)}::varchar[])
+     AND ${ts} >= ${p.add(from)} AND ${ts} < ${p.add(to)}
+   GROUP BY ${ts}
+   ORDER BY ${ts}`;
+}
 
 /** Marks a job this worker holds DONE ($1 id, $2 worker, $3 rows, $4 bytes, $5 retention hours); no row when it is no longer ours. */
 export const JOB_DONE_SQL = `UPDATE export_job SET status = 'DONE', rows_done = $3, rows_total = $3, bytes = $4, finished_at = now(), lease_until = NULL,
@@ -60,7 +92,7 @@ export class ThreadChunkReads {
     private readonly statementTimeoutMs: number,
   ) {}
 
-  /** Runs one chunk's SQL (export-stream.ts pivotSql) and returns its rows. */
+  /** Runs one chunk's SQL (pivotSql above) and returns its rows. */
   async read(sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
     const client = await this.connection();
     try {

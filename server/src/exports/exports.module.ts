@@ -10,6 +10,7 @@ import { ExportSchedulesRepository } from './export-schedules.repository';
 import { ExportThreads } from './export-threads';
 import { ExportJobRouter } from './exports.router';
 import { ExportsService } from './exports.service';
+import { ExportTemplatesRepository } from './export-templates.repository';
 
 /**
  * Data exports (docs/exports.md): templates run as streamed files (HTTP), background jobs with
@@ -18,7 +19,7 @@ import { ExportsService } from './exports.service';
  */
 @Module({
   imports: [AuthModule, AlertChannelsModule],
-  providers: [ExportJobsRepository, ExportSchedulesRepository, ExportMetrics, ExportThreads, ExportsService, ExportJobsWorker, ExportJobsService, ExportHttpService, ExportJobRouter],
+  providers: [ExportJobsRepository, ExportTemplatesRepository, ExportSchedulesRepository, ExportMetrics, ExportThreads, ExportsService, ExportJobsWorker, ExportJobsService, ExportHttpService, ExportJobRouter],
   exports: [ExportsService, ExportJobsService, ExportJobsWorker, ExportJobRouter],
 })
 export class ExportsModule {}

@@ -1,17 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { type Actor, can } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
 import { fieldError } from '../common/field-error';
-import { DATA_SOURCE } from '../database/database.module';
-import { SqlParams } from '../database/sql-params';
-import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
+import { systemJob } from '../common/system-job';
+import { ExportTemplatesRepository } from './export-templates.repository';
 import { ZExportConfigShape, type TExportConfig } from './export-config.schema';
 import { chargedCompany, columnDays } from './export-fairness';
 import { ExportMetrics } from './export-metrics';
 import type { ExportPlan, PlannedColumn } from './export-stream';
 import type { TExportRunInput } from './exports.schema';
+
+/** Who reads templates for background work (scheduled exports) and plans from a template already reached. */
+const EXPORTS_JOB = systemJob('exports');
 
 export interface ExportTemplateRow {
   template_cuid: string;
@@ -34,7 +36,7 @@ export interface ExportTemplateRow {
 @Injectable()
 export class ExportsService {
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly templates: ExportTemplatesRepository,
     private readonly config: AppConfig,
     private readonly metrics: ExportMetrics,
   ) {}
@@ -42,14 +44,7 @@ export class ExportsService {
 
   /** The template if the caller may run it (else NOT_FOUND / FORBIDDEN). */
   async template(actor: Actor, template_cuid: string): Promise<ExportTemplateRow> {
-    const p = new SqlParams([template_cuid]);
-    const [row] = (await this.ds.query(
-      `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone, ${systemSharesSql('s')} AS shares
-         FROM system_data_export_template t
-         JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.template_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
-      p.values,
-    )) as (Omit<ExportTemplateRow, 'config'> & { config: unknown; shares: { company_cuid: string; change: boolean }[] })[];
+    const row = await this.templates.visible(actor, template_cuid);
     if (!row) throw notFound('Export template');
     if (!can(actor, 'exports.run', { company_cuid: row.company_cuid, shares: row.shares })) throw forbidden();
     return { ...this.withConfig(row), charged_company_cuid: chargedCompany(actor, row) };
@@ -61,17 +56,10 @@ export class ExportsService {
    * (level 2), so Basic users read them here, without the schedule's recipients.
    */
   async templatesOf(actor: Actor, system_cuid: string): Promise<{ template_cuid: string; name: string; config: Omit<TExportConfig, 'schedule'> }[]> {
-    const p = new SqlParams([system_cuid]);
-    const [system] = (await this.ds.query(
-      `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
-      p.values,
-    )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[];
+    const system = await this.templates.visibleSystem(actor, system_cuid);
     if (!system) throw notFound('System');
     if (!can(actor, 'exports.run', { company_cuid: system.company_cuid, shares: system.shares })) throw forbidden();
-    const rows = (await this.ds.query(
-      `SELECT template_cuid, name, config FROM system_data_export_template WHERE system_cuid = $1 ORDER BY name, template_cuid LIMIT 200`,
-      [system_cuid],
-    )) as { template_cuid: string; name: string; config: unknown }[];
+    const rows = await this.templates.ofSystem(actor, system_cuid, 200);
     return rows.map((row) => {
       const { schedule: _schedule, ...config } = this.withConfig(row).config;
       return { template_cuid: row.template_cuid, name: row.name, config };
@@ -79,14 +67,8 @@ export class ExportsService {
   }
 
   /** A template by id for background work (scheduled exports): no caller; charged to the company that set its schedule (else the owner). */
-  async templateForSystemActor(template_cuid: string, manager: EntityManager = this.ds.manager): Promise<ExportTemplateRow | undefined> {
-    const [row] = (await manager.query(
-      `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone,
-              COALESCE(t.charged_company_cuid, s.company_cuid) AS charged_company_cuid
-         FROM system_data_export_template t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.template_cuid = $1`,
-      [template_cuid],
-    )) as (Omit<ExportTemplateRow, 'config'> & { config: unknown })[];
+  async templateForSystemActor(template_cuid: string, manager?: EntityManager): Promise<ExportTemplateRow | undefined> {
+    const row = await this.templates.forJob(EXPORTS_JOB, template_cuid, manager);
     return row ? this.withConfig(row) : undefined;
   }
 
@@ -97,7 +79,7 @@ export class ExportsService {
   }
 
   /** The checked plan of one run (field errors on the request's own fields). */
-  async plan(template: ExportTemplateRow, input: Omit<TExportRunInput, 'template_cuid'>, manager: EntityManager = this.ds.manager): Promise<ExportPlan> {
+  async plan(template: ExportTemplateRow, input: Omit<TExportRunInput, 'template_cuid'>, manager?: EntityManager): Promise<ExportPlan> {
     const { config } = template;
     const maxMs = this.config.EXPORT_MAX_RANGE_DAYS * 86_400_000;
     if (input.to.getTime() - input.from.getTime() > maxMs) throw fieldError(['to'], `An export covers at most ${this.config.EXPORT_MAX_RANGE_DAYS} days`);
@@ -124,17 +106,8 @@ export class ExportsService {
   }
 
   /** Each column with its header "<label or device · parameter> [unit]", checked against the system. */
-  private async columns(system_cuid: string, config: TExportConfig, manager: EntityManager): Promise<PlannedColumn[]> {
-    const rows = (await manager.query(
-      `SELECT e.entity_cuid, e.name AS device, lp.parameter_id, lp.description, u.unit
-         FROM entity e
-         LEFT JOIN controller c ON c.controller_id = e.controller_id
-         JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
-         JOIN log_parameter lp ON lp.parameter_id = a.parameter_id
-         LEFT JOIN unit u ON u.unit_cuid = lp.unit_cuid
-        WHERE e.entity_cuid = ANY($1::varchar[]) AND COALESCE(e.system_cuid, c.system_cuid) = $2`,
-      [[...new Set(config.columns.map((c) => c.entity_cuid))], system_cuid],
-    )) as { entity_cuid: string; device: string; parameter_id: string; description: string | null; unit: string | null }[];
+  private async columns(system_cuid: string, config: TExportConfig, manager?: EntityManager): Promise<PlannedColumn[]> {
+    const rows = await this.templates.columnSources(EXPORTS_JOB, system_cuid, [...new Set(config.columns.map((c) => c.entity_cuid))], manager);
     const known = new Map(rows.map((r) => [`${r.entity_cuid}\u0000${r.parameter_id}`, r]));
     return config.columns.map((c, i) => {
       const r = known.get(`${c.entity_cuid}\u0000${c.parameter_id}`);

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Scope } from '../access/scope';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlParams } from '../database/sql-params';
-import { stateRankSql, systemStateColumns, systemStateJoinsSql, type SystemStateSettings } from '../systems/system-state-sql';
+import { stateRankSql, systemStateColumns, systemStateJoinsSql, type SystemStateSettings } from '../systems/system-state.repository';
 import { ownedOrSharedSql, visibleCompanySql } from '../tenancy/visibility';
 import type { TFleetOverview } from './fleet.schema';
 

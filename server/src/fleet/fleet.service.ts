@@ -5,7 +5,7 @@ import { scopeOf, type Scope } from '../access/scope';
 import { notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
 import { fieldError } from '../common/field-error';
-import type { SystemStateSettings } from '../systems/system-state-sql';
+import type { SystemStateSettings } from '../systems/system-state.repository';
 import { FleetRepository, type OverviewScopes } from './fleet.repository';
 import type { TFleetOverview, ZFleetEnergy, ZFleetEnergyInput } from './fleet.schema';
 import { SharedResultCache } from './shared-result-cache';

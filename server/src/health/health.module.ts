@@ -4,6 +4,7 @@ import { AlertEngineModule } from '../alerts/engine/alert-engine.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { HealthController } from './health.controller';
+import { HealthRepository } from './health.repository';
 import { MetricsController } from './metrics.controller';
 import { Readiness } from './readiness';
 import { ScrapeReader } from './scrape';
@@ -12,7 +13,7 @@ import { ScrapeReader } from './scrape';
 @Module({
   imports: [AlertDeliveryModule, AlertEngineModule, NotificationsModule, TelemetryModule],
   controllers: [HealthController, MetricsController],
-  providers: [Readiness, ScrapeReader],
+  providers: [HealthRepository, Readiness, ScrapeReader],
   exports: [Readiness],
 })
 export class HealthModule {}

@@ -1,9 +1,11 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/config';
-import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals } from '../database/shared-signals';
+import { systemJob } from '../common/system-job';
 import { MqttIngestService } from '../telemetry/mqtt/mqtt-ingest.service';
+import { HealthRepository } from './health.repository';
+
+const PROBE = systemJob('readiness-probe');
 
 /** Longest wait for the database's answer to the readiness probe. */
 const DATABASE_PROBE_MS = 2000;
@@ -46,7 +48,7 @@ export class Readiness implements OnModuleDestroy, BeforeApplicationShutdown {
   drainWait: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms));
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly health: HealthRepository,
     private readonly mqtt: MqttIngestService,
     private readonly config: AppConfig,
     private readonly signals: SharedSignals,
@@ -72,7 +74,7 @@ export class Readiness implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async check(): Promise<ReadinessReport> {
     // On PostgreSQL through the signals' own connection (not behind the pool's queue), else the pool.
-    const probe = this.signals.ping().then((answered) => answered ?? this.ds.query('SELECT 1'));
+    const probe = this.signals.ping().then((answered): Promise<unknown> | true => answered ?? this.health.ping(PROBE));
     const database: PartState = await within(probe, DATABASE_PROBE_MS).then(
       () => 'ok' as const,
       () => 'down' as const,

@@ -1,13 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable, Logger } from '@nestjs/common';
 import { CONTROLLER_COMMAND_STATUSES } from '../common/enums';
 import { PortalMetrics } from '../common/metrics';
-import { DATA_SOURCE } from '../database/database.module';
+import { systemJob } from '../common/system-job';
 import { AlertEngine } from '../alerts/engine/alert-engine.worker';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { IngestService } from '../telemetry/ingest.service';
 import { MqttIngestService } from '../telemetry/mqtt/mqtt-ingest.service';
+import { HealthRepository } from './health.repository';
 import { within } from './readiness';
+
+const SCRAPE = systemJob('metrics-scrape');
 
 /** Longest wait for each scrape-time read; past it the series keep their last value and portal_metric_errors says so. */
 export const SCRAPE_READ_MS = 2000;
@@ -23,7 +25,7 @@ export class ScrapeReader {
   private readonly logger = new Logger('Metrics');
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly health: HealthRepository,
     private readonly metrics: PortalMetrics,
     private readonly engine: AlertEngine,
     private readonly ingest: IngestService,
@@ -39,27 +41,18 @@ export class ScrapeReader {
     m.mqttConnected.set(this.mqtt.mode === 'external' && this.mqtt.brokerState === 'up' ? 1 : 0);
     await Promise.all([
       this.read('outbox', async () => {
-        const [r] = (await this.ds.query(
-          `SELECT (SELECT count(*) FROM notification_trigger_event WHERE status IN ('PENDING', 'SENDING'))::int AS events,
-                  (SELECT count(*) FROM notification_delivery WHERE status IN ('PENDING', 'SENDING'))::int AS deliveries,
-                  COALESCE(EXTRACT(EPOCH FROM (now() - (SELECT min(created_at) FROM notification_trigger_event WHERE status = 'PENDING'))), 0)::float8 AS oldest`,
-        )) as { events: number; deliveries: number; oldest: number }[];
+        const r = await this.health.outboxDepth(SCRAPE);
         m.outboxDepth.set({ kind: 'event' }, Number(r.events));
         m.outboxDepth.set({ kind: 'delivery' }, Number(r.deliveries));
         m.outboxOldestAge.set(Math.max(0, Number(r.oldest)));
       }),
       this.read('commands', async () => {
-        const rows = (await this.ds.query(`SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`)) as { state: string; n: number }[];
-        const counts = new Map(rows.map((r) => [r.state, Number(r.n)]));
+        const counts = await this.health.commandsByStatus(SCRAPE);
         // The fixed list only: a label value never comes from the table itself.
         for (const state of CONTROLLER_COMMAND_STATUSES) m.commands.set({ state }, counts.get(state) ?? 0);
       }),
       this.read('engine_timers', async () => {
-        const [r] = (await this.ds.query(
-          `SELECT COALESCE(EXTRACT(EPOCH FROM (now() - min(next_execution))), 0)::float8 AS lag
-             FROM notification_trigger_status WHERE next_execution <= now()`,
-        )) as { lag: number }[];
-        m.engineLag.set(Math.max(0, Number(r.lag)));
+        m.engineLag.set(Math.max(0, await this.health.engineTimerLag(SCRAPE)));
       }),
     ]);
   }

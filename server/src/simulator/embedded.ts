@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { systemJob } from '../common/system-job';
 import { loadFleet } from './fleet';
+import { SimulatorFleetRepository } from './simulator-fleet.repository';
 import { type SendResult, Simulator } from './simulator';
 import { DirectTransport, MqttTransport } from './transports';
 
@@ -31,9 +33,7 @@ export async function startEmbeddedSimulator(ds: DataSource, o: EmbeddedSimulato
     return undefined;
   }
   const entities = fleet.flatMap((c) => c.entities.map((e) => e.entity_cuid));
-  const [{ last }] = (await ds.query(`SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`, [
-    entities,
-  ])) as { last: Date | null }[];
+  const last = await new SimulatorFleetRepository(ds).lastDataAt(systemJob('simulator'), entities);
   const from = Math.max(Date.now() - o.backfillHours * 3_600_000, last ? last.getTime() + 60_000 : 0);
   // Over the broker the controllers also take commands (apply a configuration after a short delay, …).
   const commands = { delayMs: o.commandDelayMs ?? 1500 };

@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newCuid } from '../common/ids';
+import { systemJob } from '../common/system-job';
 import type { SimController } from './simulator';
+import { SimulatorFleetRepository } from './simulator-fleet.repository';
+
+/** Whose behalf the simulator's SQL runs on. */
+const JOB = systemJob('simulator');
 
 export const SIMULATOR_TOKEN_DESCRIPTION = 'Simulator';
 export const SIMULATED_COMPANY = 'Simulated Fleet';
@@ -22,55 +27,33 @@ const GENERATED_DEVICES = [
 export async function issueSimulatorToken(ds: DataSource, company_cuid: string, description = SIMULATOR_TOKEN_DESCRIPTION): Promise<string> {
   const token_cuid = newCuid();
   const secret = `ppt_${token_cuid}_${randomBytes(32).toString('base64url')}`;
-  await ds.query(`UPDATE auth_token SET revoked_at = now() WHERE company_cuid = $1 AND description = $2 AND revoked_at IS NULL`, [
-    company_cuid,
-    description,
-  ]);
-  await ds.query(`INSERT INTO auth_token (token_cuid, description, company_cuid, token_hash) VALUES ($1, $2, $3, $4)`, [
-    token_cuid,
-    description,
-    company_cuid,
-    createHash('sha256').update(secret).digest('hex'),
-  ]);
+  await new SimulatorFleetRepository(ds).replaceToken(JOB, company_cuid, description, { token_cuid, token_hash: createHash('sha256').update(secret).digest('hex') });
   return secret;
 }
 
 /** Adds `count` controllers (sim-ctrl-0001 …), each in its own system with four devices, to the "Simulated Fleet" company. */
 export async function generateControllers(ds: DataSource, count: number): Promise<void> {
-  const types = (await ds.query(`SELECT entitytype_id FROM entity_type WHERE entitytype_id = ANY($1::varchar[])`, [
-    GENERATED_DEVICES.map((d) => d.type),
-  ])) as { entitytype_id: string }[];
+  const repo = new SimulatorFleetRepository(ds);
+  const types = await repo.existingEntityTypes(JOB, GENERATED_DEVICES.map((d) => d.type));
   if (types.length !== GENERATED_DEVICES.length) {
     throw new Error('Generating controllers needs the demo catalogue (npm run seed, or SEED_DEMO=true)');
   }
-  const [controllerType] = (await ds.query(`SELECT controllertype_cuid FROM controller_type ORDER BY model LIMIT 1`)) as { controllertype_cuid: string }[];
-  if (!controllerType) throw new Error('Generating controllers needs a controller type in the catalogue');
-  let [company] = (await ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [SIMULATED_COMPANY])) as { company_cuid: string }[];
-  if (!company) {
-    company = { company_cuid: newCuid() };
-    await ds.query(`INSERT INTO company (company_cuid, name) VALUES ($1, $2)`, [company.company_cuid, SIMULATED_COMPANY]);
+  const controllertype_cuid = await repo.firstControllerType(JOB);
+  if (!controllertype_cuid) throw new Error('Generating controllers needs a controller type in the catalogue');
+  let company_cuid = await repo.companyByName(JOB, SIMULATED_COMPANY);
+  if (!company_cuid) {
+    company_cuid = newCuid();
+    await repo.insertCompany(JOB, company_cuid, SIMULATED_COMPANY);
   }
   for (let i = 1; i <= count; i++) {
     const controller_id = `sim-ctrl-${String(i).padStart(4, '0')}`;
-    const [exists] = (await ds.query(`SELECT 1 FROM controller WHERE controller_id = $1`, [controller_id])) as unknown[];
-    if (exists) continue;
-    const system_cuid = newCuid();
-    await ds.transaction(async (m) => {
-      await m.query(`INSERT INTO system (system_cuid, company_cuid, name, timezone) VALUES ($1, $2, $3, 'Africa/Nairobi')`, [
-        system_cuid,
-        company.company_cuid,
-        `Simulated system ${String(i).padStart(4, '0')}`,
-      ]);
-      await m.query(
-        `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ($1, $2, $3, $4, $5)`,
-        [controller_id, controllerType.controllertype_cuid, company.company_cuid, system_cuid, `Simulated controller ${i}`],
-      );
-      for (const d of GENERATED_DEVICES) {
-        await m.query(
-          `INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ($1, $2, $3, $4, $5)`,
-          [newCuid(), d.name, controller_id, d.type, system_cuid],
-        );
-      }
+    if (await repo.controllerExists(JOB, controller_id)) continue;
+    await repo.insertSystem(JOB, {
+      system_cuid: newCuid(),
+      company_cuid,
+      name: `Simulated system ${String(i).padStart(4, '0')}`,
+      controller: { controller_id, controllertype_cuid, name: `Simulated controller ${i}` },
+      devices: GENERATED_DEVICES.map((d) => ({ entity_cuid: newCuid(), name: d.name, entitytype_id: d.type })),
     });
   }
 }
@@ -80,17 +63,8 @@ export async function generateControllers(ds: DataSource, count: number): Promis
  * `controllers`: these ids; else every controller whose id matches `pattern` and that has devices.
  */
 export async function loadFleet(ds: DataSource, select: { controllers?: string[]; pattern?: string; limit?: number } = {}): Promise<SimController[]> {
-  const rows = (await ds.query(
-    `SELECT c.controller_id, c.company_cuid, c.system_cuid, e.entity_cuid, array_agg(a.parameter_id ORDER BY a.parameter_id) AS parameters
-       FROM controller c
-       JOIN entity e ON e.controller_id = c.controller_id
-       JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
-      WHERE ($1::varchar[] IS NULL OR c.controller_id = ANY($1::varchar[]))
-        AND ($2::text IS NULL OR c.controller_id ~ $2)
-      GROUP BY c.controller_id, c.company_cuid, c.system_cuid, e.entity_cuid
-      ORDER BY c.controller_id, e.entity_cuid`,
-    [select.controllers ?? null, select.pattern ?? null],
-  )) as { controller_id: string; company_cuid: string; system_cuid: string | null; entity_cuid: string; parameters: string[] }[];
+  const repo = new SimulatorFleetRepository(ds);
+  const rows = await repo.fleetDevices(JOB, select.controllers ?? null, select.pattern ?? null);
   const byController = new Map<string, SimController & { company_cuid: string }>();
   for (const r of rows) {
     let c = byController.get(r.controller_id);
@@ -104,15 +78,8 @@ export async function loadFleet(ds: DataSource, select: { controllers?: string[]
   // What each runs at start: its reported configuration, else the desired one (commands change it in memory).
   const ids = [...byController.keys()];
   if (ids.length) {
-    const controllers = (await ds.query(`SELECT controller_id, coalesce(reported_config, config) AS config FROM controller WHERE controller_id = ANY($1::varchar[])`, [
-      ids,
-    ])) as { controller_id: string; config: Record<string, unknown> | null }[];
-    for (const r of controllers) byController.get(r.controller_id)!.config = { controller: r.config ?? {}, devices: {} };
-    const devices = (await ds.query(
-      `SELECT entity_cuid, controller_id, coalesce(reported_config, config) AS config FROM entity WHERE controller_id = ANY($1::varchar[])`,
-      [ids],
-    )) as { entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[];
-    for (const d of devices) {
+    for (const r of await repo.controllerConfigs(JOB, ids)) byController.get(r.controller_id)!.config = { controller: r.config ?? {}, devices: {} };
+    for (const d of await repo.deviceConfigs(JOB, ids)) {
       const c = byController.get(d.controller_id)!;
       (c.config ??= { controller: {}, devices: {} }).devices[d.entity_cuid] = d.config ?? {};
     }

@@ -2,10 +2,14 @@ import type { ChangelogKindValue } from '../common/enums';
 import { newCuid } from '../common/ids';
 import { toStorableText } from '../common/storable';
 import { maskSecretText } from '../common/secret-config';
+import { systemJob } from '../common/system-job';
+import { insertAutomaticChangelog } from './system-changelog.repository';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
+
+const JOB = systemJob('automatic-changelog');
 
 /** One entry the portal writes by itself (issue: control, "Audit"): who, what, result. */
 export interface AutomaticChangelogEntry {
@@ -31,25 +35,19 @@ export interface AutomaticChangelogEntry {
  */
 export async function writeAutomaticChangelog(q: Queryable, entries: readonly AutomaticChangelogEntry[]): Promise<void> {
   if (!entries.length) return;
-  await q.query(
-    `INSERT INTO system_changelog (log_cuid, "timestamp", title, message, user_cuid, system_cuid, role_cuid, kind, ref)
-     SELECT e.log_cuid, coalesce(e.ts, now()), e.title, e.message, e.user_cuid, e.system_cuid,
-            (SELECT m.role_cuid FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid
-                                JOIN system s ON s.system_cuid = e.system_cuid
-              WHERE m.user_cuid = e.user_cuid ORDER BY (m.company_cuid = s.company_cuid) DESC, r.level LIMIT 1),
-            e.kind::changelog_kind, e.ref
-       FROM unnest($1::varchar[], $2::timestamptz[], $3::varchar[], $4::text[], $5::varchar[], $6::varchar[], $7::text[], $8::varchar[])
-            AS e(log_cuid, ts, title, message, user_cuid, system_cuid, kind, ref)`,
-    [
-      entries.map(() => newCuid()),
-      entries.map((e) => e.timestamp ?? null),
+  await insertAutomaticChangelog(
+    JOB,
+    q,
+    entries.map((e) => ({
+      log_cuid: newCuid(),
+      timestamp: e.timestamp ?? null,
       // Text made storable: one entry's NUL (a controller's answer, a name stored before the edge refused it) never fails the shared insert; secrets masked.
-      entries.map((e) => toStorableText(e.title.length > 200 ? `${e.title.slice(0, 199)}…` : e.title)),
-      entries.map((e) => (e.message == null ? null : toStorableText(maskSecretText(e.message)))),
-      entries.map((e) => e.user_cuid),
-      entries.map((e) => e.system_cuid),
-      entries.map((e) => e.kind),
-      entries.map((e) => e.ref ?? null),
-    ],
+      title: toStorableText(e.title.length > 200 ? `${e.title.slice(0, 199)}…` : e.title),
+      message: e.message == null ? null : toStorableText(maskSecretText(e.message)),
+      user_cuid: e.user_cuid,
+      system_cuid: e.system_cuid,
+      kind: e.kind,
+      ref: e.ref ?? null,
+    })),
   );
 }

@@ -1,32 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { type Actor, can, type Permission, type PolicyTarget } from '../access/policy';
 import { forbidden, notFound } from '../common/errors';
-import { DATA_SOURCE } from '../database/database.module';
-import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
-import { SqlParams } from '../database/sql-params';
+import { SystemAccessRepository, type VisibleSystem } from './system-access.repository';
 
-export interface VisibleSystem {
-  system_cuid: string;
-  company_cuid: string;
-  name: string;
-  timezone: string;
-  shares: { company_cuid: string; change: boolean }[];
-}
+export type { VisibleSystem } from './system-access.repository';
 
 /** Loads a system the caller may see (else NOT_FOUND, like a missing one) and checks a permission on it. */
 @Injectable()
 export class SystemAccessService {
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  constructor(private readonly repo: SystemAccessRepository) {}
 
-  async visible(actor: Actor, system_cuid: string, manager: EntityManager = this.ds.manager): Promise<VisibleSystem> {
-    const values: unknown[] = [system_cuid];
-    const [row] = (await manager.query(
-      `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
-         FROM system s
-        WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, new SqlParams(values), 's')}`,
-      values,
-    )) as VisibleSystem[];
+  async visible(actor: Actor, system_cuid: string, manager?: EntityManager): Promise<VisibleSystem> {
+    const row = await this.repo.visible(actor, system_cuid, manager);
     if (!row) throw notFound('System');
     return row;
   }

@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../access/resources';
 import { CHANGELOG_KINDS } from '../common/enums';
+import { CHANGELOG_SELECT_EXPRESSIONS } from './system-changelog.repository';
 
 /** The answer to editing or deleting an entry the portal wrote (kind other than MANUAL). */
 export const AUTOMATIC_ENTRY_REFUSAL = 'Entries written by the portal cannot be changed';
@@ -58,7 +59,7 @@ export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord
   filters: ['system_cuid', 'user_cuid', 'role_cuid', 'kind'],
   sorts: ['timestamp', 'title'],
   defaultSort: { field: 'timestamp', order: 'DESC' },
-  selectExpressions: { author_name: `(SELECT u.name FROM "user" u WHERE u.user_cuid = t.user_cuid)`, kind: `t.kind::text` },
+  selectExpressions: CHANGELOG_SELECT_EXPRESSIONS,
   // Only people's entries change; the portal's own are the audit trail.
   beforeWrite: async (_tx, _actor, _row, current) => refuseAutomatic(current),
   beforeDelete: async (_tx, _actor, row) => refuseAutomatic(row),

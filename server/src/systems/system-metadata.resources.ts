@@ -5,6 +5,7 @@ import { translationsInput, ZTranslationsRecord } from '../common/translations';
 import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
+import { METADATA_SELECT_EXPRESSIONS, SystemMetadataRepository } from './system-metadata.repository';
 import { SystemMetadataService } from './system-metadata.service';
 import { resourceAccess } from '../access/resources';
 
@@ -69,9 +70,9 @@ export const systemMetadataTemplateFieldsetResource: Def = {
   filters: ['section_id', 'active'],
   sorts: ['section_index', 'title', 'section_id'],
   defaultSort: { field: 'section_index', order: 'ASC' },
-  beforeWrite: async (tx, _actor, row) => {
-    const [section] = (await tx.query(`SELECT 1 FROM system_metadata_template_section WHERE section_id = $1`, [row.section_id])) as unknown[];
-    if (!section) throw Object.assign(new TRPCError({ code: 'NOT_FOUND', message: 'Template section not found' }), { field: 'section_id' });
+  beforeWrite: async (tx, actor, row) => {
+    if (!(await new SystemMetadataRepository(tx.connection).sectionExists(actor, row.section_id, tx)))
+      throw Object.assign(new TRPCError({ code: 'NOT_FOUND', message: 'Template section not found' }), { field: 'section_id' });
   },
 };
 
@@ -95,10 +96,10 @@ export function systemMetadataResource(metadata: SystemMetadataService): Def {
     filters: ['system_cuid'],
     sorts: ['system_cuid'],
     defaultSort: { field: 'system_cuid', order: 'ASC' },
-    selectExpressions: { system_name: '(SELECT s.name FROM system s WHERE s.system_cuid = t.system_cuid)' },
-    beforeWrite: async (tx, _actor, row, current) => {
+    selectExpressions: METADATA_SELECT_EXPRESSIONS,
+    beforeWrite: async (tx, actor, row, current) => {
       if (current && row.system_cuid !== current.system_cuid) throw fieldError(['data', 'system_cuid'], 'Metadata stays with its system');
-      await metadata.assertValid(row.data ?? {}, tx);
+      await metadata.assertValid(actor, row.data ?? {}, tx);
     },
   };
 }

@@ -5,7 +5,7 @@ import { resourceAccess } from '../access/resources';
 import { SYSTEM_STATES } from '../common/enums';
 import { fieldError } from '../common/field-error';
 import { ZBoolFilter } from '../crud/list-query';
-import { stateRankSql, systemStateColumns, systemStateJoinsSql } from './system-state-sql';
+import { SYSTEM_SELECT_EXPRESSIONS, systemListStateSql } from './system.repository';
 
 export const ZSystem = z.object({
   system_cuid: z.string(),
@@ -21,7 +21,7 @@ export const ZSystem = z.object({
    */
   site_name: z.string().nullable(),
   company_name: z.string().nullable(),
-  /** The system's state (systems/system-state-sql.ts, the same as the fleet overview's). */
+  /** The system's state (systems/system-state.repository.ts, the same as the fleet overview's). */
   online_state: z.enum(SYSTEM_STATES),
   /** Latest contact of any of its controllers. */
   last_contact: z.date().nullable(),
@@ -74,32 +74,20 @@ export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.Z
   sorts: ['name', 'deployment_date', 'asset_number', 'timezone', 'created_at', 'online_state', 'last_contact', 'active_alarms', 'soc', 'energy_today_kwh'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'site_cuid', table: 'site', key: 'site_cuid', label: 'Site' }],
-  selectExpressions: {
-    deployment_date: 't.deployment_date::text',
-    site_name: '(SELECT si.name FROM site si WHERE si.site_cuid = t.site_cuid)',
-    company_name: '(SELECT c.name FROM company c WHERE c.company_cuid = t.company_cuid)',
-  },
+  selectExpressions: SYSTEM_SELECT_EXPRESSIONS,
   // State, last contact, alarms, SoC and today's energy: computed for the page's rows only, unless the
-  // list is sorted or filtered by one of them. The state sorts worst first (ALARM … UNKNOWN) ascending.
+  // list is sorted or filtered by one of them (SQL in system.repository.ts; filter values checked here).
   computed: (p, config) => {
     const settings = { socParameter: config.FLEET_SOC_PARAMETER, staleMinutes: config.FLEET_STALE_MINUTES, lowSocPercent: config.FLEET_LOW_SOC_PERCENT };
-    const joins = systemStateJoinsSql('t', p, settings);
-    const c = systemStateColumns(settings);
+    const { joins, sortExpressions, columns, filters } = systemListStateSql(p, settings);
     return {
       joins,
-      sortExpressions: { online_state: stateRankSql(c.online_state) },
-      columns: {
-        online_state: c.online_state,
-        last_contact: c.last_contact,
-        active_alarms: c.active_alarms,
-        soc: c.soc,
-        energy_today_kwh: c.energy_today_kwh,
-      },
+      sortExpressions,
+      columns,
       filters: {
-        state: (v, q) => `${c.online_state} = ${q.add(filterValue('state', ZStateFilter, v))}`,
-        in_alarm: (v) => (filterValue('in_alarm', ZBoolFilter, v) ? `${c.active_alarms} > 0` : `${c.active_alarms} = 0`),
-        offline_for_hours: (v, q) =>
-          `${c.offline_since} < now() - make_interval(secs => ${q.add(filterValue('offline_for_hours', ZOfflineHours, v) * 3600)}::float8)`,
+        state: (v, q) => filters.state(filterValue('state', ZStateFilter, v), q),
+        in_alarm: (v) => filters.inAlarm(filterValue('in_alarm', ZBoolFilter, v)),
+        offline_for_hours: (v, q) => filters.offlineForHours(filterValue('offline_for_hours', ZOfflineHours, v), q),
       },
     };
   },

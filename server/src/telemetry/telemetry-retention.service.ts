@@ -1,11 +1,12 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE } from '../database/database.module';
-import { ROLLUP_RESOLUTIONS, type RollupResolution, rollupTable } from './rollups';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { systemJob } from '../common/system-job';
+import { ROLLUP_RESOLUTIONS, type RollupResolution } from './rollups';
 import { type Clock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from './telemetry.config';
+import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 
 const DAY_MS = 86_400_000;
 const CHUNK = 20_000;
+const JOB = systemJob('telemetry-retention');
 
 export interface RetentionReport {
   raw: number;
@@ -14,48 +15,64 @@ export interface RetentionReport {
   '1d': number;
 }
 
+/** The cutoff of each resolution (older goes), or undefined where its retention is 0 (kept forever). */
+export function retentionCutoffs(now: Date, r: TelemetrySettings['retention']): { raw?: Date } & Partial<Record<RollupResolution, Date>> {
+  const before = (days: number) => (days > 0 ? new Date(now.getTime() - days * DAY_MS) : undefined);
+  return { raw: before(r.rawDays), '5m': before(r.fiveMinuteDays), '1h': before(r.hourDays), '1d': before(r.dayDays) };
+}
+
+/** The first instant after a monthly partition (`parameter_log_pYYYYMM`): the first of the next month, UTC. */
+export function partitionEnd(relname: string): number {
+  const y = Number(relname.slice(-6, -2));
+  const m = Number(relname.slice(-2));
+  return Date.UTC(y, m, 1);
+}
+
+/** Day-sized steps from `oldest` up to `cutoff` (each delete is bounded to about a day of rows). */
+export function daySteps(oldest: Date | null, cutoff: Date): Date[] {
+  const steps: Date[] = [];
+  for (let t = oldest ? oldest.getTime() : cutoff.getTime(); t < cutoff.getTime(); ) {
+    t = Math.min(t + DAY_MS, cutoff.getTime());
+    steps.push(new Date(t));
+  }
+  return steps;
+}
+
 /**
  * Deletes telemetry older than its resolution's retention (TELEMETRY_RETENTION_*_DAYS; 0 keeps
- * it forever), every TELEMETRY_RETENTION_INTERVAL_MINUTES. Raw months wholly past the cutoff are
- * truncated partition by partition; the rest goes in chunks so no statement runs long.
+ * it forever). Raw months wholly past the cutoff are truncated partition by partition; the rest
+ * goes in chunks so no statement runs long. One sweep at a time; TelemetryRetentionWorker runs it
+ * every TELEMETRY_RETENTION_INTERVAL_MINUTES.
  */
 @Injectable()
-export class TelemetryRetentionService implements OnModuleInit, OnApplicationShutdown {
+export class TelemetryRetentionService {
   private readonly logger = new Logger('TelemetryRetention');
-  private timer?: NodeJS.Timeout;
   private running?: Promise<RetentionReport>;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly repo: TelemetryRetentionRepository,
     @Inject(TELEMETRY_SETTINGS) private readonly settings: TelemetrySettings,
     @Inject(TELEMETRY_CLOCK) private readonly clock: Clock,
   ) {}
 
-  onModuleInit(): void {
-    const minutes = this.settings.retention.intervalMinutes;
-    if (minutes > 0) {
-      this.timer = setInterval(() => void this.run().catch((e) => this.logger.warn(`retention failed: ${(e as Error).message}`)), minutes * 60_000);
-      this.timer.unref();
-    }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
+  /** One sweep (joins the one under way, if any). */
   run(now: Date = this.clock.now()): Promise<RetentionReport> {
     this.running ??= this.prune(now).finally(() => (this.running = undefined));
     return this.running;
   }
 
+  /** Settles when no sweep is under way (its failure is not rethrown). */
+  async settled(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
   private async prune(now: Date): Promise<RetentionReport> {
-    const r = this.settings.retention;
-    const days: Record<RollupResolution, number> = { '5m': r.fiveMinuteDays, '1h': r.hourDays, '1d': r.dayDays };
+    const cutoffs = retentionCutoffs(now, this.settings.retention);
     const report: RetentionReport = { raw: 0, '5m': 0, '1h': 0, '1d': 0 };
-    if (r.rawDays > 0) report.raw = await this.pruneRaw(new Date(now.getTime() - r.rawDays * DAY_MS));
+    if (cutoffs.raw) report.raw = await this.pruneRaw(cutoffs.raw);
     for (const resolution of ROLLUP_RESOLUTIONS) {
-      if (days[resolution] > 0) report[resolution] = await this.pruneRollup(resolution, new Date(now.getTime() - days[resolution] * DAY_MS));
+      const cutoff = cutoffs[resolution];
+      if (cutoff) report[resolution] = await this.pruneRollup(resolution, cutoff);
     }
     if (report.raw || report['5m'] || report['1h'] || report['1d']) this.logger.log(`removed old telemetry: ${JSON.stringify(report)}`);
     return report;
@@ -63,43 +80,20 @@ export class TelemetryRetentionService implements OnModuleInit, OnApplicationShu
 
   private async pruneRaw(cutoff: Date): Promise<number> {
     let removed = 0;
-    const parts = (await this.ds.query(
-      `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-        WHERE i.inhparent = 'parameter_log'::regclass AND c.relname ~ '^parameter_log_p[0-9]{6}$'`,
-    )) as { relname: string }[];
-    for (const { relname } of parts) {
-      const y = Number(relname.slice(-6, -2));
-      const m = Number(relname.slice(-2));
-      const end = Date.UTC(y, m, 1); // first instant of the next month
-      if (end > cutoff.getTime()) continue;
-      const [{ n }] = (await this.ds.query(`SELECT count(*)::int AS n FROM "${relname}"`)) as { n: number }[];
-      if (n > 0) {
-        await this.ds.query(`TRUNCATE "${relname}"`);
-        removed += n;
-      }
+    for (const relname of await this.repo.rawPartitions(JOB)) {
+      if (partitionEnd(relname) > cutoff.getTime()) continue;
+      removed += await this.repo.emptyPartition(JOB, relname);
     }
     // The rest (the cutoff's month, the default partition) day by day.
-    const [{ oldest }] = (await this.ds.query(`SELECT min("timestamp") AS oldest FROM parameter_log WHERE "timestamp" < $1`, [cutoff])) as {
-      oldest: Date | null;
-    }[];
-    for (let t = oldest ? oldest.getTime() : cutoff.getTime(); t < cutoff.getTime(); ) {
-      const next = Math.min(t + DAY_MS, cutoff.getTime());
-      const [, count] = (await this.ds.query(`DELETE FROM parameter_log WHERE "timestamp" < $1`, [new Date(next)])) as [unknown, number];
-      removed += count ?? 0;
-      t = next;
-    }
+    for (const before of daySteps(await this.repo.oldestRawBefore(JOB, cutoff), cutoff)) removed += await this.repo.deleteRawBefore(JOB, before);
     return removed;
   }
 
   private async pruneRollup(resolution: RollupResolution, cutoff: Date): Promise<number> {
-    const table = rollupTable(resolution);
     let removed = 0;
     for (;;) {
-      const [, count] = (await this.ds.query(
-        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE bucket < $1 LIMIT ${CHUNK}))`,
-        [cutoff],
-      )) as [unknown, number];
-      removed += count ?? 0;
+      const count = await this.repo.deleteRollupChunk(JOB, resolution, cutoff, CHUNK);
+      removed += count;
       if (!count || count < CHUNK) return removed;
     }
   }

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE } from '../database/database.module';
-import { withPgTransaction } from '../database/pg-transaction';
+import { systemJob } from '../common/system-job';
 import type { ValidParameterRow, ValidStandardRow, ValidStateRow } from './ingest-validator';
-import { bucketSql, rollupMergeCte } from './rollups';
+import { TelemetryWriterRepository } from './telemetry-writer.repository';
+
+/** Whose behalf the writer's SQL runs on: the ingest of controllers' batches. */
+const INGEST = systemJob('telemetry-ingest');
 
 /** Rows of one flush, each tagged with the submission (segment) it came from. */
 export interface FlushInput {
@@ -15,59 +16,6 @@ export interface FlushInput {
 
 /** Rows really inserted, per segment (the others were already stored). */
 export type InsertedBySegment = Map<number, number>;
-
-/**
- * One statement per batch: unnest the arrays, insert ON CONFLICT DO NOTHING (idempotent on the
- * primary key), group exactly the inserted rows by 5-minute bucket once, and merge those groups
- * into the 5 min / 1 h / 1 day rollups (day buckets in the zone of each entity's system, from the
- * small entity → zone list), all in the caller's transaction. Answers the inserted rows per
- * entity. Works on PostgreSQL and PGlite (no COPY).
- */
-const PARAMETER_SQL = `
-WITH ins AS (
-  INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", min, max, value)
-  SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::timestamptz[], $4::float8[], $5::float8[], $6::float8[])
-  ON CONFLICT DO NOTHING
-  RETURNING entity_cuid, parameter_id, "timestamp", min, max, value
-),
-five AS (
-  SELECT entity_cuid, parameter_id, ${bucketSql('5m', '"timestamp"', '')} AS "timestamp",
-         min(COALESCE(min, value)) AS mn, max(COALESCE(max, value)) AS mx, sum(value) AS sm, count(*) AS cnt,
-         (max(ARRAY[date_part('epoch', "timestamp"), value]))[2] AS lst, max("timestamp") AS lts
-    FROM ins
-   GROUP BY 1, 2, 3
-),
-five_tz AS (
-  SELECT f.*, z.tz FROM five f JOIN unnest($7::varchar[], $8::text[]) AS z(entity_cuid, tz) USING (entity_cuid)
-),
-${rollupMergeCte('5m', 'five')},
-${rollupMergeCte('1h', 'five')},
-${rollupMergeCte('1d', 'five_tz')}
-SELECT entity_cuid, sum(cnt)::int AS n FROM five GROUP BY 1`;
-
-const STANDARD_SQL = `
-WITH src AS (
-  SELECT * FROM unnest($1::varchar[], $2::timestamptz[], $3::numeric[], $4::int[]) AS u(system_cuid, "timestamp", total_pv_kwh, seg)
-),
-ins AS (
-  INSERT INTO system_standard_value_log (system_cuid, "timestamp", total_pv_kwh)
-  SELECT system_cuid, "timestamp", total_pv_kwh FROM src
-  ON CONFLICT DO NOTHING
-  RETURNING system_cuid, "timestamp"
-)
-SELECT s.seg, count(*)::int AS n FROM ins i JOIN src s USING (system_cuid, "timestamp") GROUP BY s.seg`;
-
-const STATE_SQL = `
-WITH src AS (
-  SELECT * FROM unnest($1::varchar[], $2::timestamptz[], $3::text[], $4::int[]) AS u(entity_cuid, "timestamp", bundle, seg)
-),
-ins AS (
-  INSERT INTO device_state (entity_cuid, "timestamp", state_bundle)
-  SELECT entity_cuid, "timestamp", bundle::jsonb FROM src
-  ON CONFLICT DO NOTHING
-  RETURNING entity_cuid, "timestamp"
-)
-SELECT s.seg, count(*)::int AS n FROM ins i JOIN src s USING (entity_cuid, "timestamp") GROUP BY s.seg`;
 
 /** Errors worth trying the whole batch again for (deadlock, serialization, lost connection). */
 const RETRYABLE = new Set(['40P01', '40001', '55P03', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
@@ -106,7 +54,7 @@ export class TelemetryWriter {
   private readonly logger = new Logger('TelemetryWriter');
   private readonly listeners: FlushListener[] = [];
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  constructor(private readonly repo: TelemetryWriterRepository) {}
 
   /**
    * Writes one flush in one transaction and answers, per segment, how many rows were new.
@@ -117,7 +65,7 @@ export class TelemetryWriter {
     let delay = 25;
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await withPgTransaction(this.ds, async (c) => ({
+        const result = await this.repo.transaction(INGEST, async (c) => ({
           rows: await this.insertParameters(c, rows),
           standard: await this.insertStandard(c, input.standard),
           states: await this.insertStates(c, input.states),
@@ -170,26 +118,7 @@ export class TelemetryWriter {
       }
       segOf.set(row.entity_cuid, seg);
     }
-    const n = rows.length;
-    const e = new Array<string>(n);
-    const p = new Array<string>(n);
-    const t = new Array<string>(n);
-    const mn = new Array<number | null>(n);
-    const mx = new Array<number | null>(n);
-    const v = new Array<number>(n);
-    const zones = new Map<string, string>();
-    for (let i = 0; i < n; i++) {
-      const { row } = rows[i];
-      e[i] = row.entity_cuid;
-      p[i] = row.parameter_id;
-      t[i] = row.ts.toISOString();
-      mn[i] = row.min;
-      mx[i] = row.max;
-      v[i] = row.value;
-      zones.set(row.entity_cuid, row.tz);
-    }
-    const result = await m.query<{ entity_cuid: string; n: number }>(PARAMETER_SQL, [e, p, t, mn, mx, v, [...zones.keys()], [...zones.values()]]);
-    for (const r of result.rows) {
+    for (const r of await this.repo.insertParameters(INGEST, m, rows.map((r) => r.row))) {
       const seg = segOf.get(r.entity_cuid)!;
       out.set(seg, (out.get(seg) ?? 0) + r.n);
     }
@@ -207,13 +136,7 @@ export class TelemetryWriter {
       return true;
     });
     unique.sort((a, b) => (a.row.system_cuid < b.row.system_cuid ? -1 : a.row.system_cuid > b.row.system_cuid ? 1 : a.row.ts.getTime() - b.row.ts.getTime()));
-    const result = await m.query<{ seg: number; n: number }>(STANDARD_SQL, [
-      unique.map((r) => r.row.system_cuid),
-      unique.map((r) => r.row.ts.toISOString()),
-      unique.map((r) => r.row.total_pv_kwh.toFixed(3)),
-      unique.map((r) => r.seg),
-    ]);
-    for (const r of result.rows) out.set(r.seg, r.n);
+    for (const r of await this.repo.insertStandard(INGEST, m, unique)) out.set(r.seg, r.n);
     return out;
   }
 
@@ -228,13 +151,7 @@ export class TelemetryWriter {
       return true;
     });
     unique.sort((a, b) => (a.row.entity_cuid < b.row.entity_cuid ? -1 : a.row.entity_cuid > b.row.entity_cuid ? 1 : a.row.ts.getTime() - b.row.ts.getTime()));
-    const result = await m.query<{ seg: number; n: number }>(STATE_SQL, [
-      unique.map((r) => r.row.entity_cuid),
-      unique.map((r) => r.row.ts.toISOString()),
-      unique.map((r) => r.row.bundle),
-      unique.map((r) => r.seg),
-    ]);
-    for (const r of result.rows) out.set(r.seg, r.n);
+    for (const r of await this.repo.insertStates(INGEST, m, unique)) out.set(r.seg, r.n);
     return out;
   }
 }

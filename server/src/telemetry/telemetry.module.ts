@@ -13,9 +13,13 @@ import { MqttIngestService } from './mqtt/mqtt-ingest.service';
 import { MqttMembersRepository } from './mqtt/mqtt-members.repository';
 import { SimulatorService } from './simulator.service';
 import { loadTelemetrySettings, systemClock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from './telemetry.config';
+import { TelemetryQueryRepository } from './telemetry-query.repository';
 import { TelemetryQueryService } from './telemetry-query.service';
+import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 import { TelemetryRetentionService } from './telemetry-retention.service';
+import { TelemetryRetentionWorker } from './telemetry-retention.worker';
 import { TelemetryRouter } from './telemetry.router';
+import { TelemetryWriterRepository } from './telemetry-writer.repository';
 import { TelemetryWriter } from './telemetry-writer.service';
 
 /**
@@ -35,6 +39,7 @@ import { TelemetryWriter } from './telemetry-writer.service';
     { provide: TELEMETRY_CLOCK, useValue: systemClock },
     ControllerDirectoryRepository,
     ControllerDirectoryService,
+    TelemetryWriterRepository,
     TelemetryWriter,
     ControllerOnlineStateRepository,
     ControllerOnlineStateService,
@@ -44,8 +49,11 @@ import { TelemetryWriter } from './telemetry-writer.service';
     MqttMembersRepository,
     MqttIngestService,
     { provide: COMMAND_LINK, useExisting: MqttIngestService },
+    TelemetryQueryRepository,
     TelemetryQueryService,
+    TelemetryRetentionRepository,
     TelemetryRetentionService,
+    TelemetryRetentionWorker,
     TelemetryRouter,
     SimulatorService,
   ],

@@ -2,7 +2,9 @@ import type { SqlParams } from '../database/sql-params';
 
 /**
  * A system's state, written once, as SQL over the state tables (docs/home.md): the fleet overview
- * and the systems list both read it from here.
+ * (fleet/fleet.repository.ts) and the systems list (the generic CRUD, through system.resource.ts)
+ * both compose these fragments into their statements. A fragment module of the repository layer:
+ * it runs nothing itself; the statements that use it apply the caller's scope.
  *
  * - state: ALARM with an active alarm (an active trigger whose status is TRIGGERED), else the worst
  *   reported online state of its controllers (OFFLINE > UNSTABLE > ONLINE), UNKNOWN without one;
