@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { DEMO_CONTROLLER_ID } from './demo-data';
+import { insertDemoMailChannel, insertDemoTriggers } from './seed.repository';
 
 /**
  * The demo's alerts on the farm: triggers the simulator really crosses (the battery running low at
@@ -35,28 +36,6 @@ export async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string
       release_message: 'The controller of {system} is back online ({time})',
     },
   ];
-  await m.query(
-    `INSERT INTO notification_trigger (trigger_cuid, name, severity_level, args, message, release_message, system_cuid, is_active)
-     SELECT t.id, t.name, t.sev::notification_severity, t.args::jsonb, t.msg, t.rel, $7, true
-       FROM unnest($1::varchar[], $2::varchar[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(id, name, sev, args, msg, rel)`,
-    [
-      triggers.map((t) => t.trigger_cuid),
-      triggers.map((t) => t.name),
-      triggers.map((t) => t.severity_level),
-      triggers.map((t) => JSON.stringify(t.args)),
-      triggers.map((t) => t.message),
-      triggers.map((t) => t.release_message),
-      at.system_cuid,
-    ],
-  );
-  const channel_cuid = newCuid();
-  await m.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [channel_cuid, at.company_cuid]);
-  await m.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, 'alerts@demo.local', now())`, [
-    newCuid(),
-    channel_cuid,
-  ]);
-  await m.query(
-    `INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) SELECT $1, id, true FROM unnest($2::varchar[]) AS t(id)`,
-    [channel_cuid, triggers.map((t) => t.trigger_cuid)],
-  );
+  await insertDemoTriggers(m, at.system_cuid, triggers);
+  await insertDemoMailChannel(m, at.company_cuid, triggers.map((t) => t.trigger_cuid));
 }

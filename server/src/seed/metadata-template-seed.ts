@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { insertMetadataFieldset, insertMetadataSection, metadataSectionCount } from './seed.repository';
 import type { TMetadataField } from '../systems/system-metadata.schema';
 
 interface SeedFieldset {
@@ -105,18 +106,11 @@ export const DEFAULT_METADATA_TEMPLATE: readonly SeedSection[] = [
  * even an edited one, is left as it is). Returns whether it wrote.
  */
 export async function seedMetadataTemplate(m: Pick<EntityManager, 'query'>): Promise<boolean> {
-  const [{ n }] = (await m.query(`SELECT count(*) AS n FROM system_metadata_template_section`)) as { n: string }[];
-  if (Number(n) > 0) return false;
+  if ((await metadataSectionCount(m)) > 0) return false;
   for (const [index, section] of DEFAULT_METADATA_TEMPLATE.entries()) {
-    const [{ section_id }] = (await m.query(
-      `INSERT INTO system_metadata_template_section (title, description, "isPhaseSection", "index") VALUES ($1, $2, $3, $4) RETURNING section_id`,
-      [section.title, section.description, section.isPhaseSection ?? false, index],
-    )) as { section_id: number }[];
+    const section_id = await insertMetadataSection(m, { title: section.title, description: section.description, isPhaseSection: section.isPhaseSection ?? false, index });
     for (const [section_index, fieldset] of section.fieldsets.entries()) {
-      await m.query(
-        `INSERT INTO system_metadata_template_fieldset (title, description, data, active, section_index, section_id) VALUES ($1, $2, $3, true, $4, $5)`,
-        [fieldset.title, fieldset.description ?? null, JSON.stringify({ fields: fieldset.fields }), section_index, section_id],
-      );
+      await insertMetadataFieldset(m, section_id, { title: fieldset.title, description: fieldset.description ?? null, data: JSON.stringify({ fields: fieldset.fields }), section_index });
     }
   }
   return true;
