@@ -4,8 +4,11 @@
 //   node scripts/layers.mjs            summary: folders, arrows, arrows inside cycles, upward arrows
 //   node scripts/layers.mjs --list     also every upward arrow with the files and lines behind it
 //   node scripts/layers.mjs --max N    exits 1 when more than N folder arrows run upward
+//   node scripts/layers.mjs --client   the same for the browser app (client/src, CLIENT_LAYERS below)
 //
-// A "folder" is the first folder under server/src (server/src/app.ts and friends form "(root)").
+// A "folder" is the first folder under server/src (server/src/app.ts and friends form "(root)"). Under
+// client/src a file of the top folder is a unit of its own, named without its extension (App, main,
+// dataProvider…): they sit on different layers.
 // An arrow is one ordered pair of folders joined by at least one import (type-only imports count:
 // they tie the code together as much as any other). Test files (*.spec.ts, __snapshots__) are left
 // out. Two figures, so that neither can be gamed by reordering a list:
@@ -18,7 +21,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = join(ROOT, 'server/src');
 
 /** Bottom first. A folder may import folders of its own layer or any layer below, never above. */
 export const LAYERS = [
@@ -59,6 +61,47 @@ export const LAYERS = [
   ['(root)'],
 ];
 
+/**
+ * The browser app, bottom first: the tRPC transport, the shared kit, the data (session, permissions,
+ * react-admin's providers), then the screens (one folder per resource or screen family, the lower
+ * ones first), then the shell. A screen folder calls tRPC only through its own `api.ts` / hooks
+ * module; components take data and callbacks.
+ */
+export const CLIENT_LAYERS = [
+  // Transport: the tRPC client, its links, the connection state, the error readers. No React state, no screens.
+  ['trpc'],
+  // Shared kit: theme (and the brand), i18n (catalogues, formats), generic widgets and their hooks module (kit/api.ts).
+  ['theme', 'i18n', 'kit'],
+  // Data: the session (and the language it carries), permissions, react-admin's data and auth providers.
+  ['session'],
+  ['permissions'],
+  ['ownCompanies', 'dataProvider', 'authProvider'],
+  // Live events and toasts (the provider the screens' hooks tell).
+  ['toasts'],
+  // Screens, the lower ones first: a screen folder imports only those listed before it.
+  ['map', 'energy', 'events'],
+  ['systems', 'control'],
+  ['alarms', 'exports', 'dashboards'],
+  ['status'],
+  ['catalogue', 'fleet', 'admin', 'organisation'],
+  // A system's page (its tabs gather status, alarms, dashboards, exports) and the operator's home.
+  ['system-page', 'home'],
+  // Shell: sign-in and preferences pages, the resource list, the layout, the app, its start-up.
+  ['login'],
+  ['preferences'],
+  ['resources', 'messages'],
+  ['i18nProvider'],
+  ['layout'],
+  ['App'],
+  ['boot'],
+  ['main'],
+];
+
+const CONFIGS = {
+  server: { src: 'server/src', layers: LAYERS, folderOf: (parts) => (parts.length === 1 ? '(root)' : parts[0]) },
+  client: { src: 'client/src', layers: CLIENT_LAYERS, folderOf: (parts) => (parts.length === 1 ? parts[0].replace(/\.tsx?$/, '') : parts[0]) },
+};
+
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -72,15 +115,10 @@ function walk(dir, out = []) {
   return out;
 }
 
-function folderOf(file) {
-  const rel = relative(SRC, file).split('/');
-  return rel.length === 1 ? '(root)' : rel[0];
-}
-
 function resolveImport(from, spec) {
   if (!spec.startsWith('.')) return undefined;
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {
@@ -92,9 +130,12 @@ function resolveImport(from, spec) {
 
 const IMPORT = /(?:^|\n)([^\n]*?)\b(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)([^\n]*?)\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-export function measure() {
+export function measure(which = 'server') {
+  const config = CONFIGS[which];
+  const SRC = join(ROOT, config.src);
+  const folderOf = (file) => config.folderOf(relative(SRC, file).split('/'));
   const layerOf = new Map();
-  LAYERS.forEach((folders, i) => folders.forEach((f) => layerOf.set(f, i)));
+  config.layers.forEach((folders, i) => folders.forEach((f) => layerOf.set(f, i)));
   const edges = new Map(); // "a -> b" -> [{file, line, allowed}]
   for (const file of walk(SRC)) {
     const text = readFileSync(file, 'utf8');
@@ -155,8 +196,8 @@ export function measure() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const r = measure();
   const args = process.argv.slice(2);
+  const r = measure(args.includes('--client') ? 'client' : 'server');
   const upImports = [...r.upward, ...r.allowedUp].reduce((n, e) => n + e.sites.length, 0);
   console.log(
     JSON.stringify({

@@ -5,7 +5,7 @@ import { LOGIN_PATH } from '../../server/src/common/spec-constants';
 import { SessionGate, startFirstSessionCheck, warmShellWhenIdle } from './boot/gate';
 import { readLocale } from './i18n/locale';
 import { makeTranslate } from './i18n/translate';
-import { applyFavicon, BrandContext, loadBrand } from './layout/brand';
+import { applyFavicon, BrandContext, loadBrand } from './theme/brand';
 import LoginPage from './login/LoginPage';
 import ForgotPage from './login/ForgotPage';
 import ResetPage from './login/ResetPage';

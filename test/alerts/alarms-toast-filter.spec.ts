@@ -1,4 +1,4 @@
-import { isToastMuted, isTriggerMuted } from '../../client/src/alarms/mute';
+import { isToastMuted, isTriggerMuted } from '../../client/src/toasts/mute';
 import type { TToast } from '../../server/src/notifications/notifications.schema';
 
 /** The browser drops live toasts of triggers the user muted, until the mute's end (the session's notificationBlacklist). */

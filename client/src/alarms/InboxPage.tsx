@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { SeverityChip } from '../events/severity';
 import { messageOf, trpc } from '../trpc';
 import { formatDeviceTime, type InboxItem } from './api';

@@ -56,7 +56,7 @@ export function useAlarmActions() {
   };
 }
 
-export { isTriggerMuted } from './mute';
+export { isTriggerMuted } from '../toasts/mute';
 
 export function formatDeviceTime(value: Date | string | null | undefined, timezone: string, locale: string): string {
   return formatDateTime(value, locale, { timeZone: timezone, seconds: true });

@@ -22,7 +22,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Title, useCanAccess, useNotify, useTranslate } from 'react-admin';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { messageOf, trpc } from '../trpc';
 import { DashboardCards } from './DashboardCards';
 import { useMine } from './data';

@@ -12,7 +12,7 @@ import {
   type TWidget,
   ZDashboardLayout,
 } from '../../../server/src/dashboards/dashboard-layout.schema';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { fromLocalInput, rangeOf, toLocalInput } from './range';
 

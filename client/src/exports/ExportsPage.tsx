@@ -3,7 +3,7 @@ import { Alert, Box, Button, Chip, CircularProgress, Stack, Table, TableBody, Ta
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { fullLabel } from '../systems/chart-time';
 import { messageOf, trpc } from '../trpc';
 import { JobProgress } from './ExportDialog';

@@ -26,7 +26,7 @@ import { Link as RouterLink } from 'react-router';
 import HomeDashboards from '../dashboards/HomeDashboards';
 import EnergyBars from '../energy/EnergyBars';
 import { formatKwh, monthRange } from '../energy/format';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { SiteMap } from '../map';
 import { STATE_COLOURS } from '../map/pins';
 import { roleColour, roleTextColour } from '../session/roles';

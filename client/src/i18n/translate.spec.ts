@@ -1,7 +1,7 @@
 import { en } from './en';
 import { fr } from './fr';
 import { makeTranslate } from './translate';
-import { GROUP_MESSAGES } from './group-messages';
+import { GROUP_MESSAGES } from '../messages';
 
 const keys = (node: unknown, prefix = ''): string[] =>
   Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>

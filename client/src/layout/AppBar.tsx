@@ -6,8 +6,8 @@ import { forwardRef } from 'react';
 import { AppBar, LoadingIndicator, TitlePortal, UserMenu, useGetIdentity, useLocaleState, useLogout, useTranslate, useUserMenu } from 'react-admin';
 import { Link } from 'react-router';
 import { LOCALES, type Locale } from '../i18n/locale';
-import { useChooseLanguage } from '../i18n/useLanguage';
-import { defaultTitle, useBrand } from './brand';
+import { useChooseLanguage } from '../session/useLanguage';
+import { defaultTitle, useBrand } from '../theme/brand';
 
 const PreferencesItem = forwardRef<HTMLAnchorElement>(function PreferencesItem(_props, ref) {
   const translate = useTranslate();

@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { formatRelative } from '../i18n/format';
-import { connection } from '../kit/connection';
+import { connection } from '../trpc/connection';
 
 /**
  * One banner while the server cannot be reached (docs/client-network.md), in place of an error per

@@ -1,11 +1,11 @@
 import { type ReactNode, useLayoutEffect } from 'react';
 import { Layout, Notification, type NotificationProps } from 'react-admin';
 import { useLocation } from 'react-router';
-import { useFollowStoredLanguage } from '../i18n/useLanguage';
+import { useFollowStoredLanguage } from '../session/useLanguage';
 import { NamedProgress } from '../theme/NamedProgress';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { PortalAppBar } from './AppBar';
-import { defaultTitle, useBrand } from './brand';
+import { defaultTitle, useBrand } from '../theme/brand';
 import { ConnectionBanner } from './ConnectionBanner';
 import { PortalMenu } from './Menu';
 

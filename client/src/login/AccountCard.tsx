@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { LOCALES, type Locale, readLocale, writeLocale } from '../i18n/locale';
 import type { Translate } from '../i18n/translate';
-import { defaultTitle, useBrand } from '../layout/brand';
+import { defaultTitle, useBrand } from '../theme/brand';
 import { makeAccountTranslate } from './accounts-i18n';
 import './login.css';
 

@@ -7,7 +7,7 @@ import { PublicField } from './PublicField';
 import { makeAccountTranslate } from './accounts-i18n';
 import type { PasswordSetState } from './ResetPage';
 import { type Locale, readLocale, writeLocale } from '../i18n/locale';
-import { defaultTitle, useBrand } from '../layout/brand';
+import { defaultTitle, useBrand } from '../theme/brand';
 import { login, type LoginFailure } from '../session/auth-api';
 import { nextAfterLogin, type LoginLocationState } from '../session/next-path';
 import { primeSession } from '../session/primed';

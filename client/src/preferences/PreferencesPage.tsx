@@ -15,8 +15,8 @@ import {
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { LOCALES, type Locale } from '../i18n/locale';
-import { useChooseLanguage } from '../i18n/useLanguage';
-import { usePageTitle } from '../layout/brand';
+import { useChooseLanguage } from '../session/useLanguage';
+import { usePageTitle } from '../theme/brand';
 import { useSession, useSessionManager } from '../session/SessionProvider';
 import { messageOf, trpc } from '../trpc';
 import { ChangePasswordDialog } from './ChangePasswordDialog';

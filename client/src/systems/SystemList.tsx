@@ -4,7 +4,7 @@ import { ActiveAlarmsField, EnergyTodayField, LastContactField, OFFLINE_FOR_CHOI
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
 import { AccessDeleteButton, AccessEditButton } from '../kit/RecordButtons';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { TIMEZONE_CHOICES } from './fields';
 
 /**

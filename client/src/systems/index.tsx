@@ -2,10 +2,9 @@ import SolarPowerIcon from '@mui/icons-material/SolarPower';
 import { CircularProgress } from '@mui/material';
 import { lazy, Suspense } from 'react';
 
-// Both pages are their own chunks: the first shell page does not carry react-admin's list
-// components, the system page nor uPlot (which the system page loads lazily in turn).
+// The list is its own chunk: the first shell page does not carry react-admin's list components
+// (a system's page is system-page/, its own chunk too).
 const LazySystemList = lazy(() => import('./SystemList'));
-const LazySystemPage = lazy(() => import('./SystemPage'));
 
 const fallback = <CircularProgress size={24} sx={{ m: 3 }} />;
 
@@ -13,14 +12,6 @@ export function SystemListRoute() {
   return (
     <Suspense fallback={fallback}>
       <LazySystemList />
-    </Suspense>
-  );
-}
-
-export function SystemPageRoute() {
-  return (
-    <Suspense fallback={fallback}>
-      <LazySystemPage />
     </Suspense>
   );
 }

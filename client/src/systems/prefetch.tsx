@@ -14,9 +14,19 @@ export function systemLatestQuery(system_cuid: string) {
   };
 }
 
+let loadSystemPageCode: () => Promise<unknown> = () => Promise.resolve();
+
+/**
+ * The system page's lazy chunk, named by the page's own route (system-page/index.tsx, which the app
+ * loads at start): the page sits above this folder, so this folder does not import it.
+ */
+export function setSystemPageLoader(load: () => Promise<unknown>): void {
+  loadSystemPageCode = load;
+}
+
 /** The system page's code (its lazy chunk) and first data, into the caches. */
 export function prefetchSystemPage(queryClient: QueryClient, system_cuid: string): void {
-  void import('./SystemPage').catch(() => undefined);
+  void loadSystemPageCode().catch(() => undefined);
   void queryClient.prefetchQuery({ ...systemLatestQuery(system_cuid), staleTime: PREFETCH_FRESH_MS });
 }
 

@@ -1,5 +1,5 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
-import type { TBrand } from '../layout/brand';
+import type { TBrand } from './brand';
 
 /** Touch screens (a finger, not a mouse): what can be tapped is at least 44×44 px (WCAG 2.5.5). */
 export const COARSE = '@media (pointer: coarse)';

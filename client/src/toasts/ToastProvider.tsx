@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useContext, useEffect, useRef, useState 
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
 import type { TLiveEvent } from '../../../server/src/notifications/notifications.schema';
-import { isToastMuted } from '../alarms/mute';
+import { isToastMuted } from './mute';
 import { formatLocale } from '../i18n/locale';
 import { useSession, useSessionManager } from '../session/SessionProvider';
 import { messageOf, trpc } from '../trpc';

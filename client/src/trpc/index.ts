@@ -1,8 +1,8 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable, type Unsubscribable } from '@trpc/server/observable';
 import superjson from 'superjson';
-import type { AppRouter } from '../../server/src/api/app.router';
-import { connection, type Connection } from './kit/connection';
+import type { AppRouter } from '../../../server/src/api/app.router';
+import { connection, type Connection } from './connection';
 
 export type { AppRouter };
 

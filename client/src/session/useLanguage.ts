@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocaleState, useNotify } from 'react-admin';
-import { useSession, useSessionManager } from '../session/SessionProvider';
+import { useSession, useSessionManager } from './SessionProvider';
 import { messageOf, trpc } from '../trpc';
-import { isLocale, type Locale, writeLocale } from './locale';
+import { isLocale, type Locale, writeLocale } from '../i18n/locale';
 
 /** The language stored with the signed-in user (`user.meta.preferences.language`), if any. */
 function useStoredLanguage(): Locale | undefined {

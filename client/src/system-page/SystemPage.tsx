@@ -24,16 +24,16 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { Title, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { DownloadDataButton } from '../exports/DownloadDataButton';
-import { usePageTitle } from '../layout/brand';
+import { usePageTitle } from '../theme/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
-import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from './chart-time';
-import type { ChartParameter } from './SystemChart';
-import { systemLatestQuery } from './prefetch';
+import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from '../systems/chart-time';
+import type { ChartParameter } from '../systems/SystemChart';
+import { systemLatestQuery } from '../systems/prefetch';
 // Energy, site and settings link (issue 13).
-import { EnergyCard, SettingsLink, SiteCard } from './SystemHome';
+import { EnergyCard, SettingsLink, SiteCard } from '../systems/SystemHome';
 
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
-const SystemChart = lazy(() => import('./SystemChart'));
+const SystemChart = lazy(() => import('../systems/SystemChart'));
 const SystemChangelog = lazy(() => import('./SystemChangelog'));
 const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
 const SystemStatus = lazy(() => import('../status/SystemStatus'));

@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEntryActions';
 import { messageOf, trpc } from '../trpc';
-import { fullLabel } from './chart-time';
-import { ChangelogFields } from './ChangelogFields';
+import { fullLabel } from '../systems/chart-time';
+import { ChangelogFields } from '../systems/ChangelogFields';
 import { ownEntry } from '../../../server/src/common/own-entry';
 
 /** The changelog filter: every entry, people's entries (MANUAL), or the portal's own (COMMAND, CONFIGURATION, MUTE). */

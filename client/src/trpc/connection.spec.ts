@@ -1,9 +1,9 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '../../../server/src/api/app.router';
-import { holdWhileUnreachableLink, isUnanswered, trackedFetch } from '../trpc';
+import { holdWhileUnreachableLink, isUnanswered, trackedFetch } from './index';
 import { Connection } from './connection';
-import { prefetchAllowed } from './prefetch';
+import { prefetchAllowed } from '../kit/prefetch';
 
 describe('Connection (the server reachable or not)', () => {
   it('is reachable until a request gets no answer, and again at the next answer', () => {

@@ -1,11 +1,11 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import frenchMessages from 'ra-language-french';
-import { mergeMessages } from '../kit/group';
-import { GROUP_MESSAGES } from './group-messages';
-import { en } from './en';
-import { fr } from './fr';
-import { isLocale, type Locale } from './locale';
+import { mergeMessages } from './kit/group';
+import { GROUP_MESSAGES } from './messages';
+import { en } from './i18n/en';
+import { fr } from './i18n/fr';
+import { isLocale, type Locale } from './i18n/locale';
 
 const MESSAGES = {
   en: mergeMessages({ ...englishMessages, ...en }, ...GROUP_MESSAGES.map((m) => m.en)),
