@@ -14,7 +14,7 @@ const swc = [
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
-  roots: ['<rootDir>/server', '<rootDir>/test'],
+  roots: ['<rootDir>/server', '<rootDir>/shared', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
   // The kill -9 tests run the built server (or the built outbox worker) as a child process on the same database, so they need
   // PostgreSQL (TEST_DATABASE_URL): an in-memory PGlite cannot be shared between processes.

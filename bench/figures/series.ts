@@ -1,6 +1,6 @@
 import superjson from 'superjson';
-import { isSuperUser } from '../../server/src/access/policy';
-import type { Actor } from '../../server/src/access/policy';
+import { isSuperUser } from '../../shared/access/policy';
+import type { Actor } from '../../shared/access/policy';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { SystemAccessRepository } from '../../server/src/systems/system-access.repository';

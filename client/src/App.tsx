@@ -2,7 +2,7 @@ import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Admin, CustomRoutes, localStorageStore } from 'react-admin';
 import { Navigate, Route, useLocation, useNavigate } from 'react-router';
-import { LOGIN_PATH } from '../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../shared/common/spec-constants';
 import { createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
 import { withOwnCompanies } from './ownCompanies';

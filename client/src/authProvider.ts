@@ -1,5 +1,5 @@
 import type { AuthProvider, UserIdentity } from 'ra-core';
-import { LOGIN_PATH } from '../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../shared/common/spec-constants';
 import { actorOf, canAccessWith, permissionFor } from './permissions';
 import { login } from './session/auth-api';
 import type { SessionManager } from './session/session-manager';

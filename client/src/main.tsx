@@ -1,7 +1,7 @@
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { LOGIN_PATH } from '../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../shared/common/spec-constants';
 import { SessionGate, startFirstSessionCheck, warmShellWhenIdle } from './boot/gate';
 import { readLocale } from './i18n/locale';
 import { makeTranslate } from './i18n/translate';

@@ -1,5 +1,5 @@
 import type { DataProvider, GetListParams } from 'ra-core';
-import { can } from '../../server/src/access/policy';
+import { can } from '../../shared/access/policy';
 import { actorOf } from './permissions';
 import type { TSessionContext } from './session/auth-api';
 

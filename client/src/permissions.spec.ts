@@ -1,4 +1,4 @@
-import { can, POLICY } from '../../server/src/access/policy';
+import { can, POLICY } from '../../shared/access/policy';
 import { actorOf, canAccessWith, permissionFor, RESOURCE_PERMISSIONS } from './permissions';
 import type { TSessionContext } from './session/auth-api';
 

@@ -1,10 +1,10 @@
-import { type Actor, actorFromContext, actorIn, can, isMemberOf, type Permission } from '../../server/src/access/policy';
-import { RESOURCE_ACCESS, type ResourceAccess } from '../../server/src/access/resources';
+import { type Actor, actorFromContext, actorIn, can, isMemberOf, type Permission } from '../../shared/access/policy';
+import { RESOURCE_ACCESS, type ResourceAccess } from '../../shared/access/resources';
 import type { TSessionContext } from './session/auth-api';
-import { ownEntry } from '../../server/src/common/own-entry';
+import { ownEntry } from '../../shared/common/own-entry';
 
 /**
- * react-admin resource + action → the permission of spec §6 (server/src/access/policy.ts) that
+ * react-admin resource + action → the permission of spec §6 (shared/access/policy.ts) that
  * answers `authProvider.canAccess`. Resource names are tRPC router names (`system` →
  * `system.getList`); the table is the server's (server/src/access/resources.ts): the procedures'
  * permissions (`perms`, which the generated routers enforce) with the questions only pages ask

@@ -1,5 +1,5 @@
 import { DEMO_SYSTEMS, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
-import { historyCsvHeader, historyCsvLines } from '../../server/src/alerts/alarms/history-csv';
+import { historyCsvHeader, historyCsvLines } from '../../shared/alerts/history-csv';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { addMember } from '../factories/users';

@@ -1,5 +1,5 @@
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { ZTriggerEventValue } from '../../server/src/alerts/rules';
+import { ZTriggerEventValue } from '../../shared/alerts/rules';
 import { type AlertTestApp, eventsOf, ingest, startAlertApp } from './support';
 
 /**

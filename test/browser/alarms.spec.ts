@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { SEVERITY_COLOURS } from '../../server/src/common/spec-constants';
+import { SEVERITY_COLOURS } from '../../shared/common/spec-constants';
 import { LiveEventsService } from '../../server/src/notifications/live-events.service';
 import type { TToast } from '../../server/src/notifications/notifications.schema';
 import { addEvent, addTrigger, eventValue, setStatus } from '../alerts/alarm-fixtures';

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SEVERITY_COLOURS } from '../../server/src/common/spec-constants';
+import { SEVERITY_COLOURS } from '../../shared/common/spec-constants';
 import { LiveEventsService } from '../../server/src/notifications/live-events.service';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { loadFleet } from '../../server/src/simulator/fleet';

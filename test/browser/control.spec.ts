@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { applyMergePatch } from '../../server/src/controllers/command-wire';
+import { applyMergePatch } from '../../shared/controllers/command-wire';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../server/src/simulator/fleet';
 import { type BrowserPortal, eventually, PASSWORD, signIn, startBrowserPortal } from './support/portal';

@@ -1,4 +1,4 @@
-import { SESSION_MAX_FAILURES } from '../../server/src/common/spec-constants';
+import { SESSION_MAX_FAILURES } from '../../shared/common/spec-constants';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';
 

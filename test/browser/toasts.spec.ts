@@ -3,7 +3,7 @@ import {
   SEVERITY_COLOURS,
   TOAST_MAX_VISIBLE,
   TOAST_VIEWPORT_WIDTH_PX,
-} from '../../server/src/common/spec-constants';
+} from '../../shared/common/spec-constants';
 import type { HttpClient } from '../factories/http-client';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newCuid } from '../../server/src/common/ids';
-import type { TTriggerEventValue } from '../../server/src/alerts/rules';
+import type { TTriggerEventValue } from '../../shared/alerts/rules';
 import { patience } from './patience';
 
 /**

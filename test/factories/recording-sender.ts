@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NotificationChannelSourceValue } from '../../server/src/common/enums';
+import type { NotificationChannelSourceValue } from '../../shared/common/enums';
 import type { ChannelSender, ChannelTarget, OutgoingAlert, SendResult } from '../../server/src/alerts/delivery/channel-sender';
 
 /** One message the peer received. */

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import type { Actor } from '../../server/src/access/policy';
+import type { Actor } from '../../shared/access/policy';
 
 /** A caller with one membership, as the policy sees them (for the services' rule tests). */
 export const actor = (user_cuid: string, company_cuid: string, level: number, is_company_admin = false): Actor => ({

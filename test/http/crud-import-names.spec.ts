@@ -1,4 +1,4 @@
-import { RESOURCE_ACCESS, type CsvName } from '../../server/src/access/resources';
+import { RESOURCE_ACCESS, type CsvName } from '../../shared/access/resources';
 import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';

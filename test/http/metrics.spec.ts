@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CONTROLLER_COMMAND_STATUSES } from '../../server/src/common/enums';
+import { CONTROLLER_COMMAND_STATUSES } from '../../shared/common/enums';
 import { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../server/src/simulator/fleet';
 import { addEvents, addTrigger, companyByName, eventually, eventValue, systemByName } from '../factories/alert-fixtures';

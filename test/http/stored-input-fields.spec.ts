@@ -15,7 +15,7 @@
  */
 import { Logger } from '@nestjs/common';
 import superjson from 'superjson';
-import { jsonFields, urlFields } from '../../server/src/common/zod-fields';
+import { jsonFields, urlFields } from '../../shared/common/zod-fields';
 import { domainResource, rootDomainResource } from '../../server/src/branding/domain.resources';
 import { RESOURCES } from '../../server/src/api/resource-routers';
 import type { ResourceDefinition } from '../../server/src/crud/resource';

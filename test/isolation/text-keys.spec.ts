@@ -1,6 +1,6 @@
 import { DEMO_CONTROLLER_ID, DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
 import { newCuid } from '../../server/src/common/ids';
-import { COMMAND_NAME_PATTERN } from '../../server/src/catalogue/declared-commands';
+import { COMMAND_NAME_PATTERN } from '../../shared/catalogue/declared-commands';
 import { addEvents, addTrigger, eventually, eventValue } from '../factories/alert-fixtures';
 import { DiscordPeer } from '../factories/discord-peer';
 import type { HttpClient } from '../factories/http-client';

@@ -1,7 +1,7 @@
 import { SqlAlarmInboxRepository } from '../../server/src/alerts/alarms/alarm-inbox.repository';
 import { SqlAlarmsRepository } from '../../server/src/alerts/alarms/alarms.repository';
 import { ZHistoryInput } from '../../server/src/alerts/alarms/alarms.schema';
-import type { Actor } from '../../server/src/access/policy';
+import type { Actor } from '../../shared/access/policy';
 import { newCuid } from '../../server/src/common/ids';
 import { addEvent, addTrigger, eventValue, setStatus } from '../alerts/alarm-fixtures';
 import { alertWorld, type AlertWorld } from './alert-fixtures';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../../server/src/access/policy';
+import type { Actor } from '../../shared/access/policy';
 import { type Scope, scopeOf } from '../../server/src/access/scope';
 import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME, seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from '../factories/database';

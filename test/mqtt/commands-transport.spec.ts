@@ -1,5 +1,5 @@
 import { connect, connectAsync, type MqttClient } from 'mqtt';
-import type { TCommandMessage } from '../../server/src/controllers/command-wire';
+import type { TCommandMessage } from '../../shared/controllers/command-wire';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../server/src/telemetry/command-link';
 import { addVictimAndDatabaseRefusals, VICTIM_CONTROLLER } from './support/poison';

@@ -1,6 +1,6 @@
 /**
  * The policy matrix, written by hand from spec §6 (the product specification), NOT from
- * server/src/access/policy.ts (never import it here).
+ * shared/access/policy.ts (never import it here).
  *
  * One entry per tRPC procedure: who may call it against a record of each relation, and how to
  * build a valid input that targets such a record. Adding a procedure is one line: pick a rule

@@ -7,7 +7,7 @@
  * matrix fixture) and in its input schema (optional fields the valid input leaves out).
  */
 import superjson from 'superjson';
-import { NOT_FINITE_MESSAGE, NUL_MESSAGE, SURROGATE_MESSAGE } from '../../server/src/common/storable';
+import { NOT_FINITE_MESSAGE, NUL_MESSAGE, SURROGATE_MESSAGE } from '../../shared/common/storable';
 import { startTestApp, type TestApp } from '../factories/app';
 import { PNG_BYTES, upload } from '../factories/files';
 import type { HttpClient } from '../factories/http-client';

@@ -23,7 +23,7 @@ import {
   BooleanInput,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { DOCUMENTATION_TYPES } from '../../../server/src/common/enums';
+import { DOCUMENTATION_TYPES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { MarkdownInput } from '../kit/MarkdownInput';
 import { RowButtons } from '../events/common';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
-import { NOTIFICATION_SEVERITIES } from '../../../server/src/common/enums';
+import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
 import { SeverityChip } from '../events/severity';
 import { messageOf, trpc } from '../trpc';
 import { AlarmRowMenu } from './AlarmRowMenu';

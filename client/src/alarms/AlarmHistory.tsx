@@ -3,8 +3,8 @@ import { Alert, Box, Button, Chip, CircularProgress, FormControl, InputLabel, Me
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { downloadCSV, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { historyCsvHeader, historyCsvLines } from '../../../server/src/alerts/alarms/history-csv';
-import { NOTIFICATION_SEVERITIES } from '../../../server/src/common/enums';
+import { historyCsvHeader, historyCsvLines } from '../../../shared/alerts/history-csv';
+import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
 import { SeverityChip } from '../events/severity';
 import { messageOf, trpc } from '../trpc';
 import { formatDeviceTime } from './api';

@@ -1,6 +1,6 @@
 import { Component, lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../../shared/common/spec-constants';
 import { checkSession, type SessionCheck, type TSessionContext } from '../session/auth-api';
 import type { LoginLocationState } from '../session/next-path';
 import { primeSession, readPrimedSession } from '../session/primed';

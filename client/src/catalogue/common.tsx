@@ -12,7 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
-import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES } from '../../../server/src/common/enums';
+import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES } from '../../../shared/common/enums';
 import { useInPhoneRow } from '../kit/ResponsiveDataTable';
 
 /** Choices of the two catalogue enumerations (spec §4), labels translated under portal.catalogue.enum. */

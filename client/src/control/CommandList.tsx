@@ -14,7 +14,7 @@ import { useToasts } from '../toasts/ToastProvider';
 import { messageOf } from '../trpc';
 import { statusColour, type TCommandRecord } from './api';
 import { kindLabel } from './useCommandRunner';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 export const COMMANDS_SHOWN = 50;
 

@@ -9,7 +9,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { ZDeclaredCommands } from '../../../server/src/controllers/command-wire';
+import { ZDeclaredCommands } from '../../../shared/controllers/command-wire';
 import { JsonField } from '../kit/JsonField';
 import { AccessEditButton } from '../kit/RecordButtons';
 import type { TDeclaredCommand } from './api';

@@ -9,7 +9,7 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
-import { COMMAND_NAME_PATTERN } from '../../../server/src/controllers/command-wire';
+import { COMMAND_NAME_PATTERN } from '../../../shared/controllers/command-wire';
 import { DecimalInput } from '../kit/DecimalInput';
 
 const F = 'resources.controllerType.fields.commands';

@@ -22,12 +22,12 @@ import {
   type Validator,
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { DANGEROUS_BUILT_INS } from '../../../server/src/controllers/command-wire';
+import { DANGEROUS_BUILT_INS } from '../../../shared/controllers/command-wire';
 import { DecimalInput } from '../kit/DecimalInput';
 import { messageOf } from '../trpc';
 import { fieldErrorsOf, newCommandId, sendCommand, type TDeclaredCommand } from './api';
 import { kindLabel, useCommandRunner } from './useCommandRunner';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 /** The commands a controller takes in the send form: restart, set_parameter and the declared ones (apply_config has its own button). */
 interface KindChoice {

@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import type { TCommandRecord, TControllerConfig } from '../../../server/src/control/commands/commands.schema';
-import type { TDeclaredCommand } from '../../../server/src/controllers/command-wire';
+import type { TDeclaredCommand } from '../../../shared/controllers/command-wire';
 import { trpc } from '../trpc';
 
 export type { TCommandRecord, TControllerConfig, TDeclaredCommand };

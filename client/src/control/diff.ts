@@ -1,4 +1,4 @@
-import { jsonKeyChanges } from '../../../server/src/common/json';
+import { jsonKeyChanges } from '../../../shared/common/json';
 
 /** One key of a configuration, desired against reported (nested objects as dotted paths). */
 export interface ConfigRow {

@@ -11,7 +11,7 @@ import type { TToast } from '../../../server/src/notifications/notifications.sch
 import type { Translate } from '../i18n/translate';
 import { useToasts } from '../toasts/ToastProvider';
 import { commandsTabOf, fieldErrorsOf, needsStepUp, type TCommandRecord } from './api';
-import { commandActionResponse } from '../../../server/src/common/enums';
+import { commandActionResponse } from '../../../shared/common/enums';
 
 /**
  * How long the grey PENDING toast stays when no answer comes: the server's default ack timeout

@@ -7,7 +7,7 @@ import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layo
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import { useTranslate } from 'react-admin';
-import { GRID_COLUMNS, type TWidget } from '../../../server/src/dashboards/dashboard-layout.schema';
+import { GRID_COLUMNS, type TWidget } from '../../../shared/dashboards/dashboard-layout.schema';
 import type { DateRange } from './range';
 import { WidgetBody } from './Widgets';
 

@@ -11,7 +11,7 @@ import {
   type TDashboardRange,
   type TWidget,
   ZDashboardLayout,
-} from '../../../server/src/dashboards/dashboard-layout.schema';
+} from '../../../shared/dashboards/dashboard-layout.schema';
 import { usePageTitle } from '../theme/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { fromLocalInput, rangeOf, toLocalInput } from './range';

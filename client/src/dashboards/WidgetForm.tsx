@@ -26,7 +26,7 @@ import {
   type TWidget,
   type TWidgetType,
   WIDGET_TYPES,
-} from '../../../server/src/dashboards/dashboard-layout.schema';
+} from '../../../shared/dashboards/dashboard-layout.schema';
 import { trpc } from '../trpc';
 import { useLatest } from './data';
 

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useLocaleState, useTranslate } from 'react-admin';
-import type { TWidget } from '../../../server/src/dashboards/dashboard-layout.schema';
+import type { TWidget } from '../../../shared/dashboards/dashboard-layout.schema';
 import EnergyBars from '../energy/EnergyBars';
 import { MarkdownView } from '../kit/MarkdownField';
 import { SiteMap } from '../map';

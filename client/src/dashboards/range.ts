@@ -1,4 +1,4 @@
-import type { TDashboardRange } from '../../../server/src/dashboards/dashboard-layout.schema';
+import type { TDashboardRange } from '../../../shared/dashboards/dashboard-layout.schema';
 
 export interface DateRange {
   from: Date;

@@ -3,7 +3,7 @@ import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useLocaleSta
 import { localText } from '../i18n/localText';
 import { DecimalInput } from '../kit/DecimalInput';
 import { useWatch } from 'react-hook-form';
-import { RULE_KINDS } from '../../../server/src/alerts/rules';
+import { RULE_KINDS } from '../../../shared/alerts/rules';
 import { PLACEHOLDER_LIST } from './rule-form';
 
 /** Durations are whole seconds. */

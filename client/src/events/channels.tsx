@@ -47,13 +47,13 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../server/src/common/enums';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { messageOf, trpc } from '../trpc';
 import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
 const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.events.source.${s}` }));

@@ -9,7 +9,7 @@ import { messageOf, trpc } from '../trpc';
 import { JobProgress } from './ExportDialog';
 import { isActive, sizeLabel, type ExportJob } from './job';
 import { SystemPrefetch } from '../systems/prefetch';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 const T = 'portal.exports';
 const STATUS_COLOURS = { QUEUED: 'default', RUNNING: 'info', DONE: 'success', FAILED: 'error' } as const;

@@ -16,7 +16,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { EXPORT_AGGREGATES, EXPORT_FREQUENCIES, EXPORT_RESOLUTIONS } from '../../../server/src/exports/export-config.schema';
+import { EXPORT_AGGREGATES, EXPORT_FREQUENCIES, EXPORT_RESOLUTIONS } from '../../../shared/exports/export-config.schema';
 import { trpc } from '../trpc';
 
 const T = 'portal.exports';

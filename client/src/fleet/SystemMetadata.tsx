@@ -20,7 +20,7 @@ import {
 } from 'react-admin';
 import { DecimalInput } from '../kit/DecimalInput';
 import { trpc } from '../trpc';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 export const PHASES = ['L1', 'L2', 'L3'] as const;
 

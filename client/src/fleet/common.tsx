@@ -1,5 +1,5 @@
 import { AutocompleteInput, ReferenceInput, SelectInput, required, type Validator } from 'react-admin';
-import { CONTROLLER_ID_PATTERN } from '../../../server/src/common/enums';
+import { CONTROLLER_ID_PATTERN } from '../../../shared/common/enums';
 import { useSession } from '../session/SessionProvider';
 
 export { TIMEZONE_CHOICES } from '../systems/fields';

@@ -14,7 +14,7 @@ import {
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { useWatch } from 'react-hook-form';
-import { ENTITY_TYPE_KINDS } from '../../../server/src/common/enums';
+import { ENTITY_TYPE_KINDS } from '../../../shared/common/enums';
 import { BulkActions } from '../kit/BulkActions';
 import { JsonInput } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';

@@ -1,7 +1,7 @@
 import { en } from './en';
 import { fr } from './fr';
 import type { Locale } from './locale';
-import { hasOwnEntry, ownEntry } from '../../../server/src/common/own-entry';
+import { hasOwnEntry, ownEntry } from '../../../shared/common/own-entry';
 
 /** The portal's own messages per language (react-admin's are merged in by the shell). */
 export const PORTAL_MESSAGES = { en, fr } as const;

@@ -1,7 +1,7 @@
 import { isValidElement, useContext } from 'react';
 import { CreateButton, FilterButton, FilterContext, TopToolbar, useCanAccess, useResourceContext } from 'react-admin';
 import { ExportCsvButton } from './ExportCsvButton';
-import { csvImportOf } from '../../../server/src/access/resources';
+import { csvImportOf } from '../../../shared/access/resources';
 import { ImportButton } from './ImportButton';
 
 export interface ListActionsProps {

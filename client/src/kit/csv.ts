@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
-import { ownTable } from '../../../server/src/common/own-entry';
-import { csvLine, inertCell } from '../../../server/src/common/spreadsheet-cell';
+import { ownTable } from '../../../shared/common/own-entry';
+import { csvLine, inertCell } from '../../../shared/common/spreadsheet-cell';
 
 /** One data row of a CSV file: its cells by column name and the file line it starts on (1-based). */
 export interface CsvRow {

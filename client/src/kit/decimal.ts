@@ -1,4 +1,4 @@
-import { readDecimal } from '../../../server/src/common/decimal';
+import { readDecimal } from '../../../shared/common/decimal';
 
 /**
  * What a person typed in a number field, read by the portal's one rule (server/src/common/decimal.ts,

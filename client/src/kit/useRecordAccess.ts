@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useListContextWithProps, useRecordContext, useResourceContext, type Identifier, type RaRecord } from 'react-admin';
 import { trpc } from '../trpc';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 export interface RecordAccess {
   edit: boolean;

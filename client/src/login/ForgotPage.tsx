@@ -1,7 +1,7 @@
 import { PublicField } from './PublicField';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../../shared/common/spec-constants';
 import { requestReset } from './account-api';
 import { AccountCard, usePublicLocale } from './AccountCard';
 

@@ -1,7 +1,7 @@
 import { PublicField } from './PublicField';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../../shared/common/spec-constants';
 import { completeReset, FORGOT_PATH } from './account-api';
 import { passwordStrength } from './accounts-i18n';
 import { AccountCard, StrengthHint, usePublicLocale } from './AccountCard';

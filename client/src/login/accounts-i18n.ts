@@ -1,7 +1,7 @@
 import type { GroupMessages } from '../kit/group';
 import type { Locale } from '../i18n/locale';
 import { makeTranslate, type Translate } from '../i18n/translate';
-import { hasOwnEntry, ownEntry } from '../../../server/src/common/own-entry';
+import { hasOwnEntry, ownEntry } from '../../../shared/common/own-entry';
 
 /**
  * Strings of the account pages (forgot password, set a password from a link, change password,

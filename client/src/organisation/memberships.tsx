@@ -19,7 +19,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { type Actor, isSuperUser } from '../../../server/src/access/policy';
+import { type Actor, isSuperUser } from '../../../shared/access/policy';
 import { ListActions } from '../kit/ListActions';
 import { RoleChipField, RoleSelectInput, useRoles } from './roles-ui';
 

@@ -1,4 +1,4 @@
-import { TOAST_DEFAULT_TIMEOUT_MS, TOAST_TIMEOUT_CHOICES_MS } from '../../../server/src/common/spec-constants';
+import { TOAST_DEFAULT_TIMEOUT_MS, TOAST_TIMEOUT_CHOICES_MS } from '../../../shared/common/spec-constants';
 import type { Translate } from '../i18n/translate';
 
 /** A toast timeout as a person reads it: none, 5 s … 30 s, 1 min … 30 min, 1 h. */

@@ -1,5 +1,5 @@
 import type { TSessionContext } from '../../../server/src/auth/session.schema';
-import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../../shared/common/spec-constants';
 
 /** The REST session endpoints under /api/auth (the cookie itself is HttpOnly: JS never reads it). */
 export type { TSessionContext };

@@ -1,4 +1,4 @@
-import { LOGIN_PATH } from '../../../server/src/common/spec-constants';
+import { LOGIN_PATH } from '../../../shared/common/spec-constants';
 
 /** A path inside this app that is safe to go back to after signing in; undefined otherwise. */
 export function safeNextPath(candidate: unknown): string | undefined {

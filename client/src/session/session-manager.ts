@@ -2,7 +2,7 @@ import {
   ROLES_FETCH_DELAY_MS,
   SESSION_MAX_FAILURES,
   SESSION_RECHECK_MS,
-} from '../../../server/src/common/spec-constants';
+} from '../../../shared/common/spec-constants';
 import type { SessionCheck, TSessionContext } from './auth-api';
 import { isCompleteContext } from './context';
 

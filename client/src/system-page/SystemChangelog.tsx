@@ -6,7 +6,7 @@ import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEn
 import { messageOf, trpc } from '../trpc';
 import { fullLabel } from '../systems/chart-time';
 import { ChangelogFields } from '../systems/ChangelogFields';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 /** The changelog filter: every entry, people's entries (MANUAL), or the portal's own (COMMAND, CONFIGURATION, MUTE). */
 type Show = 'all' | 'manual' | 'automatic';

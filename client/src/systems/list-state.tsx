@@ -7,7 +7,7 @@ import { formatKwh } from '../energy/format';
 import { STATE_COLOURS, STATE_ORDER } from '../map/pins';
 import { ageLabel } from './chart-time';
 import { useSystemPrefetch } from './prefetch';
-import { hasOwnEntry, ownEntry } from '../../../server/src/common/own-entry';
+import { hasOwnEntry, ownEntry } from '../../../shared/common/own-entry';
 
 /** The state columns of the systems and controllers lists (issue 13 "Lists that tell the state"). */
 

@@ -11,11 +11,11 @@ import {
   ACTION_RESPONSE_COLOURS,
   SEVERITY_COLOURS,
   TOAST_SWIPE_THRESHOLD_PX,
-} from '../../../server/src/common/spec-constants';
+} from '../../../shared/common/spec-constants';
 import type { Translate } from '../i18n/translate';
 import { formatTriggeredAt } from './format';
 import type { CloseReason, ToastEntry } from './toast-store';
-import { ownEntry } from '../../../server/src/common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 const SEVERITY_ICONS = { INFO: InfoIcon, WARNING: WarningIcon, ERROR: ErrorIcon, CRITICAL: ReportIcon } as const;
 const ACTION_ICONS = { SUCCESS: CheckCircleIcon, FAILURE: HighlightOffIcon, PENDING: HourglassTopIcon } as const;

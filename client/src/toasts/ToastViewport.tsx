@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { TOAST_HOTKEY, TOAST_VIEWPORT_WIDTH_PX } from '../../../server/src/common/spec-constants';
+import { TOAST_HOTKEY, TOAST_VIEWPORT_WIDTH_PX } from '../../../shared/common/spec-constants';
 import type { Translate } from '../i18n/translate';
 import { ToastItem } from './ToastItem';
 import type { CloseReason, ToastEntry, ToastStore } from './toast-store';

@@ -3,7 +3,7 @@ import {
   TOAST_DEFAULT_TIMEOUT_MS,
   TOAST_MAX_VISIBLE,
   TOAST_REMOVE_DELAY_MS,
-} from '../../../server/src/common/spec-constants';
+} from '../../../shared/common/spec-constants';
 import { FakeClock } from '../test-support/fake-clock';
 import { ToastStore, type TToast } from './toast-store';
 

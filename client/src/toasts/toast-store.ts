@@ -3,7 +3,7 @@ import {
   TOAST_DEFAULT_TIMEOUT_MS,
   TOAST_MAX_VISIBLE,
   TOAST_REMOVE_DELAY_MS,
-} from '../../../server/src/common/spec-constants';
+} from '../../../shared/common/spec-constants';
 import type { TToast } from '../../../server/src/notifications/notifications.schema';
 
 export type { TToast };

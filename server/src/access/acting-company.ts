@@ -1,4 +1,4 @@
-import { type Actor, levelIn } from './policy';
+import { type Actor, levelIn } from '../../../shared/access/policy';
 
 /**
  * The company an actor acts from on a system, which is charged for what they do there (an export

@@ -1,4 +1,4 @@
-import { type Actor, isSuperUser } from './policy';
+import { type Actor, isSuperUser } from '../../../shared/access/policy';
 
 /** The companies a caller can reach, computed once per call and put into every `where`. */
 export interface Scope {

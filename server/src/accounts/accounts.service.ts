@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource } from 'typeorm';
-import { type Actor, isAdminOf, isSuperUser } from '../access/policy';
+import { type Actor, isAdminOf, isSuperUser } from '../../../shared/access/policy';
 import { Mailer } from '../alerts/channels/mailer';
 import { hashPassword } from '../auth/password';
 import { Budgets } from '../budgets/budgets.service';

@@ -8,7 +8,7 @@ import {
   type NextExecutionTriggerValue,
   type TriggerLogProcessingStatusValue,
   type TriggerStateValue,
-} from '../common/enums';
+} from '../../../shared/common/enums';
 import { NotificationTriggerEntity } from '../notifications/notification-trigger.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { renderMessage } from './render';
-import type { TTriggerEventValue } from './rules';
+import type { TTriggerEventValue } from '../../../shared/alerts/rules';
 
 /** Every name a plain object inherits (constructor, __proto__, toString, valueOf, hasOwnProperty, …) and `prototype`. */
 const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];

@@ -1,5 +1,5 @@
-import { ownEntry } from '../common/own-entry';
-import type { MessagePlaceholder, TTriggerEventValue } from './rules';
+import { ownEntry } from '../../../shared/common/own-entry';
+import type { MessagePlaceholder, TTriggerEventValue } from '../../../shared/alerts/rules';
 
 /**
  * Fills a trigger's `message` / `release_message` with an event's values. Placeholders are

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { isPermission, PERMISSIONS } from '../access/policy';
-import { RESOURCE_ACCESS, type ResourceAccess } from '../access/resources';
+import { isPermission, PERMISSIONS } from '../../../shared/access/policy';
+import { RESOURCE_ACCESS, type ResourceAccess } from '../../../shared/access/resources';
 import { procedurePermissions } from './procedure-permissions';
 
 describe('procedure → permission map', () => {

@@ -1,5 +1,5 @@
-import { isPermission } from '../access/policy';
-import { RESOURCE_ACCESS, type ResourceAccess } from '../access/resources';
+import { isPermission } from '../../../shared/access/policy';
+import { RESOURCE_ACCESS, type ResourceAccess } from '../../../shared/access/resources';
 import { procedurePermissions } from './procedure-permissions';
 import { RESOURCES } from './resource-routers';
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { SESSION_COOKIE_DAYS, SESSION_COOKIE_NAME } from '../common/spec-constants';
+import { SESSION_COOKIE_DAYS, SESSION_COOKIE_NAME } from '../../../shared/common/spec-constants';
 
 
 /** Spec §9: the session cookie is `liuc` and lasts 7 days. */

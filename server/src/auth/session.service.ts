@@ -5,7 +5,7 @@ import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
 import { PreparedStatements } from '../database/prepared-statements';
-import { type Actor, actorFromContext } from '../access/policy';
+import { type Actor, actorFromContext } from '../../../shared/access/policy';
 import { RevocationBatcher, type RevocationState } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
 import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';

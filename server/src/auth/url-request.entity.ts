@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 
 /**
  * A one-time link (password reset, e-mail verification, invitation …): the token is the key and

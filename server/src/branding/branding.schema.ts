@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl } from '../common/zod-fields';
+import { httpUrl } from '../../../shared/common/zod-fields';
 
 const ZColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'A colour like #0c5b74');
 /** A path on this site or an https URL (never `//host`, `javascript:` …). */

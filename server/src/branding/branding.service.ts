@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
-import { OG_IMAGE_DEFAULT } from '../common/spec-constants';
+import { OG_IMAGE_DEFAULT } from '../../../shared/common/spec-constants';
 import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { DomainsRepository } from './domains.repository';

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { CompanyEntity } from '../companies/company.entity';
 import { RootDomainEntity } from './root-domain.entity';
 

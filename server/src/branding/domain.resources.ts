@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { notFound } from '../common/errors';
 import type { ResourceDefinition } from '../crud/resource';
 import { fieldError } from '../common/field-error';
-import { boundedJson } from '../common/zod-fields';
+import { boundedJson } from '../../../shared/common/zod-fields';
 import { ZBrandData } from './branding.schema';
 import type { DomainsRepository } from './domains.repository';
-import { resourceAccess } from '../access/resources';
+import { resourceAccess } from '../../../shared/access/resources';
 
 /** One or more DNS labels, lower-case (the tables keep host names lower-case). */
 const LABELS = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;

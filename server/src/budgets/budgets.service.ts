@@ -7,7 +7,7 @@ import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
 import { actingCompany } from '../access/acting-company';
-import { type Actor, isSuperUser, POLICY } from '../access/policy';
+import { type Actor, isSuperUser, POLICY } from '../../../shared/access/policy';
 import { SpentUntil } from './spent-until';
 import { BUDGET_SWEEP_SQL, BudgetRepository, type CompanyCapName, type Spend, spendIn } from './budget.repository';
 

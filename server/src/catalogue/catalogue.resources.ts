@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES, SLUG_PATTERN } from '../common/enums';
-import { boundedJson, httpUrl, ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
+import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES, SLUG_PATTERN } from '../../../shared/common/enums';
+import { boundedJson, httpUrl, ZJsonObject, ZName, ZRefCuid } from '../../../shared/common/zod-fields';
 import { TRPCError } from '@trpc/server';
 import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../crud/resource';
-import { resourceAccess } from '../access/resources';
-import { ZDeclaredCommands } from './declared-commands';
+import { resourceAccess } from '../../../shared/access/resources';
+import { ZDeclaredCommands } from '../../../shared/catalogue/declared-commands';
 import { logParameterUse } from './catalogue.repository';
 import { translationsInput, ZTranslationsRecord } from '../common/translations';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { JsonValue } from '../common/enums';
+import type { JsonValue } from '../../../shared/common/enums';
 import { ManufacturerEntity } from './manufacturer.entity';
 
 /** A controller (edge gateway) model. */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { EntityTypeEntity } from './entity-type.entity';
 
 /** A dated version of an entity type's meta description (config schema, state machine …). */

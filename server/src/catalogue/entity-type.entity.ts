@@ -1,6 +1,6 @@
 import type { Translations } from '../common/translations';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { ENTITY_TYPE_KINDS, PG_ENUM_NAMES, type EntityTypeKindValue } from '../common/enums';
+import { ENTITY_TYPE_KINDS, PG_ENUM_NAMES, type EntityTypeKindValue } from '../../../shared/common/enums';
 import { EntityTypeMetaEntity } from './entity-type-meta.entity';
 import { ManufacturerEntity } from './manufacturer.entity';
 

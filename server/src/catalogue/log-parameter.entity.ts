@@ -1,6 +1,6 @@
 import type { Translations } from '../common/translations';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { LOG_PARAMETER_TYPES, PG_ENUM_NAMES, type LogParameterTypeValue } from '../common/enums';
+import { LOG_PARAMETER_TYPES, PG_ENUM_NAMES, type LogParameterTypeValue } from '../../../shared/common/enums';
 import { UnitEntity } from './unit.entity';
 
 /** A measured quantity (e.g. 'pv_power', W, FloatLogParameter). */

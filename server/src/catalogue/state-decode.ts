@@ -14,7 +14,7 @@
  * a key into a plain object").
  */
 
-import { ownEntry, ownTable } from '../common/own-entry';
+import { ownEntry, ownTable } from '../../../shared/common/own-entry';
 
 type Scalar = string | number | boolean | null;
 

@@ -1,6 +1,6 @@
 import type { Translations } from '../common/translations';
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
-import type { JsonValue } from '../common/enums';
+import type { JsonValue } from '../../../shared/common/enums';
 
 /** A unit of measurement ('W', 'kWh', '°C' …). `unit_variants`: scaled forms, e.g. kW, MW. */
 @Entity({ name: 'unit' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedJson } from './zod-fields';
+import { boundedJson } from '../../../shared/common/zod-fields';
 
 /**
  * Catalogue and template texts in other languages beside the English of their own columns:

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 
 /** A tenant: users, systems, sites, controllers and channels belong to a company. */
 @Entity({ name: 'company' })

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { keepOwnSession } from '../trpc/own-session';
-import { bestLevel } from '../access/policy';
-import { httpUrl, ZJsonObject, ZName } from '../common/zod-fields';
+import { bestLevel } from '../../../shared/access/policy';
+import { httpUrl, ZJsonObject, ZName } from '../../../shared/common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
-import { resourceAccess } from '../access/resources';
+import { resourceAccess } from '../../../shared/access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
 import { addCreatorMembership } from './company.repository';
 

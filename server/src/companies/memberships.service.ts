@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import { type Actor, can, mayHandleLevel } from '../access/policy';
+import { type Actor, can, mayHandleLevel } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
 import { fieldError } from '../common/field-error';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { Actor } from '../access/policy';
-import { flattenJson, isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../common/json';
+import type { Actor } from '../../../shared/access/policy';
+import { flattenJson, isPlainObject, jsonKeyChanges, sameJson, stableJson } from '../../../shared/common/json';
 import { isSecretPath, SECRET_MASK } from '../common/secret-config';
 import { writeAutomaticChangelog } from '../systems/automatic-changelog';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CONTROLLER_COMMAND_STATUSES, PG_ENUM_NAMES, type ControllerCommandStatusValue, type JsonObject } from '../common/enums';
+import { CONTROLLER_COMMAND_STATUSES, PG_ENUM_NAMES, type ControllerCommandStatusValue, type JsonObject } from '../../../shared/common/enums';
 import { CompanyEntity } from '../companies/company.entity';
 import { SystemEntity } from '../systems/system.entity';
 import { UserEntity } from '../users/user.entity';

@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CONTROLLER_ONLINE_STATES, PG_ENUM_NAMES, type ControllerOnlineStateName } from '../common/enums';
+import { CONTROLLER_ONLINE_STATES, PG_ENUM_NAMES, type ControllerOnlineStateName } from '../../../shared/common/enums';
 import { ControllerEntity } from './controller.entity';
 
 /** The current online state of a controller (at most one row per controller). */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { EntityTypeEntity } from '../catalogue/entity-type.entity';
 import { SystemEntity } from '../systems/system.entity';
 import { CompanyEntity } from '../companies/company.entity';

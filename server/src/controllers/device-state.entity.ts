@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { DeviceEntity } from './device-entity.entity';
 
 /** Snapshots of an entity's state machine / state values. Range-partitioned by month. */

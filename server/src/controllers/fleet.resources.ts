@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { CONTROLLER_ID_PATTERN, CONTROLLER_ONLINE_STATES, SLUG_PATTERN } from '../common/enums';
-import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
+import { CONTROLLER_ID_PATTERN, CONTROLLER_ONLINE_STATES, SLUG_PATTERN } from '../../../shared/common/enums';
+import { ZJsonObject, ZName, ZRefCuid } from '../../../shared/common/zod-fields';
 import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from '../access/policy';
-import { resourceAccess } from '../access/resources';
+import type { Actor } from '../../../shared/access/policy';
+import { resourceAccess } from '../../../shared/access/resources';
 import { writeConfigChangelog } from './config-changelog';
 import { budgetsOf } from '../budgets/budgets.service';
 import { controllerStateColumns, entityKindWhere, entityTypeKind } from './fleet-resources.repository';

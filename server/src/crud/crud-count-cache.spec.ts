@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { systemResource } from '../systems/system.resource';
 import { CrudService } from './crud.service';
 import type { ResourceDefinition } from './resource';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Actor, Permission } from '../access/policy';
+import type { Actor, Permission } from '../../../shared/access/policy';
 import { procedure, router } from '../trpc/trpc';
 import { accessProcedure, readProcedures } from './procedures';
 import { contextLocale } from '../trpc/context-locale';

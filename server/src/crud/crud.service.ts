@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Actor, actorFor, can, type Permission } from '../access/policy';
+import { type Actor, actorFor, can, type Permission } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';
@@ -13,7 +13,7 @@ import type { TGetListParams } from './crud.schema';
 import { importRows, type ImportMode, type ImportResult } from './csv-import';
 import { withField } from '../common/field-error';
 import { resolveCsvNames } from './csv-names';
-import { csvImportOf } from '../access/resources';
+import { csvImportOf } from '../../../shared/access/resources';
 import { type Dependent, dependentsMessage, dependentsOf } from './dependents';
 import type { Locale } from '../common/locale';
 import { translate } from '../common/messages';

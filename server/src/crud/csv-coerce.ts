@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { readDecimal } from '../common/decimal';
+import { readDecimal } from '../../../shared/common/decimal';
 
 /** What a create-schema field expects, seen through optional/nullable/default wrappers. */
 export interface FieldShape {

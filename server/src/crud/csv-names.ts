@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { Actor } from '../access/policy';
-import type { CsvName } from '../access/resources';
+import type { Actor } from '../../../shared/access/policy';
+import type { CsvName } from '../../../shared/access/resources';
 import { scopeOf } from '../access/scope';
 import type { ImportError } from './csv-import';
 

@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { SqlParams } from '../database/sql-params';
 import { ZGetListParams } from './crud.schema';
-import { ownEntry } from '../common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 /*
  * Small SQL helpers for react-admin lists (the generic CRUD and the hand-written routers: users,

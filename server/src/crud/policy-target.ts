@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Actor, PolicyTarget } from '../access/policy';
+import type { Actor, PolicyTarget } from '../../../shared/access/policy';
 import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
 import { withField } from '../common/field-error';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Actor, Permission } from '../access/policy';
+import type { Actor, Permission } from '../../../shared/access/policy';
 import { procedure } from '../trpc/trpc';
 import { ZDeleteManyParams, ZDeleteParams, ZGetListParams, ZGetManyParams, ZGetManyReferenceParams, ZGetOneParams } from './crud.schema';
 

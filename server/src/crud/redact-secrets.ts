@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { type Actor, can } from '../access/policy';
+import { type Actor, can } from '../../../shared/access/policy';
 import { maskSecrets, maskSecretText } from '../common/secret-config';
 import { policyTarget } from './policy-target';
 import type { ResourceDefinition } from './resource';

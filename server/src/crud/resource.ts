@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Permission, PolicyTarget } from '../access/policy';
+import type { Actor, Permission, PolicyTarget } from '../../../shared/access/policy';
 import type { Scope } from '../access/scope';
 import type { AppConfig } from '../config/config';
 import type { SqlParams } from '../database/sql-params';

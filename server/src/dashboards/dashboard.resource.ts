@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from '../access/policy';
-import { resourceAccess } from '../access/resources';
+import type { Actor } from '../../../shared/access/policy';
+import { resourceAccess } from '../../../shared/access/resources';
 import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { ZName, ZRefCuid } from '../../../shared/common/zod-fields';
 import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { systemJob } from '../common/system-job';
-import { layoutReferences, ZDashboardLayout, ZDashboardMeta } from './dashboard-layout.schema';
+import { layoutReferences, ZDashboardLayout, ZDashboardMeta } from '../../../shared/dashboards/dashboard-layout.schema';
 import { dashboardRoleSql, DashboardsRepository } from './dashboards.repository';
 
-export { DASHBOARD_META_MAX_BYTES } from './dashboard-layout.schema';
+export { DASHBOARD_META_MAX_BYTES } from '../../../shared/dashboards/dashboard-layout.schema';
 export { dashboardRoleSql } from './dashboards.repository';
 
 /** Who asks the existence checks before a write: the CRUD's input check (no caller at hand; the write itself is scoped). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { scopeOf } from '../access/scope';
 import { checkDashboard } from './dashboard.resource';
 import { DashboardsRepository, type MineDashboardRow } from './dashboards.repository';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { DOCUMENTATION_TYPES, PG_ENUM_NAMES, type DocumentationTypeValue } from '../common/enums';
+import { DOCUMENTATION_TYPES, PG_ENUM_NAMES, type DocumentationTypeValue } from '../../../shared/common/enums';
 import { UserEntity } from '../users/user.entity';
 
 /** A version of a documentation text (Markdown); `is_active` marks the one in use. */

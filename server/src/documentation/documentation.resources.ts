@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DOCUMENTATION_TYPES } from '../common/enums';
+import { DOCUMENTATION_TYPES } from '../../../shared/common/enums';
 import type { ResourceDefinition } from '../crud/resource';
 import { setDocumentationAuthor } from './documentation.repository';
-import { resourceAccess } from '../access/resources';
+import { resourceAccess } from '../../../shared/access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 

@@ -1,7 +1,7 @@
 import { actingCompany } from '../access/acting-company';
-import { type Actor, POLICY } from '../access/policy';
+import { type Actor, POLICY } from '../../../shared/access/policy';
 import type { AppConfig } from '../config/config';
-import type { TExportResolution } from './export-config.schema';
+import type { TExportResolution } from '../../../shared/exports/export-config.schema';
 
 /**
  * The rules of fair, bounded exports (docs/security.md "Budgets and fair shares"), pure so they

@@ -5,7 +5,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { fieldErrorsOf } from '../common/field-error';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { CompanyEntity } from '../companies/company.entity';
 import { SystemEntity } from '../systems/system.entity';
 import { UserEntity } from '../users/user.entity';

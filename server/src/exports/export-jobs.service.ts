@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { stat } from 'node:fs/promises';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';

@@ -5,7 +5,7 @@ import { Mailer } from '../alerts/channels/mailer';
 import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { Budgets } from '../budgets/budgets.service';
-import type { TExportFrequency } from './export-config.schema';
+import type { TExportFrequency } from '../../../shared/exports/export-config.schema';
 import { exportBudgets, pickNext } from './export-fairness';
 import { ExportJobsRepository, type JobRow } from './export-jobs.repository';
 import { ExportMetrics } from './export-metrics';

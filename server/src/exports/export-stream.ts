@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { csvLine, inertText } from '../common/spreadsheet-cell';
+import { csvLine, inertText } from '../../../shared/common/spreadsheet-cell';
 import { SqlParams } from '../database/sql-params';
 import { pivotSql } from './export-thread-reads.repository';
-import type { TExportAggregate, TExportDecimal, TExportFormat, TExportResolution } from './export-config.schema';
+import type { TExportAggregate, TExportDecimal, TExportFormat, TExportResolution } from '../../../shared/exports/export-config.schema';
 
 /** One column of a planned export, with its header (label and unit). */
 export interface PlannedColumn {

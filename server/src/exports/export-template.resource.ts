@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { EntityManager } from 'typeorm';
-import { type Actor, levelIn } from '../access/policy';
+import { type Actor, levelIn } from '../../../shared/access/policy';
 import { budgetsOf } from '../budgets/budgets.service';
-import { ZName, ZRefCuid } from '../common/zod-fields';
+import { ZName, ZRefCuid } from '../../../shared/common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
 import { fieldErrors } from '../common/field-error';
-import { resourceAccess } from '../access/resources';
-import { ZExportConfig, ZExportConfigShape, type TExportConfig } from './export-config.schema';
+import { resourceAccess } from '../../../shared/access/resources';
+import { ZExportConfig, ZExportConfigShape, type TExportConfig } from '../../../shared/exports/export-config.schema';
 import { chargedCompany } from './export-fairness';
 import { exportTemplatesSql as sql } from './export-templates.repository';
 

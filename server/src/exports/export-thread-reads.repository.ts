@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { SqlParams } from '../database/sql-params';
 import { rollupTable } from '../telemetry/rollups';
-import type { TExportAggregate, TExportResolution } from './export-config.schema';
+import type { TExportAggregate, TExportResolution } from '../../../shared/exports/export-config.schema';
 import type { ExportPlan } from './export-stream';
 
 const VALUE_OF: Record<TExportAggregate, string> = { avg: '(sum / NULLIF(count, 0))', min: 'min', max: 'max', last: 'last' };

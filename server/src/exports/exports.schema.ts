@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZRefCuid, ZTimezone } from '../common/zod-fields';
-import { EXPORT_DECIMALS, EXPORT_FORMATS, ZExportConfigShape } from './export-config.schema';
+import { ZRefCuid, ZTimezone } from '../../../shared/common/zod-fields';
+import { EXPORT_DECIMALS, EXPORT_FORMATS, ZExportConfigShape } from '../../../shared/exports/export-config.schema';
 import { EXPORT_JOB_STATUSES } from './export-job.entity';
 
 /** The dates an export accepts: 1970-01-01 to the end of 9999 (UTC), what PostgreSQL, the time zones and the file's cells all hold. */

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type Actor, can } from '../access/policy';
+import { type Actor, can } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
 import { fieldError } from '../common/field-error';
 import { systemJob } from '../common/system-job';
 import { ExportTemplatesRepository } from './export-templates.repository';
-import { ZExportConfigShape, type TExportConfig } from './export-config.schema';
+import { ZExportConfigShape, type TExportConfig } from '../../../shared/exports/export-config.schema';
 import { chargedCompany, columnDays } from './export-fairness';
 import { ExportMetrics } from './export-metrics';
 import type { ExportPlan, PlannedColumn } from './export-stream';

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies';
-import { type Actor, mayStartUpload } from '../access/policy';
+import { type Actor, mayStartUpload } from '../../../shared/access/policy';
 import { SessionService } from '../auth/session.service';
 import { hostOf } from '../branding/branding.service';
 import { Budgets } from '../budgets/budgets.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SYSTEM_STATES } from '../common/enums';
+import { SYSTEM_STATES } from '../../../shared/common/enums';
 
 /**
  * The operator's home in one call (`fleet.overview`): what the caller's visible systems are doing,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { type Actor, isSuperUser, type Permission, POLICY } from '../access/policy';
+import { type Actor, isSuperUser, type Permission, POLICY } from '../../../shared/access/policy';
 import { scopeOf, type Scope } from '../access/scope';
 import { notFound } from '../common/errors';
 import { AppConfig } from '../config/config';

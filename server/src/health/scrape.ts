@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CONTROLLER_COMMAND_STATUSES } from '../common/enums';
+import { CONTROLLER_COMMAND_STATUSES } from '../../../shared/common/enums';
 import { PortalMetrics } from '../common/metrics';
 import { systemJob } from '../common/system-job';
 import { AlertEngine } from '../alerts/engine/alert-engine.worker';

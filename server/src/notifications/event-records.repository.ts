@@ -1,4 +1,4 @@
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import type { Queryable } from '../database/repository';
 
 /**

@@ -1,9 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../common/enums';
-import { ZJsonObject, ZName, ZRefCuid } from '../common/zod-fields';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES, SLUG_PATTERN } from '../../../shared/common/enums';
+import { ZJsonObject, ZName, ZRefCuid } from '../../../shared/common/zod-fields';
 import type { ResourceDefinition } from '../crud/resource';
-import { resourceAccess } from '../access/resources';
+import { resourceAccess } from '../../../shared/access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
 import { EventRecordsRepository } from './event-records.repository';
 

@@ -6,7 +6,7 @@ import {
   PG_ENUM_NAMES,
   type NotificationChannelSourceValue,
   type NotificationChannelStatusValue,
-} from '../common/enums';
+} from '../../../shared/common/enums';
 
 /** A delivery channel of a company; details live in the Email/Telegram/Discord table. */
 @Entity({ name: 'notification_channel' })

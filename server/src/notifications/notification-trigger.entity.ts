@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../common/enums';
+import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../../../shared/common/enums';
 import { SystemEntity } from '../systems/system.entity';
 import { CompanyEntity } from '../companies/company.entity';
 import { NotificationTemplateAssignmentEntity } from './notification-template-assignment.entity';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ACTION_RESPONSES, TOAST_TYPES } from '../common/spec-constants';
-import { CONTROLLER_COMMAND_STATUSES, NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../common/enums';
+import { ACTION_RESPONSES, TOAST_TYPES } from '../../../shared/common/spec-constants';
+import { CONTROLLER_COMMAND_STATUSES, NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../../../shared/common/enums';
 import { ZCuid } from '../users/users.schema';
 
 

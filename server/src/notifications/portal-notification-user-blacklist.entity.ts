@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import { PG_ENUM_NAMES, PORTAL_NOTIFICATION_TYPES, type PortalNotificationTypeValue } from '../common/enums';
+import { PG_ENUM_NAMES, PORTAL_NOTIFICATION_TYPES, type PortalNotificationTypeValue } from '../../../shared/common/enums';
 import { SystemEntity } from '../systems/system.entity';
 import { UserEntity } from '../users/user.entity';
 

@@ -6,7 +6,7 @@ import {
   type NotificationSeverityValue,
   type PortalNotificationTypeValue,
   type JsonObject,
-} from '../common/enums';
+} from '../../../shared/common/enums';
 import { SystemEntity } from '../systems/system.entity';
 import { RoleEntity } from '../users/role.entity';
 

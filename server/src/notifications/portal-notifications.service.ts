@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
 import { SystemAccessService } from '../systems/system-access.service';

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { newCuid } from '../common/ids';
-import type { JsonObject } from '../common/enums';
-import { type TDashboardLayout, ZDashboardLayout } from '../dashboards/dashboard-layout.schema';
+import type { JsonObject } from '../../../shared/common/enums';
+import { type TDashboardLayout, ZDashboardLayout } from '../../../shared/dashboards/dashboard-layout.schema';
 import { DashboardEntity } from '../dashboards/dashboard.entity';
 
 type Widget = TDashboardLayout['widgets'][number];

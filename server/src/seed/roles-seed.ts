@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ROLE_LEVELS } from '../common/enums';
+import { ROLE_LEVELS } from '../../../shared/common/enums';
 import { newCuid } from '../common/ids';
 import { RoleEntity } from '../users/role.entity';
 

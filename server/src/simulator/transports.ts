@@ -1,5 +1,5 @@
 import { connect, type MqttClient } from 'mqtt';
-import type { TCommandAck } from '../controllers/command-wire';
+import type { TCommandAck } from '../../../shared/controllers/command-wire';
 import { SimCommandRunner } from './commands';
 import type { SendResult, SimController, SimTransport, TelemetryMessage } from './simulator';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
-import { ZName, ZRefCuid } from '../common/zod-fields';
-import { resourceAccess } from '../access/resources';
+import { ZName, ZRefCuid } from '../../../shared/common/zod-fields';
+import { resourceAccess } from '../../../shared/access/resources';
 
 const ZLat = z.number().min(-90).max(90).nullable();
 const ZLong = z.number().min(-180).max(180).nullable();

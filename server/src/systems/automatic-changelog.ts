@@ -1,6 +1,6 @@
-import type { ChangelogKindValue } from '../common/enums';
+import type { ChangelogKindValue } from '../../../shared/common/enums';
 import { newCuid } from '../common/ids';
-import { toStorableText } from '../common/storable';
+import { toStorableText } from '../../../shared/common/storable';
 import { maskSecretText } from '../common/secret-config';
 import { systemJob } from '../common/system-job';
 import { insertAutomaticChangelog } from './system-changelog.repository';

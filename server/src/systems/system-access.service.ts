@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type Actor, can, type Permission, type PolicyTarget } from '../access/policy';
+import { type Actor, can, type Permission, type PolicyTarget } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { SystemAccessRepository, type VisibleSystem } from './system-access.repository';
 

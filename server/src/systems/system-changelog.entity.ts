@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CHANGELOG_KINDS, PG_ENUM_NAMES, type ChangelogKindValue } from '../common/enums';
+import { CHANGELOG_KINDS, PG_ENUM_NAMES, type ChangelogKindValue } from '../../../shared/common/enums';
 import { RoleEntity } from '../users/role.entity';
 import { UserEntity } from '../users/user.entity';
 import { SystemEntity } from './system.entity';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import type { ResourceDefinition } from '../crud/resource';
-import { resourceAccess } from '../access/resources';
-import { CHANGELOG_KINDS } from '../common/enums';
+import { resourceAccess } from '../../../shared/access/resources';
+import { CHANGELOG_KINDS } from '../../../shared/common/enums';
 import { CHANGELOG_SELECT_EXPRESSIONS } from './system-changelog.repository';
 
 /** The answer to editing or deleting an entry the portal wrote (kind other than MANUAL). */

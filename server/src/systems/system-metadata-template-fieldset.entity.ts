@@ -1,6 +1,6 @@
 import type { Translations } from '../common/translations';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { SystemMetadataTemplateSectionEntity } from './system-metadata-template-section.entity';
 
 /** A group of fields inside a template section, ordered by `section_index`. */

@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 import { SystemEntity } from './system.entity';
 
 /** The filled-in metadata form of a system (one row per system; keys follow the template). */

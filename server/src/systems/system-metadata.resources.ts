@@ -1,13 +1,13 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { ZName } from '../common/zod-fields';
+import { ZName } from '../../../shared/common/zod-fields';
 import { translationsInput, ZTranslationsRecord } from '../common/translations';
 import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { ZFieldsetData, ZMetadataData } from './system-metadata.schema';
 import { METADATA_SELECT_EXPRESSIONS, SystemMetadataRepository } from './system-metadata.repository';
 import { SystemMetadataService } from './system-metadata.service';
-import { resourceAccess } from '../access/resources';
+import { resourceAccess } from '../../../shared/access/resources';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 const ZText = z.string().trim().max(10_000).nullable().optional();

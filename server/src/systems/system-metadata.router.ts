@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZRefCuid } from '../common/zod-fields';
+import { ZRefCuid } from '../../../shared/common/zod-fields';
 import { crudProcedures } from '../crud/crud-router.factory';
 import type { CrudService } from '../crud/crud.service';
 import { procedure, router } from '../trpc/trpc';

@@ -1,6 +1,6 @@
 import { type Translations, ZTranslationsRecord } from '../common/translations';
 import { z } from 'zod';
-import { boundedJson } from '../common/zod-fields';
+import { boundedJson } from '../../../shared/common/zod-fields';
 
 /** The field types a metadata template offers (docs/system-metadata.md). */
 export const METADATA_FIELD_TYPES = ['text', 'number', 'integer', 'date', 'boolean', 'select'] as const;

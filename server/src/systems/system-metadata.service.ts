@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type Actor, can } from '../access/policy';
+import { type Actor, can } from '../../../shared/access/policy';
 import { newCuid } from '../common/ids';
 import { notFound } from '../common/errors';
 import { CrudService } from '../crud/crud.service';

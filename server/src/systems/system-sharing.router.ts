@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZRefCuid } from '../common/zod-fields';
+import { ZRefCuid } from '../../../shared/common/zod-fields';
 import { accessProcedure, readProcedures, removeProcedures } from '../crud/procedures';
 import { procedure, router } from '../trpc/trpc';
 import type { SystemSharingService } from './system-sharing.service';

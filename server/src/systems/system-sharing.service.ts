@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import { type Actor, can } from '../access/policy';
+import { type Actor, can } from '../../../shared/access/policy';
 import { scopeOf, type Scope } from '../access/scope';
 import { forbidden, notFound } from '../common/errors';
 import { CrudService } from '../crud/crud.service';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ResourceDefinition } from '../crud/resource';
-import { ZIsoDate, ZName, ZOptionalText, ZRefCuid, ZTimezone } from '../common/zod-fields';
-import { resourceAccess } from '../access/resources';
-import { SYSTEM_STATES } from '../common/enums';
+import { ZIsoDate, ZName, ZOptionalText, ZRefCuid, ZTimezone } from '../../../shared/common/zod-fields';
+import { resourceAccess } from '../../../shared/access/resources';
+import { SYSTEM_STATES } from '../../../shared/common/enums';
 import { fieldError } from '../common/field-error';
 import { ZBoolFilter } from '../crud/list-query';
 import { SYSTEM_SELECT_EXPRESSIONS, systemListStateSql } from './system.repository';

@@ -1,4 +1,4 @@
-import type { TCommandMessage } from '../controllers/command-wire';
+import type { TCommandMessage } from '../../../shared/controllers/command-wire';
 
 /**
  * The broker side of commands (docs/controller-protocol.md, *Commands*), implemented by the MQTT

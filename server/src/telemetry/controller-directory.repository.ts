@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { LogParameterTypeValue } from '../common/enums';
+import type { LogParameterTypeValue } from '../../../shared/common/enums';
 import type { SystemJob } from '../common/system-job';
 import { DATA_SOURCE } from '../database/database.module';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { LogParameterTypeValue } from '../common/enums';
+import type { LogParameterTypeValue } from '../../../shared/common/enums';
 import { systemJob } from '../common/system-job';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { ControllerDirectoryRepository } from './controller-directory.repository';

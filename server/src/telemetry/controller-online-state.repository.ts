@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { ControllerOnlineStateName } from '../common/enums';
+import type { ControllerOnlineStateName } from '../../../shared/common/enums';
 import type { SystemJob } from '../common/system-job';
 import { DATA_SOURCE } from '../database/database.module';
 import { withPgTransaction } from '../database/pg-transaction';

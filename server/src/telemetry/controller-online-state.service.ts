@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ControllerOnlineStateName } from '../common/enums';
+import type { ControllerOnlineStateName } from '../../../shared/common/enums';
 import { systemJob } from '../common/system-job';
 import { ControllerOnlineStateRepository, type PresenceRow } from './controller-online-state.repository';
 import { onContact, type OnlineRules, onSweep, type Presence } from './online-state-rules';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { LogParameterTypeValue } from '../common/enums';
+import type { LogParameterTypeValue } from '../../../shared/common/enums';
 import type { ControllerDirectoryService, DirectoryController, DirectoryEntity } from './controller-directory.service';
 import type { TelemetrySettings } from './telemetry.config';
 import {

@@ -1,4 +1,4 @@
-import type { ControllerOnlineStateName } from '../common/enums';
+import type { ControllerOnlineStateName } from '../../../shared/common/enums';
 
 /**
  * The online-state machine of a controller, as pure functions (the service stores the result).

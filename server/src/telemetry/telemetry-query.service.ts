@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, can, type Permission } from '../access/policy';
+import { type Actor, can, type Permission } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { decodeBundle, decodeValue, keyInWords, readStateMeta, type StateMeta } from '../catalogue/state-decode';
 import { SystemAccessService, type VisibleSystem } from '../systems/system-access.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPermission, type Permission } from '../access/policy';
+import { isPermission, type Permission } from '../../../shared/access/policy';
 import { procedure, router } from '../trpc/trpc';
 import {
   ZEnergyInput,

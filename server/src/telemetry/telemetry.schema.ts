@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONTROLLER_ONLINE_STATES, LOG_PARAMETER_TYPES } from '../common/enums';
-import { boundedJson } from '../common/zod-fields';
-import { storableText } from '../common/storable';
+import { CONTROLLER_ONLINE_STATES, LOG_PARAMETER_TYPES } from '../../../shared/common/enums';
+import { boundedJson } from '../../../shared/common/zod-fields';
+import { storableText } from '../../../shared/common/storable';
 import { ZTranslationsRecord } from '../common/translations';
 
 /** Largest state bundle of one device, as JSON text (bytes). */

@@ -1,5 +1,5 @@
 import { SqlParams } from '../database/sql-params';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { scopeOf } from '../access/scope';
 import {
   ownedOrSharedSql,

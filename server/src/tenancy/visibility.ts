@@ -1,4 +1,4 @@
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import { scopeOf, type Scope } from '../access/scope';
 import type { SqlParams } from '../database/sql-params';
 

@@ -5,7 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newCuid } from '../common/ids';
 import { forbidden, notFound } from '../common/errors';
 import { scopeOf } from '../access/scope';
-import { type Actor, can, levelIn, POLICY } from '../access/policy';
+import { type Actor, can, levelIn, POLICY } from '../../../shared/access/policy';
 import type { TAuthToken, TAuthTokenRecord } from './auth-token.schema';
 import { type AuthTokenRepository, SqlAuthTokenRepository, type TokenListParams, type TokenScope } from './auth-token.repository';
 

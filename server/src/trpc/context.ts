@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../access/policy';
+import type { Actor } from '../../../shared/access/policy';
 import type { TSessionPayload } from '../auth/session.schema';
 
 /** Who is calling a procedure: a signed-in person, or nobody. */

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
-import { ownEntry } from '../common/own-entry';
+import { ownEntry } from '../../../shared/common/own-entry';
 
 /** PostgreSQL error codes a user's input can provoke, and what we tell them. */
 const PG_ERRORS: Record<string, { code: TRPCError['code']; message: string }> = {

@@ -4,12 +4,12 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { type OwnSessionChange, ownSessionChanges } from './own-session';
-import { canUse, isPermission, type Permission } from '../access/policy';
+import { canUse, isPermission, type Permission } from '../../../shared/access/policy';
 import { issueCode, messageCode, translate, translateIssue } from '../common/messages';
 import type { AuthedContext, TrpcContext } from './context';
 import { contextLocale } from './context-locale';
 import { isStepUpRequired, toTrpcError } from './errors';
-import { storableProblem } from '../common/storable';
+import { storableProblem } from '../../../shared/common/storable';
 import { fieldError } from '../common/field-error';
 
 /**

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import type { JsonObject } from '../common/enums';
+import type { JsonObject } from '../../../shared/common/enums';
 
 /**
  * A person who signs in. Emails are stored lower-cased (enforced by `ck_user_email_lower`), so

@@ -1,7 +1,7 @@
 import { ZTranslationsRecord } from '../common/translations';
 import { z } from 'zod';
 import { LOCALES } from '../common/locale';
-import { TOAST_TIMEOUT_CHOICES_MS } from '../common/spec-constants';
+import { TOAST_TIMEOUT_CHOICES_MS } from '../../../shared/common/spec-constants';
 import { ZNotificationBlacklistEntry, ZPortalNotificationBlacklistEntry, ZUserMeta } from '../auth/session.schema';
 
 export const ZCuid = z.string().trim().min(1, 'Required').max(64);

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { LoginThrottle } from '../auth/login-throttle';
 import { keepOwnSession } from '../trpc/own-session';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { type Actor, can, isSuperUser, mayHandleLevel, needsCurrentPassword } from '../access/policy';
+import { type Actor, can, isSuperUser, mayHandleLevel, needsCurrentPassword } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
 import { fieldError } from '../common/field-error';

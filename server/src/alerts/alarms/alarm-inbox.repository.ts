@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlRepository, type Transactional } from '../../database/repository';
 import { SqlParams } from '../../database/sql-params';

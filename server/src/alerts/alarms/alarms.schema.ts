@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_LOG_PROCESSING_STATUSES, TRIGGER_STATES } from '../../common/enums';
+import { NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_LOG_PROCESSING_STATUSES, TRIGGER_STATES } from '../../../../shared/common/enums';
 import { ZPagination } from '../../crud/crud.schema';
 import { ZCuid } from '../../users/users.schema';
 

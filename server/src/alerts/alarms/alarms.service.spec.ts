@@ -1,4 +1,4 @@
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { actor, codeOf } from '../../../../test/factories/rules';
 import type { AlarmInboxRepository, InboxKind, InboxRow } from './alarm-inbox.repository';
 import type { ActiveAlarmRow, AlarmsRepository } from './alarms.repository';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, actorFor } from '../../access/policy';
+import { type Actor, actorFor } from '../../../../shared/access/policy';
 import { forbidden, notFound } from '../../common/errors';
 import { renderMessage } from '../render';
-import { ZTriggerEventValue } from '../rules';
+import { ZTriggerEventValue } from '../../../../shared/alerts/rules';
 import { type AlarmInboxRepository, SqlAlarmInboxRepository } from './alarm-inbox.repository';
 import { type AlarmsRepository, SqlAlarmsRepository } from './alarms.repository';
 import {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Actor } from '../../access/policy';
-import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../common/enums';
+import type { Actor } from '../../../../shared/access/policy';
+import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../../../shared/common/enums';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';
 import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES } from '../../common/enums';
-import { ZName, ZRefCuid } from '../../common/zod-fields';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES, NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';
+import { ZName, ZRefCuid } from '../../../../shared/common/zod-fields';
 
 export const ZChannelRef = z.object({ channel_cuid: ZRefCuid }).strict();
 export const ZEmailCreate = z.object({ company_cuid: ZRefCuid, email: z.string().trim().toLowerCase().max(254).email('Not an e-mail address') }).strict();

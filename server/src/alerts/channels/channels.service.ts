@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { can, type Actor, type Permission } from '../../access/policy';
+import { can, type Actor, type Permission } from '../../../../shared/access/policy';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { Budgets } from '../../budgets/budgets.service';

@@ -1,5 +1,5 @@
-import type { NotificationSeverityValue } from '../../common/enums';
-import { ownEntry } from '../../common/own-entry';
+import type { NotificationSeverityValue } from '../../../../shared/common/enums';
+import { ownEntry } from '../../../../shared/common/own-entry';
 import type { OutgoingAlert } from '../delivery/channel-sender';
 import { escapeHtml, escapeMarkdown } from '../render';
 

@@ -1,4 +1,4 @@
-import type { NotificationSeverityValue } from '../../common/enums';
+import type { NotificationSeverityValue } from '../../../../shared/common/enums';
 import type { TToast } from '../../notifications/notifications.schema';
 
 /** What an alarm toast is made of (one event, once its Notification row exists). */

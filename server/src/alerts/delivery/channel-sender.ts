@@ -1,4 +1,4 @@
-import type { NotificationChannelSourceValue, NotificationSeverityValue } from '../../common/enums';
+import type { NotificationChannelSourceValue, NotificationSeverityValue } from '../../../../shared/common/enums';
 
 /**
  * The seam between the outbox worker (claims events, groups them, retries, records) and the

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { PG_ENUM_NAMES, TRIGGER_EVENT_STATUSES, type TriggerEventStatusValue } from '../../common/enums';
+import { PG_ENUM_NAMES, TRIGGER_EVENT_STATUSES, type TriggerEventStatusValue } from '../../../../shared/common/enums';
 import { NotificationChannelEntity } from '../../notifications/notification-channel.entity';
 import { NotificationEntity } from '../../notifications/notification.entity';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { NotificationChannelSourceValue } from '../../common/enums';
+import type { NotificationChannelSourceValue } from '../../../../shared/common/enums';
 import { DATA_SOURCE } from '../../database/database.module';
 import type { OutboxJob } from './outbox-job';
 import type { DeliveryAnswer, TriggerRow } from './outbox-rules';

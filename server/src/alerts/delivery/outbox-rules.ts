@@ -1,6 +1,6 @@
-import type { NotificationSeverityValue } from '../../common/enums';
-import { toStorableText } from '../../common/storable';
-import { ZTriggerEventValue, type TTriggerEventValue } from '../rules';
+import type { NotificationSeverityValue } from '../../../../shared/common/enums';
+import { toStorableText } from '../../../../shared/common/storable';
+import { ZTriggerEventValue, type TTriggerEventValue } from '../../../../shared/alerts/rules';
 import type { SendResult } from './channel-sender';
 
 /**

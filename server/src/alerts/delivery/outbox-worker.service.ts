@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { NotificationChannelSourceValue } from '../../common/enums';
+import type { NotificationChannelSourceValue } from '../../../../shared/common/enums';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
 import type { TToast } from '../../notifications/notifications.schema';

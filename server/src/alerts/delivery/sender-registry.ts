@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { NotificationChannelSourceValue } from '../../common/enums';
+import type { NotificationChannelSourceValue } from '../../../../shared/common/enums';
 import { CHANNEL_SENDERS, type ChannelSender } from './channel-sender';
 
 /**

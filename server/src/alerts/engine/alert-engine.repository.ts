@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { NextExecutionTriggerValue } from '../../common/enums';
+import type { NextExecutionTriggerValue } from '../../../../shared/common/enums';
 import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
 import type { JobIdentity } from './job-identity';

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { type TTriggerRule, ZTriggerRule } from '../rules';
+import { type TTriggerRule, ZTriggerRule } from '../../../../shared/alerts/rules';
 import type { AlertEngineRepository, StatusRow } from './alert-engine.repository';
 import { AlertEngineService, type StatusCache } from './alert-engine.service';
 import type { CachedStatus } from './locked-judgement';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { ownEntry } from '../../common/own-entry';
+import { ownEntry } from '../../../../shared/common/own-entry';
 import { AppConfig } from '../../config/config';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { ControllerOnlineStateService, type OnlineTransition } from '../../telemetry/controller-online-state.service';

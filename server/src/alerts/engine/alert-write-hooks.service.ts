@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import { newCuid } from '../../common/ids';
 import type { CrudHooks } from '../../crud/crud-router.factory';
 import { fieldError, fieldErrors } from '../../common/field-error';
-import { type TTemplateRule, ZTemplateRule, ZTriggerRule } from '../rules';
+import { type TTemplateRule, ZTemplateRule, ZTriggerRule } from '../../../../shared/alerts/rules';
 import { AlertEngine } from './alert-engine.worker';
 import { type AlertWriteHooksRepository, SqlAlertWriteHooksRepository, type TemplateRow } from './alert-write-hooks.repository';
 import { ALERT_WRITES_JOB as JOB } from './job-identity';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { budgetsOf } from '../../budgets/budgets.service';
 
 type Row = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { type TTriggerRule, ZTriggerRule } from '../rules';
+import { type TTriggerRule, ZTriggerRule } from '../../../../shared/alerts/rules';
 import { type CachedStatus, eventNames, initialSchedule, judgeTimerWake, logStatusOf, nextVia, offlineControllers, scalar } from './locked-judgement';
 import { sortBatch } from './quiet-batch';
 import { initialStatus } from './rule-step';

@@ -1,5 +1,5 @@
-import type { NextExecutionTriggerValue, TriggerLogProcessingStatusValue } from '../../common/enums';
-import type { TTriggerEventValue, TTriggerRule } from '../rules';
+import type { NextExecutionTriggerValue, TriggerLogProcessingStatusValue } from '../../../../shared/common/enums';
+import type { TTriggerEventValue, TTriggerRule } from '../../../../shared/alerts/rules';
 import type { StatusRow } from './alert-engine.repository';
 import {
   durationFor,

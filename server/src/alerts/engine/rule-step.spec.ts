@@ -1,4 +1,4 @@
-import { type TTriggerRule, ZTriggerRule } from '../rules';
+import { type TTriggerRule, ZTriggerRule } from '../../../../shared/alerts/rules';
 import { foldSamples, initialStatus, judgeOffline, movesStatus, nextExecution, type RuleStatus, type Sample, timerStep } from './rule-step';
 
 const T0 = Date.UTC(2026, 10, 24, 2, 0, 0);

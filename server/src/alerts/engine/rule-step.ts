@@ -1,4 +1,4 @@
-import type { TNoDataRule, TStateRule, TThresholdRule, TTriggerRule } from '../rules';
+import type { TNoDataRule, TStateRule, TThresholdRule, TTriggerRule } from '../../../../shared/alerts/rules';
 
 /**
  * The trigger engine's judgement, pure (no database, no clock): how a trigger's state moves with

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import type { NextExecutionTriggerValue, TriggerLogProcessingStatusValue } from '../../common/enums';
+import type { NextExecutionTriggerValue, TriggerLogProcessingStatusValue } from '../../../../shared/common/enums';
 import { runningMuteSql } from '../../controllers/device-mute.entity';
-import type { TTriggerEventValue } from '../rules';
+import type { TTriggerEventValue } from '../../../../shared/alerts/rules';
 import type { StatusRow } from './alert-engine.repository';
 import type { JobIdentity } from './job-identity';
 import type { SampleValue, TriggerStateName } from './rule-step';

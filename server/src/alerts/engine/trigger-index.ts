@@ -1,4 +1,4 @@
-import { type TTriggerRule, ZTriggerRule } from '../rules';
+import { type TTriggerRule, ZTriggerRule } from '../../../../shared/alerts/rules';
 
 /** An active trigger as the engine holds it. */
 export interface IndexedTrigger {

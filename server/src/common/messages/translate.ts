@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Locale } from '../locale';
 import { BoundedMap } from '../bounded-map';
-import { hasOwnEntry, ownEntry, ownTable } from '../own-entry';
+import { hasOwnEntry, ownEntry, ownTable } from '../../../../shared/common/own-entry';
 import { FRENCH, FRENCH_PHRASES } from './catalogue.fr';
 
 /**

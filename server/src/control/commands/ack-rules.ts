@@ -1,4 +1,4 @@
-import type { TCommandAck } from '../../controllers/command-wire';
+import type { TCommandAck } from '../../../../shared/controllers/command-wire';
 import { CommandAckError } from '../../telemetry/command-link';
 import type { AckUpdate } from './command-acks.repository';
 import type { CommandRow } from './command-queue.repository';

@@ -1,9 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { actingCompany } from '../../access/acting-company';
-import { type Actor, can, POLICY } from '../../access/policy';
+import { type Actor, can, POLICY } from '../../../../shared/access/policy';
 import { forbidden } from '../../common/errors';
-import { ownEntry } from '../../common/own-entry';
+import { ownEntry } from '../../../../shared/common/own-entry';
 import {
   DANGEROUS_BUILT_INS,
   type TDeclaredCommand,
@@ -11,7 +11,7 @@ import {
   ZDeclaredCommands,
   ZRestartPayload,
   ZSetParameterPayload,
-} from '../../controllers/command-wire';
+} from '../../../../shared/controllers/command-wire';
 import { fieldError, fieldErrors } from '../../common/field-error';
 import type { Budgets } from '../../budgets/budgets.service';
 import type { CommandsRepository } from './commands.repository';

@@ -1,4 +1,4 @@
-import type { TCommandMessage } from '../../controllers/command-wire';
+import type { TCommandMessage } from '../../../../shared/controllers/command-wire';
 
 export { CommandAckError } from '../../telemetry/command-link';
 

@@ -1,6 +1,6 @@
-import { commandActionResponse, type FINAL_COMMAND_STATUSES } from '../../common/enums';
+import { commandActionResponse, type FINAL_COMMAND_STATUSES } from '../../../../shared/common/enums';
 import { maskSecrets } from '../../common/secret-config';
-import type { TCommandMessage } from '../../controllers/command-wire';
+import type { TCommandMessage } from '../../../../shared/controllers/command-wire';
 import type { TToast } from '../../notifications/notifications.schema';
 import type { AutomaticChangelogEntry } from '../../systems/automatic-changelog';
 import { commandLabel, secretArgs } from './command-checks';

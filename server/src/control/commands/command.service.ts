@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit, Optional } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import { type Actor, can } from '../../access/policy';
+import { type Actor, can } from '../../../../shared/access/policy';
 import type { TSessionPayload } from '../../auth/session.schema';
 import { Budgets } from '../../budgets/budgets.service';
 import { forbidden, notFound } from '../../common/errors';
 import { fieldError } from '../../common/field-error';
 import { newCuid } from '../../common/ids';
-import { sameJson } from '../../common/json';
+import { sameJson } from '../../../../shared/common/json';
 import { systemJob } from '../../common/system-job';
 import { AppConfig } from '../../config/config';
-import { applyMergePatch, type TCommandMessage, ZCommandAck } from '../../controllers/command-wire';
+import { applyMergePatch, type TCommandMessage, ZCommandAck } from '../../../../shared/controllers/command-wire';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { LiveEventsService } from '../../notifications/live-events.service';
 import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../telemetry/command-link';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
 import { SqlParams } from '../../database/sql-params';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONTROLLER_COMMAND_STATUSES } from '../../common/enums';
-import { ZJsonObject } from '../../common/zod-fields';
-import { ZCommandId, COMMAND_NAME_PATTERN } from '../../controllers/command-wire';
+import { CONTROLLER_COMMAND_STATUSES } from '../../../../shared/common/enums';
+import { ZJsonObject } from '../../../../shared/common/zod-fields';
+import { ZCommandId, COMMAND_NAME_PATTERN } from '../../../../shared/controllers/command-wire';
 
 /**
  * controllerCommand.send: an installer (controllers.configure) asks a controller to do something.

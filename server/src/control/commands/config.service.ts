@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { type Actor, can } from '../../access/policy';
+import { type Actor, can } from '../../../../shared/access/policy';
 import type { TSessionPayload } from '../../auth/session.schema';
 import { maskSecrets } from '../../common/secret-config';
-import { mergePatchBetween } from '../../controllers/command-wire';
+import { mergePatchBetween } from '../../../../shared/controllers/command-wire';
 import { forbidden } from '../../common/errors';
 import { CommandService } from './command.service';
 import { CommandsRepository } from './commands.repository';

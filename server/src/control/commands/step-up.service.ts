@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { verifyPassword } from '../../auth/password';
 import type { TSessionPayload } from '../../auth/session.schema';

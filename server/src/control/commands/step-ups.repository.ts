@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import type { TSessionPayload } from '../../auth/session.schema';
 import type { SystemJob } from '../../common/system-job';
 import { DATA_SOURCE } from '../../database/database.module';

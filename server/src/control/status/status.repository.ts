@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { runningMuteSql } from '../../controllers/device-mute.entity';
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';

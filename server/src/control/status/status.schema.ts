@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CONTROLLER_ONLINE_STATES } from '../../common/enums';
-import { ZRefCuid } from '../../common/zod-fields';
+import { CONTROLLER_ONLINE_STATES } from '../../../../shared/common/enums';
+import { ZRefCuid } from '../../../../shared/common/zod-fields';
 
 /** The longest timeline `systemStatus.get` draws. */
 export const STATUS_RANGE_MAX_DAYS = 31;

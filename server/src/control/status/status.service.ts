@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
-import type { Actor } from '../../access/policy';
+import type { Actor } from '../../../../shared/access/policy';
 import { notFound } from '../../common/errors';
 import { newCuid } from '../../common/ids';
 import { fieldError } from '../../common/field-error';

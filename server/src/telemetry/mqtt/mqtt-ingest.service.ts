@@ -5,7 +5,7 @@ import type Aedes from 'aedes';
 import { PortalMetrics } from '../../common/metrics';
 import { systemJob } from '../../common/system-job';
 import type { Client as AedesClient, PublishPacket } from 'aedes';
-import type { TCommandMessage } from '../../controllers/command-wire';
+import type { TCommandMessage } from '../../../../shared/controllers/command-wire';
 import { CommandAckError, type CommandLink } from '../command-link';
 import type { DirectoryController } from '../controller-directory.service';
 import { IngestError } from '../ingest-validator';

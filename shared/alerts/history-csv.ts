@@ -1,4 +1,4 @@
-import { csvLine, inertCell } from '../../common/spreadsheet-cell';
+import { csvLine, inertCell } from '../common/spreadsheet-cell';
 
 /**
  * The alarm history as CSV. Pure (the browser builds the download page by page with it; a test
