@@ -10,23 +10,16 @@ import {
   CardContent,
   Chip,
   CircularProgress,
-  FormControlLabel,
   IconButton,
   Link,
   Stack,
-  Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   ToggleButton,
   ToggleButtonGroup,
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   Edit,
@@ -49,11 +42,21 @@ import {
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import {
+  channelDetailsKey,
+  createChannel,
+  resendChannelVerification,
+  sendChannelTest,
+  useChannelAddress,
+  useChannelDetails,
+  useChannelSources,
+} from './api';
 import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
 import { ownEntry } from '../../../shared/common/own-entry';
+import { ChannelTriggers } from './ChannelTriggers';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
 const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.events.source.${s}` }));
@@ -86,7 +89,7 @@ function AddressField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
   const id = record ? String(record.id) : '';
-  const details = useQuery({ queryKey: ['channelDetails', id], queryFn: () => trpc.channelDetails.get.query({ channel_cuid: id }), enabled: !!id, staleTime: 30_000 });
+  const details = useChannelAddress(id);
   const d = details.data;
   if (!d) return null;
   const text = d.email?.email ?? d.discord?.name ?? d.telegram?.group_chat_name ?? (d.telegram ? translate('portal.channels.telegram.notLinked') : '');
@@ -156,19 +159,14 @@ export function ChannelCreate() {
   const queryClient = useQueryClient();
   const [source, setSource] = useState<Source>('EMAIL');
   const [busy, setBusy] = useState(false);
-  const sources = useQuery({ queryKey: ['channelDetails', 'sources'], queryFn: () => trpc.channelDetails.sources.query(), staleTime: 60_000 });
+  const sources = useChannelSources();
   const telegramOff = sources.data ? !sources.data.telegram.configured : false;
 
   const submit = async (values: Record<string, unknown>) => {
     const company_cuid = String(values.company_cuid ?? '');
     setBusy(true);
     try {
-      const answer =
-        source === 'EMAIL'
-          ? await trpc.emailChannel.create.mutate({ company_cuid, email: String(values.email ?? '') })
-          : source === 'TELEGRAM'
-            ? await trpc.telegramChannel.create.mutate({ company_cuid })
-            : await trpc.discordChannel.create.mutate({ company_cuid, name: String(values.name ?? ''), webhook: String(values.webhook ?? '') });
+      const answer = await createChannel(source, company_cuid, values);
       if ('message' in answer) notify(answer.message, { type: 'info' });
       await queryClient.invalidateQueries({ queryKey: ['notificationChannel'] });
       redirect('show', 'notificationChannel', answer.channel.channel_cuid);
@@ -243,22 +241,17 @@ function ChannelDetailsPanel() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const id = record ? String(record.id) : '';
-  const details = useQuery({
-    queryKey: ['channelDetails', id],
-    queryFn: () => trpc.channelDetails.get.query({ channel_cuid: id }),
-    enabled: !!id,
-    refetchInterval: (q) => (q.state.data?.channel.status === 'PENDING' ? PENDING_POLL_MS : false),
-  });
+  const details = useChannelDetails(id, PENDING_POLL_MS);
   const sendTest = useMutation({
-    mutationFn: () => trpc.channelDetails.sendTest.mutate({ channel_cuid: id }),
+    mutationFn: () => sendChannelTest(id),
     onSuccess: (r) => notify(r.message, { type: r.ok ? 'success' : 'warning' }),
     onError: (e) => notify(messageOf(e), { type: 'error' }),
   });
   const resend = useMutation({
-    mutationFn: () => trpc.emailChannel.resendVerification.mutate({ channel_cuid: id }),
+    mutationFn: () => resendChannelVerification(id),
     onSuccess: (r) => {
       notify(r.message, { type: 'info' });
-      void queryClient.invalidateQueries({ queryKey: ['channelDetails', id] });
+      void queryClient.invalidateQueries({ queryKey: channelDetailsKey(id) });
     },
     onError: (e) => notify(messageOf(e), { type: 'error' }),
   });
@@ -341,73 +334,6 @@ function ChannelDetailsPanel() {
       </Box>
       <ChannelTriggers channel_cuid={id} />
     </Stack>
-  );
-}
-
-/** The triggers the channel's company sees, each with a switch: does this channel deliver it? */
-function ChannelTriggers({ channel_cuid }: { channel_cuid: string }) {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const queryClient = useQueryClient();
-  const key = ['channelLink', channel_cuid];
-  const links = useQuery({ queryKey: key, queryFn: () => trpc.channelLink.list.query({ channel_cuid }) });
-  const set = useMutation({
-    mutationFn: (v: { trigger_cuid: string; enabled: boolean }) => trpc.channelLink.set.mutate({ channel_cuid, ...v }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: key }),
-    onError: (e) => notify(messageOf(e), { type: 'error' }),
-  });
-  const items = links.data?.items ?? [];
-  return (
-    <Box>
-      <Typography variant="subtitle1" sx={{ mt: 2 }}>
-        {translate('portal.channels.triggers')}
-      </Typography>
-      {links.isLoading ? <CircularProgress size={20} /> : null}
-      {links.data && items.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          {translate('portal.channels.noTriggers')}
-        </Typography>
-      ) : null}
-      {items.length > 0 ? (
-        <Table size="small" data-testid="channel-triggers">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('portal.channels.system')}</TableCell>
-              <TableCell>{translate('portal.channels.trigger')}</TableCell>
-              <TableCell>{translate('resources.notificationTrigger.fields.severity_level')}</TableCell>
-              <TableCell align="right">{translate('portal.channels.delivers')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {items.map((i) => (
-              <TableRow key={i.trigger_cuid}>
-                <TableCell>{i.system_name}</TableCell>
-                <TableCell>{i.trigger_name}</TableCell>
-                <TableCell>{i.severity_level}</TableCell>
-                <TableCell align="right">
-                  <FormControlLabel
-                    label=""
-                    control={
-                      <Switch
-                        checked={i.enabled}
-                        onChange={(_e, enabled) => set.mutate({ trigger_cuid: i.trigger_cuid, enabled })}
-                        inputProps={{ 'aria-label': translate('portal.channels.deliversTrigger', { trigger: i.trigger_name, system: i.system_name }) }}
-                        data-testid={`channel-link-${i.trigger_cuid}`}
-                      />
-                    }
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      ) : null}
-      {links.data?.truncated ? (
-        <Typography variant="caption" color="text.secondary">
-          {translate('portal.channels.truncated')}
-        </Typography>
-      ) : null}
-    </Box>
   );
 }
 

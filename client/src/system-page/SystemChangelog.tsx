@@ -1,9 +1,10 @@
 import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { ChangelogEntryActions, type EditableEntry } from '../status/ChangelogEntryActions';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { addChangelogEntry, useChangelogAccess, useChangelogPages } from './api';
 import { fullLabel } from '../systems/chart-time';
 import { ChangelogFields } from '../systems/ChangelogFields';
 import { ownEntry } from '../../../shared/common/own-entry';
@@ -40,20 +41,11 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
   const [locale] = useLocaleState();
   const { canAccess: canCreate } = useCanAccess({ resource: 'systemChangelog', action: 'create' });
   const [show, setShow] = useState<Show>('all');
-  const entries = useInfiniteQuery({
-    queryKey: ['systemChangelog', systemCuid, show],
-    initialPageParam: 1,
-    queryFn: ({ pageParam, signal }) =>
-      trpc.systemChangelog.getManyReference.query(
-        { target: 'system_cuid', id: systemCuid, pagination: { page: pageParam, perPage: PAGE }, sort: { field: 'timestamp', order: 'DESC' }, filter: KIND_FILTER[show] },
-        { signal },
-      ),
-    getNextPageParam: (last, all) => (all.length * PAGE < last.total ? all.length + 1 : undefined),
-  });
+  const entries = useChangelogPages(systemCuid, show, KIND_FILTER[show], PAGE);
   const [title, setTitle] = useState('');
   const [message, setMessage] = useState('');
   const add = useMutation({
-    mutationFn: () => trpc.systemChangelog.create.mutate({ system_cuid: systemCuid, title, message }),
+    mutationFn: () => addChangelogEntry({ system_cuid: systemCuid, title, message }),
     onSuccess: async () => {
       setTitle('');
       setMessage('');
@@ -68,11 +60,7 @@ export default function SystemChangelog({ systemCuid, timezone }: { systemCuid: 
   const total = entries.data?.pages[0]?.total ?? 0;
   const manualIds = rows.filter((r) => r.kind === 'MANUAL').map((r) => r.id);
   // Who may edit or delete which manual entry (level 2 in the owner company, or the author): the server says.
-  const access = useQuery({
-    queryKey: ['systemChangelog.access', systemCuid, manualIds],
-    queryFn: ({ signal }) => trpc.systemChangelog.access.query({ ids: manualIds }, { signal }),
-    enabled: manualIds.length > 0,
-  });
+  const access = useChangelogAccess(systemCuid, manualIds);
 
   return (
     <Stack spacing={2} data-testid="system-changelog">

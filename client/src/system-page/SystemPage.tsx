@@ -5,8 +5,6 @@ import {
   Button,
   Card,
   CardContent,
-  CardHeader,
-  Chip,
   CircularProgress,
   FormControl,
   InputLabel,
@@ -19,18 +17,17 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { Title, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
-import { DownloadDataButton } from '../exports/DownloadDataButton';
 import { usePageTitle } from '../theme/brand';
-import { httpStatusOf, messageOf, trpc } from '../trpc';
-import { ageLabel, formatValue, fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from '../systems/chart-time';
+import { httpStatusOf, messageOf } from '../trpc';
+import { type Device, type Latest, useMySystemDashboards, useSystemLatest, useSystemSeries } from './api';
+import { fullLabel, pointsForWidth, presetRange, RANGE_PRESETS, type RangePreset, type TimeRange } from '../systems/chart-time';
 import type { ChartParameter } from '../systems/SystemChart';
-import { systemLatestQuery } from '../systems/prefetch';
 // Energy, site and settings link (issue 13).
-import { EnergyCard, SettingsLink, SiteCard } from '../systems/SystemHome';
+import { EnergyCard, SiteCard } from '../systems/SystemHome';
+import { Header, LatestValues } from './LatestValues';
 
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
 const SystemChart = lazy(() => import('../systems/SystemChart'));
@@ -38,13 +35,6 @@ const SystemChangelog = lazy(() => import('./SystemChangelog'));
 const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
 const SystemStatus = lazy(() => import('../status/SystemStatus'));
 const SystemDashboard = lazy(() => import('../dashboards/SystemDashboard'));
-
-type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
-type Device = Latest['devices'][number];
-type OnlineState = Latest['controllers'][number]['online_state'];
-
-const STATE_COLOURS: Record<OnlineState, string> = { ONLINE: '#2e7d32', OFFLINE: '#757575', UNSTABLE: '#ed6c02' };
-const REFRESH_MS = 10_000;
 
 /** /systems/:id (and /systems/:id/changelog): header, latest values per device, charts. */
 export default function SystemPage() {
@@ -55,14 +45,10 @@ export default function SystemPage() {
   // The status view (spec §6: system status view 2).
   const { canAccess: canSeeStatus } = useCanAccess({ resource: 'systemStatus', action: 'show' });
   // The system's own dashboards made for the user (issue 13 §2).
-  const dashboards = useQuery({ queryKey: ['dashboard.mine', id], queryFn: ({ signal }) => trpc.dashboard.mine.query({ system_cuid: id }, { signal }), retry: false });
+  const dashboards = useMySystemDashboards(id);
   const hasDashboard = (dashboards.data?.length ?? 0) > 0;
 
-  const latest = useQuery({
-    ...systemLatestQuery(id),
-    refetchInterval: REFRESH_MS,
-    retry: (count, error) => httpStatusOf(error) >= 500 && count < 2,
-  });
+  const latest = useSystemLatest(id);
   usePageTitle(latest.data?.name ?? translate('portal.system.list_title'));
 
   if (latest.isPending) {
@@ -131,145 +117,6 @@ export default function SystemPage() {
   );
 }
 
-function Header({ data }: { data: Latest }) {
-  const translate = useTranslate();
-  return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { sm: 'center' } }}>
-      <Box sx={{ flex: 1 }}>
-        <Typography variant="h5" component="h1" data-testid="system-name">
-          {data.name}
-        </Typography>
-        <Typography variant="body2" color="text.secondary" data-testid="system-timezone">
-          {translate('portal.system.timezone_caption', { tz: data.timezone })}
-        </Typography>
-      </Box>
-      <DownloadDataButton systemCuid={data.system_cuid} systemName={data.name} timezone={data.timezone} />
-      {/* The settings form (issue 13), which links back here. */}
-      <SettingsLink systemCuid={data.system_cuid} />
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.system.controllers')}>
-        {data.inventory && data.controllers.length === 0 && <Chip label={translate('portal.system.no_controllers')} variant="outlined" />}
-        {data.controllers.map((c) => (
-          <Chip
-            key={c.controller_id}
-            data-testid="controller-state"
-            data-state={c.online_state}
-            label={`${c.name}: ${translate(`portal.system.online_state.${c.online_state}`)}`}
-            sx={{ bgcolor: STATE_COLOURS[c.online_state], color: '#fff', fontWeight: 500 }}
-          />
-        ))}
-      </Stack>
-    </Stack>
-  );
-}
-
-/** Re-renders every 10 s so ages move between refetches. */
-function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
-
-function LatestValues({ data }: { data: Latest }) {
-  const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const now = useNow(REFRESH_MS);
-  return (
-    <Box component="section" aria-labelledby="latest-heading" sx={{ mb: 3 }}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', mb: 1 }}>
-        <Typography id="latest-heading" variant="h6" component="h2">
-          {translate('portal.system.latest')}
-        </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {translate('portal.system.latest_refresh')}
-        </Typography>
-      </Stack>
-      {data.devices.length === 0 && <Typography color="text.secondary">{translate('portal.system.no_devices')}</Typography>}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
-        {data.devices.map((d) => (
-          <Card key={d.entity_cuid} variant="outlined" data-testid="device-card" data-device={d.entity_cuid}>
-            <CardHeader title={d.name} subheader={d.entitytype_id ?? undefined} slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }} sx={{ pb: 0 }} />
-            <CardContent sx={{ pt: 1 }}>
-              {d.parameters.length === 0 && (
-                <Typography variant="body2" color="text.secondary">
-                  {translate('portal.system.no_parameters')}
-                </Typography>
-              )}
-              {/* The device's latest DeviceState, readable (issue 13). */}
-              {d.state && <DeviceStateList state={d.state} now={now} />}
-              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}>
-                {d.parameters.map((p) => {
-                  const ts = p.timestamp ? new Date(p.timestamp).getTime() : null;
-                  return (
-                    <Box key={p.parameter_id} sx={{ display: 'contents' }} data-testid="latest-value" data-parameter={p.parameter_id} data-value={p.value ?? ''}>
-                      <Typography component="dt" variant="body2" color="text.secondary" title={p.parameter_id}>
-                        {localText(p, 'description', locale) ?? p.parameter_id}
-                      </Typography>
-                      <Box component="dd" sx={{ m: 0, textAlign: 'right' }}>
-                        <Typography component="span" variant="body1" sx={{ fontWeight: 600 }} data-testid="latest-value-text">
-                          {p.text ?? formatValue(p.value, locale)}
-                          {p.value !== null && p.text === null && p.unit ? ` ${p.unit}` : ''}
-                        </Typography>
-                        <Typography
-                          component="span"
-                          variant="caption"
-                          color="text.secondary"
-                          sx={{ display: 'block' }}
-                          title={ts === null ? undefined : fullLabel(ts, locale, data.timezone)}
-                        >
-                          {ageLabel(ts, now, locale) ?? translate('portal.system.no_value')}
-                        </Typography>
-                      </Box>
-                    </Box>
-                  );
-                })}
-              </Box>
-            </CardContent>
-          </Card>
-        ))}
-      </Box>
-    </Box>
-  );
-}
-
-/** A device's decoded state (labels from its entity type's meta): key labels and value texts, faults and warnings. */
-function DeviceStateList({ state, now }: { state: NonNullable<Device['state']>; now: number }) {
-  const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const ts = new Date(state.timestamp).getTime();
-  return (
-    <Box sx={{ mb: 1, pb: 1, borderBottom: 1, borderColor: 'divider' }} data-testid="device-state">
-      <Typography variant="caption" color="text.secondary" component="p">
-        {translate('portal.system_page.state_at', { age: ageLabel(ts, Math.max(now, ts), locale) ?? '' })}
-      </Typography>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}>
-        {state.values.map((v) => (
-          <Box key={v.key} sx={{ display: 'contents' }} data-testid="device-state-value" data-key={v.key}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {v.label}
-            </Typography>
-            <Typography component="dd" variant="body1" sx={{ m: 0, textAlign: 'right', fontWeight: 600 }}>
-              {v.text}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
-      {state.faults.length > 0 && (
-        <Typography variant="body2" color="error" data-testid="device-faults">
-          {translate('portal.system_page.faults', { list: state.faults.join(', ') })}
-        </Typography>
-      )}
-      {state.warnings.length > 0 && (
-        <Typography variant="body2" color="warning.main" data-testid="device-warnings">
-          {translate('portal.system_page.warnings', { list: state.warnings.join(', ') })}
-        </Typography>
-      )}
-    </Box>
-  );
-}
-
 function defaultParameters(device: Device | undefined): string[] {
   if (!device || device.parameters.length === 0) return [];
   return [(device.parameters.find((p) => p.value !== null) ?? device.parameters[0]).parameter_id];
@@ -289,16 +136,14 @@ function ChartPanel({ data }: { data: Latest }) {
   const shown = zoom ?? range;
   const points = pointsForWidth(width);
 
-  const series = useQuery({
-    queryKey: ['telemetry.series', deviceId, parameterIds, shown.from, shown.to, points],
-    queryFn: ({ signal }) =>
-      trpc.telemetry.series.query(
-        { entity_cuid: deviceId, parameter_ids: parameterIds, from: new Date(shown.from), to: new Date(shown.to), points, timezone: data.timezone },
-        { signal },
-      ),
+  const series = useSystemSeries({
+    entity_cuid: deviceId,
+    parameter_ids: parameterIds,
+    from: shown.from,
+    to: shown.to,
+    points,
+    timezone: data.timezone,
     enabled: deviceId !== '' && parameterIds.length > 0 && width > 0,
-    placeholderData: keepPreviousData,
-    retry: false,
   });
 
   const chartParameters: ChartParameter[] = useMemo(

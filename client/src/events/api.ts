@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import type { NOTIFICATION_CHANNEL_SOURCES } from '../../../shared/common/enums';
+import { trpc } from '../trpc';
+
+// The events group's calls beyond react-admin's data provider: a channel's details, test message and
+// verification mail, and which triggers it delivers.
+
+export const channelDetailsKey = (channel_cuid: string) => ['channelDetails', channel_cuid];
+
+/** A channel's details (address, verification or link state); asked again every `pendingPollMs` while it is PENDING. */
+export function useChannelDetails(channel_cuid: string, pendingPollMs: number) {
+  return useQuery({
+    queryKey: channelDetailsKey(channel_cuid),
+    queryFn: () => trpc.channelDetails.get.query({ channel_cuid }),
+    enabled: !!channel_cuid,
+    refetchInterval: (q) => (q.state.data?.channel.status === 'PENDING' ? pendingPollMs : false),
+  });
+}
+
+/** The same details for a list row's address, kept 30 s (the list shows many). */
+export function useChannelAddress(channel_cuid: string) {
+  return useQuery({ queryKey: channelDetailsKey(channel_cuid), queryFn: () => trpc.channelDetails.get.query({ channel_cuid }), enabled: !!channel_cuid, staleTime: 30_000 });
+}
+
+/** The channel kinds this portal can deliver through (configured senders). */
+export function useChannelSources() {
+  return useQuery({ queryKey: ['channelDetails', 'sources'], queryFn: () => trpc.channelDetails.sources.query(), staleTime: 60_000 });
+}
+
+/** Creates a channel of one kind (e-mail: a verification mail; Telegram: a link to open; Discord: a webhook). */
+export async function createChannel(source: (typeof NOTIFICATION_CHANNEL_SOURCES)[number], company_cuid: string, values: Record<string, unknown>) {
+  return source === 'EMAIL'
+    ? await trpc.emailChannel.create.mutate({ company_cuid, email: String(values.email ?? '') })
+    : source === 'TELEGRAM'
+      ? await trpc.telegramChannel.create.mutate({ company_cuid })
+      : await trpc.discordChannel.create.mutate({ company_cuid, name: String(values.name ?? ''), webhook: String(values.webhook ?? '') });
+}
+
+export const sendChannelTest = (channel_cuid: string) => trpc.channelDetails.sendTest.mutate({ channel_cuid });
+export const resendChannelVerification = (channel_cuid: string) => trpc.emailChannel.resendVerification.mutate({ channel_cuid });
+
+export const channelLinksKey = (channel_cuid: string) => ['channelLink', channel_cuid];
+
+/** The triggers the channel's company sees, each with whether this channel delivers it. */
+export function useChannelLinks(channel_cuid: string) {
+  return useQuery({ queryKey: channelLinksKey(channel_cuid), queryFn: () => trpc.channelLink.list.query({ channel_cuid }) });
+}
+
+export const setChannelLink = (channel_cuid: string, v: { trigger_cuid: string; enabled: boolean }) => trpc.channelLink.set.mutate({ channel_cuid, ...v });
