@@ -8,6 +8,7 @@ import { visibleSystemIdSql } from '../tenancy/visibility';
 import type { ExportCandidate, QueueCounts, RunningState } from './export-fairness';
 import type { ExportPlan } from './export-stream';
 import { JOB_DONE_SQL, setTotalQuery } from './export-thread-reads.repository';
+import { updatedRows } from '../database/returned-rows';
 import type { TExportJob } from './exports.schema';
 
 export interface JobRow {
@@ -46,8 +47,6 @@ const JOB_COLUMNS = `j.id, j.user_cuid, j.system_cuid, s.name AS system_name, j.
      WHERE q.status = 'QUEUED' AND ${rootOfSql('q.charged_company_cuid')} = ${rootOfSql('j.charged_company_cuid')} AND (q.created_at, q.id) < (j.created_at, j.id))::int + 1 END AS queue_position`;
 const JOB_FROM = `export_job j JOIN system s ON s.system_cuid = j.system_cuid LEFT JOIN system_data_export_template t ON t.template_cuid = j.template_cuid`;
 
-/** The rows of an UPDATE … RETURNING, whichever shape the driver answers in. */
-const returned = <T>(rows: unknown): T[] => (Array.isArray((rows as unknown[])[0]) ? (rows as [T[], number])[0] : (rows as T[]));
 
 /**
  * The SQL of export jobs (docs/exports.md): the caller's jobs (scope first), the budget counts,
@@ -179,7 +178,7 @@ export class ExportJobsRepository {
 
   /** Takes one waiting job for `worker` (SKIP LOCKED: another instance's claim wins quietly). Undefined when it is gone. */
   async claim(id: string, worker: string, leaseSeconds: number): Promise<JobRow | undefined> {
-    const rows = returned<{ id: string }>(
+    const rows = updatedRows<{ id: string }>(
       await this.ds.query(
         `UPDATE export_job j SET status = 'RUNNING', worker = $2, lease_until = now() + make_interval(secs => $3), attempts = j.attempts + 1,
                 rows_done = 0, error = NULL, started_at = clock_timestamp()

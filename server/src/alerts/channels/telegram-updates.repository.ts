@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { updatedRows } from '../../database/returned-rows';
 
 /**
  * Who the Telegram update loop's SQL runs for: no user, the loop of one instance, named by its
@@ -10,9 +11,6 @@ export interface TelegramUpdatesJob {
 }
 
 export const telegramUpdatesJob = (owner: string): TelegramUpdatesJob => ({ job: 'telegram-updates', owner });
-
-/** UPDATE … RETURNING answers [rows, count] through TypeORM's driver on some versions, the rows on others. */
-const returned = <T>(rows: unknown[]): T | undefined => (Array.isArray(rows[0]) ? (rows[0] as T[])[0] : (rows[0] as T | undefined));
 
 /**
  * The SQL of the Telegram bot's update loop (telegram-updates.service.ts): its lease and stored
@@ -31,7 +29,7 @@ export class TelegramUpdatesRepository {
         RETURNING update_offset`,
       [bot_id, job.owner, leaseSeconds],
     )) as unknown[];
-    const row = returned<{ update_offset: string }>(rows);
+    const row = updatedRows<{ update_offset: string }>(rows)[0];
     return row ? Number(row.update_offset) : null;
   }
 

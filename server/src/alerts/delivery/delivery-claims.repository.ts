@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../../database/database.module';
+import { updatedRows } from '../../database/returned-rows';
 import type { OutboxJob } from './outbox-job';
 
 /** One delivery as the delivery loop claimed it. */
@@ -20,10 +21,6 @@ export interface ClaimedDelivery {
 /** A delivery's key: "<event_cuid>/<channel_cuid>". */
 export const deliveryKey = (d: { event_cuid: string; channel_cuid: string }): string => `${d.event_cuid}/${d.channel_cuid}`;
 
-/** UPDATE … RETURNING answers [rows, count] through TypeORM's query() on PostgreSQL, the rows on PGlite. */
-function updatedRows<T>(result: unknown): T[] {
-  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
-}
 
 /**
  * The delivery loop's claims (docs/alerts.md, "The worker: two loops" and "Duplicates"). A claim

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { NotificationChannelSourceValue } from '../../../../shared/common/enums';
 import { DATA_SOURCE } from '../../database/database.module';
 import type { OutboxJob } from './outbox-job';
+import { updatedRows } from '../../database/returned-rows';
 import type { DeliveryAnswer, TriggerRow } from './outbox-rules';
 
 /** PostgreSQL channel the insert trigger on notification_trigger_event NOTIFYs (migration 1764120000000). */
@@ -29,10 +30,6 @@ export interface DeliveryWorkRow extends TriggerRow {
   text: string;
 }
 
-/** UPDATE … RETURNING answers [rows, count] through TypeORM's query(); SELECT and INSERT answer the rows. */
-function updatedRows<T>(result: unknown): T[] {
-  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
-}
 
 /** notification_delivery's columns a DeliveryAnswer may set, in parameter order after the key and token ($1–$3). */
 const ANSWER_COLUMNS = ['attempts', 'deferrals', 'last_error'] as const;

@@ -6,6 +6,7 @@ import { DATA_SOURCE } from '../../database/database.module';
 import { withPgTransaction } from '../../database/pg-transaction';
 import type { JobIdentity } from './job-identity';
 import type { SampleValue, TriggerStateName } from './rule-step';
+import { updatedRows } from '../../database/returned-rows';
 import type { TriggerRow } from './trigger-index';
 
 /** A notification_trigger_status row as the engine reads it. */
@@ -53,10 +54,6 @@ export interface StoredSample {
   value: number;
 }
 
-/** UPDATE … RETURNING answers [rows, count] through TypeORM's query() (INSERT answers the rows). */
-function updatedRows<T>(result: unknown): T[] {
-  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result) as T[];
-}
 
 /**
  * The engine's SQL outside one evaluation (docs/alerts.md, "The trigger engine"): the active

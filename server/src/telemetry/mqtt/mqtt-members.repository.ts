@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { SystemJob } from '../../common/system-job';
+import { updatedRows } from '../../database/returned-rows';
 import { DATA_SOURCE } from '../../database/database.module';
 
 /** Lease terms of one member: its client id, share group, instance name and lease length. */
@@ -11,8 +12,6 @@ export interface MemberLease {
   leaseSeconds: number;
 }
 
-/** The rows of an UPDATE … RETURNING, whichever shape the driver answers in ([rows, count] or rows). */
-const returned = <T>(rows: unknown): T[] => (Array.isArray((rows as unknown[])[0]) ? (rows as [T[], number])[0] : (rows as T[]));
 
 /**
  * The SQL of MQTT share-group members' leases (`mqtt_member`, docs/ingest-failover.md): renewing
@@ -45,7 +44,7 @@ export class MqttMembersRepository {
         RETURNING client_id`,
       [me.shareGroup, me.clientId, me.instance, me.leaseSeconds],
     );
-    return returned<{ client_id: string }>(rows)[0]?.client_id;
+    return updatedRows<{ client_id: string }>(rows)[0]?.client_id;
   }
 
   /** Keeps our claim on `clientId` alive; false once its owner took it back (or another adopter did). */
@@ -55,7 +54,7 @@ export class MqttMembersRepository {
         WHERE client_id = $1 AND adopted_by = $2 RETURNING client_id`,
       [clientId, me.instance, me.leaseSeconds],
     );
-    return returned<unknown>(rows).length > 0;
+    return updatedRows<unknown>(rows).length > 0;
   }
 
   /** A retired member's row, if we still hold its claim. */
