@@ -12,7 +12,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Title, useLocaleState, useTranslate } from 'react-admin';
 import HomeDashboards from '../dashboards/HomeDashboards';
 import EnergyBars from '../energy/EnergyBars';
@@ -26,15 +26,8 @@ import { messageOf } from '../trpc';
 import { useFleetOverview } from './api';
 import { homeSections } from './sections';
 import { Section, StatusTiles, Attention, Alarms, Commands, MySystems } from './HomeSections';
+import { useNow } from '../kit/useNow';
 
-function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 /** A role by its level, named in the reader's language (role.all's translations), else as given. */
 function RoleChip({ name, level }: { name: string; level: number }) {

@@ -1,11 +1,11 @@
 import { localText } from '../i18n/localText';
 import { Box, Card, CardContent, CardHeader, Chip, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { DownloadDataButton } from '../exports/DownloadDataButton';
 import { type Device, type Latest, type OnlineState, REFRESH_MS } from './api';
 import { ageLabel, formatValue, fullLabel } from '../systems/chart-time';
 import { SettingsLink } from '../systems/SystemHome';
+import { useNow } from '../kit/useNow';
 
 // The system page's header (name, download, settings, controllers' states) and its latest values per device.
 
@@ -42,15 +42,6 @@ export function Header({ data }: { data: Latest }) {
   );
 }
 
-/** Re-renders every 10 s so ages move between refetches. */
-export function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 export function LatestValues({ data }: { data: Latest }) {
   const translate = useTranslate();

@@ -1,6 +1,5 @@
 import { formatDateTime, formatNumber } from '../i18n/format';
 import { Chip, Link, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
 import { useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
 import { formatKwh } from '../energy/format';
@@ -8,6 +7,7 @@ import { STATE_COLOURS, STATE_ORDER } from '../map/pins';
 import { ageLabel } from './chart-time';
 import { useSystemPrefetch } from './prefetch';
 import { hasOwnEntry, ownEntry } from '../../../shared/common/own-entry';
+import { useNow } from '../kit/useNow';
 
 /** The state columns of the systems and controllers lists (issue 13 "Lists that tell the state"). */
 
@@ -20,15 +20,6 @@ export const OFFLINE_FOR_CHOICES = [
   { id: 168, name: 'portal.lists.offline_7d' },
 ];
 
-/** Re-render every 30 s so ages move. */
-function useNow(ms = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 /** The system's name as a real link to its monitoring page (the row's keyboard way in). */
 export function SystemNameLink() {

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../common/errors';
 import { AppConfig } from '../config/config';
 import { fieldError } from '../common/field-error';
 import { systemJob } from '../common/system-job';
-import { ExportTemplatesRepository } from './export-templates.repository';
+import { ExportTemplatesRepository, type RunTemplateRow } from './export-templates.repository';
 import { ZExportConfigShape, type TExportConfig } from '../../../shared/exports/export-config.schema';
 import { chargedCompany, columnDays } from './export-fairness';
 import { ExportMetrics } from './export-metrics';
@@ -15,13 +15,8 @@ import type { TExportRunInput } from './exports.schema';
 /** Who reads templates for background work (scheduled exports) and plans from a template already reached. */
 const EXPORTS_JOB = systemJob('exports');
 
-export interface ExportTemplateRow {
-  template_cuid: string;
-  name: string;
-  system_cuid: string;
-  system_name: string;
-  company_cuid: string;
-  timezone: string;
+/** A template as a plan reads it: the stored row with its config checked. */
+export interface ExportTemplateRow extends Omit<RunTemplateRow, 'config'> {
   config: TExportConfig;
   /** For a caller's run: the company its job is charged to (chargedCompany); for background work, the template's charged company (its schedule's). */
   charged_company_cuid?: string;
