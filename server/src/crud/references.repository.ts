@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { Scope } from '../access/scope';
 import { SqlParams } from '../database/sql-params';
-import { systemSharesSql, visibleSystemSql } from '../tenancy/visibility';
+import { systemSharesSql } from '../tenancy/visibility';
+import { systemVisibleTo } from '../tenancy/visible-records.repository';
 import type { ResourceDefinition } from './resource';
 import { quote, scopeSql } from './sql-builder';
 
@@ -21,10 +22,8 @@ export async function systemOwner(manager: EntityManager, system_cuid: string): 
 }
 
 /** Whether the caller sees the system (owned by or shared with one of their companies). */
-export async function systemVisible(scope: Scope, manager: EntityManager, system_cuid: string): Promise<boolean> {
-  const p = new SqlParams();
-  const [visible] = (await manager.query(`SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system_cuid)} AND ${visibleSystemSql(scope, p, 's')}`, p.values)) as unknown[];
-  return visible !== undefined;
+export function systemVisible(scope: Scope, manager: EntityManager, system_cuid: string): Promise<boolean> {
+  return systemVisibleTo(scope, manager, system_cuid);
 }
 
 /** The company that owns a system, or none. */

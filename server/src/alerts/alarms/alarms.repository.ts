@@ -6,6 +6,7 @@ import { DATA_SOURCE } from '../../database/database.module';
 import { SqlRepository, type Transactional } from '../../database/repository';
 import { SqlParams } from '../../database/sql-params';
 import { visibleSystemSql } from '../../tenancy/visibility';
+import { systemVisibleTo, triggerVisibleTo } from '../../tenancy/visible-records.repository';
 import type { TActiveAlarm, THistoryInput, THistoryRow, TTriggerStatus } from './alarms.schema';
 
 /** A mute still in force (NULL until = until unmuted), on notification_user_blacklist `b`. */
@@ -177,19 +178,11 @@ export class SqlAlarmsRepository extends SqlRepository<AlarmsRepository> impleme
     )) as TTriggerStatus[];
   }
 
-  async systemVisible(actor: Actor, system_cuid: string): Promise<boolean> {
-    const p = new SqlParams([system_cuid]);
-    const rows = (await this.db.query(`SELECT 1 FROM system s WHERE s.system_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`, p.values)) as unknown[];
-    return rows.length > 0;
+  systemVisible(actor: Actor, system_cuid: string): Promise<boolean> {
+    return systemVisibleTo(actor, this.db, system_cuid);
   }
 
-  async triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
-    const p = new SqlParams([trigger_cuid]);
-    const rows = (await this.db.query(
-      `SELECT 1 FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
-      p.values,
-    )) as unknown[];
-    return rows.length > 0;
+  triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
+    return triggerVisibleTo(actor, this.db, trigger_cuid);
   }
 }

@@ -5,6 +5,7 @@ import type { NotificationChannelSourceValue, NotificationChannelStatusValue } f
 import { DATA_SOURCE } from '../../database/database.module';
 import { SqlParams } from '../../database/sql-params';
 import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';
+import { triggerVisibleTo } from '../../tenancy/visible-records.repository';
 import type { ChannelTarget } from '../delivery/channel-sender';
 
 export interface ChannelRow {
@@ -220,14 +221,8 @@ export class ChannelsRepository {
   }
 
   /** Whether the trigger's system is visible to the caller. */
-  async triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
-    const p = new SqlParams([trigger_cuid]);
-    const rows = (await this.ds.query(
-      `SELECT 1 FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
-        WHERE t.trigger_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
-      p.values,
-    )) as unknown[];
-    return rows.length > 0;
+  triggerVisible(actor: Actor, trigger_cuid: string): Promise<boolean> {
+    return triggerVisibleTo(actor, this.ds, trigger_cuid);
   }
 
   /** Whether `company_cuid` (a channel's company the caller may change) sees the trigger's system. */
