@@ -3,8 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../../../shared/access/policy';
 import type { NotificationChannelSourceValue, NotificationChannelStatusValue } from '../../../../shared/common/enums';
 import { DATA_SOURCE } from '../../database/database.module';
-import { SqlParams } from '../../database/sql-params';
-import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';
+import { companySeesSystemSql } from '../../tenancy/visibility';
 import { triggerVisibleTo } from '../../tenancy/visible-records.repository';
 import type { ChannelTarget } from '../delivery/channel-sender';
 
