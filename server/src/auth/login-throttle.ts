@@ -4,6 +4,7 @@ import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
+import { LoginAttemptsRepository } from './login-attempts.repository';
 
 /** One login attempt counted ahead of its password check (see reserve). */
 export interface LoginTicket {
@@ -13,15 +14,6 @@ export interface LoginTicket {
 }
 
 export type ThrottleVerdict = { blocked: true; retryAfterSeconds: number } | { blocked: false; delayMs: number; ticket: LoginTicket };
-
-interface Counts {
-  pair: number;
-  account: number;
-  address: number;
-  pair_oldest: Date | null;
-  account_oldest: Date | null;
-  address_oldest: Date | null;
-}
 
 /**
  * Brute-force brake for logins, kept in the database (table login_attempt) so that every
@@ -44,12 +36,14 @@ interface Counts {
 export class LoginThrottle implements OnModuleDestroy {
   private readonly logger = new Logger(LoginThrottle.name);
   private readonly sweeper: OldRowsSweeper;
+  private readonly attempts: LoginAttemptsRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old login attempts', `DELETE FROM login_attempt WHERE at < $1`, () => new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000));
+    this.attempts = new LoginAttemptsRepository(ds);
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old login attempts', LoginAttemptsRepository.SWEEP_LOGIN_ATTEMPTS, () => new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000));
   }
 
   onModuleDestroy(): void {
@@ -62,21 +56,10 @@ export class LoginThrottle implements OnModuleDestroy {
     const address = clientAddress.slice(0, 100);
     const windowMs = this.config.LOGIN_WINDOW_SECONDS * 1000;
     const { LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: perPair, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: perIp, LOGIN_MAX_ATTEMPTS_PER_ACCOUNT_TOTAL: perAccount } = this.config;
-    return this.ds.transaction(async (tx) => {
-      // Account lock first, then address lock (separate key spaces): no two reservations wait on each other in a cycle.
-      await tx.query(`SELECT pg_advisory_xact_lock(7101, hashtext($1))`, [account]);
-      await tx.query(`SELECT pg_advisory_xact_lock(7102, hashtext($1))`, [address]);
-      const [c] = (await tx.query(
-        `SELECT count(*) FILTER (WHERE account = $1 AND address = $2)::int AS pair,
-                count(*) FILTER (WHERE account = $1)::int AS account,
-                count(*) FILTER (WHERE address = $2)::int AS address,
-                min(at) FILTER (WHERE account = $1 AND address = $2) AS pair_oldest,
-                min(at) FILTER (WHERE account = $1) AS account_oldest,
-                min(at) FILTER (WHERE address = $2) AS address_oldest
-           FROM login_attempt
-          WHERE (account = $1 OR address = $2) AND at > $3`,
-        [account, address, new Date(now - windowMs)],
-      )) as Counts[];
+    const who = { account, address };
+    return this.attempts.transaction(async (rows) => {
+      await rows.lockLogin(who);
+      const c = await rows.countLogins(who, new Date(now - windowMs));
       const full = [
         c.pair >= perPair ? c.pair_oldest : null,
         c.address >= perIp ? c.address_oldest : null,
@@ -87,7 +70,7 @@ export class LoginThrottle implements OnModuleDestroy {
         return { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) } as const;
       }
       const ticket = newCuid();
-      await tx.query(`INSERT INTO login_attempt (ticket, account, address, at) VALUES ($1, $2, $3, $4)`, [ticket, account, address, new Date(now)]);
+      await rows.insertLogin(who, ticket, new Date(now));
       const extra = Math.max(c.pair, c.address - perPair) - this.config.LOGIN_FREE_ATTEMPTS;
       return { blocked: false, delayMs: extra < 0 ? 0 : Math.min(250 * 2 ** extra, 8000), ticket: { ticket, account, address } } as const;
     });
@@ -95,11 +78,11 @@ export class LoginThrottle implements OnModuleDestroy {
 
   /** The password was right: the attempt is given back and the address's failures for the account cleared. */
   async succeed(ticket: LoginTicket): Promise<void> {
-    await this.ds.query(`DELETE FROM login_attempt WHERE ticket = $1 OR (account = $2 AND address = $3)`, [ticket.ticket, ticket.account, ticket.address]);
+    await this.attempts.clearLogins(ticket, ticket.ticket);
   }
 
   /** The attempt ended without a password verdict (an error, an inactive account): it is given back. */
   async release(ticket: LoginTicket): Promise<void> {
-    await this.ds.query(`DELETE FROM login_attempt WHERE ticket = $1`, [ticket.ticket]);
+    await this.attempts.deleteLogin(ticket, ticket.ticket);
   }
 }

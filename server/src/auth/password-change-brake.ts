@@ -5,6 +5,7 @@ import { newCuid } from '../common/ids';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
+import { LoginAttemptsRepository } from './login-attempts.repository';
 
 const WINDOW_MS = 60_000;
 
@@ -19,12 +20,14 @@ const WINDOW_MS = 60_000;
 export class PasswordChangeBrake implements OnModuleDestroy {
   private readonly logger = new Logger(PasswordChangeBrake.name);
   private readonly sweeper: OldRowsSweeper;
+  private readonly changes: LoginAttemptsRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password changes', `DELETE FROM password_change WHERE at < $1`, () => new Date(Date.now() - WINDOW_MS));
+    this.changes = new LoginAttemptsRepository(ds);
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password changes', LoginAttemptsRepository.SWEEP_PASSWORD_CHANGES, () => new Date(Date.now() - WINDOW_MS));
   }
 
   onModuleDestroy(): void {
@@ -34,14 +37,12 @@ export class PasswordChangeBrake implements OnModuleDestroy {
   /** Counts one password change by this user, or throws TOO_MANY_REQUESTS (429). */
   async admit(user_cuid: string, now = Date.now()): Promise<void> {
     const limit = this.config.PASSWORD_CHANGES_PER_MINUTE;
-    const retryAfter = await this.ds.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(7103, hashtext($1))`, [user_cuid]);
-      const [c] = (await tx.query(
-        `SELECT count(*)::int AS n, min(at) AS oldest FROM password_change WHERE user_cuid = $1 AND at > $2`,
-        [user_cuid, new Date(now - WINDOW_MS)],
-      )) as { n: number; oldest: Date | null }[];
+    const actor = { user_cuid };
+    const retryAfter = await this.changes.transaction(async (rows) => {
+      await rows.lockPasswordChanges(actor);
+      const c = await rows.countPasswordChanges(actor, new Date(now - WINDOW_MS));
       if (c.n >= limit) return Math.max(1, Math.ceil((new Date(c.oldest ?? now).getTime() + WINDOW_MS - now) / 1000));
-      await tx.query(`INSERT INTO password_change (change_cuid, user_cuid, at) VALUES ($1, $2, $3)`, [newCuid(), user_cuid, new Date(now)]);
+      await rows.insertPasswordChange(actor, newCuid(), new Date(now));
       return 0;
     });
     if (retryAfter) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many password changes; try again in ${retryAfter} s` });
