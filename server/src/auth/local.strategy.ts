@@ -4,6 +4,7 @@ import { Strategy } from 'passport-local';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../database/database.module';
 import { hashPassword, verifyPassword } from './password';
+import { SessionsRepository } from './sessions.repository';
 
 export interface LoggedInUser {
   user_cuid: string;
@@ -15,16 +16,15 @@ export interface LoggedInUser {
 export class LocalStrategy extends PassportStrategy(Strategy) {
   /** Verified against when the email is unknown, so both cases take the same time. */
   private readonly decoy = hashPassword('decoy-password-for-unknown-accounts');
+  private readonly sessions: SessionsRepository;
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {
+  constructor(@Inject(DATA_SOURCE) ds: DataSource) {
     super({ usernameField: 'email', passwordField: 'password' });
+    this.sessions = new SessionsRepository(ds);
   }
 
   async validate(email: string, password: string): Promise<LoggedInUser> {
-    const [user] = (await this.ds.query(
-      `SELECT user_cuid, email, password, inactive FROM "user" WHERE email = lower($1)`,
-      [email.trim()],
-    )) as { user_cuid: string; email: string; password: string | null; inactive: boolean }[];
+    const user = await this.sessions.signInUser({ email });
     const ok = await verifyPassword(user?.password ?? (await this.decoy), password);
     if (!user || !ok) throw new UnauthorizedException({ code: 'WRONG_CREDENTIALS', message: 'Wrong email or password' });
     if (user.inactive) throw new ForbiddenException({ code: 'INACTIVE', message: 'This account is inactive' });

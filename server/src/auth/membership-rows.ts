@@ -1,20 +1,6 @@
 import type { TSessionMembership } from './session.schema';
 
-/**
- * Memberships with their company, user and role, as one SELECT (add WHERE / ORDER BY): the session
- * context and the memberships resource read them the same way.
- */
-export const MEMBERSHIP_SELECT = `
-  SELECT m.membership_cuid, m.role_cuid, m.user_cuid, m.company_cuid, m.is_company_admin,
-         c.name AS company_name, c.url AS company_url, c.logo AS company_logo,
-         u.email, u.name AS user_name, u.phone, u.inactive, u.meta,
-         r.name AS role_name, r.level AS role_level, r.description AS role_description
-    FROM company_membership m
-    JOIN company c ON c.company_cuid = m.company_cuid
-    JOIN "user" u ON u.user_cuid = m.user_cuid
-    JOIN role r ON r.role_cuid = m.role_cuid`;
-
-/** One row of MEMBERSHIP_SELECT as spec §3.1 shapes a membership. */
+/** One row of MEMBERSHIP_SELECT (sessions.repository.ts) as spec §3.1 shapes a membership. */
 export function membershipFromRow(m: Record<string, any>): TSessionMembership {
   return {
     membership_cuid: m.membership_cuid,

@@ -4,12 +4,12 @@ import { AppConfig } from '../config/config';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
 import { OldRowsSweeper } from '../database/old-rows-sweeper';
-import { PreparedStatements } from '../database/prepared-statements';
 import { type Actor, actorFromContext } from '../../../shared/access/policy';
-import { RevocationBatcher, type RevocationState } from './revocation-batcher';
+import { RevocationBatcher } from './revocation-batcher';
 import { SESSION_MAX_AGE_SECONDS, SessionCookieCodec } from './session-cookie';
-import { type TSessionContext, type TSessionPayload, ZSessionPayload, type TUserMeta } from './session.schema';
-import { MEMBERSHIP_SELECT, membershipFromRow } from './membership-rows';
+import { type TSessionContext, type TSessionPayload, ZSessionPayload } from './session.schema';
+import { membershipFromRow } from './membership-rows';
+import { SessionsRepository } from './sessions.repository';
 import { OpenedCookies } from './opened-cookies';
 
 /** Session cookies whose opened payload an instance keeps (see OpenedCookies): at most 5,000, 32 MB of JSON, none over 64 KB. */
@@ -20,16 +20,6 @@ export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'IN
 export type SessionCheck =
   | { ok: true; payload: TSessionPayload; actor: Actor }
   | { ok: false; reason: SessionFailure };
-
-interface UserRow {
-  user_cuid: string;
-  email: string;
-  name: string;
-  phone: string | null;
-  inactive: boolean;
-  meta: TUserMeta | null;
-  session_epoch: number;
-}
 
 /**
  * The session lives in the encrypted `liuc` cookie; revocation lives in the database. Every check
@@ -44,26 +34,19 @@ export class SessionService implements OnModuleDestroy {
   private readonly sweeper: OldRowsSweeper;
   /** The hot path (every open tab, every second): batched, a prepared statement on PostgreSQL. */
   private readonly revocation = new RevocationBatcher(async (keys) => {
-    const rows = await this.prepared.query<RevocationState & { user_cuid: string; sid: string }>(
-      'session-revocation-check',
-      `SELECT k.user_cuid, k.sid, u.inactive, u.session_epoch, (r.sid IS NOT NULL) AS revoked
-         FROM unnest($1::varchar[], $2::varchar[]) AS k(user_cuid, sid)
-         JOIN "user" u ON u.user_cuid = k.user_cuid
-         LEFT JOIN revoked_session r ON r.sid = k.sid`,
-      [keys.map((k) => k.user_cuid), keys.map((k) => k.sid)],
-    );
+    const rows = await this.sessions.revocationStates(keys);
     return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
   });
-  private readonly prepared: PreparedStatements;
+  private readonly sessions: SessionsRepository;
   private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES.entries, OPENED_COOKIES.bytes, OPENED_COOKIES.entryBytes);
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(DATA_SOURCE) ds: DataSource,
     config: AppConfig,
   ) {
     this.codec = new SessionCookieCodec(config.sessionSecret);
-    this.prepared = new PreparedStatements(ds);
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'expired revoked sessions', `DELETE FROM revoked_session WHERE expires_at < $1`, () => new Date(), 60 * 60 * 1000);
+    this.sessions = new SessionsRepository(ds);
+    this.sweeper = new OldRowsSweeper(ds, this.logger, 'expired revoked sessions', SessionsRepository.SWEEP_REVOKED_SESSIONS, () => new Date(), 60 * 60 * 1000);
   }
 
   onModuleDestroy(): void {
@@ -72,32 +55,21 @@ export class SessionService implements OnModuleDestroy {
 
   /** Builds the §3.1 context from the database. */
   async loadContext(user_cuid: string): Promise<{ ctx: TSessionContext; epoch: number } | undefined> {
-    const [user] = (await this.ds.query(
-      `SELECT user_cuid, email, name, phone, inactive, meta, session_epoch FROM "user" WHERE user_cuid = $1`,
-      [user_cuid],
-    )) as UserRow[];
+    const owner = { user_cuid };
+    const user = await this.sessions.user(owner);
     if (!user) return undefined;
     const [memberships, blacklist, portalBlacklist] = await Promise.all([
-      this.ds.query(`${MEMBERSHIP_SELECT} WHERE m.user_cuid = $1 ORDER BY r.level, c.name`, [user_cuid]),
-      this.ds.query(
-        `SELECT blacklist_cuid, user_cuid, trigger_cuid,
-                to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
-           FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`,
-        [user_cuid],
-      ),
-      this.ds.query(
-        `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
-           FROM portal_notification_user_blacklist WHERE user_cuid = $1`,
-        [user_cuid],
-      ),
+      this.sessions.memberships(owner),
+      this.sessions.notificationBlacklist(owner),
+      this.sessions.portalNotificationBlacklist(owner),
     ]);
     const meta = user.meta ?? {};
     const ctx: TSessionContext = {
       user: { user_cuid: user.user_cuid, email: user.email, name: user.name, inactive: user.inactive, meta },
-      memberships: (memberships as Record<string, any>[]).map(membershipFromRow),
+      memberships: memberships.map(membershipFromRow),
       notificationBlacklist: blacklist,
       portalNotificationBlacklist: portalBlacklist,
-      isSuperUser: (memberships as Record<string, any>[]).some((m) => Number(m.role_level) === 0),
+      isSuperUser: memberships.some((m) => Number(m.role_level) === 0),
     };
     return { ctx, epoch: user.session_epoch };
   }
@@ -133,8 +105,7 @@ export class SessionService implements OnModuleDestroy {
   async renewAfterOwnChange(payload: TSessionPayload, epoch: number): Promise<{ cookie: string; ctx: TSessionContext } | undefined> {
     const loaded = await this.loadContext(payload.ctx.user.user_cuid);
     if (!loaded || loaded.epoch !== epoch || loaded.ctx.user.inactive) return undefined;
-    const [revoked] = (await this.ds.query(`SELECT 1 FROM revoked_session WHERE sid = $1`, [payload.sid])) as unknown[];
-    if (revoked) return undefined;
+    if (await this.sessions.isRevoked({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid })) return undefined;
     return { cookie: this.codec.seal({ ...payload, ep: epoch, ctx: loaded.ctx }), ctx: loaded.ctx };
   }
 
@@ -195,11 +166,7 @@ export class SessionService implements OnModuleDestroy {
 
   /** Logout: this session id stops working at once, other sessions of the user go on. */
   async revoke(payload: TSessionPayload): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO revoked_session (sid, user_cuid, expires_at) VALUES ($1, $2, to_timestamp($3))
-       ON CONFLICT (sid) DO NOTHING`,
-      [payload.sid, payload.ctx.user.user_cuid, payload.exp],
-    );
+    await this.sessions.revoke({ user_cuid: payload.ctx.user.user_cuid, sid: payload.sid }, payload.exp);
     for (const listener of this.revokeListeners) listener(payload.sid);
   }
 }

@@ -7,7 +7,8 @@ import { SqlParams } from '../database/sql-params';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
 import type { TMembership, TMembershipRecord } from './companies.schema';
-import { MEMBERSHIP_SELECT, membershipFromRow } from '../auth/membership-rows';
+import { membershipFromRow } from '../auth/membership-rows';
+import { MEMBERSHIP_SELECT } from '../auth/sessions.repository';
 
 export interface MembershipListParams {
   pagination: { page: number; perPage: number };

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Queryable } from '../database/repository';
+import { OwnSessionRepository } from './own-session.repository';
 
 /** The session making the current tRPC mutation, and the epoch to re-issue it at after its own change. */
 export interface OwnSessionChange {
@@ -12,14 +14,7 @@ export interface OwnSessionChange {
 /** Set around every mutation by the tRPC layer (trpc.ts); read by keepOwnSession. */
 export const ownSessionChanges = new AsyncLocalStorage<OwnSessionChange>();
 
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
-
-async function epochOf(tx: Queryable, user_cuid: string, lock: boolean): Promise<number | undefined> {
-  const rows = (await tx.query(`SELECT session_epoch FROM "user" WHERE user_cuid = $1${lock ? ' FOR UPDATE' : ''}`, [user_cuid])) as { session_epoch: number }[];
-  return rows[0]?.session_epoch;
-}
+const epochs = new OwnSessionRepository();
 
 /**
  * Runs, inside transaction `tx`, a change that may move `user_cuid`'s session epoch (their password,
@@ -33,9 +28,10 @@ async function epochOf(tx: Queryable, user_cuid: string, lock: boolean): Promise
 export async function keepOwnSession<T>(tx: Queryable, user_cuid: string, change: () => Promise<T>): Promise<T> {
   const store = ownSessionChanges.getStore();
   if (!store || store.user_cuid !== user_cuid) return change();
-  const before = await epochOf(tx, user_cuid, true);
+  const user = { user_cuid };
+  const before = await epochs.epochOf(user, tx, true);
   const result = await change();
-  const after = await epochOf(tx, user_cuid, false);
+  const after = await epochs.epochOf(user, tx, false);
   if (before === store.ep && after !== undefined && after !== before) store.renewTo = after;
   return result;
 }
