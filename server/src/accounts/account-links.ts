@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { newCuid } from '../common/ids';
 import { DATA_SOURCE } from '../database/database.module';
+import { UrlRequestsRepository } from './url-requests.repository';
 
 /** What a one-time account link does (url_request.data.kind). */
 export type AccountLinkKind = 'accountInvitation' | 'passwordReset';
@@ -10,13 +11,6 @@ const KINDS: readonly AccountLinkKind[] = ['accountInvitation', 'passwordReset']
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TOKEN = /^([a-z0-9]{1,32})\.([A-Za-z0-9_-]{16,128})$/;
-
-interface LinkRow {
-  data: { kind?: unknown; user_cuid?: unknown; email?: unknown; secret_sha256?: unknown };
-  expired: boolean;
-  /** The account's address now (null: no such user). */
-  current_email: string | null;
-}
 
 /** A link checked and locked inside a transaction. */
 export interface OpenedLink {
@@ -36,6 +30,7 @@ export interface OpenedLink {
 export class AccountLinks implements OnModuleDestroy {
   private readonly logger = new Logger('Accounts');
   private readonly sweeper: NodeJS.Timeout;
+  private readonly rows = new UrlRequestsRepository();
 
   constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {
     this.sweeper = setInterval(() => void this.sweep(), 60 * 60 * 1000);
@@ -52,18 +47,14 @@ export class AccountLinks implements OnModuleDestroy {
     const secret = randomBytes(24).toString('base64url');
     await this.ds.transaction(async (tx) => {
       await this.dropAll(tx, user_cuid);
-      await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
-        token_cuid,
-        JSON.stringify({ kind, user_cuid, email: email.trim().toLowerCase(), secret_sha256: sha256(secret) }),
-        ttlSeconds,
-      ]);
+      await this.rows.insert({ user_cuid }, tx, { token_cuid }, { kind, email: email.trim().toLowerCase(), secret_sha256: sha256(secret) }, ttlSeconds);
     });
     return `${token_cuid}.${secret}`;
   }
 
   /** Every link of the user (after a password was set, or when they are deleted). */
   async dropAll(tx: EntityManager | DataSource, user_cuid: string): Promise<void> {
-    await tx.query(`DELETE FROM url_request WHERE data->>'kind' = ANY($1::text[]) AND data->>'user_cuid' = $2`, [KINDS, user_cuid]);
+    await this.rows.deleteOfUser({ user_cuid }, tx, KINDS);
   }
 
   /**
@@ -82,19 +73,14 @@ export class AccountLinks implements OnModuleDestroy {
   /** Deletes one link (used). */
   async use(tx: EntityManager, token: string): Promise<void> {
     const m = TOKEN.exec(token);
-    if (m) await tx.query(`DELETE FROM url_request WHERE token_cuid = $1`, [m[1]]);
+    if (m) await this.rows.delete({ token_cuid: m[1] }, tx);
   }
 
   private async read(tx: EntityManager | DataSource, token: string, lock: boolean): Promise<OpenedLink | undefined> {
     const m = TOKEN.exec(token);
     if (!m) return undefined;
     const [, token_cuid, secret] = m;
-    const [row] = (await tx.query(
-      `SELECT r.data, r.expires_at <= now() AS expired, u.email AS current_email
-         FROM url_request r LEFT JOIN "user" u ON u.user_cuid = r.data->>'user_cuid'
-        WHERE r.token_cuid = $1${lock ? ' FOR UPDATE OF r' : ''}`,
-      [token_cuid],
-    )) as LinkRow[];
+    const row = await this.rows.read({ token_cuid }, tx, lock);
     if (!row || row.expired || !KINDS.includes(row.data.kind as AccountLinkKind) || typeof row.data.secret_sha256 !== 'string' || typeof row.data.user_cuid !== 'string') {
       return undefined;
     }
@@ -108,7 +94,7 @@ export class AccountLinks implements OnModuleDestroy {
 
   private async sweep(): Promise<void> {
     try {
-      await this.ds.query(`DELETE FROM url_request WHERE data->>'kind' = ANY($1::text[]) AND expires_at < now()`, [KINDS]);
+      await this.rows.deleteExpired({ job: 'account-links-sweep' }, this.ds, KINDS);
     } catch (e) {
       this.logger.warn(`Could not sweep expired account links: ${(e as Error).message}`);
     }

@@ -13,6 +13,7 @@ import { DATA_SOURCE } from '../database/database.module';
 import type { TInvitationOutcome } from '../users/users.schema';
 import { type Invitee, UsersService } from '../users/users.service';
 import { AccountLinks } from './account-links';
+import { AccountUsersRepository } from './account-users.repository';
 import { ACCOUNT_TEXTS, type AccountMail, invitationMail, resetMail, validityOf } from './messages';
 import { ResetThrottle } from './reset-throttle';
 
@@ -35,6 +36,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Accounts');
   /** Forgot-password work running after its answer went out (awaited at shutdown). */
   private readonly background = new Set<Promise<void>>();
+  private readonly accountUsers = new AccountUsersRepository();
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -170,12 +172,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async mailReset(email: string, origin: RequestOrigin, browserLocale: Locale | undefined): Promise<void> {
-    const [user] = (await this.ds.query(`SELECT user_cuid, email, name, meta FROM "user" WHERE email = $1 AND NOT inactive`, [email.trim().toLowerCase()])) as {
-      user_cuid: string;
-      email: string;
-      name: string;
-      meta: unknown;
-    }[];
+    const user = await this.accountUsers.activeByEmail({ email }, this.ds);
     if (!user) return;
     const locale = localeOfMeta(user.meta) ?? browserLocale ?? 'en';
     const ttl = this.config.RESET_TTL_MINUTES * 60;
@@ -201,18 +198,16 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     return this.ds.transaction(async (tx): Promise<CompleteOutcome> => {
       const link = await this.links.lock(tx, token);
       if (!link) return { ok: false };
-      const [user] = (await tx.query(`SELECT password IS NOT NULL AS has_password, inactive, inactivated_by_user_cuid FROM "user" WHERE user_cuid = $1 FOR UPDATE`, [
-        link.user_cuid,
-      ])) as { has_password: boolean; inactive: boolean; inactivated_by_user_cuid: string | null }[];
+      const user = await this.accountUsers.lockPasswordState(link, tx);
       await this.links.use(tx, token);
       if (!user) return { ok: false };
       if (link.kind === 'accountInvitation') {
         // An invitation is for a user still waiting: not one who set a password since, nor one an admin deactivated.
         if (user.has_password || user.inactivated_by_user_cuid) return { ok: false };
-        await tx.query(`UPDATE "user" SET password = $2, inactive = false, inactivated_at = NULL WHERE user_cuid = $1`, [link.user_cuid, hash]);
+        await this.accountUsers.acceptInvitation(link, tx, hash);
       } else {
         if (user.inactive) return { ok: false };
-        await tx.query(`UPDATE "user" SET password = $2 WHERE user_cuid = $1`, [link.user_cuid, hash]);
+        await this.accountUsers.setPassword(link, tx, hash);
       }
       await this.links.dropAll(tx, link.user_cuid);
       return { ok: true, kind: link.kind === 'accountInvitation' ? 'invitation' : 'reset' };
