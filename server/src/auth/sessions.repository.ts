@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../database/prepared-statements';
 import { SqlRepository } from '../database/repository';
-import type { TUserMeta } from './session.schema';
+import type { TSessionContext, TUserMeta } from './session.schema';
 
 /**
  * Memberships with their company, user and role, as one SELECT (add WHERE / ORDER BY): the session
@@ -17,6 +17,9 @@ export const MEMBERSHIP_SELECT = `
     JOIN company c ON c.company_cuid = m.company_cuid
     JOIN "user" u ON u.user_cuid = m.user_cuid
     JOIN role r ON r.role_cuid = m.role_cuid`;
+
+/** A row of MEMBERSHIP_SELECT (shaped by membershipFromRow). */
+export type MembershipRow = Record<string, unknown>;
 
 /** The user a session belongs to: whose rows a session method reads or changes. */
 export interface SessionOwner {
@@ -89,26 +92,26 @@ export class SessionsRepository extends SqlRepository<SessionsRepository> {
   }
 
   /** The user's memberships as MEMBERSHIP_SELECT rows, by role level then company name. */
-  async memberships(owner: SessionOwner): Promise<Record<string, any>[]> {
-    return (await this.db.query(`${MEMBERSHIP_SELECT} WHERE m.user_cuid = $1 ORDER BY r.level, c.name`, [owner.user_cuid])) as Record<string, any>[];
+  async memberships(owner: SessionOwner): Promise<MembershipRow[]> {
+    return (await this.db.query(`${MEMBERSHIP_SELECT} WHERE m.user_cuid = $1 ORDER BY r.level, c.name`, [owner.user_cuid])) as MembershipRow[];
   }
 
   /** The user's notification blacklist entries still in force. */
-  async notificationBlacklist(owner: SessionOwner): Promise<any[]> {
+  async notificationBlacklist(owner: SessionOwner): Promise<TSessionContext['notificationBlacklist']> {
     return (await this.db.query(
       `SELECT blacklist_cuid, user_cuid, trigger_cuid,
               to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
          FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`,
       [owner.user_cuid],
-    )) as any[];
+    )) as TSessionContext['notificationBlacklist'];
   }
 
-  async portalNotificationBlacklist(owner: SessionOwner): Promise<any[]> {
+  async portalNotificationBlacklist(owner: SessionOwner): Promise<TSessionContext['portalNotificationBlacklist']> {
     return (await this.db.query(
       `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
          FROM portal_notification_user_blacklist WHERE user_cuid = $1`,
       [owner.user_cuid],
-    )) as any[];
+    )) as TSessionContext['portalNotificationBlacklist'];
   }
 
   /**
