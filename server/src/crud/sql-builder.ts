@@ -21,7 +21,7 @@ export function selectSql(def: ResourceDefinition, computed?: Record<string, str
 }
 
 /** SQL condition limiting rows of `t` to what the caller may see. */
-export function scopeSql(def: ResourceDefinition, scope: Scope, p: SqlParams): string {
+export function scopeSql(def: Pick<ResourceDefinition, 'scope' | 'callerWhere' | 'baseWhere'>, scope: Scope, p: SqlParams): string {
   if (def.baseWhere) return `(${def.baseWhere}) AND ${scopeSql({ ...def, baseWhere: undefined }, scope, p)}`;
   if (def.callerWhere) return `(${def.callerWhere(scope, p)}) AND ${scopeSql({ ...def, callerWhere: undefined }, scope, p)}`;
   if (scope.superuser || def.scope.kind === 'global') return 'TRUE';

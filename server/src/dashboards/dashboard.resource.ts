@@ -9,7 +9,7 @@ import { fieldError } from '../common/field-error';
 import type { ResourceDefinition } from '../crud/resource';
 import { systemJob } from '../common/system-job';
 import { layoutReferences, ZDashboardLayout, ZDashboardMeta } from '../../../shared/dashboards/dashboard-layout.schema';
-import { dashboardRoleSql, DashboardsRepository } from './dashboards.repository';
+import { DASHBOARD_VISIBILITY, DashboardsRepository } from './dashboards.repository';
 
 export { DASHBOARD_META_MAX_BYTES } from '../../../shared/dashboards/dashboard-layout.schema';
 export { dashboardRoleSql } from './dashboards.repository';
@@ -39,8 +39,7 @@ export const dashboardResource: ResourceDefinition = {
   create: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZDashboardMeta.default(ZDashboardLayout.parse({})), role_cuid: ZRefCuid.nullable().optional() }),
   update: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZDashboardMeta, role_cuid: ZRefCuid.nullable() }).partial(),
   ...resourceAccess('dashboard'),
-  scope: { kind: 'companyOrSystem', column: 'entityowner_cuid' },
-  callerWhere: dashboardRoleSql,
+  ...DASHBOARD_VISIBILITY,
   search: ['name'],
   filters: ['entityowner_cuid', 'role_cuid'],
   sorts: ['name', 'entityowner_cuid', 'role_cuid'],

@@ -5,7 +5,9 @@ import { DATA_SOURCE } from '../database/database.module';
 import type { Queryable } from '../database/repository';
 import type { SystemJob } from '../common/system-job';
 import { SqlParams } from '../database/sql-params';
-import { type Caller, companySeesSystemSql, visibleCompanySql, visibleSystemIdSql, visibleSystemSql } from '../tenancy/visibility';
+import { type Caller, companySeesSystemSql, visibleSystemSql } from '../tenancy/visibility';
+import type { ResourceDefinition } from '../crud/resource';
+import { scopeSql } from '../crud/sql-builder';
 
 /** A dashboard the caller sees, with its owner's and role's names (the home page, a system's page). */
 export interface MineDashboardRow {
@@ -40,15 +42,14 @@ export function dashboardRoleSql(scope: Scope, p: SqlParams): string {
 }
 
 /**
- * The dashboards the caller sees (alias `t`): the role condition, and an owner (company or system)
- * the caller sees: what the CRUD builds for dashboard.resource.ts (scope companyOrSystem on
- * entityowner_cuid, callerWhere dashboardRoleSql), in the same order.
+ * Who sees a dashboard: an owner (company or system) the caller sees, and the role condition.
+ * dashboard.resource.ts declares the same two for the generic CRUD; both build their SQL from here
+ * through the CRUD's one scope builder, so the list and `mine` can never disagree.
  */
-function visibleDashboardSql(scope: Scope, p: SqlParams): string {
-  const role = dashboardRoleSql(scope, p);
-  if (scope.superuser) return `(${role}) AND TRUE`;
-  return `(${role}) AND (${visibleCompanySql(scope, p, 't.entityowner_cuid')} OR ${visibleSystemIdSql(scope, p, 't.entityowner_cuid')})`;
-}
+export const DASHBOARD_VISIBILITY = {
+  scope: { kind: 'companyOrSystem', column: 'entityowner_cuid' },
+  callerWhere: dashboardRoleSql,
+} as const satisfies Pick<ResourceDefinition, 'scope' | 'callerWhere'>;
 
 /**
  * The SQL of dashboards beside the generic CRUD: `mine`, and the checks before a dashboard is
@@ -62,7 +63,7 @@ export class DashboardsRepository {
   /** The dashboards the caller sees (of one system, if given), at most `limit`, companies' first, by owner, role level and name. */
   async mine(scope: Scope, limit: number, system_cuid?: string): Promise<MineDashboardRow[]> {
     const p = new SqlParams();
-    const where = [visibleDashboardSql(scope, p)];
+    const where = [scopeSql(DASHBOARD_VISIBILITY, scope, p)];
     if (system_cuid) where.push(`t.entityowner_cuid = ${p.add(system_cuid)}`);
     const rows = (await this.ds.query(
       `SELECT t.dashboard_cuid, t.name, t.entityowner_cuid,
