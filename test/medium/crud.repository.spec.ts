@@ -5,7 +5,8 @@
  */
 import { AppConfig } from '../../server/src/config/config';
 import { CrudRepository } from '../../server/src/crud/crud.repository';
-import { systemOwner, systemVisible } from '../../server/src/crud/references.repository';
+import { systemOwner } from '../../server/src/crud/references.repository';
+import { systemVisibleTo as systemVisible } from '../../server/src/tenancy/visible-records.repository';
 import { siteResource } from '../../server/src/sites/site.resource';
 import { systemResource } from '../../server/src/systems/system.resource';
 import { type MediumWorld, mediumWorld, PAGE } from './world';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../database/repository';
+import type { SystemJob } from '../common/system-job';
 
 /** The user whose one-time account links are written or dropped. */
 export interface LinkOwner {
@@ -11,7 +12,7 @@ export interface LinkToken {
 }
 
 /** A background job's identity (the hourly sweep of expired links). */
-export interface LinkSweepJob {
+export interface LinkSweepJob extends SystemJob {
   readonly job: 'account-links-sweep';
 }
 

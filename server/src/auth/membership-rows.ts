@@ -1,6 +1,6 @@
 import type { TSessionMembership } from './session.schema';
 
-/** One row of MEMBERSHIP_SELECT (sessions.repository.ts) as spec §3.1 shapes a membership. */
+/** One row of the membership query in sessions.repository.ts, shaped as spec §3.1 shapes a membership. */
 export function membershipFromRow(m: Record<string, any>): TSessionMembership {
   return {
     membership_cuid: m.membership_cuid,

@@ -4,7 +4,8 @@ import { scopeOf } from '../access/scope';
 import { notFound } from '../common/errors';
 import { withField } from '../common/field-error';
 import type { ResourceDefinition } from './resource';
-import { referencedCompany, referencedSystem, systemCompany, systemOwner, systemVisible } from './references.repository';
+import { systemVisibleTo } from '../tenancy/visible-records.repository';
+import { referencedCompany, referencedSystem, systemCompany, systemOwner } from './references.repository';
 import type { Row } from './sql-builder';
 
 /**
@@ -57,12 +58,12 @@ export async function assertReferenceVisible(actor: Actor, def: ResourceDefiniti
   if (def.scope.kind === 'companyOrSystem') {
     const owner = input[def.scope.column] as string | undefined;
     if (owner === undefined || owner === null || scope.companies.includes(owner)) return;
-    if (!(await systemVisible(scope, manager, owner))) throw notFound('Owner');
+    if (!(await systemVisibleTo(scope, manager, owner))) throw notFound('Owner');
   }
   if (def.scope.kind === 'system') {
     const system = input[def.scope.column] as string | undefined;
     if (system === undefined || system === null) return;
-    if (!(await systemVisible(scope, manager, system))) throw notFound('System');
+    if (!(await systemVisibleTo(scope, manager, system))) throw notFound('System');
   }
 }
 

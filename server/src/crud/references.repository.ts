@@ -2,7 +2,6 @@ import type { EntityManager } from 'typeorm';
 import type { Scope } from '../access/scope';
 import { SqlParams } from '../database/sql-params';
 import { systemSharesSql } from '../tenancy/visibility';
-import { systemVisibleTo } from '../tenancy/visible-records.repository';
 import type { ResourceDefinition } from './resource';
 import { quote, scopeSql } from './sql-builder';
 
@@ -19,11 +18,6 @@ export type SystemOwner = { company_cuid: string; shares: { company_cuid: string
 export async function systemOwner(manager: EntityManager, system_cuid: string): Promise<SystemOwner | undefined> {
   const [s] = (await manager.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [system_cuid])) as SystemOwner[];
   return s;
-}
-
-/** Whether the caller sees the system (owned by or shared with one of their companies). */
-export function systemVisible(scope: Scope, manager: EntityManager, system_cuid: string): Promise<boolean> {
-  return systemVisibleTo(scope, manager, system_cuid);
 }
 
 /** The company that owns a system, or none. */

@@ -1,11 +1,12 @@
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { SystemJob } from '../common/system-job';
 
 /**
  * Who the live events' SQL runs for: the publishing instance's fan-out (no user: the recipients
  * were chosen by the caller, each under its own tenancy rules, before the event is published).
  */
-export interface LiveFanOut {
+export interface LiveFanOut extends SystemJob {
   readonly job: 'live-events';
 }
 

@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { updatedRows } from '../../database/returned-rows';
+import type { SystemJob } from '../../common/system-job';
 
 /**
  * Who the Telegram update loop's SQL runs for: no user, the loop of one instance, named by its
  * lease owner id (the lease row in telegram_bot_state says which instance polls the bot).
  */
-export interface TelegramUpdatesJob {
+export interface TelegramUpdatesJob extends SystemJob {
   readonly job: 'telegram-updates';
   readonly owner: string;
 }

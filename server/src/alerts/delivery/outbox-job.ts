@@ -1,4 +1,5 @@
 import { newCuid } from '../../common/ids';
+import type { SystemJob } from '../../common/system-job';
 
 /**
  * Who the outbox's SQL runs for: no user, the outbox job of one instance (docs/alerts.md, "The
@@ -6,7 +7,7 @@ import { newCuid } from '../../common/ids';
  * the job works across companies on purpose, and its tenancy rules (which channels and which users
  * see an alarm) are in the queries themselves.
  */
-export interface OutboxJob {
+export interface OutboxJob extends SystemJob {
   readonly job: 'alert-outbox';
   /** This instance's worker (for logs and tests; claims carry their own round token). */
   readonly instance: string;

@@ -1,3 +1,5 @@
+import type { SystemJob } from '../../common/system-job';
+
 /**
  * Who a background job's repository call runs for, in place of a caller's scope. The alert engine
  * and the trigger write hooks act for the system, not for a user: they read and write triggers of
@@ -5,7 +7,7 @@
  * layer has already checked), so the identity filters nothing. It names the job in every call, so
  * a repository signature reads "who, then what" like every other, and an unscoped statement says so.
  */
-export interface JobIdentity {
+export interface JobIdentity extends SystemJob {
   readonly job: 'alert-engine' | 'alert-writes';
 }
 
