@@ -166,7 +166,10 @@ export async function loginCookie(baseUrl: string, email: string, password = 'de
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
   });
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('liuc='))
+    ?.split(';')[0];
   if (login.status !== 200 || !cookie) throw new Error(`login of ${email} failed: ${login.status}`);
   return cookie;
 }
@@ -192,7 +195,9 @@ export async function requestsAgainstHealth(
     p50s.push(r.p50Ms);
     p99s.push(r.p99Ms);
     floors.push(b.requestsPerSecond);
-    ctx.log(`${spec.figure} round ${round}: ${r.requestsPerSecond.toFixed(0)} ${spec.unit}, p99 ${r.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`);
+    ctx.log(
+      `${spec.figure} round ${round}: ${r.requestsPerSecond.toFixed(0)} ${spec.unit}, p99 ${r.p99Ms} ms; baseline /api/health ${b.requestsPerSecond.toFixed(0)} req/s`,
+    );
   }
   const value = Math.round(median(rates));
   const baseline = Math.round(median(floors));

@@ -23,7 +23,8 @@ for (let y = 0; y < H; y++) {
   for (let x = 0; x < W; x++) {
     let c = mix([12, 40, 54], [230, 120, 40], Math.max(0, (y - 120) / (H - 120)) ** 1.6); // sky
     const d = Math.hypot(x - 840, y - 360);
-    if (d < 110) c = [255, 196, 61]; // sun
+    if (d < 110)
+      c = [255, 196, 61]; // sun
     else if (d < 150) c = mix([255, 196, 61], c, (d - 110) / 40);
     if (y > 420) c = [34, 54, 40]; // ground
     // three rows of panels

@@ -60,7 +60,10 @@ export async function precompress(dir, { minBytes = MIN_BYTES } = {}) {
         gz(raw, { level: 9 }),
       ]);
       const sizes = { path: relative(root, path), raw: raw.length, br: 0, gz: 0 };
-      for (const [ext, data, key] of [['.br', br, 'br'], ['.gz', gzipped, 'gz']]) {
+      for (const [ext, data, key] of [
+        ['.br', br, 'br'],
+        ['.gz', gzipped, 'gz'],
+      ]) {
         if (data.length < raw.length) {
           await writeFile(path + ext, data);
           sizes[key] = data.length;

@@ -55,7 +55,10 @@ const login = await fetch(`${base}/api/auth/login`, {
   body: JSON.stringify({ email: 'superuser@demo.local', password: 'demo-password' }),
 });
 if (login.status !== 200) fail(`login answered ${login.status}: ${await login.text()}`);
-const cookie = login.headers.getSetCookie().find((c) => c.startsWith('liuc='))?.split(';')[0];
+const cookie = login.headers
+  .getSetCookie()
+  .find((c) => c.startsWith('liuc='))
+  ?.split(';')[0];
 if (!cookie) fail('login set no liuc cookie');
 
 const roles = await fetch(`${base}/api/trpc/role.all?batch=1&input=${input}`, { headers: { cookie } });
@@ -69,4 +72,3 @@ server.kill('SIGTERM');
 await new Promise((resolve) => server.once('exit', resolve));
 rmSync(dataDir, { recursive: true, force: true });
 console.log(`embedded smoke: started in ${bootMs} ms, login 200, role.all 200 with ${names.length} roles, 401 without session`);
-

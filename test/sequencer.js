@@ -27,7 +27,12 @@ const SLOW = {
 class LongestFirst extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    const weight = (t) => SLOW[relative(__dirname + '/..', t.path).split('\\').join('/')];
+    const weight = (t) =>
+      SLOW[
+        relative(__dirname + '/..', t.path)
+          .split('\\')
+          .join('/')
+      ];
     const known = sorted.filter((t) => weight(t) !== undefined).sort((a, b) => weight(b) - weight(a));
     return [...known, ...sorted.filter((t) => weight(t) === undefined)];
   }

@@ -100,7 +100,18 @@ export async function alertEvalFigure(ctx: BenchContext): Promise<FigureResult> 
         const p = pairs[i % pairs.length];
         ids.push(newCuid());
         systems.push(systemOf.get(p.entity_cuid)!);
-        args.push(JSON.stringify({ kind: 'threshold', entity_cuid: p.entity_cuid, parameter_id: p.parameter_id, op: 'above', value: 5 + (i % 7), release_value: 4, for_seconds: 0, release_for_seconds: 0 }));
+        args.push(
+          JSON.stringify({
+            kind: 'threshold',
+            entity_cuid: p.entity_cuid,
+            parameter_id: p.parameter_id,
+            op: 'above',
+            value: 5 + (i % 7),
+            release_value: 4,
+            for_seconds: 0,
+            release_for_seconds: 0,
+          }),
+        );
       }
       await pg.query(
         `INSERT INTO notification_trigger (trigger_cuid, name, message, severity_level, system_cuid, args, is_active)
@@ -155,10 +166,9 @@ export async function alertLatencyFigure(ctx: BenchContext): Promise<FigureResul
     await pg.connect();
     // The demo battery's charge: TRIGGERED above 60 %, RELEASED below 40 %.
     const [battery] = (
-      await pg.query(
-        `SELECT e.entity_cuid, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
-        [DEMO_CONTROLLER_ID],
-      )
+      await pg.query(`SELECT e.entity_cuid, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`, [
+        DEMO_CONTROLLER_ID,
+      ])
     ).rows as { entity_cuid: string; system_cuid: string }[];
     if (!battery) throw new Error('alert_latency: the demo battery is missing');
     await pg.query(`DELETE FROM notification_trigger WHERE system_cuid = $1`, [battery.system_cuid]);
@@ -168,7 +178,16 @@ export async function alertLatencyFigure(ctx: BenchContext): Promise<FigureResul
       [
         newCuid(),
         battery.system_cuid,
-        JSON.stringify({ kind: 'threshold', entity_cuid: battery.entity_cuid, parameter_id: 'battery_soc', op: 'above', value: 60, release_value: 40, for_seconds: 0, release_for_seconds: 0 }),
+        JSON.stringify({
+          kind: 'threshold',
+          entity_cuid: battery.entity_cuid,
+          parameter_id: 'battery_soc',
+          op: 'above',
+          value: 60,
+          release_value: 40,
+          for_seconds: 0,
+          release_for_seconds: 0,
+        }),
       ],
     );
     await settleEngine();
@@ -372,7 +391,16 @@ export async function deliveryFigure(ctx: BenchContext): Promise<FigureResult> {
       }
     };
 
-    interface WithRound { rate: number; eventsPerSecond: number; p50: number; p95: number; messages: number; grouped: number; perChat: number[]; spreadSeconds?: number }
+    interface WithRound {
+      rate: number;
+      eventsPerSecond: number;
+      p50: number;
+      p95: number;
+      messages: number;
+      grouped: number;
+      perChat: number[];
+      spreadSeconds?: number;
+    }
     const withDelivery = async (label: string): Promise<WithRound> => {
       const from = peer!.sent.length;
       const { t0, insertedAt, ids } = await burst(linked);
@@ -429,7 +457,9 @@ export async function deliveryFigure(ctx: BenchContext): Promise<FigureResult> {
       );
       if (deliveries || peer!.sent.length !== before) throw new Error(`delivery ${label}: events without channels made deliveries`);
       if (notifications !== ids.length) throw new Error(`delivery ${label}: ${ids.length - notifications} events SENT without a Notification`);
-      ctx.log(`delivery ${label}: ${ids.length} events SENT (Notification + toasts, no channel) in ${((done - t0) / 1000).toFixed(2)} s = ${rate.toFixed(0)} events/s`);
+      ctx.log(
+        `delivery ${label}: ${ids.length} events SENT (Notification + toasts, no channel) in ${((done - t0) / 1000).toFixed(2)} s = ${rate.toFixed(0)} events/s`,
+      );
       return rate;
     };
 

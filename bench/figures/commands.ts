@@ -51,8 +51,13 @@ async function setUp(label: string, controllers: number): Promise<Setup> {
   try {
     await generateControllers(admin.dataSource, controllers);
     // The generated controllers join the demo company, so its installer may command them.
-    const [{ company_cuid }] = (await admin.dataSource.query(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])) as { company_cuid: string }[];
-    await admin.dataSource.query(`UPDATE system SET company_cuid = $1 WHERE system_cuid IN (SELECT system_cuid FROM controller WHERE controller_id ~ '^sim-ctrl-')`, [company_cuid]);
+    const [{ company_cuid }] = (await admin.dataSource.query(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])) as {
+      company_cuid: string;
+    }[];
+    await admin.dataSource.query(
+      `UPDATE system SET company_cuid = $1 WHERE system_cuid IN (SELECT system_cuid FROM controller WHERE controller_id ~ '^sim-ctrl-')`,
+      [company_cuid],
+    );
     await admin.dataSource.query(`UPDATE controller SET company_cuid = $1 WHERE controller_id ~ '^sim-ctrl-'`, [company_cuid]);
     fleet = await loadFleet(admin.dataSource, { pattern: '^sim-ctrl-' });
   } finally {
@@ -162,7 +167,11 @@ export async function commandBacklogFigure(ctx: BenchContext): Promise<FigureRes
       await Promise.all(jobs.slice(i, i + 8).map(([id, k]) => send(installer, id, k, kind)));
     }
     const count = async (status: string) =>
-      ((await pg.query(`SELECT count(*)::int AS n FROM controller_command WHERE controller_id ~ '^sim-ctrl-' AND status::text = $1`, [status])).rows[0] as { n: number }).n;
+      (
+        (await pg.query(`SELECT count(*)::int AS n FROM controller_command WHERE controller_id ~ '^sim-ctrl-' AND status::text = $1`, [status])).rows[0] as {
+          n: number;
+        }
+      ).n;
     const pending = await count('PENDING');
     if (pending !== jobs.length) throw new Error(`command_backlog: ${pending} of ${jobs.length} commands PENDING before the reconnect`);
     ctx.log(`command_backlog: ${jobs.length} ${kind} commands stored for ${fleet.length} offline controllers; all connect now`);
@@ -191,7 +200,9 @@ export async function commandBacklogFigure(ctx: BenchContext): Promise<FigureRes
         [t0],
       )
     ).rows as Record<string, number>[];
-    ctx.log(`command_backlog: sent ${Number(spread.first_sent).toFixed(2)}–${Number(spread.last_sent).toFixed(2)} s, acknowledged ${Number(spread.first_ack).toFixed(2)}–${Number(spread.last_ack).toFixed(2)} s after the connects began`);
+    ctx.log(
+      `command_backlog: sent ${Number(spread.first_sent).toFixed(2)}–${Number(spread.last_sent).toFixed(2)} s, acknowledged ${Number(spread.first_ack).toFixed(2)}–${Number(spread.last_ack).toFixed(2)} s after the connects began`,
+    );
     if (done < jobs.length) throw new Error(`command_backlog: only ${done} of ${jobs.length} acknowledged within 120 s`);
     const rate = Number((jobs.length / seconds).toFixed(0));
     ctx.log(`command_backlog: ${jobs.length} acknowledged in ${seconds.toFixed(2)} s`);

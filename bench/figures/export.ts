@@ -33,12 +33,19 @@ export async function exportFigure(ctx: BenchContext): Promise<FigureResult> {
     server = await spawnTelemetryServer({ DATABASE_URL: db.url, SEED_DEMO: 'true', MQTT_PORT: '0', EXPORT_POLL_MS: '0' });
     await client.connect();
     const [battery] = (
-      await client.query(`SELECT e.entity_cuid, e.entitytype_id, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID])
+      await client.query(
+        `SELECT e.entity_cuid, e.entitytype_id, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
+        [DEMO_CONTROLLER_ID],
+      )
     ).rows as { entity_cuid: string; entitytype_id: string; system_cuid: string }[];
     const params = Array.from({ length: PARAMETERS }, (_, i) => `bench_export_${i}`);
     for (const p of params) {
       await client.query(`INSERT INTO log_parameter (parameter_id, type, description) VALUES ($1, 'FloatLogParameter', $2)`, [p, `Bench parameter ${p}`]);
-      await client.query(`INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES ($1, $2, $3)`, [p.replace(/_/g, ''), battery.entitytype_id, p]);
+      await client.query(`INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES ($1, $2, $3)`, [
+        p.replace(/_/g, ''),
+        battery.entitytype_id,
+        p,
+      ]);
     }
     const end = Math.floor(Date.now() / 86_400_000) * 86_400_000;
     const start = end - MINUTES * 60_000;
@@ -124,7 +131,9 @@ export async function exportFigure(ctx: BenchContext): Promise<FigureResult> {
       ours.push(o.rows / o.s);
       copies.push(c.rows / c.s);
       growth.push(o.growth);
-      ctx.log(`export round ${round}: ${Math.round(o.rows / o.s)} rows/s over HTTP (${o.s.toFixed(1)} s, RSS +${o.growth.toFixed(0)} MB), COPY ${Math.round(c.rows / c.s)} rows/s (${c.s.toFixed(1)} s)`);
+      ctx.log(
+        `export round ${round}: ${Math.round(o.rows / o.s)} rows/s over HTTP (${o.s.toFixed(1)} s, RSS +${o.growth.toFixed(0)} MB), COPY ${Math.round(c.rows / c.s)} rows/s (${c.s.toFixed(1)} s)`,
+      );
     }
     const value = Math.round(median(ours));
     const baseline = Math.round(median(copies));

@@ -56,17 +56,26 @@ const loop = (what: keyof FloodCounts, step: () => Promise<void>) => {
 async function main(): Promise<void> {
   for (let k = 0; k < 2; k++) {
     loop('exports', async () => {
-      const res = await basic.mutate('exportJob.start', { template_cuid: data.templateA, from: new Date(data.today - 400 * day), to: new Date(data.today), format: 'xlsx' });
+      const res = await basic.mutate('exportJob.start', {
+        template_cuid: data.templateA,
+        from: new Date(data.today - 400 * day),
+        to: new Date(data.today),
+        format: 'xlsx',
+      });
       if (res.status === 429) counts.exports429++;
     });
   }
   let n = 0;
   loop('commands', async () => {
-    await installer.mutate('controllerCommand.send', { controller_id: data.controllerId, kind: 'apply_config', payload: { controller: { log_interval_s: 30 + (n++ % 600) } } });
+    await installer.mutate('controllerCommand.send', {
+      controller_id: data.controllerId,
+      kind: 'apply_config',
+      payload: { controller: { log_interval_s: 30 + (n++ % 600) } },
+    });
   });
   loop('mails', async () => {
     const res = await basic.mutate<{ channel_cuid?: string }>('emailChannel.create', { company_cuid: data.companyA, email: `flood-${n++}@bench.test` });
-    const id = (res.data)?.channel_cuid;
+    const id = res.data?.channel_cuid;
     if (id) await basic.mutate('emailChannel.resendVerification', { channel_cuid: id });
   });
   // A parked persistent session of A's controller, then batches whose replies queue for it.

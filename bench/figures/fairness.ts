@@ -97,7 +97,12 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
          SELECT s.e, s.p, ts, (extract(minute FROM ts)::int % 2)
            FROM unnest($1::varchar[], $2::varchar[]) AS s(e, p), generate_series($3::timestamptz, $4::timestamptz - interval '1 minute', interval '1 minute') AS ts
          ON CONFLICT DO NOTHING`,
-        [seriesA.map((s) => s.entity_cuid), seriesA.map((s) => s.parameter_id), new Date(today - (A_DAYS - d) * day), new Date(today - (A_DAYS - d - 10) * day)],
+        [
+          seriesA.map((s) => s.entity_cuid),
+          seriesA.map((s) => s.parameter_id),
+          new Date(today - (A_DAYS - d) * day),
+          new Date(today - (A_DAYS - d - 10) * day),
+        ],
       );
     }
     // B: one day of one-minute data (two days ago) for its 1-day export.
@@ -113,15 +118,24 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
       if ((await c.login(email)).status !== 200) throw new Error(`fairness: login of ${email} failed`);
       return c;
     };
-    const [aInstaller, aBasic, bInstaller, bBasic] = [await login('installer@demo.local'), await login('basic@demo.local'), await login('b-installer@bench.test'), await login('b-basic@bench.test')];
+    const [aInstaller, aBasic, bInstaller, bBasic] = [
+      await login('installer@demo.local'),
+      await login('basic@demo.local'),
+      await login('b-installer@bench.test'),
+      await login('b-basic@bench.test'),
+    ];
     const template = async (who: HttpClient, system_cuid: string, series: { entity_cuid: string; parameter_id: string }[]) => {
-      const res = await who.mutate<{ data: { template_cuid: string } }>('systemDataExportTemplate.create', { data: { name: 'Bench', system_cuid, config: { columns: series, resolution: 'raw' } } });
+      const res = await who.mutate<{ data: { template_cuid: string } }>('systemDataExportTemplate.create', {
+        data: { name: 'Bench', system_cuid, config: { columns: series, resolution: 'raw' } },
+      });
       if (!res.data) throw new Error(`fairness: template failed: ${JSON.stringify(res.error)}`);
       return res.data.data.template_cuid;
     };
     const templateA = await template(aInstaller, a.system_cuid!, seriesA);
     const templateB = await template(bInstaller, b.system_cuid!, seriesB);
-    const [{ company_cuid: companyA }] = (await pg.query(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])).rows as { company_cuid: string }[];
+    const [{ company_cuid: companyA }] = (await pg.query(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])).rows as {
+      company_cuid: string;
+    }[];
 
     // ---- what B notices ----
     let stamp = today - 10 * day;
@@ -129,7 +143,8 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
       const times: number[] = [];
       for (let i = 0; i < BATCHES; i++) {
         const rows = [];
-        for (let r = 0; r < ROWS_PER_BATCH / seriesB.length; r++, stamp += 1000) for (const s of seriesB) rows.push({ timestamp: stamp, entity_cuid: s.entity_cuid, parameter_id: s.parameter_id, value: r % 2 });
+        for (let r = 0; r < ROWS_PER_BATCH / seriesB.length; r++, stamp += 1000)
+          for (const s of seriesB) rows.push({ timestamp: stamp, entity_cuid: s.entity_cuid, parameter_id: s.parameter_id, value: r % 2 });
         const began = performance.now();
         const res = await fetch(`${server!.baseUrl}/api/ingest/${b.controller_id}/telemetry`, {
           method: 'POST',
@@ -146,7 +161,11 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
       const times: number[] = [];
       for (let i = 0; i < EXPORTS; i++) {
         const began = performance.now();
-        const started = await bBasic.mutate<{ id: string }>('exportJob.start', { template_cuid: templateB, from: new Date(today - 2 * day), to: new Date(today - day) });
+        const started = await bBasic.mutate<{ id: string }>('exportJob.start', {
+          template_cuid: templateB,
+          from: new Date(today - 2 * day),
+          to: new Date(today - day),
+        });
         if (!started.data) throw new Error(`fairness: B's export was refused: ${JSON.stringify(started.error)}`);
         for (;;) {
           const job = (await bBasic.query<{ status: string }>('exportJob.get', { id: started.data.id })).data;
@@ -208,7 +227,11 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
     const [{ counts }] = (await once(flood, 'message')) as [{ counts: FloodCounts }];
     await flood.terminate();
     flood = undefined;
-    const [{ queued, running }] = (await pg.query(`SELECT count(*) FILTER (WHERE status = 'QUEUED')::int AS queued, count(*) FILTER (WHERE status = 'RUNNING')::int AS running FROM export_job`)).rows;
+    const [{ queued, running }] = (
+      await pg.query(
+        `SELECT count(*) FILTER (WHERE status = 'QUEUED')::int AS queued, count(*) FILTER (WHERE status = 'RUNNING')::int AS running FROM export_job`,
+      )
+    ).rows;
     ctx.log(
       `fairness flooded: ingest p95 ${pct(floodIngest, 0.95)} ms, 1-day export median ${median(floodExport).toFixed(0)} ms; A's flood: ` +
         `${counts.exports} export starts (${counts.exports429} answered 429; ${queued} queued, ${running} running at the end), ${counts.commands} commands, ` +

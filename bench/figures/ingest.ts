@@ -46,9 +46,7 @@ function messageRows(series: Series[], ci: number, seq: number, t0: number): { e
 }
 
 const payloadOf = (batch_id: string, rows: { e: string; p: string; t: number; v: number }[]): string =>
-  `{"batch_id":"${batch_id}","rows":[${rows
-    .map((r) => `{"timestamp":${r.t},"entity_cuid":"${r.e}","parameter_id":"${r.p}","value":${r.v}}`)
-    .join(',')}]}`;
+  `{"batch_id":"${batch_id}","rows":[${rows.map((r) => `{"timestamp":${r.t},"entity_cuid":"${r.e}","parameter_id":"${r.p}","value":${r.v}}`).join(',')}]}`;
 
 export async function ingestFigure(ctx: BenchContext): Promise<FigureResult> {
   const seconds = Number(process.env.BENCH_INGEST_SECONDS ?? 60);
@@ -151,11 +149,7 @@ export async function runLoad(url: string, fleet: SimController[], series: Serie
     const seq = sent[ci]++;
     const batch_id = `${ci}-${seq}`;
     sentAt.set(batch_id, Date.now());
-    clients[ci % CONNECTIONS].publish(
-      `portal/v1/${fleet[ci].controller_id}/telemetry`,
-      payloadOf(batch_id, messageRows(series[ci], ci, seq, t0)),
-      { qos: 1 },
-    );
+    clients[ci % CONNECTIONS].publish(`portal/v1/${fleet[ci].controller_id}/telemetry`, payloadOf(batch_id, messageRows(series[ci], ci, seq, t0)), { qos: 1 });
   };
   let inFlight = 0;
   const drained = new Promise<void>((resolve) => {

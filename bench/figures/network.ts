@@ -41,7 +41,9 @@ async function oneRound(browser: Browser, baseUrl: string, throttled: boolean): 
     await page.goto(`${baseUrl}/`, { waitUntil: 'commit', timeout });
     const email = page.locator('[data-testid=login-email]');
     await email.waitFor({ state: 'visible', timeout });
-    await page.waitForFunction(() => (document.querySelector('[data-testid=login-email]') as HTMLInputElement | null)?.disabled === false, undefined, { timeout });
+    await page.waitForFunction(() => (document.querySelector('[data-testid=login-email]') as HTMLInputElement | null)?.disabled === false, undefined, {
+      timeout,
+    });
     const loginMs = Date.now() - started;
     const loginKb = await settledKb(wire);
 
@@ -104,7 +106,7 @@ export async function slowLinkFigures(ctx: BenchContext): Promise<FigureResult[]
     };
     return [
       line('slow_link_login', 'loginMs', 'loginKb', GOALS.login, 'bookmark `/` with an empty cache → usable login form'),
-      line('slow_link_first_screen', 'firstMs', 'firstKb', GOALS.first, 'Sign in clicked → the home\'s status tiles'),
+      line('slow_link_first_screen', 'firstMs', 'firstKb', GOALS.first, "Sign in clicked → the home's status tiles"),
       line('slow_link_second_visit', 'secondMs', 'secondKb', GOALS.second, '`/` opened again, signed in, from the cache → status tiles'),
     ];
   });
@@ -139,21 +141,24 @@ export async function idleTabFigures(ctx: BenchContext): Promise<FigureResult[]>
         byPath.set(path, e);
       }
       for (const [path, e] of byPath) ctx.log(`idle_tab: ${path} ${e.n} requests, ${kb(e.bytes)} KB (${e.notModified} answered from the cache / 304)`);
-      return [{
-        figure: 'idle_tab',
-        value: kbPerMinute,
-        unit: 'KB/min',
-        kb: kbPerMinute,
-        goal: IDLE_GOAL_KB_PER_MINUTE,
-        baseline: IDLE_GOAL_KB_PER_MINUTE,
-        ratio: Number((kbPerMinute / IDLE_GOAL_KB_PER_MINUTE).toFixed(3)),
-        notes: `signed-in home open ${seconds} s: ${count} requests and ${kbPerMinute} KB transferred per minute (CDP); baseline = goal ${IDLE_GOAL_KB_PER_MINUTE} KB/min`,
-      }, {
-        figure: 'idle_tab_requests',
-        value: count,
-        unit: 'req/min',
-        notes: `requests per minute of the same idle tab (the session check each second is most of them)`,
-      }];
+      return [
+        {
+          figure: 'idle_tab',
+          value: kbPerMinute,
+          unit: 'KB/min',
+          kb: kbPerMinute,
+          goal: IDLE_GOAL_KB_PER_MINUTE,
+          baseline: IDLE_GOAL_KB_PER_MINUTE,
+          ratio: Number((kbPerMinute / IDLE_GOAL_KB_PER_MINUTE).toFixed(3)),
+          notes: `signed-in home open ${seconds} s: ${count} requests and ${kbPerMinute} KB transferred per minute (CDP); baseline = goal ${IDLE_GOAL_KB_PER_MINUTE} KB/min`,
+        },
+        {
+          figure: 'idle_tab_requests',
+          value: count,
+          unit: 'req/min',
+          notes: `requests per minute of the same idle tab (the session check each second is most of them)`,
+        },
+      ];
     } finally {
       await context.close();
     }

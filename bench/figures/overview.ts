@@ -44,7 +44,8 @@ async function overviewRun(ctx: BenchContext, figure: string, cacheMs: string | 
     const url = `${server.baseUrl}/api/trpc/fleet.overview`;
     const check = await (await fetch(url, { headers: { cookie } })).json();
     const counts = check?.result?.data?.json?.counts;
-    if (!(counts?.systems >= SYSTEMS) || !(counts.in_alarm > 0) || !(counts.offline > 0)) throw new Error(`unexpected overview ${JSON.stringify(check).slice(0, 300)}`);
+    if (!(counts?.systems >= SYSTEMS) || !(counts.in_alarm > 0) || !(counts.offline > 0))
+      throw new Error(`unexpected overview ${JSON.stringify(check).slice(0, 300)}`);
     ctx.log(`${figure}: ${JSON.stringify(counts)}`);
     return await requestsAgainstHealth(ctx, {
       figure,
@@ -63,9 +64,8 @@ async function overviewRun(ctx: BenchContext, figure: string, cacheMs: string | 
 export async function fill(pg: Client): Promise<void> {
   const [{ company_cuid }] = (await pg.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`)).rows;
   const [{ controllertype_cuid }] = (await pg.query(`SELECT controllertype_cuid FROM controller_type LIMIT 1`)).rows;
-  const [{ entitytype_id }] = (
-    await pg.query(`SELECT entitytype_id FROM entity_type_log_parameter_assignment WHERE parameter_id = 'battery_soc' LIMIT 1`)
-  ).rows;
+  const [{ entitytype_id }] = (await pg.query(`SELECT entitytype_id FROM entity_type_log_parameter_assignment WHERE parameter_id = 'battery_soc' LIMIT 1`))
+    .rows;
   const n = SYSTEMS;
   await pg.query(
     `INSERT INTO site (site_cuid, name, lat, long, company_cuid)

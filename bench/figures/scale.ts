@@ -270,7 +270,10 @@ export async function ingest2xFigures(ctx: BenchContext): Promise<FigureResult[]
   const pg = new Client({ connectionString: db.url });
   let fleet: SimController[] = [];
   let seeded = false;
-  const rounds: Record<'1x' | '2x', { rate: number; p50: number; p95: number; p99: number; cpu: Record<string, number>; load: number; rss: number }[]> = { '1x': [], '2x': [] };
+  const rounds: Record<'1x' | '2x', { rate: number; p50: number; p95: number; p99: number; cpu: Record<string, number>; load: number; rss: number }[]> = {
+    '1x': [],
+    '2x': [],
+  };
   try {
     await pg.connect();
     for (let round = 1; round <= ctx.rounds; round++) {
@@ -330,7 +333,9 @@ export async function ingest2xFigures(ctx: BenchContext): Promise<FigureResult[]
         p95_ms: median(rs.map((r) => r.p95)),
         p99_ms: median(rs.map((r) => r.p99)),
         rss_mb: median(rs.map((r) => r.rss)),
-        notes: `p50/p95/p99 = batch round trip (publish → the portal's reply after commit); CPU (median, % of one core): ${cpuLine(cpuMedians)}; CPU µs per row: ${Object.keys(rs[0].cpu)
+        notes: `p50/p95/p99 = batch round trip (publish → the portal's reply after commit); CPU (median, % of one core): ${cpuLine(cpuMedians)}; CPU µs per row: ${Object.keys(
+          rs[0].cpu,
+        )
           .filter((k) => k !== 'machine')
           .map((k) => `${k} ${median(rs.map((r) => (r.cpu[k] * 10_000) / r.rate)).toFixed(1)}`)
           .join(', ')}; load avg ${rs.map((r) => r.load).join('/')}`,
@@ -371,7 +376,11 @@ const TABS = Number(process.env.BENCH_TABS ?? 1000);
 export async function liveTabsFigure(ctx: BenchContext): Promise<FigureResult> {
   const db = await scratchDatabase(ctx.serverUrl, 'tabs');
   const database = new URL(db.url).pathname.slice(1);
-  const cluster = await startCluster({ instances: 1, databaseUrl: db.url, env: { SEED_DEMO: 'true', MQTT_PORT: '0', NODE_OPTIONS: productionNodeArgs().join(' ') } });
+  const cluster = await startCluster({
+    instances: 1,
+    databaseUrl: db.url,
+    env: { SEED_DEMO: 'true', MQTT_PORT: '0', NODE_OPTIONS: productionNodeArgs().join(' ') },
+  });
   const pg = new Client({ connectionString: db.url });
   const streams: ClientRequest[] = [];
   try {
@@ -435,7 +444,13 @@ export async function liveTabsFigure(ctx: BenchContext): Promise<FigureResult> {
           duration: ctx.durationSeconds,
           requests: [{ setupRequest: (req: any) => ({ ...req, headers: { ...(req.headers ?? {}), ...etags[next++ % etags.length] } }) }],
         }),
-        autocannon({ url: overviewUrl, connections: 5, overallRate: Math.max(1, Math.round(TABS / 30)), duration: ctx.durationSeconds, headers: { cookie: cookies[1] } }),
+        autocannon({
+          url: overviewUrl,
+          connections: 5,
+          overallRate: Math.max(1, Math.round(TABS / 30)),
+          duration: ctx.durationSeconds,
+          headers: { cookie: cookies[1] },
+        }),
       ]);
       const cpu = await watch.stop();
       const notOk = checks.errors + checks.timeouts + homes.non2xx + homes.errors + homes.timeouts + (checks.non2xx - (checks['3xx'] ?? 0));

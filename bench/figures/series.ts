@@ -40,9 +40,10 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
     const local = await openDatabase({ url: db.url, poolSize: 4 }, false);
     try {
       const ds = local.dataSource;
-      const [battery] = (await ds.query(`SELECT e.entity_cuid, s.timezone FROM entity e JOIN system s ON s.system_cuid = e.system_cuid WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`, [
-        DEMO_CONTROLLER_ID,
-      ])) as { entity_cuid: string; timezone: string }[];
+      const [battery] = (await ds.query(
+        `SELECT e.entity_cuid, s.timezone FROM entity e JOIN system s ON s.system_cuid = e.system_cuid WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
+        [DEMO_CONTROLLER_ID],
+      )) as { entity_cuid: string; timezone: string }[];
 
       // A year of one-minute samples, ending at the last whole minute.
       const end = Math.floor(Date.now() / 60_000) * 60_000;
@@ -55,7 +56,16 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
           const t = start + k * 60_000;
           rows.push({
             seg: 0,
-            row: { index: k, entity_cuid: battery.entity_cuid, parameter_id: 'battery_soc', ts: new Date(t), min: null, max: null, value: 50 + 40 * Math.sin(t / 43_200_000) + (k % 13) / 10, tz: battery.timezone },
+            row: {
+              index: k,
+              entity_cuid: battery.entity_cuid,
+              parameter_id: 'battery_soc',
+              ts: new Date(t),
+              min: null,
+              max: null,
+              value: 50 + 40 * Math.sin(t / 43_200_000) + (k % 13) / 10,
+              tz: battery.timezone,
+            },
           });
         }
         await writer.write({ rows, standard: [], states: [] });
@@ -64,7 +74,13 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
       await ds.query(`VACUUM ANALYZE parameter_rollup_5m, parameter_rollup_1h, parameter_rollup_1d`);
       ctx.log(`series: loaded ${MINUTES_PER_YEAR} one-minute rows with their rollups in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s`);
 
-      const input: TSeriesInput = { entity_cuid: battery.entity_cuid, parameter_ids: ['battery_soc'], from: new Date(start), to: new Date(end), points: POINTS };
+      const input: TSeriesInput = {
+        entity_cuid: battery.entity_cuid,
+        parameter_ids: ['battery_soc'],
+        from: new Date(start),
+        to: new Date(end),
+        points: POINTS,
+      };
       // Ours, over HTTP with a Basic user's session.
       const cookie = await loginCookie(server.baseUrl, 'basic@demo.local');
       const url = `${server.baseUrl}/api/trpc/telemetry.series?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`;
@@ -74,7 +90,10 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
         const body = (await res.json()) as { result?: { data: unknown } };
         const ms = Number(process.hrtime.bigint() - t) / 1e6;
         if (res.status !== 200 || !body.result) throw new Error(`telemetry.series answered ${res.status}`);
-        return { ms, answer: superjson.deserialize(body.result.data as never) as { resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] } };
+        return {
+          ms,
+          answer: superjson.deserialize(body.result.data as never) as { resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] },
+        };
       };
       // The baseline: the same plan, read from parameter_log.
       const queries = new TelemetryQueryService(new TelemetryQueryRepository(ds), new SystemAccessService(new SystemAccessRepository(ds)));
@@ -102,7 +121,9 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
       const pb = b.series[0].points;
       if (pa.length !== pb.length || pa.some((p, i) => p.t !== pb[i].t || p.count !== pb[i].count || Math.abs(p.avg - pb[i].avg) > 1e-9)) {
         const i = pa.findIndex((p, k) => !pb[k] || p.t !== pb[k].t || p.count !== pb[k].count || Math.abs(p.avg - pb[k].avg) > 1e-9);
-        throw new Error(`the rollup answer and the raw answer differ (${pa.length} vs ${pb.length} points; #${i}: ${JSON.stringify(pa[i])} vs ${JSON.stringify(pb[i])})`);
+        throw new Error(
+          `the rollup answer and the raw answer differ (${pa.length} vs ${pb.length} points; #${i}: ${JSON.stringify(pa[i])} vs ${JSON.stringify(pb[i])})`,
+        );
       }
       ctx.log(`series: ${pa.length} points from the ${a.resolution} rollup (${plan.widthMs / 3_600_000} h buckets)`);
 

@@ -27,7 +27,10 @@ import { brandTheme } from './theme/theme';
 import { trpc } from './trpc';
 
 // The exports page (spec: data exports) comes in its own chunk on first use.
-const ExportsPage = lazyPage(() => import('./exports/ExportsPage'), (m) => m.default);
+const ExportsPage = lazyPage(
+  () => import('./exports/ExportsPage'),
+  (m) => m.default,
+);
 
 /** The session check, telling the connection whether the server answered (the loop runs every second). */
 async function checkSessionTracked(signal: AbortSignal): Promise<SessionCheck> {

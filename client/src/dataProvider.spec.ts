@@ -58,7 +58,12 @@ describe('dataProvider over tRPC', () => {
       signal,
     };
     expect(await sut.getList('system', params)).toEqual({ data: [{ id: 's1', name: 'Farm' }], total: 1 });
-    expect(calls[0].input).toEqual({ pagination: { page: 2, perPage: 25 }, sort: { field: 'name', order: 'ASC' }, filter: { q: 'farm' }, meta: { with: 'site' } });
+    expect(calls[0].input).toEqual({
+      pagination: { page: 2, perPage: 25 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { q: 'farm' },
+      meta: { with: 'site' },
+    });
     expect(calls[0].signal).toBe(signal);
   });
 
@@ -68,7 +73,15 @@ describe('dataProvider over tRPC', () => {
         error: {
           code: -32600,
           message: 'Invalid input',
-          data: { code: 'BAD_REQUEST', httpStatus: 400, fieldErrors: [{ path: 'name', message: 'Required' }, { path: 'data.email', message: 'Invalid email' }, { path: '', message: 'Bad' }] },
+          data: {
+            code: 'BAD_REQUEST',
+            httpStatus: 400,
+            fieldErrors: [
+              { path: 'name', message: 'Required' },
+              { path: 'data.email', message: 'Invalid email' },
+              { path: '', message: 'Bad' },
+            ],
+          },
         },
       },
     } as never);

@@ -39,9 +39,7 @@ export function createDataProvider(client: unknown = trpc): DataProvider {
     const { signal, ...input } = (params ?? {}) as { signal?: AbortSignal } & Record<string, unknown>;
     const procedure = procedures[resource]?.[method];
     try {
-      return (QUERY_METHODS as readonly string[]).includes(method)
-        ? await procedure.query(input, { signal })
-        : await procedure.mutate(input, { signal });
+      return (QUERY_METHODS as readonly string[]).includes(method) ? await procedure.query(input, { signal }) : await procedure.mutate(input, { signal });
     } catch (error) {
       throw toHttpError(error);
     }

@@ -14,4 +14,18 @@ import { messages as status } from './status/i18n';
 import { messages as accounts } from './login/accounts-i18n';
 
 /** Messages of the back-office screens, per group (imported without the screens themselves). */
-export const GROUP_MESSAGES: GroupMessages[] = [kit, organisation, fleet, alarms, catalogue, events, admin, control, status, home, dashboards, exportsMessages, accounts];
+export const GROUP_MESSAGES: GroupMessages[] = [
+  kit,
+  organisation,
+  fleet,
+  alarms,
+  catalogue,
+  events,
+  admin,
+  control,
+  status,
+  home,
+  dashboards,
+  exportsMessages,
+  accounts,
+];

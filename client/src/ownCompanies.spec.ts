@@ -54,7 +54,10 @@ describe('company reads of a role that may not read companies', () => {
     const { provider, calls } = recording();
     const sut = withOwnCompanies(provider, () => session(level, false, [other, demo, demo]));
     const list = await sut.getList('company', listParams);
-    expect(list).toEqual({ total: 2, data: [expect.objectContaining({ id: 'c-demo', name: 'Demo Solar Ltd' }), expect.objectContaining({ id: 'c-other', name: 'Other Energy Co' })] });
+    expect(list).toEqual({
+      total: 2,
+      data: [expect.objectContaining({ id: 'c-demo', name: 'Demo Solar Ltd' }), expect.objectContaining({ id: 'c-other', name: 'Other Energy Co' })],
+    });
     expect((await sut.getList('company', { ...listParams, filter: { q: 'energy' } })).data.map((r) => r.id)).toEqual(['c-other']);
     expect((await sut.getList('company', { ...listParams, pagination: { page: 2, perPage: 1 } })).data.map((r) => r.id)).toEqual(['c-other']);
     expect((await sut.getMany('company', { ids: ['c-demo', 'c-foreign'] })).data.map((r) => r.name)).toEqual(['Demo Solar Ltd']);

@@ -42,7 +42,8 @@ export const actorOf = (context: TSessionContext): Actor => actorFromContext(con
  * for a record seen through a share (the shares are the server's to check), the coarse question.
  */
 export function canAccessWith(actor: Actor, permission: Permission, record?: unknown): boolean {
-  const company = record !== null && typeof record === 'object' && Object.hasOwn(record, 'company_cuid') ? (record as { company_cuid: unknown }).company_cuid : undefined;
+  const company =
+    record !== null && typeof record === 'object' && Object.hasOwn(record, 'company_cuid') ? (record as { company_cuid: unknown }).company_cuid : undefined;
   if (typeof company === 'string' && isMemberOf(actor, company)) return can(actorIn(actor, company), permission);
   return can(actor, permission);
 }

@@ -110,12 +110,23 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onSend', keepIdentity);
   await app.register(fastifyCompress, COMPRESS_OPTIONS);
   // The session check each second answers 304 while the context is unchanged.
-  fastify.addHook('onSend', conditionalGet((req) => req.routeOptions.url === '/api/auth/session'));
+  fastify.addHook(
+    'onSend',
+    conditionalGet((req) => req.routeOptions.url === '/api/auth/session'),
+  );
 
   const root = clientRoot(config.CLIENT_DIR);
   // Built assets are sent as compressed at build time (.br/.gz beside each file); hashed names are
   // kept a year, the rest revalidated (clientFileHeaders).
-  await app.register(fastifyStatic, { root, prefix: '/', index: false, wildcard: false, preCompressed: true, cacheControl: false, setHeaders: clientFileHeaders });
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: clientFileHeaders,
+  });
   await app.register(fastifyStatic, { root: brandAssets(), prefix: '/brand/', decorateReply: false, cacheControl: false, setHeaders: brandFileHeaders });
   const html = app.get(HtmlService);
   const branding = app.get(BrandingService);

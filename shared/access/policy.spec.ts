@@ -76,7 +76,13 @@ describe('policy (spec §6)', () => {
     });
     describe('users of several companies (no takeover across companies)', () => {
       // target: Basic in B, level-1 admin of A
-      const twoCompanies = { user_cuid: 't', user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: A, level: 1 }] };
+      const twoCompanies = {
+        user_cuid: 't',
+        user_memberships: [
+          { company_cuid: B, level: 3 },
+          { company_cuid: A, level: 1 },
+        ],
+      };
       const adminOfB = member('admB', [B, 1, true]);
       const adminOfBothWeakInA = member('admBothWeak', [B, 1, true], [A, 2, true]);
       const adminOfBoth = member('admBoth', [B, 1, true], [A, 1, true]);
@@ -101,14 +107,20 @@ describe('policy (spec §6)', () => {
         expect(can(member('mix2', ['company-c', 3], [B, 2, true]), 'users.edit', target)).toBe(true);
       });
       it('nobody but a superuser touches a superuser (even one who is only Basic in the actor company)', () => {
-        const su = { user_cuid: 'su2', user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: 'ops', level: 0 }] };
+        const su = {
+          user_cuid: 'su2',
+          user_memberships: [
+            { company_cuid: B, level: 3 },
+            { company_cuid: 'ops', level: 0 },
+          ],
+        };
         for (const perm of ['users.edit', 'users.deactivate'] as const) {
           expect(can(adminOfB, perm, su)).toBe(false);
           expect(can(member('allAdmin', [B, 1, true], ['ops', 1, true]), perm, su)).toBe(false);
           expect(can(superuser, perm, su)).toBe(true);
         }
       });
-      it('a user of no company is a superuser\'s only; oneself always', () => {
+      it("a user of no company is a superuser's only; oneself always", () => {
         expect(mayManageUser(adminOfB, { user_cuid: 'bare', user_memberships: [] })).toBe(false);
         expect(mayManageUser(superuser, { user_cuid: 'bare', user_memberships: [] })).toBe(true);
         expect(can(adminOfB, 'users.edit', { user_cuid: 'admB', user_memberships: [{ company_cuid: B, level: 1 }] })).toBe(true);
@@ -146,9 +158,17 @@ describe('policy (spec §6)', () => {
   });
 
   describe('membership edit', () => {
-    it('nobody but a superuser edits, adds or removes a membership of a superuser (even a Basic one in the admin\'s company)', () => {
+    it("nobody but a superuser edits, adds or removes a membership of a superuser (even a Basic one in the admin's company)", () => {
       const adminOfB = member('admB', [B, 1, true]);
-      const su = { user_cuid: 'su2', company_cuid: B, membership_level: 3, user_memberships: [{ company_cuid: B, level: 3 }, { company_cuid: A, level: 0 }] };
+      const su = {
+        user_cuid: 'su2',
+        company_cuid: B,
+        membership_level: 3,
+        user_memberships: [
+          { company_cuid: B, level: 3 },
+          { company_cuid: A, level: 0 },
+        ],
+      };
       expect(can(adminOfB, 'memberships.edit', su)).toBe(false);
       expect(can(adminOfB, 'memberships.edit', { ...su, user_memberships: [{ company_cuid: B, level: 3 }] })).toBe(true);
       expect(can(superuser, 'memberships.edit', su)).toBe(true);
@@ -224,8 +244,12 @@ describe('policy (spec §6)', () => {
     expect(can(expert, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: A })).toBe(false);
     // the level counts in the processor's company (or a company its system is shared with for change)
     expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B })).toBe(false);
-    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: true }] })).toBe(true);
-    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: false }] })).toBe(false);
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: true }] })).toBe(
+      true,
+    );
+    expect(can(installer, 'dataProcessors.configure', { entity_type_kind: 'DataSource', company_cuid: B, shares: [{ company_cuid: A, change: false }] })).toBe(
+      false,
+    );
   });
 
   it('levels count in their own company, for reads too: every target rule asks the level held in the record’s company', () => {
@@ -372,7 +396,13 @@ describe('policy (spec §6)', () => {
 
   it('files of a system go to the owner company, or to a company it is shared with for changes', () => {
     const C = 'company-c';
-    const system = { company_cuid: A, shares: [{ company_cuid: B, change: true }, { company_cuid: C, change: false }] };
+    const system = {
+      company_cuid: A,
+      shares: [
+        { company_cuid: B, change: true },
+        { company_cuid: C, change: false },
+      ],
+    };
     expect(uploadCompanyOfSystem(superuser, { company_cuid: 'company-z', shares: [] })).toBe('company-z');
     expect(uploadCompanyOfSystem(expert, system)).toBe(A);
     expect(uploadCompanyOfSystem(foreignInstaller, system)).toBe(B);

@@ -112,8 +112,16 @@ export const POLICY = {
   // Users
   'users.view': rule(3, 'Users: view needs company admin on any membership', { admin: true }),
   'users.create': rule(3, 'Users: created by a company admin into their company', { admin: true, target: 'companyAdmin' }),
-  'users.edit': rule(3, 'Users: edit single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser', { target: 'manageUser' }),
-  'users.deactivate': rule(3, 'Users: deactivate single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser', { target: 'manageUser' }),
+  'users.edit': rule(
+    3,
+    'Users: edit single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser',
+    { target: 'manageUser' },
+  ),
+  'users.deactivate': rule(
+    3,
+    'Users: deactivate single: superuser, the user themselves, or an admin of every company the user belongs to, at least as powerful there; only a superuser touches a superuser',
+    { target: 'manageUser' },
+  ),
   'users.deleteAny': rule(0, 'Users: delete any needs level 0'),
   'users.delete': rule(0, 'Users: delete single is for a superuser and never for oneself', { target: 'notSelf' }),
 
@@ -122,15 +130,26 @@ export const POLICY = {
   'companies.create': rule(3, 'Companies: create needs admin', { admin: true }),
   'companies.edit': rule(3, 'Companies: edit single needs admin of that company', { admin: true, target: 'companyAdmin' }),
   'companies.delete': rule(0, 'Companies: delete needs level 0'),
-  'memberships.edit': rule(3, 'Membership edit: admin of the company edits others, not themselves; superuser anyone but not their own level-0 role', { admin: true, target: 'membershipEdit' }),
+  'memberships.edit': rule(3, 'Membership edit: admin of the company edits others, not themselves; superuser anyone but not their own level-0 role', {
+    admin: true,
+    target: 'membershipEdit',
+  }),
 
   // Systems
   'systems.view': rule(3, 'Systems: members of the owner company and of companies it is shared with', { target: 'systemRead' }),
   'systems.create': rule(1, 'Systems: create needs level 1 in the owner company', { target: 'companyLevel' }),
   'systems.edit': rule(1, 'Systems: edit needs level 1 and the owner company; shared systems need the change flag', { target: 'systemWrite' }),
-  'systems.delete': rule(1, 'Systems: delete needs level 1 in the owner company itself; a share, even with change, never deletes the system', { target: 'companyLevel' }),
-  'systems.move': rule(1, 'Moving a device, controller or other record of a system to another system: level 1 in the owner company of both systems itself; a share, even with change, edits in place only', { target: 'companyLevel' }),
-  'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', { target: 'companyLevel' }),
+  'systems.delete': rule(1, 'Systems: delete needs level 1 in the owner company itself; a share, even with change, never deletes the system', {
+    target: 'companyLevel',
+  }),
+  'systems.move': rule(
+    1,
+    'Moving a device, controller or other record of a system to another system: level 1 in the owner company of both systems itself; a share, even with change, edits in place only',
+    { target: 'companyLevel' },
+  ),
+  'systems.share': rule(1, 'Systems: sharing is part of system edit (level 1) in the owner company itself; a share with change does not allow re-sharing', {
+    target: 'companyLevel',
+  }),
   'systemConfiguration.view': rule(2, 'Configuration view needs 2', { target: 'systemRead' }),
   'systemStatus.view': rule(2, 'System status view needs 2', { target: 'systemRead' }),
   'states.mute': rule(1, 'Mute states needs 1', { target: 'systemWrite' }),
@@ -217,8 +236,7 @@ export const POLICY = {
 export type Permission = keyof typeof POLICY;
 export const PERMISSIONS = Object.keys(POLICY) as Permission[];
 
-export const isPermission = (name: string): name is Permission =>
-  Object.prototype.hasOwnProperty.call(POLICY, name);
+export const isPermission = (name: string): name is Permission => Object.prototype.hasOwnProperty.call(POLICY, name);
 
 /** The policy's view of a session context (spec §3.1): who, and their memberships' levels. */
 export function actorFromContext(ctx: {
@@ -243,9 +261,7 @@ export function bestLevel(actor: Actor): number {
 /** The most powerful level the actor holds in one company (Infinity when not a member). */
 export function levelIn(actor: Actor, company_cuid: string | undefined): number {
   if (!company_cuid) return Number.POSITIVE_INFINITY;
-  return actor.memberships
-    .filter((m) => m.company_cuid === company_cuid)
-    .reduce((best, m) => Math.min(best, m.level), Number.POSITIVE_INFINITY);
+  return actor.memberships.filter((m) => m.company_cuid === company_cuid).reduce((best, m) => Math.min(best, m.level), Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -276,7 +292,9 @@ export function actorIn(actor: Actor, company_cuid: string): Actor {
 
 /** The needed level in the owner company, or in a company the system is shared with (`changeOnly`: with change). */
 function levelOnSystem(actor: Actor, level: number, target: PolicyTarget, changeOnly: boolean): boolean {
-  return levelIn(actor, target.company_cuid) <= level || (target.shares ?? []).some((s) => (s.change || !changeOnly) && levelIn(actor, s.company_cuid) <= level);
+  return (
+    levelIn(actor, target.company_cuid) <= level || (target.shares ?? []).some((s) => (s.change || !changeOnly) && levelIn(actor, s.company_cuid) <= level)
+  );
 }
 
 export function isAdminOf(actor: Actor, company_cuid: string | undefined): boolean {
@@ -342,11 +360,7 @@ export function seesSystem(actor: Actor, system: { company_cuid: string; shares?
  * to another address, needs the current password; a change to another user's account does not
  * (`mayManageUser` decides it). `current.email` is the account's email before the change.
  */
-export function needsCurrentPassword(
-  actor: Actor,
-  target: { user_cuid: string; email: string },
-  changes: { password?: unknown; email?: string },
-): boolean {
+export function needsCurrentPassword(actor: Actor, target: { user_cuid: string; email: string }, changes: { password?: unknown; email?: string }): boolean {
   if (target.user_cuid !== actor.user_cuid) return false;
   return changes.password !== undefined || (changes.email !== undefined && changes.email !== target.email);
 }
@@ -366,7 +380,10 @@ export function mayStartUpload(actor: Actor): boolean {
  * a member of the owner company files it under the owner; a member of a company the system is
  * shared with for changes, under that company; otherwise none (a read-only share uploads nothing).
  */
-export function uploadCompanyOfSystem(actor: Actor, system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] }): string | null {
+export function uploadCompanyOfSystem(
+  actor: Actor,
+  system: { company_cuid: string; shares: readonly { company_cuid: string; change: boolean }[] },
+): string | null {
   if (isSuperUser(actor) || isMemberOf(actor, system.company_cuid)) return system.company_cuid;
   return system.shares.find((sh) => sh.change && isMemberOf(actor, sh.company_cuid))?.company_cuid ?? null;
 }
@@ -392,11 +409,7 @@ function targetAllows(actor: Actor, r: PermissionRule, target: PolicyTarget): bo
     case undefined:
       return true;
     case 'selfOrSharedAdmin':
-      return (
-        superuser ||
-        target.user_cuid === actor.user_cuid ||
-        (target.user_company_cuids ?? []).some((c) => isAdminOf(actor, c))
-      );
+      return superuser || target.user_cuid === actor.user_cuid || (target.user_company_cuids ?? []).some((c) => isAdminOf(actor, c));
     case 'manageUser':
       return mayManageUser(actor, target);
     case 'changelogEntry':

@@ -60,7 +60,17 @@ const crud = (view: Permission, create: Permission, edit: Permission = create, d
   ({ list: view, show: view, create, edit, delete: del }) as const;
 
 export const RESOURCE_ACCESS = {
-  user: { perms: { list: 'users.view', show: 'users.view', create: 'users.create', edit: 'users.edit', deactivate: 'users.deactivate', delete: 'users.delete', deleteMany: 'users.deleteAny' } },
+  user: {
+    perms: {
+      list: 'users.view',
+      show: 'users.view',
+      create: 'users.create',
+      edit: 'users.edit',
+      deactivate: 'users.deactivate',
+      delete: 'users.delete',
+      deleteMany: 'users.deleteAny',
+    },
+  },
   // The client asked companies.editAny until the two tables were one; the procedure enforces
   // companies.edit, whose coarse part (level 3, company admin) is the same, so the browser shows the same.
   company: { perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete') },
@@ -92,7 +102,18 @@ export const RESOURCE_ACCESS = {
     perms: crud('controllers.view', 'catalogueControllers.create', 'controllers.configure', 'catalogueControllers.delete'),
     pages: { configure: 'controllers.configure' },
     csv: {
-      fields: ['controller_id', 'controllertype_cuid', 'company_cuid', 'system_cuid', 'name', 'serial_number', 'ssh_port', 'sw_version', 'controller_info', 'config'],
+      fields: [
+        'controller_id',
+        'controllertype_cuid',
+        'company_cuid',
+        'system_cuid',
+        'name',
+        'serial_number',
+        'ssh_port',
+        'sw_version',
+        'controller_info',
+        'config',
+      ],
       ignore: ['id'],
       names: {
         controllertype_cuid: { column: 'controller_type_model', resource: 'controllerType', match: 'model' },
@@ -110,10 +131,16 @@ export const RESOURCE_ACCESS = {
       names: { system_cuid: SYSTEM_NAME },
     },
   },
-  dataProcessor: { perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' } },
+  dataProcessor: {
+    perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' },
+  },
   controllerType: {
     perms: crud('controllerTypes.view', 'controllerTypes.change'),
-    csv: { fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'], ignore: ['id', 'controllertype_cuid'], names: { manufacturer_cuid: MANUFACTURER_NAME } },
+    csv: {
+      fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'],
+      ignore: ['id', 'controllertype_cuid'],
+      names: { manufacturer_cuid: MANUFACTURER_NAME },
+    },
   },
   entityType: {
     perms: crud('entityTypes.view', 'entityTypes.change'),
@@ -133,7 +160,11 @@ export const RESOURCE_ACCESS = {
   },
   logParameter: {
     perms: crud('logParameters.view', 'logParameters.change'),
-    csv: { fields: ['parameter_id', 'description', 'unit_cuid', 'type', 'translations'], ignore: ['id'], names: { unit_cuid: { column: 'unit_name', resource: 'unit', match: 'unit' } } },
+    csv: {
+      fields: ['parameter_id', 'description', 'unit_cuid', 'type', 'translations'],
+      ignore: ['id'],
+      names: { unit_cuid: { column: 'unit_name', resource: 'unit', match: 'unit' } },
+    },
   },
   manufacturer: {
     perms: crud('manufacturers.view', 'manufacturers.change'),
@@ -175,12 +206,21 @@ export const RESOURCE_ACCESS = {
   },
   // Alarm screens (issue 11): alarms are notifications (open to all who see the system); trigger state goes with the trigger.
   alarm: {
-    perms: { active: 'notifications.view', history: 'notifications.view', acknowledge: 'notifications.change', mute: 'notifications.change', unmute: 'notifications.change' },
+    perms: {
+      active: 'notifications.view',
+      history: 'notifications.view',
+      acknowledge: 'notifications.change',
+      mute: 'notifications.change',
+      unmute: 'notifications.change',
+    },
     pages: { list: 'notifications.view', show: 'notifications.view' },
   },
   inbox: { perms: { unreadCount: 'notifications.view', markRead: 'notifications.change' }, pages: { list: 'notifications.view' } },
   triggerStatus: { perms: { get: 'eventTriggers.view' }, pages: { list: 'eventTriggers.view' } },
-  authToken: { perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' }, pages: { edit: 'authTokens.manage' } },
+  authToken: {
+    perms: { list: 'authTokens.view', show: 'authTokens.view', create: 'authTokens.manage', delete: 'authTokens.manage' },
+    pages: { edit: 'authTokens.manage' },
+  },
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
   documentation: { perms: crud('admin.view', 'admin.actions') },
   systemDataExportTemplate: { perms: crud('systemConfiguration.view', 'systems.edit') },

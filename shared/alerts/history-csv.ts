@@ -5,7 +5,19 @@ import { csvLine, inertCell } from '../common/spreadsheet-cell';
  * checks the same text). Times are device time in ISO 8601 UTC plus the system's timezone; no cell
  * a spreadsheet would run (common/spreadsheet-cell.ts), numbers stay numbers.
  */
-export const HISTORY_CSV_COLUMNS = ['timestamp', 'timezone', 'state', 'severity_level', 'system_name', 'trigger_name', 'message', 'value', 'system_cuid', 'trigger_cuid', 'event_cuid'] as const;
+export const HISTORY_CSV_COLUMNS = [
+  'timestamp',
+  'timezone',
+  'state',
+  'severity_level',
+  'system_name',
+  'trigger_name',
+  'message',
+  'value',
+  'system_cuid',
+  'trigger_cuid',
+  'event_cuid',
+] as const;
 
 export interface HistoryCsvRow {
   timestamp: Date | string;

@@ -20,30 +20,30 @@ const ZId = z.string().trim().min(1, 'Required').max(64);
 
 const thresholdShape = {
   kind: z.literal('threshold'),
-    entity_cuid: ZId,
-    parameter_id: ZId,
-    op: z.enum(['above', 'below']),
-    /** Fires when the value is beyond this (strictly above / below). */
-    value: ZNumber,
-    /** Releases only when the value is back beyond this, on the other side (hysteresis). Defaults to `value`. */
-    release_value: ZNumber.optional(),
-    /** The value must stay beyond `value` this long before the trigger fires. */
-    for_seconds: ZSeconds.default(0),
-    /** The value must stay back beyond `release_value` this long before the trigger releases. */
-    release_for_seconds: ZSeconds.default(0),
+  entity_cuid: ZId,
+  parameter_id: ZId,
+  op: z.enum(['above', 'below']),
+  /** Fires when the value is beyond this (strictly above / below). */
+  value: ZNumber,
+  /** Releases only when the value is back beyond this, on the other side (hysteresis). Defaults to `value`. */
+  release_value: ZNumber.optional(),
+  /** The value must stay beyond `value` this long before the trigger fires. */
+  for_seconds: ZSeconds.default(0),
+  /** The value must stay back beyond `release_value` this long before the trigger releases. */
+  release_for_seconds: ZSeconds.default(0),
 };
 
 /** The release value must sit on the releasing side of the trigger value. */
 const checkHysteresis = (r: { op: 'above' | 'below'; value: number; release_value?: number }, ctx: z.RefinementCtx) => {
-    if (r.release_value === undefined) return;
-    const wrongSide = r.op === 'above' ? r.release_value > r.value : r.release_value < r.value;
-    if (wrongSide) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['release_value'],
-        message: r.op === 'above' ? 'Must be at most the trigger value (it releases below it)' : 'Must be at least the trigger value (it releases above it)',
-      });
-    }
+  if (r.release_value === undefined) return;
+  const wrongSide = r.op === 'above' ? r.release_value > r.value : r.release_value < r.value;
+  if (wrongSide) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['release_value'],
+      message: r.op === 'above' ? 'Must be at most the trigger value (it releases below it)' : 'Must be at least the trigger value (it releases above it)',
+    });
+  }
 };
 
 export const ZThresholdRule = z.object(thresholdShape).strict().superRefine(checkHysteresis);

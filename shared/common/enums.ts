@@ -30,13 +30,7 @@ export enum EntityTypeKind {
   DataSource = 'DataSource',
   ExternalInterface = 'ExternalInterface',
 }
-export const ENTITY_TYPE_KINDS = [
-  'Device',
-  'StateMachine',
-  'CalculatedValue',
-  'DataSource',
-  'ExternalInterface',
-] as const;
+export const ENTITY_TYPE_KINDS = ['Device', 'StateMachine', 'CalculatedValue', 'DataSource', 'ExternalInterface'] as const;
 export type EntityTypeKindValue = (typeof ENTITY_TYPE_KINDS)[number];
 assertSameValues<SameValues<`${EntityTypeKind}`, typeof ENTITY_TYPE_KINDS>>(true);
 
@@ -47,12 +41,7 @@ export enum LogParameterType {
   FloatLogParameter = 'FloatLogParameter',
   CounterLogParameter = 'CounterLogParameter',
 }
-export const LOG_PARAMETER_TYPES = [
-  'BoolLogParameter',
-  'EnumLogParameter',
-  'FloatLogParameter',
-  'CounterLogParameter',
-] as const;
+export const LOG_PARAMETER_TYPES = ['BoolLogParameter', 'EnumLogParameter', 'FloatLogParameter', 'CounterLogParameter'] as const;
 export type LogParameterTypeValue = (typeof LOG_PARAMETER_TYPES)[number];
 assertSameValues<SameValues<`${LogParameterType}`, typeof LOG_PARAMETER_TYPES>>(true);
 
@@ -132,14 +121,7 @@ export enum TriggerLogProcessingStatus {
   DISTRIBUTION_ERROR = 'DISTRIBUTION_ERROR',
   FAULT = 'FAULT',
 }
-export const TRIGGER_LOG_PROCESSING_STATUSES = [
-  'SUCCESS',
-  'SUCCESS_NO_DATA',
-  'QUERY_ERROR',
-  'PROCESSING_ERROR',
-  'DISTRIBUTION_ERROR',
-  'FAULT',
-] as const;
+export const TRIGGER_LOG_PROCESSING_STATUSES = ['SUCCESS', 'SUCCESS_NO_DATA', 'QUERY_ERROR', 'PROCESSING_ERROR', 'DISTRIBUTION_ERROR', 'FAULT'] as const;
 export type TriggerLogProcessingStatusValue = (typeof TRIGGER_LOG_PROCESSING_STATUSES)[number];
 assertSameValues<SameValues<`${TriggerLogProcessingStatus}`, typeof TRIGGER_LOG_PROCESSING_STATUSES>>(true);
 

@@ -3,7 +3,7 @@ import { hasOwnEntry, ownEntry, ownTable } from './own-entry';
 /** Every name a plain object inherits (constructor, __proto__, toString, valueOf, hasOwnProperty, …) and `prototype`. */
 const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
 
-describe('ownEntry / hasOwnEntry / ownTable: only a table\'s own entries are found', () => {
+describe("ownEntry / hasOwnEntry / ownTable: only a table's own entries are found", () => {
   const literal: Record<string, string> = { CRITICAL: '#b71c1c', INFO: '#1565c0' };
   const map = new Map([['CRITICAL', '#b71c1c']]);
 

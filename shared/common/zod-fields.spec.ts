@@ -17,7 +17,12 @@ describe('ZIsoDate', () => {
 describe('boundedJson / ZJsonObject', () => {
   const nested = (levels: number) => Array.from({ length: levels - 1 }).reduce<unknown>((inner) => ({ inner }), {});
   it('takes ordinary JSON objects up to the limits', () => {
-    for (const ok of [{}, { a: 1, b: [true, null, 'x'], c: { d: { e: 1.5 } } }, nested(JSON_MAX_DEPTH), Object.fromEntries(Array.from({ length: JSON_MAX_KEYS }, (_, i) => [`k${i}`, i]))]) {
+    for (const ok of [
+      {},
+      { a: 1, b: [true, null, 'x'], c: { d: { e: 1.5 } } },
+      nested(JSON_MAX_DEPTH),
+      Object.fromEntries(Array.from({ length: JSON_MAX_KEYS }, (_, i) => [`k${i}`, i])),
+    ]) {
       expect(ZJsonObject.safeParse(ok).success).toBe(true);
     }
   });
@@ -54,7 +59,20 @@ describe('httpUrl', () => {
     expect(https.safeParse('http://example.com').success).toBe(false);
   });
   it('refuses other schemes, protocol-relative URLs, credentials, spaces and backslashes', () => {
-    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', '//evil.example', '/\\evil.example', '\\\\evil', 'https://u:p@evil.example', 'https:/x', 'http://', 'ftp://x.example', 'https://a b.example']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,x',
+      '//evil.example',
+      '/\\evil.example',
+      '\\\\evil',
+      'https://u:p@evil.example',
+      'https:/x',
+      'http://',
+      'ftp://x.example',
+      'https://a b.example',
+    ]) {
       expect({ bad, ok: withPath.safeParse(bad).success }).toEqual({ bad, ok: false });
     }
   });

@@ -3,7 +3,14 @@ import { isPlainObject, sameJson } from '../common/json';
 import { hasOwnEntry, ownEntry, ownTable } from '../common/own-entry';
 import { storableText } from '../common/storable';
 import { ZJsonObject } from '../common/zod-fields';
-import { BUILT_IN_COMMANDS, COMMAND_NAME_PATTERN, type TDeclaredCommand, ZDeclaredArg, ZDeclaredCommand, ZDeclaredCommands } from '../catalogue/declared-commands';
+import {
+  BUILT_IN_COMMANDS,
+  COMMAND_NAME_PATTERN,
+  type TDeclaredCommand,
+  ZDeclaredArg,
+  ZDeclaredCommand,
+  ZDeclaredCommands,
+} from '../catalogue/declared-commands';
 
 export { BUILT_IN_COMMANDS, COMMAND_NAME_PATTERN, type TDeclaredCommand, ZDeclaredArg, ZDeclaredCommand, ZDeclaredCommands };
 

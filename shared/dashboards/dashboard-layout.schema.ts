@@ -93,7 +93,11 @@ const settingsOf = {
 
 const placement = {
   id: z.string().trim().min(1).max(40),
-  x: z.number().int().min(0).max(GRID_COLUMNS - 1),
+  x: z
+    .number()
+    .int()
+    .min(0)
+    .max(GRID_COLUMNS - 1),
   y: z.number().int().min(0).max(GRID_MAX_ROW),
   w: z.number().int().min(1).max(GRID_COLUMNS),
   h: z.number().int().min(1).max(GRID_MAX_HEIGHT),
@@ -152,7 +156,9 @@ export function layoutReferences(layout: TDashboardLayout): { path: (string | nu
         return;
       case 'timeseries':
         refs.push({ path: [...at, 'system_cuid'], system_cuid: w.settings.system_cuid });
-        w.settings.series.forEach((s, j) => refs.push({ path: [...at, 'series', j, 'entity_cuid'], system_cuid: w.settings.system_cuid, entity_cuid: s.entity_cuid }));
+        w.settings.series.forEach((s, j) =>
+          refs.push({ path: [...at, 'series', j, 'entity_cuid'], system_cuid: w.settings.system_cuid, entity_cuid: s.entity_cuid }),
+        );
         return;
       case 'energy':
         if (w.settings.system_cuid) refs.push({ path: [...at, 'system_cuid'], system_cuid: w.settings.system_cuid });

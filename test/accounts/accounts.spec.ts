@@ -28,13 +28,15 @@ let other: string;
 const role: Record<number, string> = {};
 
 /** The reset / invitation link of a mail (as sent: PUBLIC_URL), or undefined. */
-const linkOf = (raw: string): string | undefined => /https?:\/\/[^\s"<>]+\/auth\/reset\?token=[A-Za-z0-9._-]+(&amp;welcome=1|&welcome=1)?/.exec(textOf(raw))?.[0]?.replace('&amp;', '&');
+const linkOf = (raw: string): string | undefined =>
+  /https?:\/\/[^\s"<>]+\/auth\/reset\?token=[A-Za-z0-9._-]+(&amp;welcome=1|&welcome=1)?/.exec(textOf(raw))?.[0]?.replace('&amp;', '&');
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const mailsTo = (email: string): ReceivedMail[] => smtp.messages.filter((m) => m.to.includes(email));
 
 const newClient = () => new HttpClient(t.baseUrl);
 const forgot = (email: unknown, headers: Record<string, string> = {}) => newClient().json('POST', '/api/auth/forgot', { email }, headers);
-const reset = (token: string, password: string, headers: Record<string, string> = {}) => newClient().json('POST', '/api/auth/reset', { token, password }, headers);
+const reset = (token: string, password: string, headers: Record<string, string> = {}) =>
+  newClient().json('POST', '/api/auth/reset', { token, password }, headers);
 
 let seq = 0;
 let firstHash: string;
@@ -46,13 +48,21 @@ async function makeUser(): Promise<{ user_cuid: string; email: string }> {
   const email = `acct${++seq}-${Date.now()}@accounts.test`;
   const user_cuid = newCuid();
   await t.db.dataSource.query(`INSERT INTO "user" (user_cuid, email, password, name) VALUES ($1, $2, $3, $4)`, [user_cuid, email, firstHash, `Account ${seq}`]);
-  await t.db.dataSource.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid) VALUES ($1, $2, $3, $4)`, [newCuid(), role[3], user_cuid, demo]);
+  await t.db.dataSource.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid) VALUES ($1, $2, $3, $4)`, [
+    newCuid(),
+    role[3],
+    user_cuid,
+    demo,
+  ]);
   return { user_cuid, email };
 }
 
 /** A mail's text: quoted-printable undone into bytes, read as UTF-8. */
 const textOf = (raw: string): string =>
-  Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 
 beforeAll(async () => {
   smtp = await SmtpPeer.start();
@@ -86,7 +96,9 @@ describe('invitation', () => {
   it('a user created without a password gets a mail in the language the admin picked; the link sets the password once and activates the account', async () => {
     const email = `invited-${Date.now()}@accounts.test`;
     const before = smtp.messages.length;
-    const created = await installer.mutate('user.create', { data: { email, name: 'Amina <Invited>', company_cuid: demo, role_cuid: role[3], password: '', language: 'fr' } });
+    const created = await installer.mutate('user.create', {
+      data: { email, name: 'Amina <Invited>', company_cuid: demo, role_cuid: role[3], password: '', language: 'fr' },
+    });
     expect(created.status).toBe(200);
     expect(created.data.invitation).toEqual({ sent: true, message: expect.stringContaining(email) });
     expect(created.data.data).toMatchObject({ email, inactive: true, inactivated_by_user_cuid: null });
@@ -175,7 +187,9 @@ describe('invitation', () => {
   });
 
   it('resendInvitation: a foreign user or an unknown id is NOT_FOUND; a non-admin colleague is FORBIDDEN', async () => {
-    const foreign = await superuser.mutate('user.create', { data: { email: `foreign-${Date.now()}@accounts.test`, name: 'Foreign', company_cuid: other, role_cuid: role[3] } });
+    const foreign = await superuser.mutate('user.create', {
+      data: { email: `foreign-${Date.now()}@accounts.test`, name: 'Foreign', company_cuid: other, role_cuid: role[3] },
+    });
     expect(foreign.status).toBe(200);
     const r = await installer.mutate('account.resendInvitation', { user_cuid: foreign.data.data.user_cuid });
     expect(r.status).toBe(404);
@@ -184,7 +198,9 @@ describe('invitation', () => {
     expect(unknown.text).toBe(r.text.replace(/"path":"[^"]*"/, '"path":"account.resendInvitation"'));
     const basic = newClient();
     await basic.login('basic@demo.local');
-    const mine = await installer.mutate('user.create', { data: { email: `colleague-${Date.now()}@accounts.test`, name: 'Colleague', company_cuid: demo, role_cuid: role[3] } });
+    const mine = await installer.mutate('user.create', {
+      data: { email: `colleague-${Date.now()}@accounts.test`, name: 'Colleague', company_cuid: demo, role_cuid: role[3] },
+    });
     expect((await basic.mutate('account.resendInvitation', { user_cuid: mine.data.data.user_cuid })).status).toBe(403);
   });
 
@@ -263,8 +279,7 @@ describe('forgot password', () => {
     expect(unknown.every((x) => mailsTo(x).length === 0)).toBe(true);
   });
 
-
-  it('answers in the browser\'s language; the mail follows the user\'s own choice first', async () => {
+  it("answers in the browser's language; the mail follows the user's own choice first", async () => {
     const u = await makeUser();
     const fr = await forgot(u.email, { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' });
     expect(fr.body.message).toMatch(/Si un compte actif/);
@@ -423,7 +438,8 @@ describe('change password', () => {
     const a = newClient();
     await a.login(u.email, 'first-password-1');
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await a.mutate('account.changePassword', { current_password: `wrong-${i}-password`, new_password: 'second-password-2' })).status);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await a.mutate('account.changePassword', { current_password: `wrong-${i}-password`, new_password: 'second-password-2' })).status);
     expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
     expect(statuses).toContain(429);
   });

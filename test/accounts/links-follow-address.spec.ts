@@ -49,7 +49,13 @@ async function junkAnswer(): Promise<{ status: number; body: unknown }> {
 
 beforeAll(async () => {
   smtp = await SmtpPeer.start();
-  t = await startTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Portal <accounts@portal.test>', PUBLIC_URL, RESET_REQUESTS_PER_HOUR: '50', RESET_REQUESTS_PER_ADDRESS_PER_HOUR: '500' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Portal <accounts@portal.test>',
+    PUBLIC_URL,
+    RESET_REQUESTS_PER_HOUR: '50',
+    RESET_REQUESTS_PER_ADDRESS_PER_HOUR: '500',
+  });
   accounts = t.app.get(AccountsService);
   superuser = newClient();
   expect((await superuser.login('superuser@demo.local')).status).toBe(200);
@@ -69,7 +75,9 @@ describe('a link belongs to the address it was sent to (every link kind; company
     const user: Record<'A' | 'B', string> = { A: '', B: '' };
     const link: Record<'A' | 'B', string> = { A: '', B: '' };
     for (const c of ['A', 'B'] as const) {
-      const created = await superuser.mutate('user.create', { data: { email: email[c], name: `Invitee ${c}`, company_cuid: company[c], role_cuid: role[3], password: '' } });
+      const created = await superuser.mutate('user.create', {
+        data: { email: email[c], name: `Invitee ${c}`, company_cuid: company[c], role_cuid: role[3], password: '' },
+      });
       expect(created.status).toBe(200);
       user[c] = created.data.data.user_cuid;
       link[c] = resetLinkOf((await mailTo(email[c], before)).raw)!;
@@ -106,7 +114,12 @@ describe('a link belongs to the address it was sent to (every link kind; company
     for (const c of ['A', 'B'] as const) {
       user[c] = newCuid();
       await t.db.dataSource.query(`INSERT INTO "user" (user_cuid, email, password, name) VALUES ($1, $2, $3, $4)`, [user[c], email[c], hash, `Reset ${c}`]);
-      await t.db.dataSource.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid) VALUES ($1, $2, $3, $4)`, [newCuid(), role[3], user[c], company[c]]);
+      await t.db.dataSource.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid) VALUES ($1, $2, $3, $4)`, [
+        newCuid(),
+        role[3],
+        user[c],
+        company[c],
+      ]);
     }
     const before = smtp.messages.length;
     const link: Record<'A' | 'B', string> = { A: '', B: '' };

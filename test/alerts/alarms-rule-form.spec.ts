@@ -2,7 +2,16 @@ import { cleanRule, ruleErrors, transformRule, validateRuleForm } from '../../cl
 
 /** The trigger rule form validates in the browser with the server's own ZTriggerRule / ZTemplateRule. */
 describe('trigger rule form (browser validation with ZTriggerRule)', () => {
-  const threshold = { kind: 'threshold', entity_cuid: 'e1', parameter_id: 'soc', op: 'below', value: 20, release_value: 25, for_seconds: 60, release_for_seconds: 120 };
+  const threshold = {
+    kind: 'threshold',
+    entity_cuid: 'e1',
+    parameter_id: 'soc',
+    op: 'below',
+    value: 20,
+    release_value: 25,
+    for_seconds: 60,
+    release_for_seconds: 120,
+  };
 
   it('accepts a valid threshold rule and keeps exactly its fields', () => {
     expect(ruleErrors(threshold)).toEqual({});
@@ -11,7 +20,9 @@ describe('trigger rule form (browser validation with ZTriggerRule)', () => {
 
   it('says which side the release value must be on', () => {
     expect(ruleErrors({ ...threshold, release_value: 15 })).toEqual({ release_value: 'Must be at least the trigger value (it releases above it)' });
-    expect(ruleErrors({ ...threshold, op: 'above', value: 80, release_value: 90 })).toEqual({ release_value: 'Must be at most the trigger value (it releases below it)' });
+    expect(ruleErrors({ ...threshold, op: 'above', value: 80, release_value: 90 })).toEqual({
+      release_value: 'Must be at most the trigger value (it releases below it)',
+    });
     expect(validateRuleForm()({ args: { ...threshold, release_value: 15 } })).toEqual({ args: { release_value: expect.stringMatching(/at least/) } });
     // Empty release value = the trigger value.
     expect(ruleErrors({ ...threshold, release_value: null })).toEqual({});

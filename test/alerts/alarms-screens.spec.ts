@@ -262,7 +262,12 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
     expect(unread.data.total).toBe(before.data.total);
     expect(unread.data.data.some((i: any) => i.id === portal.id)).toBe(true);
 
-    const marked = await as.basic.mutate('inbox.markRead', { items: [{ kind: 'portal', notification_cuid: portal.notification_cuid }, { kind: 'alarm', notification_cuid: alarm.notification_cuid }] });
+    const marked = await as.basic.mutate('inbox.markRead', {
+      items: [
+        { kind: 'portal', notification_cuid: portal.notification_cuid },
+        { kind: 'alarm', notification_cuid: alarm.notification_cuid },
+      ],
+    });
     expect(marked.data).toEqual({ marked: 1 }); // the alarm was read already
     const again = await as.basic.mutate('inbox.markRead', { items: [{ kind: 'portal', notification_cuid: portal.notification_cuid }] });
     expect(again.data).toEqual({ marked: 0 });

@@ -129,7 +129,16 @@ describe('DISCORD channel', () => {
   });
 
   it('sends escaped markdown with no mentions', async () => {
-    const value = { value: 11.2, threshold: 11.5, parameter: 'battery_v', unit: 'V', device: 'BMS', system: 'Site **1**', time: '2026-11-24T02:13:05.000Z', timezone: 'UTC' };
+    const value = {
+      value: 11.2,
+      threshold: 11.5,
+      parameter: 'battery_v',
+      unit: 'V',
+      device: 'BMS',
+      system: 'Site **1**',
+      time: '2026-11-24T02:13:05.000Z',
+      timezone: 'UTC',
+    };
     const markdown = renderMessage('@everyone {device} says **{value}** [x](http://e.vil)', value as never, 'markdown');
     const n = peer.posts.length;
     await new Promise((r) => setTimeout(r, 100));
@@ -172,7 +181,10 @@ describe('DISCORD channel', () => {
     expect(r).toMatchObject({ ok: false, permanent: true });
     expect(JSON.stringify(r)).not.toContain(new URL(hook).pathname.split('/').at(-1)!);
     // the service goes away after the channel was saved: a network error → retry later
-    await t.db.dataSource.query(`UPDATE discord_notification_channel SET webhook = $2 WHERE channel_cuid = $1`, [id, `http://127.0.0.1:${downPort}/api/webhooks/1/netSECRET`]);
+    await t.db.dataSource.query(`UPDATE discord_notification_channel SET webhook = $2 WHERE channel_cuid = $1`, [
+      id,
+      `http://127.0.0.1:${downPort}/api/webhooks/1/netSECRET`,
+    ]);
     const later = await sender().send({ channel_cuid: id, company_cuid, source: 'DISCORD' }, [alert(2)]);
     expect(later).toMatchObject({ ok: false, retryAfterMs: expect.any(Number) });
     expect(JSON.stringify(later)).not.toContain('netSECRET');
@@ -182,7 +194,10 @@ describe('DISCORD channel', () => {
     const hook = peer.webhook();
     const made = await basic.mutate('discordChannel.create', { company_cuid, name: 'Fourth', webhook: hook });
     const n = peer.posts.length;
-    const r = await sender().send({ channel_cuid: made.data.channel.channel_cuid, company_cuid, source: 'DISCORD' }, [1, 2, 3, 4].map((i) => alert(i)));
+    const r = await sender().send(
+      { channel_cuid: made.data.channel.channel_cuid, company_cuid, source: 'DISCORD' },
+      [1, 2, 3, 4].map((i) => alert(i)),
+    );
     expect(r).toEqual({ ok: true });
     expect(peer.posts.length).toBe(n + 1);
     expect(peer.posts[n].body.content).toContain('**4 alerts**');

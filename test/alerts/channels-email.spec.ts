@@ -169,7 +169,9 @@ describe('EMAIL channel', () => {
   it('a group of alerts is one mail listing them all', async () => {
     const sender = (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'EMAIL')!;
     const count = smtp.messages.length;
-    const alerts = [1, 2, 3].map((i) => alert({ event_cuid: `e${i}`, system_name: `Site ${i}`, text: `Controller offline ${i}`, html: `Controller offline ${i}` }));
+    const alerts = [1, 2, 3].map((i) =>
+      alert({ event_cuid: `e${i}`, system_name: `Site ${i}`, text: `Controller offline ${i}`, html: `Controller offline ${i}` }),
+    );
     expect(await sender.send({ channel_cuid, company_cuid, source: 'EMAIL' }, alerts)).toEqual({ ok: true });
     const mail = await smtp.waitFor(count + 1);
     expect(smtp.messages).toHaveLength(count + 1);
@@ -217,25 +219,37 @@ describe('EMAIL channel', () => {
     let foreign_trigger: string;
     beforeAll(async () => {
       const [{ system_cuid }] = await t.db.dataSource.query(`SELECT system_cuid FROM system WHERE company_cuid = $1 ORDER BY name LIMIT 1`, [company_cuid]);
-      const made = await superuser.mutate('notificationTrigger.create', { data: { name: 'Battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } } });
+      const made = await superuser.mutate('notificationTrigger.create', {
+        data: { name: 'Battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } },
+      });
       trigger_cuid = made.data.data.id;
       // a system of the other company that is not shared with the demo company
       const sys = await superuser.mutate('system.create', { data: { company_cuid: other_company_cuid, name: 'Foreign plant' } });
       expect(sys.status).toBe(200);
       const foreign_system = sys.data.data.id;
-      foreign_trigger = (await superuser.mutate('notificationTrigger.create', { data: { name: 'Foreign', message: 'x', system_cuid: foreign_system, args: { kind: 'offline' } } })).data.data.id;
+      foreign_trigger = (
+        await superuser.mutate('notificationTrigger.create', {
+          data: { name: 'Foreign', message: 'x', system_cuid: foreign_system, args: { kind: 'offline' } },
+        })
+      ).data.data.id;
     });
 
     it('lists the triggers the channel could serve, and switches one on and off', async () => {
       const before = await basic.query('channelLink.list', { channel_cuid });
-      expect(before.data.items.find((i: { trigger_cuid: string }) => i.trigger_cuid === trigger_cuid)).toMatchObject({ enabled: false, trigger_name: 'Battery low' });
+      expect(before.data.items.find((i: { trigger_cuid: string }) => i.trigger_cuid === trigger_cuid)).toMatchObject({
+        enabled: false,
+        trigger_name: 'Battery low',
+      });
       expect(before.data.items.some((i: { trigger_cuid: string }) => i.trigger_cuid === foreign_trigger)).toBe(false);
       const on = await basic.mutate('channelLink.set', { channel_cuid, trigger_cuid, enabled: true });
       expect(on.data).toMatchObject({ channel_cuid, trigger_cuid, enabled: true, label: 'night.shift@example.test' });
       const byTrigger = await basic.query('channelLink.list', { trigger_cuid });
       expect(byTrigger.data.items.find((i: { channel_cuid: string }) => i.channel_cuid === channel_cuid)).toMatchObject({ enabled: true });
       expect((await basic.mutate('channelLink.set', { channel_cuid, trigger_cuid, enabled: false })).data.enabled).toBe(false);
-      const [row] = await t.db.dataSource.query(`SELECT enabled FROM notification_channel_to_trigger WHERE channel_cuid = $1 AND trigger_cuid = $2`, [channel_cuid, trigger_cuid]);
+      const [row] = await t.db.dataSource.query(`SELECT enabled FROM notification_channel_to_trigger WHERE channel_cuid = $1 AND trigger_cuid = $2`, [
+        channel_cuid,
+        trigger_cuid,
+      ]);
       expect(row.enabled).toBe(false);
     });
 

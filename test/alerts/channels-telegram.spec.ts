@@ -47,8 +47,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false>, ms =
 }
 
 beforeAll(async () => {
-  process.stdout.write = ((chunk: unknown) => (logged.push(String(chunk)), true));
-  process.stderr.write = ((chunk: unknown) => (logged.push(String(chunk)), true));
+  process.stdout.write = (chunk: unknown) => (logged.push(String(chunk)), true);
+  process.stderr.write = (chunk: unknown) => (logged.push(String(chunk)), true);
   peer = await TelegramPeer.start(TOKEN);
   t = await startTestApp({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_URL: peer.url, TELEGRAM_POLL_SECONDS: '1', LOG_LEVEL: 'log' });
   basic = new HttpClient(t.baseUrl);
@@ -117,7 +117,9 @@ describe('TELEGRAM channel', () => {
   });
 
   it('one instance polls at a time: a second instance does not get the lease while the first holds it', async () => {
-    const second = new TelegramUpdatesService(t.db.dataSource, t.config, new TelegramBot(t.config)) as unknown as { lease(bot_id: string): Promise<number | null> };
+    const second = new TelegramUpdatesService(t.db.dataSource, t.config, new TelegramBot(t.config)) as unknown as {
+      lease(bot_id: string): Promise<number | null>;
+    };
     expect(await second.lease('7000001')).toBeNull();
     // once the first one's lease has run out, the second takes over from the stored offset
     const [{ offset }] = await t.db.dataSource.query(`SELECT update_offset::int AS offset FROM telegram_bot_state WHERE bot_id = '7000001'`);
@@ -169,10 +171,10 @@ describe('TELEGRAM channel', () => {
     // timer never fires early), not when the peer reads it (a busy machine delays either one).
     const issued: number[] = [];
     const realFetch = globalThis.fetch;
-    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       if (String(input).endsWith('/sendMessage')) issued.push(performance.now());
       return realFetch(input, init);
-    });
+    };
     try {
       for (const i of [1, 2]) expect(await sender().send({ channel_cuid, company_cuid, source: 'TELEGRAM' }, [alert(i)])).toEqual({ ok: true });
     } finally {

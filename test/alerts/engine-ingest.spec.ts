@@ -60,14 +60,23 @@ describe('alert engine on ingested data', () => {
     });
     expect(ZTriggerEventValue.parse(events[1].value)).toMatchObject({ state: 'RELEASED', value: 31, threshold: 30 });
     // Each event has its log row (same transaction); the status is a copy of the latest one.
-    const logs = await t.query(`SELECT log_cuid, "timestamp", trigger_state, processing_status, next_execution_trigger FROM notification_trigger_log WHERE trigger_cuid = $1 ORDER BY "timestamp"`, [id]);
+    const logs = await t.query(
+      `SELECT log_cuid, "timestamp", trigger_state, processing_status, next_execution_trigger FROM notification_trigger_log WHERE trigger_cuid = $1 ORDER BY "timestamp"`,
+      [id],
+    );
     expect(logs.map((l) => l.log_cuid)).toEqual(events.map((e) => e.log_cuid));
     expect(logs.map((l) => [l.trigger_state, l.processing_status, l.next_execution_trigger])).toEqual([
       ['TRIGGERED', 'SUCCESS', 'DATA'],
       ['RELEASED', 'SUCCESS', 'DATA'],
     ]);
     const [status] = await t.query(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
-    expect(status).toMatchObject({ trigger_state: 'RELEASED', processing_status: 'SUCCESS', log_cuid: logs[1].log_cuid, pending_state: null, next_execution: null });
+    expect(status).toMatchObject({
+      trigger_state: 'RELEASED',
+      processing_status: 'SUCCESS',
+      log_cuid: logs[1].log_cuid,
+      pending_state: null,
+      next_execution: null,
+    });
     expect(new Date(status.state_since).toISOString()).toBe(at(7));
 
     // A retransmit of the same batch changes nothing.
@@ -93,7 +102,12 @@ describe('alert engine on ingested data', () => {
       if (m >= 1240 && m < 1260) return 53; // … then in the band (stays TRIGGERED) …
       return 50; // … released at 21:00
     };
-    const day = Array.from({ length: 1440 }, (_, m) => ({ timestamp: new Date(day0 + m * MIN).toISOString(), entity_cuid: t.demo.battery, parameter_id: 'battery_voltage', value: v(m) }));
+    const day = Array.from({ length: 1440 }, (_, m) => ({
+      timestamp: new Date(day0 + m * MIN).toISOString(),
+      entity_cuid: t.demo.battery,
+      parameter_id: 'battery_voltage',
+      value: v(m),
+    }));
     for (let b = 0; b < 4; b++) {
       const res = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { rows: day.slice(b * 360, (b + 1) * 360) });
       expect(res.body).toMatchObject({ accepted: 360 });

@@ -41,7 +41,10 @@ describe('alert engine across a restart', () => {
     });
     expect(res.status).toBe(200);
     await first.engine.settle();
-    const [pending] = await first.query(`SELECT pending_state, pending_since, next_execution, next_execution_trigger FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
+    const [pending] = await first.query(
+      `SELECT pending_state, pending_since, next_execution, next_execution_trigger FROM notification_trigger_status WHERE trigger_cuid = $1`,
+      [id],
+    );
     expect(pending.pending_state).toBe('TRIGGERED');
     expect(new Date(pending.pending_since).getTime()).toBe(T - 10_000);
     expect(new Date(pending.next_execution).getTime()).toBe(T - 10_000 + 300_000);
@@ -62,7 +65,10 @@ describe('alert engine across a restart', () => {
     const fired = new Date(T - 10_000 + 300_000).toISOString();
     expect(await eventsOf(second, id)).toEqual([['TRIGGERED', fired]]);
     expect(second.kicks.count).toBeGreaterThan(0);
-    const [status] = await second.query(`SELECT trigger_state, pending_state, next_execution, processing_status FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
+    const [status] = await second.query(
+      `SELECT trigger_state, pending_state, next_execution, processing_status FROM notification_trigger_status WHERE trigger_cuid = $1`,
+      [id],
+    );
     expect(status).toEqual({ trigger_state: 'TRIGGERED', pending_state: null, next_execution: null, processing_status: 'SUCCESS_NO_DATA' });
     // Again, and after one more restart: no second event.
     clock.advance(60_000);

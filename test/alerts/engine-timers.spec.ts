@@ -24,7 +24,9 @@ describe('alert engine timer rules', () => {
     return res.data.data.trigger_cuid as string;
   };
   const send = (ts: number, value: number) =>
-    ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { rows: [{ timestamp: new Date(ts).toISOString(), entity_cuid: t.demo.battery, parameter_id: 'battery_current', value }] });
+    ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, {
+      rows: [{ timestamp: new Date(ts).toISOString(), entity_cuid: t.demo.battery, parameter_id: 'battery_current', value }],
+    });
 
   it('no_data fires after_seconds after the last value (claimed by the timer) and the next value releases it', async () => {
     const id = await createTrigger({ kind: 'no_data', entity_cuid: t.demo.battery, parameter_id: 'battery_current', after_seconds: 120 }, 'Battery silent');
@@ -104,7 +106,10 @@ describe('alert engine timer rules', () => {
   });
 
   it('no_data stays quiet while values keep coming (their progress is written only once a minute) and fires once they stop', async () => {
-    const id = await createTrigger({ kind: 'no_data', entity_cuid: t.demo.battery, parameter_id: 'battery_temperature', after_seconds: 60 }, 'Temperature silent');
+    const id = await createTrigger(
+      { kind: 'no_data', entity_cuid: t.demo.battery, parameter_id: 'battery_temperature', after_seconds: 60 },
+      'Temperature silent',
+    );
     const start = T + 5_000_000;
     for (let s = 0; s <= 600; s += 30) {
       clock.set(start + s * 1000);

@@ -21,20 +21,30 @@ describe('alert trigger writes and template autocreation', () => {
     [{ system_cuid: farm }] = await t.query(`SELECT system_cuid FROM entity WHERE entity_cuid = $1`, [t.demo.battery]);
     // A device of the other company's clinic.
     const [{ controllertype_cuid }] = await t.query(`SELECT controllertype_cuid FROM controller LIMIT 1`);
-    await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Clinic')`, [
-      controllertype_cuid,
-      t.demo.otherCompany,
-      t.demo.clinic,
-    ]);
+    await t.query(
+      `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Clinic')`,
+      [controllertype_cuid, t.demo.otherCompany, t.demo.clinic],
+    );
     clinicBattery = 'clinicbattery00000000001';
-    await t.query(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', 'other-ctrl-1', 'pylontech-us5000', $2)`, [clinicBattery, t.demo.clinic]);
+    await t.query(
+      `INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', 'other-ctrl-1', 'pylontech-us5000', $2)`,
+      [clinicBattery, t.demo.clinic],
+    );
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  const create = (args: unknown, client = installer) => client.mutate('notificationTrigger.create', { data: { name: 'Rule', message: 'm', system_cuid: farm, args } });
-  const threshold = (over: Record<string, unknown> = {}) => ({ kind: 'threshold', entity_cuid: t.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20, ...over });
+  const create = (args: unknown, client = installer) =>
+    client.mutate('notificationTrigger.create', { data: { name: 'Rule', message: 'm', system_cuid: farm, args } });
+  const threshold = (over: Record<string, unknown> = {}) => ({
+    kind: 'threshold',
+    entity_cuid: t.demo.battery,
+    parameter_id: 'battery_soc',
+    op: 'below',
+    value: 20,
+    ...over,
+  });
 
   it('refuses a rule that does not parse, with the field named under args', async () => {
     const bad = await create(threshold({ value: 'low' }));
@@ -73,10 +83,18 @@ describe('alert trigger writes and template autocreation', () => {
   });
 
   it('a template with autocreate_triggers makes a trigger per device of its type, new devices included, and keeps them in step except hand-edited ones', async () => {
-    const devices = await t.query<{ entity_cuid: string; system_cuid: string }>(`SELECT entity_cuid, system_cuid FROM entity WHERE entitytype_id = 'pylontech-us5000' AND system_cuid IS NOT NULL`);
+    const devices = await t.query<{ entity_cuid: string; system_cuid: string }>(
+      `SELECT entity_cuid, system_cuid FROM entity WHERE entitytype_id = 'pylontech-us5000' AND system_cuid IS NOT NULL`,
+    );
     expect(devices.length).toBeGreaterThanOrEqual(2);
     const badTemplate = await superuser.mutate('notificationTemplateAssignment.create', {
-      data: { name: 'Low battery', message: 'x', entitytype_id: 'pylontech-us5000', autocreate_triggers: true, args: { kind: 'threshold', parameter_id: 'pv_power', op: 'below', value: 20 } },
+      data: {
+        name: 'Low battery',
+        message: 'x',
+        entitytype_id: 'pylontech-us5000',
+        autocreate_triggers: true,
+        args: { kind: 'threshold', parameter_id: 'pv_power', op: 'below', value: 20 },
+      },
     });
     expect(badTemplate.error?.data.code).toBe('NOT_FOUND');
     const created = await superuser.mutate('notificationTemplateAssignment.create', {
@@ -92,7 +110,15 @@ describe('alert trigger writes and template autocreation', () => {
     expect(created.error).toBeUndefined();
     const tpl = created.data.data.assignment_cuid as string;
     const triggersOf = () =>
-      t.query<{ trigger_cuid: string; name: string; message: string; severity_level: string; args: Record<string, unknown>; system_cuid: string; customized_at: Date | null }>(
+      t.query<{
+        trigger_cuid: string;
+        name: string;
+        message: string;
+        severity_level: string;
+        args: Record<string, unknown>;
+        system_cuid: string;
+        customized_at: Date | null;
+      }>(
         `SELECT trigger_cuid, name, message, severity_level::text AS severity_level, args, system_cuid, customized_at FROM notification_trigger WHERE assignment_cuid = $1 ORDER BY args->>'entity_cuid'`,
         [tpl],
       );
@@ -103,7 +129,9 @@ describe('alert trigger writes and template autocreation', () => {
     expect(t.engine.size).toBe(devices.length);
 
     // A new device of the type gets its trigger.
-    const device = await installer.mutate('entity.create', { data: { name: 'Second battery', controller_id: 'demo-ctrl-1', entitytype_id: 'pylontech-us5000', system_cuid: farm } });
+    const device = await installer.mutate('entity.create', {
+      data: { name: 'Second battery', controller_id: 'demo-ctrl-1', entitytype_id: 'pylontech-us5000', system_cuid: farm },
+    });
     expect(device.error).toBeUndefined();
     const newDevice = device.data.data.entity_cuid as string;
     triggers = await triggersOf();
@@ -121,7 +149,11 @@ describe('alert trigger writes and template autocreation', () => {
     // The template changes: its triggers follow, except the customized one.
     const changed = await superuser.mutate('notificationTemplateAssignment.update', {
       id: tpl,
-      data: { message: 'Battery {device} at {value}', severity_level: 'CRITICAL', args: { kind: 'threshold', parameter_id: 'battery_soc', op: 'below', value: 15 } },
+      data: {
+        message: 'Battery {device} at {value}',
+        severity_level: 'CRITICAL',
+        args: { kind: 'threshold', parameter_id: 'battery_soc', op: 'below', value: 15 },
+      },
     });
     expect(changed.error).toBeUndefined();
     triggers = await triggersOf();
@@ -139,7 +171,9 @@ describe('alert trigger writes and template autocreation', () => {
 
     // Autocreate off: the triggers stay; a new device gets none.
     await superuser.mutate('notificationTemplateAssignment.update', { id: tpl, data: { autocreate_triggers: false } });
-    const third = await installer.mutate('entity.create', { data: { name: 'Third battery', controller_id: 'demo-ctrl-1', entitytype_id: 'pylontech-us5000', system_cuid: farm } });
+    const third = await installer.mutate('entity.create', {
+      data: { name: 'Third battery', controller_id: 'demo-ctrl-1', entitytype_id: 'pylontech-us5000', system_cuid: farm },
+    });
     expect(third.error).toBeUndefined();
     expect((await triggersOf()).length).toBe(triggers.length);
 

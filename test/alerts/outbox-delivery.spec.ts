@@ -20,12 +20,17 @@ describe('alert outbox: delivery', () => {
   let other: string;
   const q = (sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params);
   const kick = () => t.app.get(OutboxSignal).kick();
-  const eventRow = async (id: string) => (await q(`SELECT status::text AS status, attempts, last_error, notification_cuid FROM notification_trigger_event WHERE event_cuid = $1`, [id]))[0];
+  const eventRow = async (id: string) =>
+    (await q(`SELECT status::text AS status, attempts, last_error, notification_cuid FROM notification_trigger_event WHERE event_cuid = $1`, [id]))[0];
   const waitFinal = (id: string, ms = 15_000) =>
-    eventually(async () => {
-      const e = await eventRow(id);
-      return e && (e.status === 'SENT' || e.status === 'ARCHIVED') ? e : undefined;
-    }, ms, `event ${id} SENT or ARCHIVED`);
+    eventually(
+      async () => {
+        const e = await eventRow(id);
+        return e && (e.status === 'SENT' || e.status === 'ARCHIVED') ? e : undefined;
+      },
+      ms,
+      `event ${id} SENT or ARCHIVED`,
+    );
 
   beforeAll(async () => {
     await peer.start();
@@ -67,7 +72,9 @@ describe('alert outbox: delivery', () => {
     expect(e).toMatchObject({ status: 'SENT', last_error: null, attempts: 1 });
     const [n] = await q(`SELECT message, severity_level::text AS severity, trigger_cuid FROM notification WHERE notification_cuid = $1`, [e.notification_cuid]);
     expect(n).toEqual({ message: `Battery at 12.5% (below 20%) on ${DEMO_SYSTEMS.farm}`, severity: 'CRITICAL', trigger_cuid: trigger });
-    const recorded = await q(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1 ORDER BY channel_cuid`, [e.notification_cuid]);
+    const recorded = await q(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1 ORDER BY channel_cuid`, [
+      e.notification_cuid,
+    ]);
     expect(recorded.map((r: { channel_cuid: string }) => r.channel_cuid)).toEqual([telegram, discord].sort());
     expect(peer.messages.map((m) => m.channel_cuid).sort()).toEqual([telegram, discord].sort());
     for (const bad of [disabled, unverified, foreign]) expect(peer.messages.some((m) => m.channel_cuid === bad)).toBe(false);
@@ -127,7 +134,9 @@ describe('alert outbox: delivery', () => {
     expect(peer.messages.filter((m) => m.channel_cuid === fine)).toHaveLength(1);
     const recorded = await q(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1`, [e.notification_cuid]);
     expect(recorded).toEqual([{ channel_cuid: fine }]);
-    const d = await q(`SELECT channel_cuid, status::text AS status, attempts, last_error FROM notification_delivery WHERE event_cuid = $1 ORDER BY status`, [id]);
+    const d = await q(`SELECT channel_cuid, status::text AS status, attempts, last_error FROM notification_delivery WHERE event_cuid = $1 ORDER BY status`, [
+      id,
+    ]);
     expect(d).toEqual(
       expect.arrayContaining([
         { channel_cuid: broken, status: 'ARCHIVED', attempts: 3, last_error: 'Gave up after 3 attempts: HTTP 500: Internal Server Error' },
@@ -142,7 +151,9 @@ describe('alert outbox: delivery', () => {
     let answered429 = 0;
     // four 429s: more than MAX_ATTEMPTS (3), yet it is delivered, since waits are not failures
     peer.answer = (m) =>
-      m.channel_cuid === limited && answered429 < 4 ? (answered429++, { status: 429, body: { ok: false, description: 'Too Many Requests', retry_after: 0.5 } }) : { status: 200 };
+      m.channel_cuid === limited && answered429 < 4
+        ? (answered429++, { status: 429, body: { ok: false, description: 'Too Many Requests', retry_after: 0.5 } })
+        : { status: 200 };
     const [id] = await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);
     kick();
     const e = await waitFinal(id, 20_000);
@@ -167,7 +178,8 @@ describe('alert outbox: delivery', () => {
 
   it('a 3G outage: 40 alarms of one company for one channel within the window go out as ONE message with all 40', async () => {
     const triggers: string[] = [];
-    for (let i = 0; i < 40; i++) triggers.push(await addTrigger(t.db.dataSource, farm.system_cuid, { name: `Site ${i} offline`, message: `Site ${i} offline` }));
+    for (let i = 0; i < 40; i++)
+      triggers.push(await addTrigger(t.db.dataSource, farm.system_cuid, { name: `Site ${i} offline`, message: `Site ${i} offline` }));
     const ops = await addChannel(t.db.dataSource, demo, { triggers });
     const ids: string[] = [];
     // The test holds the clock: the group window is long while the 40 events arrive (however busy
@@ -182,13 +194,17 @@ describe('alert outbox: delivery', () => {
         kick();
       }
       // every event got its delivery to the channel, all sharing the first one's due time, none sent yet
-      const due = await eventually(async () => {
-        const rows: { n: number; due: number }[] = await q(
-          `SELECT count(*)::int AS n, count(DISTINCT next_attempt_at)::int AS due FROM notification_delivery WHERE channel_cuid = $1 AND status = 'PENDING'`,
-          [ops],
-        );
-        return rows[0].n === 40 ? rows[0] : undefined;
-      }, 30_000, '40 deliveries waiting in the window');
+      const due = await eventually(
+        async () => {
+          const rows: { n: number; due: number }[] = await q(
+            `SELECT count(*)::int AS n, count(DISTINCT next_attempt_at)::int AS due FROM notification_delivery WHERE channel_cuid = $1 AND status = 'PENDING'`,
+            [ops],
+          );
+          return rows[0].n === 40 ? rows[0] : undefined;
+        },
+        30_000,
+        '40 deliveries waiting in the window',
+      );
       expect(due.due).toBe(1);
       expect(peer.messages.filter((m) => m.channel_cuid === ops)).toHaveLength(0);
     } finally {
@@ -222,7 +238,10 @@ describe('alert outbox: delivery', () => {
 
     // An event not due yet (a retry scheduled later), written 2 minutes ago: depth 1, lag ≥ 120 s.
     const [late] = await addEvents(t.db.dataSource, trigger, [eventValue(farm)]);
-    await q(`UPDATE notification_trigger_event SET created_at = now() - interval '120 seconds', next_attempt_at = now() + interval '1 hour' WHERE event_cuid = $1`, [late]);
+    await q(
+      `UPDATE notification_trigger_event SET created_at = now() - interval '120 seconds', next_attempt_at = now() + interval '1 hour' WHERE event_cuid = $1`,
+      [late],
+    );
     const res = await fetch(`${t.baseUrl}/api/health/outbox`);
     expect(res.status).toBe(200);
     const stats = await res.json();

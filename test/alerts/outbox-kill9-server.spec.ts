@@ -121,7 +121,9 @@ describe('kill -9 of the server while Telegram deliveries are SENDING', () => {
       'every event SENT or ARCHIVED',
     );
 
-    const events = (await q(`SELECT event_cuid, status::text AS status, last_error FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`, [ids])) as {
+    const events = (await q(`SELECT event_cuid, status::text AS status, last_error FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`, [
+      ids,
+    ])) as {
       event_cuid: string;
       status: string;
       last_error: string | null;
@@ -129,7 +131,10 @@ describe('kill -9 of the server while Telegram deliveries are SENDING', () => {
     expect(events).toHaveLength(ids.length);
     expect(events.filter((e) => !(e.status === 'SENT' || (e.status === 'ARCHIVED' && e.last_error)))).toEqual([]);
 
-    const deliveries = (await q(`SELECT event_cuid, channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = ANY($1::varchar[])`, [ids])) as {
+    const deliveries = (await q(
+      `SELECT event_cuid, channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = ANY($1::varchar[])`,
+      [ids],
+    )) as {
       event_cuid: string;
       channel_cuid: string;
       status: string;
@@ -155,7 +160,9 @@ describe('kill -9 of the server while Telegram deliveries are SENDING', () => {
     const repeats = [...received.values()].reduce((s, n) => s + (n - 1), 0);
     expect(repeats).toBeLessThanOrEqual(counted);
     // For the record (it depends on where the kill fell): sends the peer got whose answer was lost.
-    console.log(`kill -9 of the server: ${atKill} messages before the kill, ${sending} deliveries SENDING, ${counted} counted as possible duplicates, ${repeats} repeated at the peer`);
+    console.log(
+      `kill -9 of the server: ${atKill} messages before the kill, ${sending} deliveries SENDING, ${counted} counted as possible duplicates, ${repeats} repeated at the peer`,
+    );
 
     await second.stop();
     for (const s of servers) expect(s.output()).not.toMatch(/UnhandledPromiseRejection|TypeError/);

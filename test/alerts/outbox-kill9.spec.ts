@@ -63,10 +63,14 @@ describe('kill -9 of an outbox worker in the middle of sending', () => {
     });
     proc.stdout?.on('data', (d) => (output += d));
     proc.stderr?.on('data', (d) => (output += d));
-    await eventually(async () => {
-      if (proc.exitCode !== null) throw new Error(`worker exited: ${output}`);
-      return output.includes('outbox worker ready');
-    }, 60_000, 'the worker process to start');
+    await eventually(
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`worker exited: ${output}`);
+        return output.includes('outbox worker ready');
+      },
+      60_000,
+      'the worker process to start',
+    );
     return proc;
   };
 
@@ -90,14 +94,24 @@ describe('kill -9 of an outbox worker in the middle of sending', () => {
     expect(atKill).toBeLessThan(ids.length * channels.length);
 
     child = await start();
-    await eventually(async () => {
-      const [{ open }] = await q(`SELECT count(*)::int AS open FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[]) AND status NOT IN ('SENT', 'ARCHIVED')`, [ids]);
-      return open === 0;
-    }, 120_000, 'every event SENT or ARCHIVED');
+    await eventually(
+      async () => {
+        const [{ open }] = await q(
+          `SELECT count(*)::int AS open FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[]) AND status NOT IN ('SENT', 'ARCHIVED')`,
+          [ids],
+        );
+        return open === 0;
+      },
+      120_000,
+      'every event SENT or ARCHIVED',
+    );
 
     const events = await q(`SELECT status::text AS status, last_error FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`, [ids]);
     expect(events.filter((e: { status: string }) => e.status !== 'SENT')).toEqual([]);
-    const deliveries = (await q(`SELECT event_cuid, channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = ANY($1::varchar[])`, [ids])) as {
+    const deliveries = (await q(
+      `SELECT event_cuid, channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = ANY($1::varchar[])`,
+      [ids],
+    )) as {
       event_cuid: string;
       channel_cuid: string;
       status: string;

@@ -111,9 +111,18 @@ describe('alert outbox: portal toasts', () => {
 
   it('no toast for who muted the trigger (until NULL or ahead) or turned toasts off; an expired mute no longer silences', async () => {
     const trigger = await addTrigger(t.db.dataSource, farm.system_cuid, { name: 'Generator running' });
-    await q(`INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-expert', $1, $2, NULL)`, [users['expert@demo.local'], trigger]);
-    await q(`INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-basic', $1, $2, now() + interval '1 hour')`, [users['basic@demo.local'], trigger]);
-    await q(`INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-installer', $1, $2, now() - interval '1 minute')`, [users['installer@demo.local'], trigger]);
+    await q(`INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-expert', $1, $2, NULL)`, [
+      users['expert@demo.local'],
+      trigger,
+    ]);
+    await q(
+      `INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-basic', $1, $2, now() + interval '1 hour')`,
+      [users['basic@demo.local'], trigger],
+    );
+    await q(
+      `INSERT INTO notification_user_blacklist (blacklist_cuid, user_cuid, trigger_cuid, until) VALUES ('mute-installer', $1, $2, now() - interval '1 minute')`,
+      [users['installer@demo.local'], trigger],
+    );
     // the superuser turns toasts off through the portal (user.meta.preferences.toast_notifications)
     expect((await as.superuser.mutate('user.updatePreferences', { toast_notifications_disabled: true })).status).toBe(200);
     await openAll();
@@ -195,5 +204,4 @@ describe('alert outbox: portal toasts', () => {
       peer.answer = () => ({ status: 200 });
     }
   });
-
 });

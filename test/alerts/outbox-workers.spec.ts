@@ -44,10 +44,14 @@ describe('alert outbox: several workers', () => {
       b.get(OutboxSignal).kick();
     }
     expect(ids).toHaveLength(100);
-    await eventually(async () => {
-      const [{ n }] = await q(`SELECT count(*)::int AS n FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[]) AND status = 'SENT'`, [ids]);
-      return n === 100;
-    }, 60_000, 'all 100 events SENT');
+    await eventually(
+      async () => {
+        const [{ n }] = await q(`SELECT count(*)::int AS n FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[]) AND status = 'SENT'`, [ids]);
+        return n === 100;
+      },
+      60_000,
+      'all 100 events SENT',
+    );
     const counts = peer.countsByEventAndChannel();
     expect(counts.size).toBe(300);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
@@ -58,7 +62,10 @@ describe('alert outbox: several workers', () => {
       [ids],
     );
     expect(recorded).toBe(300);
-    const [{ notifications }] = await q(`SELECT count(DISTINCT notification_cuid)::int AS notifications FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`, [ids]);
+    const [{ notifications }] = await q(
+      `SELECT count(DISTINCT notification_cuid)::int AS notifications FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`,
+      [ids],
+    );
     expect(notifications).toBe(100); // one Notification per event, whichever worker claimed it
     const [sa, sb] = [await t.app.get(OutboxWorker).stats(), await b.get(OutboxWorker).stats()];
     expect(sa.duplicates).toBe(0);
@@ -83,7 +90,10 @@ describe('alert outbox: several workers', () => {
     const id = newCuid();
     const value = eventValue(farm);
     await t.db.dataSource.transaction(async (tx) => {
-      await tx.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'Battery low', 'CRITICAL', $2)`, [notification, trigger]);
+      await tx.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'Battery low', 'CRITICAL', $2)`, [
+        notification,
+        trigger,
+      ]);
       await tx.query(
         `INSERT INTO notification_trigger_event (event_cuid, "timestamp", value, trigger_cuid, status, notification_cuid, next_attempt_at)
          VALUES ($1, $2, $3, $4, 'SENDING', $5, now() + interval '30 seconds')`,
@@ -102,13 +112,19 @@ describe('alert outbox: several workers', () => {
       );
     });
     t.app.get(OutboxSignal).kick();
-    const e = await eventually(async () => {
-      const [r] = await q(`SELECT status::text AS status, last_error FROM notification_trigger_event WHERE event_cuid = $1`, [id]);
-      return r.status === 'SENT' ? r : undefined;
-    }, 15_000, 'the event SENT');
+    const e = await eventually(
+      async () => {
+        const [r] = await q(`SELECT status::text AS status, last_error FROM notification_trigger_event WHERE event_cuid = $1`, [id]);
+        return r.status === 'SENT' ? r : undefined;
+      },
+      15_000,
+      'the event SENT',
+    );
     expect(e.last_error).toBeNull();
     expect(peer.messages.map((m) => m.channel_cuid)).toEqual([inFlight]); // the SENT channel is not sent again
-    expect(await q(`SELECT channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = $1 ORDER BY duplicates`, [id])).toEqual([
+    expect(
+      await q(`SELECT channel_cuid, status::text AS status, duplicates FROM notification_delivery WHERE event_cuid = $1 ORDER BY duplicates`, [id]),
+    ).toEqual([
       { channel_cuid: done, status: 'SENT', duplicates: 0 },
       { channel_cuid: inFlight, status: 'SENT', duplicates: 1 },
     ]);
@@ -127,7 +143,10 @@ describe('alert outbox: several workers', () => {
     const id = newCuid();
     const value = eventValue(farm);
     await t.db.dataSource.transaction(async (tx) => {
-      await tx.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'x', 'INFO', $2)`, [notification, trigger]);
+      await tx.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'x', 'INFO', $2)`, [
+        notification,
+        trigger,
+      ]);
       await tx.query(
         `INSERT INTO notification_trigger_event (event_cuid, "timestamp", value, trigger_cuid, status, notification_cuid, next_attempt_at)
          VALUES ($1, $2, $3, $4, 'SENDING', $5, now() - interval '1 second')`,
@@ -140,10 +159,14 @@ describe('alert outbox: several workers', () => {
       );
     });
     t.app.get(OutboxSignal).kick();
-    const e = await eventually(async () => {
-      const [r] = await q(`SELECT status::text AS status, attempts, last_error FROM notification_trigger_event WHERE event_cuid = $1`, [id]);
-      return r.status !== 'SENDING' ? r : undefined;
-    }, 15_000, 'the event closed');
+    const e = await eventually(
+      async () => {
+        const [r] = await q(`SELECT status::text AS status, attempts, last_error FROM notification_trigger_event WHERE event_cuid = $1`, [id]);
+        return r.status !== 'SENDING' ? r : undefined;
+      },
+      15_000,
+      'the event closed',
+    );
     expect(e).toEqual({ status: 'ARCHIVED', attempts: 6, last_error: `${gone}: Gave up after 6 attempts: HTTP 502` });
   });
 });

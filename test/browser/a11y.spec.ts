@@ -32,11 +32,18 @@ async function focusRing(page: Page): Promise<{ tag: string; text: string; visib
     if (!focused || focused === document.body) return { tag: 'body', text: '', visible: false };
     // An invisible <input> (MUI's checkbox, radio, switch) is drawn by the control around it: the ring is there.
     // A text field draws the ring round the whole field (.MuiInputBase-root).
-    const el = getComputedStyle(focused).opacity === '0' && focused.parentElement ? focused.parentElement : (focused.closest<HTMLElement>('.MuiInputBase-root') ?? focused);
+    const el =
+      getComputedStyle(focused).opacity === '0' && focused.parentElement
+        ? focused.parentElement
+        : (focused.closest<HTMLElement>('.MuiInputBase-root') ?? focused);
     const s = getComputedStyle(el);
     const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
     const shadow = s.boxShadow !== 'none' && s.boxShadow !== '';
-    return { tag: focused.tagName.toLowerCase(), text: (focused.getAttribute('aria-label') || focused.getAttribute('name') || focused.textContent || '').trim().slice(0, 40), visible: outline || shadow };
+    return {
+      tag: focused.tagName.toLowerCase(),
+      text: (focused.getAttribute('aria-label') || focused.getAttribute('name') || focused.textContent || '').trim().slice(0, 40),
+      visible: outline || shadow,
+    };
   });
 }
 
@@ -45,7 +52,11 @@ async function tabTo(page: Page, selector: string, options: { back?: boolean; ma
   for (let i = 0; i < (options.max ?? 80); i++) {
     await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
     // The ring is drawn within a frame or two (and the app bar's refresh button is re-rendered while data loads).
-    const ring = await eventually(() => focusRing(page), (r) => r.tag === 'body' || r.visible, 1_000);
+    const ring = await eventually(
+      () => focusRing(page),
+      (r) => r.tag === 'body' || r.visible,
+      1_000,
+    );
     if (ring.tag !== 'body') expect({ focused: ring.text || ring.tag, visible: ring.visible }).toEqual({ focused: ring.text || ring.tag, visible: true });
     if (await page.evaluate((s) => !!document.activeElement?.matches(s), selector)) return;
   }
@@ -61,7 +72,7 @@ async function tabTo(page: Page, selector: string, options: { back?: boolean; ma
 describe('accessibility', () => {
   let portal: BrowserPortal;
   const contexts = portalPerFile((p) => (portal = p));
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
   it.each(['en', 'fr'])('axe finds no serious or critical violation on the installer screens (%s)', async (lang) => {
     const { context, page } = await portal.newPage();

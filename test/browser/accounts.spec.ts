@@ -54,7 +54,10 @@ describe('accounts in Chromium', () => {
     await page.locator('[data-testid=forgot-submit]').click();
     expect(await page.locator('[data-testid=forgot-sent]').textContent()).toBe(sent);
 
-    const path = await eventually(async () => resetPathOf('expert@demo.local'), (p) => !!p);
+    const path = await eventually(
+      async () => resetPathOf('expert@demo.local'),
+      (p) => !!p,
+    );
     expect(smtp.messages.filter((m) => m.to.includes('nobody@demo.local'))).toEqual([]);
     await page.goto(portal.url(path));
     await page.locator('[data-testid=reset-form]').waitFor();
@@ -109,7 +112,10 @@ describe('accounts in Chromium', () => {
     await admin.waitForURL(/\/user$/);
     await screenshot(admin, 'accounts-invitation-sent');
 
-    const path = await eventually(async () => resetPathOf(email), (p) => !!p);
+    const path = await eventually(
+      async () => resetPathOf(email),
+      (p) => !!p,
+    );
     const { page } = await portal.newPage();
     await page.goto(portal.url(path));
     // the invitation's heading; the page itself follows this device's language (English here)
@@ -139,7 +145,10 @@ describe('accounts in Chromium', () => {
     await page.goto(portal.url('/auth/login'));
     expect(await page.locator('[data-testid=login-forgot]').textContent()).toBe('Mot de passe oublié ?');
     // the mail went out in French too (the device's language, the user has no choice of their own)
-    const path = await eventually(async () => resetPathOf('basic@demo.local'), (p) => !!p);
+    const path = await eventually(
+      async () => resetPathOf('basic@demo.local'),
+      (p) => !!p,
+    );
     expect(path).toBeDefined();
     const mail = [...smtp.messages].reverse().find((m) => m.to.includes('basic@demo.local'))!;
     expect(mail.raw).toMatch(/r=C3=A9initialiser|réinitialiser/);
@@ -163,7 +172,11 @@ describe('accounts in Chromium', () => {
     await page.locator('[data-testid=preferences]').waitFor();
     expect(new URL(page.url()).pathname).toBe('/preferences');
     const api = portal.app.baseUrl;
-    const r = await fetch(`${api}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'installer@demo.local', password: 'Installer-new-2026' }) });
+    const r = await fetch(`${api}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'installer@demo.local', password: 'Installer-new-2026' }),
+    });
     expect(r.status).toBe(200);
   });
 });

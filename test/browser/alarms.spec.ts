@@ -26,7 +26,7 @@ describe('alarm screens in Chromium', () => {
   let warning: string;
   let installer: string;
 
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
   beforeAll(async () => {
     portal = await startBrowserPortal();
@@ -55,11 +55,17 @@ describe('alarm screens in Chromium', () => {
     await page.goto(portal.url('/alarm'));
     await row(critical).waitFor();
     const order = async () =>
-      (await page.locator('[data-testid=active-alarm]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-trigger')))).filter((t) => t === critical || t === warning);
+      (await page.locator('[data-testid=active-alarm]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-trigger')))).filter(
+        (t) => t === critical || t === warning,
+      );
     expect(await order()).toEqual([critical, warning]);
     const chip = row(critical).locator('[data-severity=CRITICAL]');
     expect(await chip.getAttribute('data-colour')).toBe('black');
-    expect(await row(warning).locator('[data-severity=WARNING]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(251, 192, 45)');
+    expect(
+      await row(warning)
+        .locator('[data-severity=WARNING]')
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe('rgb(251, 192, 45)');
     expect(await row(critical).textContent()).toContain('Battery critically low: 9 %');
     // Since, oldest first (keyboard: the sort label is a button).
     await page.locator('[data-testid=sort-since]').focus();
@@ -85,7 +91,10 @@ describe('alarm screens in Chromium', () => {
     // Unmute from the same menu.
     await row(critical).locator('[data-testid=alarm-menu]').click();
     await page.locator('[data-testid=alarm-unmute]').click();
-    await eventually(() => sql(`SELECT 1 FROM notification_user_blacklist WHERE trigger_cuid = $1`, [critical]), (r) => r.length === 0);
+    await eventually(
+      () => sql(`SELECT 1 FROM notification_user_blacklist WHERE trigger_cuid = $1`, [critical]),
+      (r) => r.length === 0,
+    );
     expect(await sql(`SELECT 1 FROM notification_user_blacklist WHERE trigger_cuid = $1`, [critical])).toEqual([]);
   });
 
@@ -168,7 +177,10 @@ describe('alarm screens in Chromium', () => {
 
     await page.locator('input[name="args.release_value"]').fill('25');
     await page.getByRole('button', { name: 'Save' }).click();
-    const [saved] = await eventually(() => sql<{ args: Record<string, unknown> }>(`SELECT args FROM notification_trigger WHERE name = $1`, [name]), (r) => r.length === 1);
+    const [saved] = await eventually(
+      () => sql<{ args: Record<string, unknown> }>(`SELECT args FROM notification_trigger WHERE name = $1`, [name]),
+      (r) => r.length === 1,
+    );
     expect(saved.args).toEqual({
       kind: 'threshold',
       entity_cuid: expect.any(String),

@@ -45,7 +45,7 @@ describe('an alarm from the simulator to the browser, end to end', () => {
   let firstValue: { timestamp: number; value: number };
   let expected: string;
 
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
   const toastOf = (page: Page) => page.locator(`[data-testid=toast][data-type=NOTIFICATION][data-trigger="${trigger}"]`);
   const row = (page: Page) => page.locator(`[data-testid=active-alarm][data-trigger="${trigger}"]`);
 
@@ -110,18 +110,34 @@ describe('an alarm from the simulator to the browser, end to end', () => {
     other = await openAs('other@demo.local', '127.0.0.1');
     for (const page of [basic, expert, other]) await page.locator('[data-testid=toast-viewport][data-live=open]').waitFor({ timeout: 20_000 });
     // "open" shows once the stream started; the server registers it a moment later.
-    const ready = await eventually(async () => Object.values(users).every(listening), (ok) => ok, 15_000);
+    const ready = await eventually(
+      async () => Object.values(users).every(listening),
+      (ok) => ok,
+      15_000,
+    );
     expect(ready).toBe(true);
 
     // The demo controller, live: samples from now on every 2 s of wall time, no dropouts, no outages.
     const fleet = await loadFleet(portal.app.db.dataSource, { controllers: [DEMO_CONTROLLER_ID] });
     expect(fleet.map((c) => c.controller_id)).toEqual([DEMO_CONTROLLER_ID]);
     transport = new HttpTransport(portal.app.baseUrl);
-    sim = new Simulator(fleet, transport, { intervalSeconds: 2, speed: 1, dropoutRate: 0, offlinePerHour: 0, inFlight: 1, seed: 7, onError: (id, e) => console.warn(`simulator ${id}: ${e.message}`) });
+    sim = new Simulator(fleet, transport, {
+      intervalSeconds: 2,
+      speed: 1,
+      dropoutRate: 0,
+      offlinePerHour: 0,
+      inFlight: 1,
+      seed: 7,
+      onError: (id, e) => console.warn(`simulator ${id}: ${e.message}`),
+    });
     running = sim.start();
 
     const [n] = await eventually(
-      () => sql<{ notification_cuid: string; message: string; severity_level: string }>(`SELECT notification_cuid, message, severity_level::text FROM notification WHERE trigger_cuid = $1`, [trigger]),
+      () =>
+        sql<{ notification_cuid: string; message: string; severity_level: string }>(
+          `SELECT notification_cuid, message, severity_level::text FROM notification WHERE trigger_cuid = $1`,
+          [trigger],
+        ),
       (rows) => rows.length > 0,
       30_000,
     );
@@ -134,14 +150,20 @@ describe('an alarm from the simulator to the browser, end to end', () => {
         .filter(([key]) => key.startsWith(`${battery}|battery_soc|`))
         .map(([key, value]) => ({ timestamp: Number(key.split('|')[2]), value }))
         .sort((a, b) => a.timestamp - b.timestamp);
-    [firstValue] = await eventually(async () => socRows(), (r) => r.length > 0);
+    [firstValue] = await eventually(
+      async () => socRows(),
+      (r) => r.length > 0,
+    );
     expect(firstValue.value).toBeGreaterThanOrEqual(35);
     expect(firstValue.value).toBeLessThan(95);
     expected = `Battery of ${farm.name} at ${firstValue.value} % (alarm below 95 %) on Battery bank`;
     expect(n.message).toBe(expected);
     expect(n.severity_level).toBe('ERROR');
 
-    const [status] = await sql<{ trigger_state: string; state_since: Date }>(`SELECT trigger_state::text, state_since FROM notification_trigger_status WHERE trigger_cuid = $1`, [trigger]);
+    const [status] = await sql<{ trigger_state: string; state_since: Date }>(
+      `SELECT trigger_state::text, state_since FROM notification_trigger_status WHERE trigger_cuid = $1`,
+      [trigger],
+    );
     expect(status.trigger_state).toBe('TRIGGERED');
     expect(status.state_since.getTime()).toBe(firstValue.timestamp);
     const events = await sql<{ status: string; notification_cuid: string; state: string }>(

@@ -38,7 +38,6 @@ describe('back office: fleet screens in Chromium', () => {
     return portal.app.db.dataSource.query(query, params) as Promise<T[]>;
   }
 
-
   /** Types into an autocomplete and picks the option whose text contains `text`. */
   async function pick(source: string, text: string): Promise<void> {
     return pickOn(page, source, text);
@@ -153,10 +152,11 @@ describe('back office: fleet screens in Chromium', () => {
       await admin.context.close();
     }
     const controllers = await eventually(
-      () => sql<{ system: string; company_cuid: string; controller_info: unknown }>(
-        `SELECT s.name AS system, c.company_cuid, c.controller_info FROM controller c JOIN system s ON s.system_cuid = c.system_cuid WHERE c.controller_id = $1`,
-        [CONTROLLER],
-      ),
+      () =>
+        sql<{ system: string; company_cuid: string; controller_info: unknown }>(
+          `SELECT s.name AS system, c.company_cuid, c.controller_info FROM controller c JOIN system s ON s.system_cuid = c.system_cuid WHERE c.controller_id = $1`,
+          [CONTROLLER],
+        ),
       (r) => r.length === 1,
     );
     expect(controllers[0]).toMatchObject({ system: SYSTEM, company_cuid: demoCompany, controller_info: {} });
@@ -176,10 +176,11 @@ describe('back office: fleet screens in Chromium', () => {
       await page.waitForURL((url) => url.pathname === '/entity');
     }
     const devices = await eventually(
-      () => sql<{ name: string; controller_id: string; config: Record<string, unknown> }>(
-        `SELECT e.name, e.controller_id, e.config FROM entity e JOIN system s ON s.system_cuid = e.system_cuid WHERE s.name = $1 ORDER BY e.name`,
-        [SYSTEM],
-      ),
+      () =>
+        sql<{ name: string; controller_id: string; config: Record<string, unknown> }>(
+          `SELECT e.name, e.controller_id, e.config FROM entity e JOIN system s ON s.system_cuid = e.system_cuid WHERE s.name = $1 ORDER BY e.name`,
+          [SYSTEM],
+        ),
       (r) => r.length === 2,
     );
     expect(devices).toEqual([
@@ -192,8 +193,7 @@ describe('back office: fleet screens in Chromium', () => {
   });
 
   const IMPORTED = `Imported ${tag}`;
-  const countImported = async () =>
-    Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM system WHERE name LIKE $1`, [`${IMPORTED}%`]))[0].n);
+  const countImported = async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM system WHERE name LIKE $1`, [`${IMPORTED}%`]))[0].n);
 
   function csvOf(rows: string[][]): Buffer {
     const header = 'company_cuid,name,timezone,deployment_date,asset_number,colour';
@@ -223,7 +223,14 @@ describe('back office: fleet screens in Chromium', () => {
   }
 
   it('imports 200 systems from a CSV file after checking every row', async () => {
-    const rows = Array.from({ length: 200 }, (_, i) => [demoCompany, `${IMPORTED} ${String(i).padStart(3, '0')}`, 'Africa/Nairobi', '2025-02-01', `IMP-${tag}-${i}`, 'blue']);
+    const rows = Array.from({ length: 200 }, (_, i) => [
+      demoCompany,
+      `${IMPORTED} ${String(i).padStart(3, '0')}`,
+      'Africa/Nairobi',
+      '2025-02-01',
+      `IMP-${tag}-${i}`,
+      'blue',
+    ]);
     await chooseFile('systems.csv', csvOf(rows), true);
     // Column mapping: known columns are imported, an unknown one is named and left out.
     await page.locator('[data-testid=import-columns] [data-column=colour][data-kind=unknown]').waitFor();
@@ -280,7 +287,10 @@ describe('back office: fleet screens in Chromium', () => {
   it('exports the filtered list as CSV, then bulk-deletes every imported system', async () => {
     await page.goto(portal.url('/system'));
     await page.locator('input[name=q]').fill(IMPORTED);
-    await page.getByText(/of 217$/).first().waitFor({ timeout: 15_000 });
+    await page
+      .getByText(/of 217$/)
+      .first()
+      .waitFor({ timeout: 15_000 });
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=export-csv]').click()]);
     const path = await download.path();

@@ -46,11 +46,19 @@ describe('organisation screens in Chromium', () => {
     const basic = admin.getByRole('option', { name: /Basic/ });
     await basic.waitFor();
     expect(await basic.locator('[data-level="3"]').getAttribute('data-colour')).toBe('green');
-    expect(await admin.getByRole('option', { name: /Superuser/ }).locator('[data-level="0"]').getAttribute('data-colour')).toBe('red');
+    expect(
+      await admin
+        .getByRole('option', { name: /Superuser/ })
+        .locator('[data-level="0"]')
+        .getAttribute('data-colour'),
+    ).toBe('red');
     await basic.click();
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.locator('input[name=password][aria-invalid=true]').waitFor();
-    await admin.getByText(/8 characters/).first().waitFor();
+    await admin
+      .getByText(/8 characters/)
+      .first()
+      .waitFor();
     expect(await db('SELECT 1 FROM "user" WHERE email = $1', [NEW_EMAIL])).toHaveLength(0);
 
     await admin.locator('input[name=password]').fill(NEW_PASSWORD);
@@ -58,7 +66,9 @@ describe('organisation screens in Chromium', () => {
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.waitForURL(/\/user$/, { timeout: 15_000 });
 
-    const [created] = await db<{ user_cuid: string; name: string; inactive: boolean }>('SELECT user_cuid, name, inactive FROM "user" WHERE email = $1', [NEW_EMAIL]);
+    const [created] = await db<{ user_cuid: string; name: string; inactive: boolean }>('SELECT user_cuid, name, inactive FROM "user" WHERE email = $1', [
+      NEW_EMAIL,
+    ]);
     expect(created).toMatchObject({ name: NEW_NAME, inactive: false });
     const memberships = await db<{ company: string; level: number; is_company_admin: boolean }>(
       `SELECT c.name AS company, r.level, m.is_company_admin FROM company_membership m
@@ -87,7 +97,10 @@ describe('organisation screens in Chromium', () => {
 
     // Within a few seconds the newcomer's open page is signed out.
     await newcomer.waitForURL(/\/auth\/login$/, { timeout: 5000 });
-    const [after] = await db<{ inactive: boolean; inactivated_by_user_cuid: string }>('SELECT inactive, inactivated_by_user_cuid FROM "user" WHERE email = $1', [NEW_EMAIL]);
+    const [after] = await db<{ inactive: boolean; inactivated_by_user_cuid: string }>(
+      'SELECT inactive, inactivated_by_user_cuid FROM "user" WHERE email = $1',
+      [NEW_EMAIL],
+    );
     expect(after.inactive).toBe(true);
     expect(after.inactivated_by_user_cuid).toBe(await portal.userCuid('installer@demo.local'));
 
@@ -136,7 +149,10 @@ describe('organisation screens in Chromium', () => {
     expect(await editor.inputValue()).toBe('{\n  "region": "north",\n  "sites": 3\n}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/company$/);
-    expect((await db<{ meta: unknown }>('SELECT meta FROM company WHERE company_cuid = $1', [company.company_cuid]))[0].meta).toEqual({ region: 'north', sites: 3 });
+    expect((await db<{ meta: unknown }>('SELECT meta FROM company WHERE company_cuid = $1', [company.company_cuid]))[0].meta).toEqual({
+      region: 'north',
+      sites: 3,
+    });
   });
 
   it('an API token is created with its secret shown once, then revoked', async () => {
@@ -256,7 +272,10 @@ describe('organisation screens in Chromium', () => {
     await page.getByRole('link', { name: 'Create' }).click();
     await page.waitForURL(/\/rootDomain\/create$/);
     await page.locator('input[name=name]').fill('power.example.africa');
-    await page.locator('[data-testid=json-input-root_domain_data] textarea').first().fill('{"title": "Power Africa", "colors": {"primary": "#114477", "secondary": "#ffaa00"}}');
+    await page
+      .locator('[data-testid=json-input-root_domain_data] textarea')
+      .first()
+      .fill('{"title": "Power Africa", "colors": {"primary": "#114477", "secondary": "#ffaa00"}}');
     await page.locator('[data-testid=branding-preview-title]', { hasText: 'Power Africa' }).waitFor();
     await screenshot(page, 'org-root-domain-preview');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -273,11 +292,14 @@ describe('organisation screens in Chromium', () => {
     await page.locator('[data-testid=json-input-domain_data] textarea').first().fill('{"title": "Acme power"}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/domain$/);
-    const rows = await db<{ name: string; root_domain_name: string; domain_data: unknown }>('SELECT name, root_domain_name, domain_data FROM domain WHERE sub_domain_name = $1', ['acme']);
+    const rows = await db<{ name: string; root_domain_name: string; domain_data: unknown }>(
+      'SELECT name, root_domain_name, domain_data FROM domain WHERE sub_domain_name = $1',
+      ['acme'],
+    );
     expect(rows).toEqual([{ name: 'acme.power.example.africa', root_domain_name: 'power.example.africa', domain_data: { title: 'Acme power' } }]);
   });
 
-  it('memberships: a company admin changes another member\'s role, never their own', async () => {
+  it("memberships: a company admin changes another member's role, never their own", async () => {
     const page = await openAs('installer@demo.local');
     await page.getByRole('menuitem', { name: 'Memberships' }).click();
     await page.locator('[data-testid=membership-list]').waitFor();
@@ -300,7 +322,9 @@ describe('organisation screens in Chromium', () => {
     expect(row.level).toBe(3);
     // Back to Expert, through the API, for the other tests.
     const api = await portal.api('superuser@demo.local');
-    const [m] = await db<{ membership_cuid: string }>(`SELECT membership_cuid FROM company_membership m JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'expert@demo.local'`);
+    const [m] = await db<{ membership_cuid: string }>(
+      `SELECT membership_cuid FROM company_membership m JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'expert@demo.local'`,
+    );
     const [role] = await db<{ role_cuid: string }>('SELECT role_cuid FROM role WHERE level = 2');
     expect((await api.mutate('companyMembership.update', { membership_cuid: m.membership_cuid, role_cuid: role.role_cuid })).error).toBeUndefined();
   });
@@ -324,13 +348,19 @@ describe('organisation screens in Chromium', () => {
     expect(await page.getByRole('option', { name: 'WARNING' }).locator('[data-severity]').getAttribute('data-colour')).toBe('yellow');
     await critical.click();
     await page.locator('input[name=entitytype_id]').fill(type.model.slice(0, 4));
-    await page.getByRole('option', { name: new RegExp(type.entitytype_id) }).first().click();
+    await page
+      .getByRole('option', { name: new RegExp(type.entitytype_id) })
+      .first()
+      .click();
     await page.locator('textarea[name=message]').fill('Battery below {threshold} %');
     // The rule form (a threshold by default, below): the parameter, the trigger and release values.
     const parameter = page.locator('input[name="args.parameter_id"]');
     await parameter.click();
     await parameter.fill('battery_soc');
-    await page.getByRole('option', { name: /battery_soc/ }).first().click();
+    await page
+      .getByRole('option', { name: /battery_soc/ })
+      .first()
+      .click();
     await page.locator('input[name="args.value"]').fill('20');
     await page.locator('input[name="args.release_value"]').fill('25,5');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -177,7 +177,9 @@ describe('catalogue screens in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/unit/${kwh.unit_cuid}/show$`), { timeout: 10_000 });
     await page.getByText('Kilowatt-hour (energy)').waitFor();
-    const [after] = await db<{ description: string; unit_variants: unknown }>('SELECT description, unit_variants FROM unit WHERE unit_cuid = $1', [kwh.unit_cuid]);
+    const [after] = await db<{ description: string; unit_variants: unknown }>('SELECT description, unit_variants FROM unit WHERE unit_cuid = $1', [
+      kwh.unit_cuid,
+    ]);
     expect(after).toEqual({ description: 'Kilowatt-hour (energy)', unit_variants: kwh.unit_variants });
   });
 
@@ -221,7 +223,10 @@ describe('catalogue screens in Chromium', () => {
     const meta = page.locator('[data-testid=add-meta] textarea').first();
     await meta.waitFor({ timeout: 10_000 });
     await meta.fill('{ "cells": 15, ');
-    await page.getByText(/line 1/i).first().waitFor();
+    await page
+      .getByText(/line 1/i)
+      .first()
+      .waitFor();
     await meta.fill('{ "cells": 15, "nominal_voltage": 48 }');
     await page.locator('[data-testid=add-meta]').getByRole('button', { name: 'Add the version' }).click();
     await page.locator('[data-testid=meta-versions] tbody tr').first().filter({ hasText: 'nominal_voltage' }).waitFor({ timeout: 10_000 });
@@ -250,9 +255,10 @@ describe('catalogue screens in Chromium', () => {
     expect([...new Set(lines)]).toEqual([3]);
     expect(await page.locator('[data-testid=import-all]').count()).toBe(0);
     await screenshot(page, 'catalogue-import-errors');
-    const imported = () => db<{ parameter_id: string; type: string; unit_cuid: string | null }>(
-      `SELECT parameter_id, type::text AS type, unit_cuid FROM log_parameter WHERE parameter_id IN ('pv_string_1_voltage', 'pv_string_2_voltage', 'grid_available') ORDER BY parameter_id`,
-    );
+    const imported = () =>
+      db<{ parameter_id: string; type: string; unit_cuid: string | null }>(
+        `SELECT parameter_id, type::text AS type, unit_cuid FROM log_parameter WHERE parameter_id IN ('pv_string_1_voltage', 'pv_string_2_voltage', 'grid_available') ORDER BY parameter_id`,
+      );
     expect(await imported()).toEqual([]);
     await page.locator('[data-testid=import-valid-rows]').click();
     await page.getByText('2 records imported').waitFor({ timeout: 30_000 });

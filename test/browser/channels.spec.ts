@@ -34,7 +34,10 @@ describe('channels in Chromium', () => {
   /** basic@demo.local belongs to one company: the form has it picked already. */
   async function pickCompany(): Promise<void> {
     const input = page.locator('input[name=company_cuid]');
-    await eventually(() => input.inputValue(), (v: string) => v === 'Demo Solar Ltd');
+    await eventually(
+      () => input.inputValue(),
+      (v: string) => v === 'Demo Solar Ltd',
+    );
   }
 
   it('e-mail: check your inbox, the link confirms, the test message arrives', async () => {
@@ -80,7 +83,9 @@ describe('channels in Chromium', () => {
     const [{ system_cuid, company_cuid }] = (await portal.app.db.dataSource.query(
       `SELECT s.system_cuid, s.company_cuid FROM system s JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = 'Demo Solar Ltd' ORDER BY s.name LIMIT 1`,
     )) as { system_cuid: string; company_cuid: string }[];
-    const trigger = await admin.mutate('notificationTrigger.create', { data: { name: 'Browser battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } } });
+    const trigger = await admin.mutate('notificationTrigger.create', {
+      data: { name: 'Browser battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } },
+    });
     const trigger_cuid = trigger.data.data.id as string;
     const [{ channel_cuid }] = (await portal.app.db.dataSource.query(
       `SELECT c.channel_cuid FROM notification_channel c JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid WHERE e.email = 'browser@example.test' AND c.company_cuid = $1`,
@@ -94,10 +99,19 @@ describe('channels in Chromium', () => {
     await toggle.focus();
     await page.keyboard.press('Space');
     await eventually(
-      () => portal.app.db.dataSource.query(`SELECT enabled FROM notification_channel_to_trigger WHERE channel_cuid = $1 AND trigger_cuid = $2`, [channel_cuid, trigger_cuid]),
+      () =>
+        portal.app.db.dataSource.query(`SELECT enabled FROM notification_channel_to_trigger WHERE channel_cuid = $1 AND trigger_cuid = $2`, [
+          channel_cuid,
+          trigger_cuid,
+        ]),
       (rows: { enabled: boolean }[]) => rows.length === 1 && rows[0].enabled === true,
     );
     // The switch shows the stored state once the page has read it back (it may lag the write).
-    expect(await eventually(() => toggle.isChecked(), (checked) => checked)).toBe(true);
+    expect(
+      await eventually(
+        () => toggle.isChecked(),
+        (checked) => checked,
+      ),
+    ).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ describe('controller commands and configuration in Chromium', () => {
   let loop: Promise<void> | undefined;
   const acked: { id: string; kind: string }[] = [];
 
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
   /** The controller: fetches its commands, applies configuration patches to what it runs, acks SUCCESS. */
   async function runController(token: string) {
@@ -85,12 +85,18 @@ describe('controller commands and configuration in Chromium', () => {
     const [command] = await sql<{ kind: string; requested_by: string }>(`SELECT kind, requested_by FROM controller_command WHERE command_id = $1`, [id]);
     expect(command.kind).toBe('apply_config');
     // Green SUCCESS, the same toast (same id) replaced: never two of them.
-    await eventually(() => toast(id).getAttribute('data-action-response'), (s) => s === 'SUCCESS');
+    await eventually(
+      () => toast(id).getAttribute('data-action-response'),
+      (s) => s === 'SUCCESS',
+    );
     expect(await toast(id).count()).toBe(1);
     expect(await toast(id).locator('.toast-icon').getAttribute('data-action-response')).toBe('SUCCESS');
     expect(acked.map((a) => a.id)).toContain(id);
 
-    await eventually(() => page.locator('[data-testid=config-view]').getAttribute('data-in-sync'), (v) => v === 'true');
+    await eventually(
+      () => page.locator('[data-testid=config-view]').getAttribute('data-in-sync'),
+      (v) => v === 'true',
+    );
     expect(await controllerTarget.getAttribute('data-differs')).toBe('false');
     expect(await page.locator('[data-testid=config-apply-all]').isDisabled()).toBe(true);
     expect(await page.locator('[data-testid=config-apply-all-reason]').textContent()).toContain('in sync');
@@ -129,9 +135,15 @@ describe('controller commands and configuration in Chromium', () => {
       (rows) => rows.length === before + 1,
     );
     expect(restart.dangerous).toBe(true);
-    await eventually(() => toast(restart.command_id).getAttribute('data-action-response'), (s) => s === 'SUCCESS');
+    await eventually(
+      () => toast(restart.command_id).getAttribute('data-action-response'),
+      (s) => s === 'SUCCESS',
+    );
     const row = page.locator(`[data-testid=command-row][data-command-id="${restart.command_id}"]`);
-    await eventually(() => row.getAttribute('data-status'), (s) => s === 'SUCCESS');
+    await eventually(
+      () => row.getAttribute('data-status'),
+      (s) => s === 'SUCCESS',
+    );
   });
 
   it('an Expert reads the commands but has no Send button; a Basic user does not get the page', async () => {

@@ -14,7 +14,7 @@ describe('dashboards in Chromium', () => {
   const name = `Basic board ${Date.now().toString(36)}`;
   let dashboardId = '';
 
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
   async function as(email: string): Promise<Page> {
     const { context, page } = await portal.newPage();
     contexts.push(context);
@@ -69,7 +69,10 @@ describe('dashboards in Chromium', () => {
     await page.locator('[data-testid=widget-form]').waitFor({ state: 'detached' });
 
     const widgets = page.locator('[data-testid=dashboard-widget]');
-    await eventually(() => widgets.count(), (n) => n === 3);
+    await eventually(
+      () => widgets.count(),
+      (n) => n === 3,
+    );
     expect(await page.locator('[data-testid=widget-drag-handle]').count()).toBe(3);
     expect(await page.locator('.react-resizable-handle:visible').count()).toBe(3);
     // the range applies to the whole dashboard and is saved with it
@@ -78,10 +81,11 @@ describe('dashboards in Chromium', () => {
     await page.locator('[data-testid=dashboard-edit]').waitFor();
     expect(await page.locator('[data-testid=widget-drag-handle]').count()).toBe(0);
 
-    const [row] = await sql<{ meta: { range: { preset: string }; widgets: { type: string; settings: Record<string, unknown>; title?: string }[] }; level: number; entityowner_cuid: string }>(
-      `SELECT d.meta, r.level, d.entityowner_cuid FROM dashboard d JOIN role r ON r.role_cuid = d.role_cuid WHERE d.dashboard_cuid = $1`,
-      [dashboardId],
-    );
+    const [row] = await sql<{
+      meta: { range: { preset: string }; widgets: { type: string; settings: Record<string, unknown>; title?: string }[] };
+      level: number;
+      entityowner_cuid: string;
+    }>(`SELECT d.meta, r.level, d.entityowner_cuid FROM dashboard d JOIN role r ON r.role_cuid = d.role_cuid WHERE d.dashboard_cuid = $1`, [dashboardId]);
     expect(row.level).toBe(3);
     const [{ company_cuid }] = await sql<{ company_cuid: string }>(`SELECT company_cuid FROM company WHERE name = $1`, [DEMO_COMPANY_NAME]);
     expect(row.entityowner_cuid).toBe(company_cuid);
@@ -103,11 +107,21 @@ describe('dashboards in Chromium', () => {
     expect(await page.locator('[data-testid=dashboard-name]').textContent()).toBe(name);
 
     const widget = (type: string) => page.locator(`[data-testid=dashboard-widget][data-type=${type}]`);
-    await eventually(() => page.locator('[data-testid=dashboard-widget]').count(), (n) => n === 3);
+    await eventually(
+      () => page.locator('[data-testid=dashboard-widget]').count(),
+      (n) => n === 3,
+    );
     // the KPI: the Basic user's systems (own and shared with the company), from fleet.overview
     const visible = await portal.api('basic@demo.local').then((api) => api.query('fleet.overview'));
     const systems = String((visible.data as { counts: { systems: number } }).counts.systems);
-    await eventually(() => widget('kpi').locator('[data-testid=kpi-value]').getAttribute('data-value').catch(() => null), (v) => v === systems);
+    await eventually(
+      () =>
+        widget('kpi')
+          .locator('[data-testid=kpi-value]')
+          .getAttribute('data-value')
+          .catch(() => null),
+      (v) => v === systems,
+    );
     expect(Number(systems)).toBeGreaterThan(0);
     await widget('markdown').locator('strong', { hasText: 'Basic' }).waitFor();
     expect(await widget('markdown').locator('h2').textContent()).toBe('Welcome');
@@ -138,7 +152,10 @@ describe('dashboards in Chromium', () => {
     await signIn(page, portal.url('/auth/login'), 'basic@demo.local');
     await page.goto(portal.url(`/dashboards/${dashboardId}`));
     const grid = page.locator('[data-testid=dashboard-grid]');
-    await eventually(() => grid.getAttribute('data-layout').catch(() => null), (v) => v === 'one-column');
+    await eventually(
+      () => grid.getAttribute('data-layout').catch(() => null),
+      (v) => v === 'one-column',
+    );
     const boxes = await page.locator('[data-testid=dashboard-widget]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().left));
     expect(boxes).toHaveLength(3);
     expect(new Set(boxes.map(Math.round)).size).toBe(1);
@@ -148,7 +165,10 @@ describe('dashboards in Chromium', () => {
     const page = await as('other@demo.local');
     await page.goto(portal.url('/dashboards'));
     await page.locator('[data-testid=dashboard-list]').waitFor();
-    await eventually(() => page.locator('[data-testid=dashboard-list] [role=status], [data-testid=dashboard-list] .MuiCircularProgress-root').count(), (n) => n === 0);
+    await eventually(
+      () => page.locator('[data-testid=dashboard-list] [role=status], [data-testid=dashboard-list] .MuiCircularProgress-root').count(),
+      (n) => n === 0,
+    );
     expect(await page.locator(`[data-dashboard="${dashboardId}"]`).count()).toBe(0);
     expect(await page.locator('[data-testid=dashboard-list]').textContent()).not.toContain(name);
     await page.goto(portal.url(`/dashboards/${dashboardId}`));

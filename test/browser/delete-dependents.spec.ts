@@ -48,7 +48,11 @@ describe('delete confirmations in Chromium: what depends on the record', () => {
     await page.keyboard.press('Escape');
 
     const status = await page.evaluate(async () => {
-      const res = await fetch('/api/trpc/user.updatePreferences', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { language: 'fr' } }) });
+      const res = await fetch('/api/trpc/user.updatePreferences', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ json: { language: 'fr' } }),
+      });
       return res.status;
     });
     expect(status).toBe(200);

@@ -29,7 +29,8 @@ describe('data exports in Chromium', () => {
     return page;
   };
   /** `YYYY-MM-DDTHH:mm` of an instant in the system's zone, as the datetime-local inputs take it. */
-  const local = async (ms: number) => (await q<{ v: string }>(`SELECT to_char($1::timestamptz AT TIME ZONE $2, 'YYYY-MM-DD"T"HH24:MI') AS v`, [new Date(ms), zone]))[0].v;
+  const local = async (ms: number) =>
+    (await q<{ v: string }>(`SELECT to_char($1::timestamptz AT TIME ZONE $2, 'YYYY-MM-DD"T"HH24:MI') AS v`, [new Date(ms), zone]))[0].v;
   /** The database's rows of the range: local time in the system's zone, state of charge, voltage ('' when missing). */
   const dbRows = async () =>
     (
@@ -41,7 +42,12 @@ describe('data exports in Chromium', () => {
         [battery, new Date(start), new Date(end), zone],
       )
     ).map((r) => [r.t, r.soc === null ? '' : String(r.soc), r.v === null ? '' : String(r.v)]);
-  const parse = (text: string, delimiter: string) => text.replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/).map((l) => l.split(delimiter));
+  const parse = (text: string, delimiter: string) =>
+    text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split(/\r?\n/)
+      .map((l) => l.split(delimiter));
 
   /** Custom range of the data hour, then Start; the bar shows; the download is the file's text. */
   const runExport = async (page: Page): Promise<string> => {
@@ -60,7 +66,7 @@ describe('data exports in Chromium', () => {
     await expect(link.getAttribute('href')).resolves.toMatch(/^\/api\/exports\/jobs\/[^/]+\/file$/);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
-    return readFile((await download.path()), 'utf8');
+    return readFile(await download.path(), 'utf8');
   };
 
   beforeAll(async () => {
@@ -73,8 +79,17 @@ describe('data exports in Chromium', () => {
     [{ timezone: zone }] = await q(`SELECT timezone FROM system WHERE system_cuid = $1`, [systemCuid]);
     for (let ts = start; ts < end; ts += MIN) {
       const m = (ts - start) / MIN;
-      await q(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_soc', $2, $3)`, [battery, new Date(ts), 40 + m + 0.25]);
-      if (m % 7 !== 3) await q(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_voltage', $2, $3)`, [battery, new Date(ts), 51.5 + m / 100]);
+      await q(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_soc', $2, $3)`, [
+        battery,
+        new Date(ts),
+        40 + m + 0.25,
+      ]);
+      if (m % 7 !== 3)
+        await q(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_voltage', $2, $3)`, [
+          battery,
+          new Date(ts),
+          51.5 + m / 100,
+        ]);
     }
   });
 
@@ -125,7 +140,9 @@ describe('data exports in Chromium', () => {
     expect(rows).toEqual(want);
     expect(rows.some((r) => r[2] === '')).toBe(true);
     await screenshot(page, 'export-dialog-done');
-    const [job] = await q(`SELECT j.status, j.rows_done FROM export_job j JOIN system_data_export_template t USING (template_cuid) WHERE t.name = 'Battery hour'`);
+    const [job] = await q(
+      `SELECT j.status, j.rows_done FROM export_job j JOIN system_data_export_template t USING (template_cuid) WHERE t.name = 'Battery hour'`,
+    );
     expect(job).toMatchObject({ status: 'DONE', rows_done: 60 });
     // The back-office list tells what a template holds, not its JSON.
     await page.goto(portal.url('/systemDataExportTemplate'));
@@ -159,10 +176,13 @@ describe('data exports in Chromium', () => {
     await expect(row.getAttribute('data-status')).resolves.toBe('DONE');
     await expect(row.innerText()).resolves.toMatch(/Battery hour[\s\S]*CSV[\s\S]*Prêt/);
     const [download] = await Promise.all([page.waitForEvent('download'), row.locator('[data-testid=export-row-download]').click()]);
-    expect(await readFile((await download.path()), 'utf8')).toBe(text);
+    expect(await readFile(await download.path(), 'utf8')).toBe(text);
     await screenshot(page, 'exports-page-fr');
     // Only the Expert's own job is listed (the installer's is not theirs).
-    const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);
+    const mine = await eventually(
+      () => page.locator('[data-testid=export-row]').count(),
+      (n) => n === 1,
+    );
     expect(mine).toBe(1);
   });
 
@@ -182,7 +202,10 @@ describe('data exports in Chromium', () => {
     const row = page.locator('[data-testid=export-row]').first();
     await row.waitFor({ timeout: 10_000 });
     // Only the Basic user's own job (not the installer's nor the Expert's).
-    const mine = await eventually(() => page.locator('[data-testid=export-row]').count(), (n) => n === 1);
+    const mine = await eventually(
+      () => page.locator('[data-testid=export-row]').count(),
+      (n) => n === 1,
+    );
     expect(mine).toBe(1);
     // On a phone the table scrolls in its own box; the page itself does not get wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });

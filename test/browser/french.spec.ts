@@ -30,18 +30,49 @@ describe('French screens from the stored language', () => {
     portal = await startBrowserPortal();
     farm = await portal.systemCuid('DSL-0001');
     const entity = async (type: string) =>
-      ((await portal.app.db.dataSource.query(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = $2`, [DEMO_CONTROLLER_ID, type])) as { entity_cuid: string }[])[0]
-        .entity_cuid;
+      (
+        (await portal.app.db.dataSource.query(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = $2`, [
+          DEMO_CONTROLLER_ID,
+          type,
+        ])) as { entity_cuid: string }[]
+      )[0].entity_cuid;
     battery = await entity('pylontech-us5000');
     inverter = await entity('victron-multiplus-ii');
     const rows: ValidParameterRow[] = [];
     const last = Math.floor((Date.now() - MIN) / (5 * MIN)) * 5 * MIN;
     let index = 0;
     for (let t = last - 2 * DAY; t <= last; t += 5 * MIN) {
-      rows.push({ index: index++, entity_cuid: battery, parameter_id: 'battery_soc', ts: new Date(t), min: null, max: null, value: t === last ? 87.5 : Math.round(60 + 30 * Math.sin(t / (6 * HOUR))), tz: 'Africa/Nairobi' });
+      rows.push({
+        index: index++,
+        entity_cuid: battery,
+        parameter_id: 'battery_soc',
+        ts: new Date(t),
+        min: null,
+        max: null,
+        value: t === last ? 87.5 : Math.round(60 + 30 * Math.sin(t / (6 * HOUR))),
+        tz: 'Africa/Nairobi',
+      });
     }
-    rows.push({ index: index++, entity_cuid: battery, parameter_id: 'battery_voltage', ts: new Date(last), min: null, max: null, value: 51.25, tz: 'Africa/Nairobi' });
-    rows.push({ index: index++, entity_cuid: inverter, parameter_id: 'ac_output_power', ts: new Date(last), min: null, max: null, value: 1234.5, tz: 'Africa/Nairobi' });
+    rows.push({
+      index: index++,
+      entity_cuid: battery,
+      parameter_id: 'battery_voltage',
+      ts: new Date(last),
+      min: null,
+      max: null,
+      value: 51.25,
+      tz: 'Africa/Nairobi',
+    });
+    rows.push({
+      index: index++,
+      entity_cuid: inverter,
+      parameter_id: 'ac_output_power',
+      ts: new Date(last),
+      min: null,
+      max: null,
+      value: 1234.5,
+      tz: 'Africa/Nairobi',
+    });
     await portal.app.app.get(TelemetryWriter).write({ rows: rows.map((row) => ({ seg: 0, row })), standard: [], states: [] });
 
     // The user chose French (on another device): stored with them, nothing on this browser.
@@ -70,7 +101,11 @@ describe('French screens from the stored language', () => {
   };
 
   const storedLanguage = async (email: string) =>
-    ((await portal.app.db.dataSource.query(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [email])) as { language: string | null }[])[0].language;
+    (
+      (await portal.app.db.dataSource.query(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [email])) as {
+        language: string | null;
+      }[]
+    )[0].language;
 
   it('signs in on an English browser and gets French: home, a list, the system page, roles; English once chosen stays', async () => {
     const page = await americanBrowser();
@@ -94,7 +129,10 @@ describe('French screens from the stored language', () => {
     // A list: the companies' creation dates day first (dd/mm/yyyy), in this browser's zone.
     await page.goto(portal.url('/company'));
     await page.locator('[data-testid=company-list] tbody tr').first().waitFor();
-    const [company] = (await portal.app.db.dataSource.query(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`)) as { name: string; created_at: Date }[];
+    const [company] = (await portal.app.db.dataSource.query(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`)) as {
+      name: string;
+      created_at: Date;
+    }[];
     const row = page.locator('[data-testid=company-list] tbody tr', { hasText: company.name });
     expect(await row.textContent()).toContain(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE }));
     expect(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE })).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
@@ -103,7 +141,9 @@ describe('French screens from the stored language', () => {
     await page.goto(portal.url('/companyMembership'));
     await page.locator('[data-testid=membership-list] tbody tr').first().waitFor();
     // (The roles' French comes with role.all, which the shell asks for shortly after a page load.)
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=membership-list] [data-level]')).some((c) => c.textContent === 'Superutilisateur (0)'));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid=membership-list] [data-level]')).some((c) => c.textContent === 'Superutilisateur (0)'),
+    );
     const chips = new Set(await page.locator('[data-testid=membership-list] [data-level]').allTextContents());
     for (const name of ['Superutilisateur (0)', 'Installateur système (1)', 'Expert (2)', 'Basique (3)']) expect(chips).toContain(name);
     expect([...chips].some((c) => /Superuser|SystemInstaller|Basic/.test(c))).toBe(false);
@@ -116,15 +156,35 @@ describe('French screens from the stored language', () => {
     await soc.waitFor({ timeout: 20_000 });
     expect(await soc.locator('[data-testid=latest-value-text]').textContent()).toBe('87,5 %');
     expect(await soc.locator('dt').textContent()).toBe('État de charge de la batterie');
-    expect(await page.locator(`[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_voltage] [data-testid=latest-value-text]`).textContent()).toBe('51,3 V');
-    expect(await page.locator(`[data-testid=device-card][data-device="${inverter}"] [data-testid=latest-value][data-parameter=ac_output_power] [data-testid=latest-value-text]`).textContent()).toBe(`1${NNBSP}235 W`);
+    expect(
+      await page
+        .locator(
+          `[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_voltage] [data-testid=latest-value-text]`,
+        )
+        .textContent(),
+    ).toBe('51,3 V');
+    expect(
+      await page
+        .locator(
+          `[data-testid=device-card][data-device="${inverter}"] [data-testid=latest-value][data-parameter=ac_output_power] [data-testid=latest-value-text]`,
+        )
+        .textContent(),
+    ).toBe(`1${NNBSP}235 W`);
     expect(await soc.textContent()).toMatch(/il y a/);
 
     const chart = page.locator('[data-testid=system-chart]');
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid=system-chart]');
-      return el?.getAttribute('data-loading') === 'false' && Number(el.getAttribute('data-points')) > 0 && !!document.querySelector('[data-testid=uplot-host]')?.getAttribute('data-ticks-x');
-    }, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid=system-chart]');
+        return (
+          el?.getAttribute('data-loading') === 'false' &&
+          Number(el.getAttribute('data-points')) > 0 &&
+          !!document.querySelector('[data-testid=uplot-host]')?.getAttribute('data-ticks-x')
+        );
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
     expect(await chart.isVisible()).toBe(true);
     const frDateTime = '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}';
     expect(await page.locator('[data-testid=chart-caption]').textContent()).toMatch(new RegExp(`^${frDateTime} – ${frDateTime} · `));
@@ -142,7 +202,11 @@ describe('French screens from the stored language', () => {
     await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2, { steps: 5 });
     await page.mouse.move(plot.x + plot.width * 0.6, plot.y + plot.height / 2, { steps: 5 });
     await page
-      .waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=uplot-host] .u-legend .u-series .u-value')?.textContent ?? ''), `^${frDateTime}$`, { timeout: 10_000 })
+      .waitForFunction(
+        (re) => new RegExp(re).test(document.querySelector('[data-testid=uplot-host] .u-legend .u-series .u-value')?.textContent ?? ''),
+        `^${frDateTime}$`,
+        { timeout: 10_000 },
+      )
       .catch(async (error: Error) => {
         throw new Error(`${error.message}; the legend shows ${JSON.stringify(await page.locator('[data-testid=uplot-host] .u-legend').textContent())}`);
       });
@@ -153,7 +217,9 @@ describe('French screens from the stored language', () => {
       const el = document.querySelector('[data-testid=system-chart]');
       return el?.getAttribute('data-loading') === 'false' && el.getAttribute('data-from') !== prev;
     }, before);
-    await page.waitForFunction(() => !/^\d{2}:\d{2}$/.test((document.querySelector('[data-testid=uplot-host]')?.getAttribute('data-ticks-x') ?? '').split('|')[0]));
+    await page.waitForFunction(
+      () => !/^\d{2}:\d{2}$/.test((document.querySelector('[data-testid=uplot-host]')?.getAttribute('data-ticks-x') ?? '').split('|')[0]),
+    );
     const weekTicks = (await host.getAttribute('data-ticks-x'))!.split('|');
     for (const tick of weekTicks) expect(tick).toMatch(/^\d{1,2} (janv|févr|mars|avr|mai|juin|juil|août|sept|oct|nov|déc)\.?$/);
     await screenshot(page, 'french-system-page');
@@ -164,7 +230,12 @@ describe('French screens from the stored language', () => {
     await page.getByRole('button', { name: 'Compte' }).click();
     await page.locator('[data-testid=menu-language-en]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=greeting]')?.textContent === 'Hello, Demo Superuser');
-    expect(await eventually(() => storedLanguage('superuser@demo.local'), (l) => l === 'en')).toBe('en');
+    expect(
+      await eventually(
+        () => storedLanguage('superuser@demo.local'),
+        (l) => l === 'en',
+      ),
+    ).toBe('en');
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-testid=greeting]')?.textContent === 'Hello, Demo Superuser');
     await page.locator('[data-testid=roles] [data-testid=role-chip]').first().waitFor();
@@ -181,7 +252,12 @@ describe('French screens from the stored language', () => {
     await page.locator('[data-testid=prefs-language] [role=combobox]').click();
     await page.getByRole('option', { name: 'Français' }).click();
     await page.waitForFunction(() => document.documentElement.lang === 'fr');
-    expect(await eventually(() => storedLanguage('expert@demo.local'), (l) => l === 'fr')).toBe('fr');
+    expect(
+      await eventually(
+        () => storedLanguage('expert@demo.local'),
+        (l) => l === 'fr',
+      ),
+    ).toBe('fr');
 
     // Another device: its login page in its own language, the screens in the stored one.
     const other = await americanBrowser();
@@ -198,11 +274,13 @@ describe('French screens from the stored language', () => {
     expect(await other.locator('#login-heading').textContent()).toBe('Connexion');
   });
 
-  it("a superuser gives a catalogue text its French in the form; French screens show it, English ones the English", async () => {
+  it('a superuser gives a catalogue text its French in the form; French screens show it, English ones the English', async () => {
     const page = await americanBrowser();
     await page.goto(portal.url('/auth/login'));
     await signInFromLoginPage(page, 'superuser@demo.local');
-    const [param] = (await portal.app.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as { translations: unknown }[];
+    const [param] = (await portal.app.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as {
+      translations: unknown;
+    }[];
     expect(param.translations).toEqual({ fr: { description: 'Puissance PV' } });
     await page.goto(portal.url('/logParameter/pv_power'));
     const french = page.locator('textarea[name="translations.fr.description"]');
@@ -211,10 +289,16 @@ describe('French screens from the stored language', () => {
     await french.fill('Puissance photovoltaïque');
     await page.getByRole('button', { name: /Save|Enregistrer/ }).click();
     await page.waitForURL(/\/logParameter\/pv_power\/show$/, { timeout: 10_000 });
-    const [after] = (await portal.app.db.dataSource.query(`SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as { description: string; translations: unknown }[];
+    const [after] = (await portal.app.db.dataSource.query(`SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as {
+      description: string;
+      translations: unknown;
+    }[];
     expect(after).toEqual({ description: 'PV power', translations: { fr: { description: 'Puissance photovoltaïque' } } });
     // The record page shows the text in the screen's language.
     const lang = await page.evaluate(() => document.documentElement.lang);
-    await page.getByText(lang === 'fr' ? 'Puissance photovoltaïque' : 'PV power', { exact: true }).first().waitFor();
+    await page
+      .getByText(lang === 'fr' ? 'Puissance photovoltaïque' : 'PV power', { exact: true })
+      .first()
+      .waitFor();
   });
 });

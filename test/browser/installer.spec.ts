@@ -18,7 +18,7 @@ describe('installer of a partner company in Chromium', () => {
   let workshop: string;
   let farm: string;
 
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
   beforeAll(async () => {
     portal = await startBrowserPortal();
@@ -27,10 +27,10 @@ describe('installer of a partner company in Chromium', () => {
     workshop = (await sql<{ system_cuid: string }>(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.workshop]))[0].system_cuid;
     farm = (await sql<{ system_cuid: string }>(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.farm]))[0].system_cuid;
     // The demo company shows its farm to the partner, read-only.
-    await sql(
-      `INSERT INTO system_sharing (company_cuid, system_cuid, change) VALUES ((SELECT company_cuid FROM company WHERE name = $1), $2, false)`,
-      [OTHER_COMPANY_NAME, farm],
-    );
+    await sql(`INSERT INTO system_sharing (company_cuid, system_cuid, change) VALUES ((SELECT company_cuid FROM company WHERE name = $1), $2, false)`, [
+      OTHER_COMPANY_NAME,
+      farm,
+    ]);
     ({ context, page } = await portal.newPage());
     await signIn(page, portal.url('/auth/login'), EMAIL);
   });
@@ -66,7 +66,9 @@ describe('installer of a partner company in Chromium', () => {
     while ((await saved()) !== 'WS-PARTNER-1' && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
     expect(await saved()).toBe('WS-PARTNER-1');
     // The owner company did not move.
-    expect((await sql<{ name: string }>(`SELECT c.name FROM system s JOIN company c USING (company_cuid) WHERE s.system_cuid = $1`, [workshop]))[0].name).not.toBe(OTHER_COMPANY_NAME);
+    expect(
+      (await sql<{ name: string }>(`SELECT c.name FROM system s JOIN company c USING (company_cuid) WHERE s.system_cuid = $1`, [workshop]))[0].name,
+    ).not.toBe(OTHER_COMPANY_NAME);
     await screenshot(page, 'installer-partner-workshop-saved');
   });
 

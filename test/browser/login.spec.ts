@@ -130,12 +130,7 @@ describe('login and the branded app shell in Chromium', () => {
     expect(await appBar.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(12, 91, 116)'); // #0c5b74
     // role.all arrives about a second after start.
     await page.locator('[data-testid=roles] [data-testid=role-chip]').first().waitFor({ timeout: 5000 });
-    expect(await page.locator('[data-testid=roles] [data-testid=role-chip]').allTextContents()).toEqual([
-      'Superuser',
-      'SystemInstaller',
-      'Expert',
-      'Basic',
-    ]);
+    expect(await page.locator('[data-testid=roles] [data-testid=role-chip]').allTextContents()).toEqual(['Superuser', 'SystemInstaller', 'Expert', 'Basic']);
     await screenshot(page, 'shell-home');
   });
 
@@ -175,7 +170,12 @@ describe('login and the branded app shell in Chromium', () => {
     await signIn(page, portal.url('/auth/login', '127.0.0.1'), 'other@demo.local');
     expect(await page.title()).toBe('Other Energy Portal');
     expect(await page.locator('link[rel~="icon"]').getAttribute('href')).toBe('/brand/favicon-other.svg');
-    expect(await page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(59, 29, 94)'); // #3b1d5e
+    expect(
+      await page
+        .locator('header')
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe('rgb(59, 29, 94)'); // #3b1d5e
     await screenshot(page, 'shell-other-host');
   });
 

@@ -21,9 +21,10 @@ describe('the site map with the network to the outside cut off', () => {
       outside.push(route.request().url());
       return route.abort('internetdisconnected');
     });
-    const sites = (await portal.app.db.dataSource.query(
-      `SELECT site_cuid, name FROM site WHERE lat IS NOT NULL AND long IS NOT NULL ORDER BY name`,
-    )) as { site_cuid: string; name: string }[];
+    const sites = (await portal.app.db.dataSource.query(`SELECT site_cuid, name FROM site WHERE lat IS NOT NULL AND long IS NOT NULL ORDER BY name`)) as {
+      site_cuid: string;
+      name: string;
+    }[];
     expect(sites.length).toBeGreaterThan(0);
 
     await signIn(page, portal.url('/auth/login'), 'superuser@demo.local');
@@ -33,7 +34,9 @@ describe('the site map with the network to the outside cut off', () => {
     await page.locator('[data-testid=map-pin], [data-testid=map-cluster]').first().waitFor({ timeout: 15_000 });
     expect(Number(await map.getAttribute('data-pins'))).toBe(sites.length);
     const pins = page.locator('[data-testid=map-pin]');
-    const drawn = (await pins.count()) + Number(await page.locator('[data-testid=map-cluster]').evaluateAll((els) => els.reduce((n, el) => n + Number(el.getAttribute('data-count')), 0)));
+    const drawn =
+      (await pins.count()) +
+      Number(await page.locator('[data-testid=map-cluster]').evaluateAll((els) => els.reduce((n, el) => n + Number(el.getAttribute('data-count')), 0)));
     expect(drawn).toBe(sites.length);
     // Country shapes from the bundled borders: many SVG paths in the overlay pane.
     const paths = await map.locator('.leaflet-overlay-pane svg path').count();

@@ -35,7 +35,12 @@ describe('bytes on the wire in Chromium', () => {
     const read = () =>
       page.evaluate(async () => {
         const res = await fetch('/api/auth/session?probe', { cache: 'no-cache', credentials: 'same-origin', headers: { accept: 'application/json' } });
-        return { status: res.status, body: (await res.json()) as { user: { email: string; meta?: { preferences?: { toast_notifications?: { toast_notifications_disabled?: boolean } } } } } };
+        return {
+          status: res.status,
+          body: (await res.json()) as {
+            user: { email: string; meta?: { preferences?: { toast_notifications?: { toast_notifications_disabled?: boolean } } } };
+          },
+        };
       });
     // Its own URL (the same route), so the tab's own checks do not mix with these reads.
     const lastProbe = () => wire.filter((w) => w.url.endsWith('?probe')).at(-1)?.status;

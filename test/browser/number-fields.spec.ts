@@ -23,7 +23,6 @@ describe('number fields take a decimal comma and never change the number', () =>
 
   const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
-
   const SITE = `Site ${tag}`;
   const site = () => sql<{ site_cuid: string; lat: number | null; long: number | null }>(`SELECT site_cuid, lat, long FROM site WHERE name = $1`, [SITE]);
 

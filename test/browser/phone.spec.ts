@@ -19,16 +19,27 @@ describe('the installer on a phone', () => {
   const contexts = portalPerFile((p) => (portal = p));
   let farm = '';
   let battery = '';
-  const sql = <T,>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
 
   beforeAll(async () => {
     farm = await portal.systemCuid('DSL-0001');
-    battery = (await sql<{ entity_cuid: string }>(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID]))[0].entity_cuid;
+    battery = (
+      await sql<{ entity_cuid: string }>(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID])
+    )[0].entity_cuid;
     // A day of the battery's state of charge, every five minutes: live values and a chart to read.
     const last = Math.floor((Date.now() - MIN) / (5 * MIN)) * 5 * MIN;
     const rows: ValidParameterRow[] = [];
     for (let t = last - 24 * 60 * MIN, index = 0; t <= last; t += 5 * MIN, index++) {
-      rows.push({ index, entity_cuid: battery, parameter_id: 'battery_soc', ts: new Date(t), min: null, max: null, value: t === last ? 81.5 : 70, tz: 'Africa/Nairobi' });
+      rows.push({
+        index,
+        entity_cuid: battery,
+        parameter_id: 'battery_soc',
+        ts: new Date(t),
+        min: null,
+        max: null,
+        value: t === last ? 81.5 : 70,
+        tz: 'Africa/Nairobi',
+      });
     }
     await portal.app.app.get(TelemetryWriter).write({ rows: rows.map((row) => ({ seg: 0, row })), standard: [], states: [] });
   });
@@ -86,14 +97,19 @@ describe('the installer on a phone', () => {
       await page.locator('input[name=q]').tap();
       await page.locator('input[name=q]').fill('Farm');
       await page.waitForURL(/filter=.*Farm/);
-      await eventually(() => rows.count(), (n) => n === 1);
+      await eventually(
+        () => rows.count(),
+        (n) => n === 1,
+      );
       const farmRow = rows.filter({ hasText: DEMO_SYSTEMS.farm });
       expect(await farmRow.locator('[data-testid=state-chip]').count()).toBe(1);
       await farmRow.tap();
       await page.waitForURL((url) => url.pathname === `/systems/${farm}`);
 
       // The system page: the battery's live value, cards stacked, the chart inside the phone.
-      const soc = page.locator(`[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_soc] [data-testid=latest-value-text]`);
+      const soc = page.locator(
+        `[data-testid=device-card][data-device="${battery}"] [data-testid=latest-value][data-parameter=battery_soc] [data-testid=latest-value-text]`,
+      );
       await soc.waitFor({ timeout: 15_000 });
       expect((await soc.textContent())?.replace(/\s/g, ' ')).toMatch(lang === 'fr' ? /^81,5 %$/ : /^81\.5 %$/);
       await page.locator('[data-testid=system-chart] canvas').waitFor({ timeout: 15_000 });
@@ -130,7 +146,10 @@ describe('the installer on a phone', () => {
       await page.locator('input[name=q]').tap();
       await page.locator('input[name=q]').fill('Battery bank');
       await page.waitForURL(/filter=.*Battery/);
-      await eventually(() => rows.count(), (n) => n === 1);
+      await eventually(
+        () => rows.count(),
+        (n) => n === 1,
+      );
       await rows.filter({ hasText: 'Battery bank' }).tap();
       await page.waitForURL((url) => url.pathname === `/entity/${battery}`);
       const name = page.locator('input[name=name]');
@@ -174,7 +193,11 @@ describe('the installer on a phone', () => {
       await page.goto(portal.url(path));
       // A list either shows rows or says it is empty; never a table.
       // The page is there and done loading (a react-admin list, or a page of its own: alarms, inbox …).
-      await page.waitForFunction(() => (document.querySelector('#main-content')?.textContent ?? '').trim().length > 0 && !document.querySelector('#main-content [role=progressbar]'), null, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => (document.querySelector('#main-content')?.textContent ?? '').trim().length > 0 && !document.querySelector('#main-content [role=progressbar]'),
+        null,
+        { timeout: 15_000 },
+      );
       await page.waitForTimeout(500);
       if ((await page.locator('.RaList-main').count()) > 0) {
         // A react-admin list shows readable rows or says it is empty; never a table.

@@ -113,13 +113,23 @@ describe('every role walks every screen without an error', () => {
     // A list still loading shows rows without text: wait for the first row's data (a slow
     // machine took longer than a settle) before choosing where to click.
     await page
-      .waitForFunction(() => {
-        const first = document.querySelector('table tbody tr:not([data-walk-stale])');
-        return !first || Array.from(first.querySelectorAll('td')).some((td) => td.textContent?.trim());
-      }, undefined, { timeout: 5_000 })
+      .waitForFunction(
+        () => {
+          const first = document.querySelector('table tbody tr:not([data-walk-stale])');
+          return !first || Array.from(first.querySelectorAll('td')).some((td) => td.textContent?.trim());
+        },
+        undefined,
+        { timeout: 5_000 },
+      )
       .catch(() => undefined);
     const before = page.url();
-    const moved = () => page.waitForURL((url) => url.toString() !== before, { timeout: 3_000 }).then(() => true, () => false);
+    const moved = () =>
+      page
+        .waitForURL((url) => url.toString() !== before, { timeout: 3_000 })
+        .then(
+          () => true,
+          () => false,
+        );
     const cells = row.locator('td');
     const index = await cells.evaluateAll((tds) =>
       tds.findIndex((td) => td.textContent?.trim() && !td.querySelector('input, button, a, [role=button], [role=checkbox]')),
@@ -132,8 +142,19 @@ describe('every role walks every screen without an error', () => {
       if (await moved()) return true;
       // A busy page (late in a long browser run) may answer the click later: once more, waiting longer.
       if (page.url() !== before) return true;
-      await cells.nth(index).click({ timeout: 2_000 }).catch(() => undefined);
-      if (await page.waitForURL((url) => url.toString() !== before, { timeout: 10_000 }).then(() => true, () => false)) return true;
+      await cells
+        .nth(index)
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+      if (
+        await page
+          .waitForURL((url) => url.toString() !== before, { timeout: 10_000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        return true;
     }
     const button = row.locator('a[aria-label="Show"], a[aria-label="Edit"]').first();
     if (!(await button.count())) return false;
@@ -185,7 +206,7 @@ describe('every role walks every screen without an error', () => {
     }, 300_000);
   }
 
-  it('basic: the systems list shows each system\'s site and company by name, without reading sites or companies', async () => {
+  it("basic: the systems list shows each system's site and company by name, without reading sites or companies", async () => {
     const { context, page } = await portal.newPage();
     contexts.push(context);
     const { findings, settle } = await watch(page, 'basic');

@@ -87,7 +87,8 @@ describe('a browser session through HAProxy across kill -9', () => {
           for (const node of Array.from(r.addedNodes)) {
             if (!(node instanceof HTMLElement)) continue;
             const bars = node.matches('.MuiSnackbar-root') ? [node] : Array.from(node.querySelectorAll<HTMLElement>('.MuiSnackbar-root'));
-            for (const bar of bars) seen.push({ text: bar.textContent ?? '', error: /error/i.test(bar.className) || !!bar.querySelector('[class*=error], [class*=Error]') });
+            for (const bar of bars)
+              seen.push({ text: bar.textContent ?? '', error: /error/i.test(bar.className) || !!bar.querySelector('[class*=error], [class*=Error]') });
           }
       }).observe(document.body, { childList: true, subtree: true });
     });
@@ -170,7 +171,9 @@ describe('a browser session through HAProxy across kill -9', () => {
     await page.locator('[data-testid=prefs-save]').click();
     await page.getByText('Preferences saved').waitFor({ timeout: 10_000 });
     expect(await notices(page)).toEqual([{ text: expect.stringContaining('Preferences saved'), error: false }]);
-    const stored = (await db.dataSource.query(`SELECT meta FROM "user" WHERE email = 'basic@demo.local'`)) as { meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } } }[];
+    const stored = (await db.dataSource.query(`SELECT meta FROM "user" WHERE email = 'basic@demo.local'`)) as {
+      meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } };
+    }[];
     expect(stored[0].meta.preferences?.toast_notifications?.toast_notification_timeout).toBe(5000);
     await screenshot(page, 'scale-after-kill');
 

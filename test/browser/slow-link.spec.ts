@@ -75,7 +75,9 @@ describe('slow and flaky links in Chromium', () => {
     const timeline = () =>
       page.evaluate(() => ({
         formAt: (window as unknown as { __formAt: number }).__formAt,
-        resources: performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime, size: (e as PerformanceResourceTiming).transferSize })),
+        resources: performance
+          .getEntriesByType('resource')
+          .map((e) => ({ url: e.name, start: e.startTime, size: (e as PerformanceResourceTiming).transferSize })),
       }));
     const first = await timeline();
     const beforeForm = first.resources.filter((r) => r.start < first.formAt);
@@ -83,7 +85,9 @@ describe('slow and flaky links in Chromium', () => {
     // The page itself said there is no session (#portal-session): no session request was needed.
     expect(beforeForm.some((r) => r.url.endsWith('/api/auth/session'))).toBe(false);
     const bytes = beforeForm.reduce((sum, r) => sum + r.size, 0);
-    console.log(`slow-link: login form ${Math.round(first.formAt)} ms after the navigation started (${Date.now() - started} ms seen by the test), ${beforeForm.length + 1} files, ${bytes} bytes of resources`);
+    console.log(
+      `slow-link: login form ${Math.round(first.formAt)} ms after the navigation started (${Date.now() - started} ms seen by the test), ${beforeForm.length + 1} files, ${bytes} bytes of resources`,
+    );
     await screenshot(page, 'slow-link-login');
 
     // Then, the browser idle, the shell's code comes in the background, after the form.
@@ -193,7 +197,9 @@ describe('slow and flaky links in Chromium', () => {
 
   it('a list prefetches the system page (code and first data) of the links that scroll near the viewport, before any click', async () => {
     const admin = await portal.api('superuser@demo.local');
-    const [{ company_cuid }] = (await portal.app.db.dataSource.query('SELECT company_cuid FROM system WHERE asset_number = $1', ['DSL-0001'])) as { company_cuid: string }[];
+    const [{ company_cuid }] = (await portal.app.db.dataSource.query('SELECT company_cuid FROM system WHERE asset_number = $1', ['DSL-0001'])) as {
+      company_cuid: string;
+    }[];
     for (let i = 0; i < 24; i++) {
       const res = await admin.mutate('system.create', { data: { company_cuid, name: `Prefetch ${String(i).padStart(2, '0')}`, timezone: 'Africa/Lagos' } });
       expect(res.status).toBe(200);

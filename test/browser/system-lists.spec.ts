@@ -27,7 +27,9 @@ describe('systems list and system page in Chromium', () => {
 
   beforeAll(async () => {
     farm = await portal.systemCuid('DSL-0001');
-    const [{ entity_cuid: inverter }] = (await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'victron-multiplus-ii'`, [DEMO_CONTROLLER_ID])) as {
+    const [{ entity_cuid: inverter }] = (await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'victron-multiplus-ii'`, [
+      DEMO_CONTROLLER_ID,
+    ])) as {
       entity_cuid: string;
     }[];
     await q(`INSERT INTO device_state (entity_cuid, "timestamp", state_bundle) VALUES ($1, $2, $3)`, [
@@ -71,7 +73,9 @@ describe('systems list and system page in Chromium', () => {
     const page = await openAs('expert@demo.local', `/system?filter=${encodeURIComponent(JSON.stringify({ state: 'UNKNOWN' }))}`);
     const chips = page.locator('tbody tr [data-testid=state-chip]');
     await chips.first().waitFor({ timeout: 20_000 });
-    const all = (await portal.app.db.dataSource.query(`SELECT count(*)::int AS n FROM system s JOIN company c ON c.company_cuid = s.company_cuid`)) as { n: number }[];
+    const all = (await portal.app.db.dataSource.query(`SELECT count(*)::int AS n FROM system s JOIN company c ON c.company_cuid = s.company_cuid`)) as {
+      n: number;
+    }[];
     const states = await chips.evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
     expect(states.length).toBeGreaterThan(0);
     expect(states.length).toBeLessThan(all[0].n);
@@ -84,7 +88,11 @@ describe('systems list and system page in Chromium', () => {
     const page = await openAs('expert@demo.local', `/systems/${farm}`);
     const bars = page.locator('[data-testid=system-energy] [data-testid=energy-bars]');
     await bars.waitFor({ timeout: 20_000 });
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=system-energy] [data-testid=energy-bars]')?.getAttribute('data-total')) > 0, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid=system-energy] [data-testid=energy-bars]')?.getAttribute('data-total')) > 0,
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await page.locator('[data-testid=system-energy] [data-testid=energy-total]').textContent()).toMatch(/^Total \d[\d,.]* kWh$/);
     // One bar per day of this month so far, in the system's zone (Nairobi).
     const dayOfMonth = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Nairobi', day: 'numeric' }).format(new Date()));
@@ -123,7 +131,11 @@ describe('systems list and system page in Chromium', () => {
     await page.goto(portal.url(`/systems/${farm}`));
     const total = page.locator('[data-testid=system-energy] [data-testid=energy-total]');
     await total.waitFor({ timeout: 20_000 });
-    await page.waitForFunction(() => /Total [1-9]/.test(document.querySelector('[data-testid=system-energy] [data-testid=energy-total]')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => /Total [1-9]/.test(document.querySelector('[data-testid=system-energy] [data-testid=energy-total]')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await page.locator('#energy-heading').textContent()).toBe('Énergie');
     expect(await total.textContent()).toMatch(/^Total \d+(,\d+)? kWh$/);
   });

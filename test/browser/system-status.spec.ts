@@ -24,15 +24,25 @@ describe('system status view in Chromium', () => {
 
   beforeAll(async () => {
     farm = await portal.systemCuid('DSL-0001');
-    [{ entity_cuid: inverter }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'victron-multiplus-ii'`, [DEMO_CONTROLLER_ID]);
+    [{ entity_cuid: inverter }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'victron-multiplus-ii'`, [
+      DEMO_CONTROLLER_ID,
+    ]);
     await q(`INSERT INTO device_state (entity_cuid, "timestamp", state_bundle) VALUES ($1, $2, $3)`, [
       inverter,
       new Date(now - 5 * 60_000),
       JSON.stringify({ inverter_state: 9, faults: ['F17'], warnings: ['Low battery'] }),
     ]);
     await q(`DELETE FROM controller_online_state_history WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-    for (const [h, s] of [[30, 'ONLINE'], [6, 'OFFLINE'], [5, 'ONLINE']] as const) {
-      await q(`INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, $2, $3)`, [DEMO_CONTROLLER_ID, new Date(now - h * HOUR), s]);
+    for (const [h, s] of [
+      [30, 'ONLINE'],
+      [6, 'OFFLINE'],
+      [5, 'ONLINE'],
+    ] as const) {
+      await q(`INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, $2, $3)`, [
+        DEMO_CONTROLLER_ID,
+        new Date(now - h * HOUR),
+        s,
+      ]);
     }
   });
 
@@ -55,7 +65,10 @@ describe('system status view in Chromium', () => {
     await page.keyboard.press('Tab');
     await expect(segments.nth(1).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
     await expect(segments.nth(1).getAttribute('aria-label')).resolves.toMatch(/^Offline from .+ to .+$/);
-    await page.locator('[role=tooltip]').filter({ hasText: /^Offline from/ }).waitFor({ timeout: 5_000 });
+    await page
+      .locator('[role=tooltip]')
+      .filter({ hasText: /^Offline from/ })
+      .waitFor({ timeout: 5_000 });
     await expect(page.locator('[data-testid=mute-device]').count()).resolves.toBe(0);
     await screenshot(page, 'system-status-expert');
   });

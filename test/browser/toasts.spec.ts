@@ -1,9 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import {
-  SEVERITY_COLOURS,
-  TOAST_MAX_VISIBLE,
-  TOAST_VIEWPORT_WIDTH_PX,
-} from '../../shared/common/spec-constants';
+import { SEVERITY_COLOURS, TOAST_MAX_VISIBLE, TOAST_VIEWPORT_WIDTH_PX } from '../../shared/common/spec-constants';
 import type { HttpClient } from '../factories/http-client';
 import { screenshot } from './support/chromium';
 import { type BrowserPortal, signIn, startBrowserPortal } from './support/portal';

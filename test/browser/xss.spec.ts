@@ -25,13 +25,24 @@ describe('stored markup stays text in Chromium', () => {
     portal = await startBrowserPortal();
     const api = await portal.api('superuser@demo.local');
 
-    systemCuid = await portal.systemCuid((await portal.app.db.dataSource.query('SELECT asset_number FROM system ORDER BY asset_number LIMIT 1'))[0].asset_number);
+    systemCuid = await portal.systemCuid(
+      (await portal.app.db.dataSource.query('SELECT asset_number FROM system ORDER BY asset_number LIMIT 1'))[0].asset_number,
+    );
     const renamed = await api.mutate('system.update', { id: systemCuid, data: { name: BOTH }, previousData: {} });
     expect(renamed.error).toBeUndefined();
 
-    const [type] = (await portal.app.db.dataSource.query('SELECT entitytype_id FROM entity_type ORDER BY entitytype_id LIMIT 1')) as { entitytype_id: string }[];
+    const [type] = (await portal.app.db.dataSource.query('SELECT entitytype_id FROM entity_type ORDER BY entitytype_id LIMIT 1')) as {
+      entitytype_id: string;
+    }[];
     const template = await api.mutate('notificationTemplateAssignment.create', {
-      data: { name: `T ${IMG}`, message: `M ${SCRIPT}`, description: BOTH, args: { kind: 'state', key: IMG, op: 'equals', value: SCRIPT }, entitytype_id: type.entitytype_id, severity_level: 'WARNING' },
+      data: {
+        name: `T ${IMG}`,
+        message: `M ${SCRIPT}`,
+        description: BOTH,
+        args: { kind: 'state', key: IMG, op: 'equals', value: SCRIPT },
+        entitytype_id: type.entitytype_id,
+        severity_level: 'WARNING',
+      },
     });
     expect(template.error).toBeUndefined();
     templateId = String(template.data.data.id);

@@ -46,7 +46,10 @@ async function createCompany(admin: HttpClient, name: string): Promise<string> {
 }
 
 /** The companies of budget account `root`. */
-const accountOf = async (root: string) => [root, ...(await q(`SELECT company_cuid FROM company_budget_root WHERE root_company_cuid = $1`, [root])).map((r) => r.company_cuid)];
+const accountOf = async (root: string) => [
+  root,
+  ...(await q(`SELECT company_cuid FROM company_budget_root WHERE root_company_cuid = $1`, [root])).map((r) => r.company_cuid),
+];
 
 beforeAll(async () => {
   smtp = await SmtpPeer.start();
@@ -109,7 +112,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
 
     // per company (MAILS_PER_COMPANY_PER_HOUR 3): B's account has spent 2; one more across all its companies
     let more = 0;
-    for (const [i, company_cuid] of companies.entries()) if (!(await admin.mutate<any>('emailChannel.create', { company_cuid, email: `other-${i}@outside.test` })).error) more++;
+    for (const [i, company_cuid] of companies.entries())
+      if (!(await admin.mutate<any>('emailChannel.create', { company_cuid, email: `other-${i}@outside.test` })).error) more++;
     expect(more).toBe(1);
     const refused = await admin.mutate<any>('emailChannel.create', { company_cuid: mailShells[2], email: 'last@outside.test' });
     expect(refused.status).toBe(429);
@@ -140,7 +144,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     const aInput = { template_cuid: await template(await login('installer@demo.local'), battery.system_cuid, battery.entity_cuid), ...range };
 
     // queued: three jobs of B's account (B, shell 1, shell 2); a fourth, from B itself, is refused
-    for (const who of ['installer-b@roots.test', 'shell-user-1@roots.test', 'shell-user-2@roots.test']) expect((await (await login(who)).mutate<any>('exportJob.start', bInput)).error).toBeUndefined();
+    for (const who of ['installer-b@roots.test', 'shell-user-1@roots.test', 'shell-user-2@roots.test'])
+      expect((await (await login(who)).mutate<any>('exportJob.start', bInput)).error).toBeUndefined();
     const fourth = await (await login('other@demo.local')).mutate<any>('exportJob.start', bInput);
     expect(fourth.status).toBe(429);
     expect(fourth.error?.message).toBe('This company already has 3 exports waiting; try again when one has finished');
@@ -154,7 +159,10 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     const account = await accountOf(companyB);
     expect(shells.every((s) => account.includes(s))).toBe(true);
     const charged = (await q(`SELECT charged_company_cuid AS c FROM export_job WHERE status = 'RUNNING'`)).map((r) => r.c as string);
-    expect({ heldByBsAccount: charged.filter((c) => account.includes(c)).length, heldByA: charged.filter((c) => c === companyA).length }).toEqual({ heldByBsAccount: 2, heldByA: 1 });
+    expect({ heldByBsAccount: charged.filter((c) => account.includes(c)).length, heldByA: charged.filter((c) => c === companyA).length }).toEqual({
+      heldByBsAccount: 2,
+      heldByA: 1,
+    });
     await q(`UPDATE export_job SET status = 'FAILED', lease_until = NULL WHERE status IN ('QUEUED', 'RUNNING')`);
   });
 
@@ -168,12 +176,20 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     const channelOf = async (company: string) => {
       const channel_cuid = newCuid();
       await q(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [channel_cuid, company]);
-      await q(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, $3, now())`, [newCuid(), channel_cuid, `reports-${channel_cuid}@outside.test`]);
+      await q(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, $3, now())`, [
+        newCuid(),
+        channel_cuid,
+        `reports-${channel_cuid}@outside.test`,
+      ]);
       return channel_cuid;
     };
     const schedule = async (c: HttpClient, system_cuid: string, entity_cuid: string, recipient: string, name: string) => {
       const r = await c.mutate<any>('systemDataExportTemplate.create', {
-        data: { name, system_cuid, config: { columns: [{ entity_cuid, parameter_id: 'battery_soc' }], schedule: { frequency: 'daily', recipients: [recipient] } } },
+        data: {
+          name,
+          system_cuid,
+          config: { columns: [{ entity_cuid, parameter_id: 'battery_soc' }], schedule: { frequency: 'daily', recipients: [recipient] } },
+        },
       });
       expect(r.error).toBeUndefined();
     };
@@ -181,7 +197,9 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     for (const company of [companyB, ...shells]) {
       const plant = await installer.mutate<any>('system.create', { data: { company_cuid: company, name: `Scheduled plant ${company}`, timezone: 'UTC' } });
       expect(plant.error).toBeUndefined();
-      const device = await installer.mutate<any>('entity.create', { data: { name: 'Battery', entitytype_id: 'pylontech-us5000', system_cuid: plant.data.data.id } });
+      const device = await installer.mutate<any>('entity.create', {
+        data: { name: 'Battery', entitytype_id: 'pylontech-us5000', system_cuid: plant.data.data.id },
+      });
       expect(device.error).toBeUndefined();
       const recipient = await channelOf(company);
       for (const k of [1, 2]) await schedule(installer, plant.data.data.id, device.data.data.id, recipient, `Daily ${k}`);
@@ -225,7 +243,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     const max = Math.max(await capCount('notification_trigger', account), await capCount('notification_trigger', [companyA])) + 2;
     t.config.TRIGGERS_PER_COMPANY = max;
     const room = max - (await capCount('notification_trigger', account));
-    const trigger = (c: HttpClient, system_cuid: string, name: string) => c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid, args: { kind: 'offline' } } });
+    const trigger = (c: HttpClient, system_cuid: string, name: string) =>
+      c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid, args: { kind: 'offline' } } });
     let made = 0;
     for (let i = 0; i < room + 4; i++) if (!(await trigger(installer, i % 2 ? clinic : shellSystem, `B ${i}`)).error) made++;
     expect(made).toBe(room);
@@ -238,15 +257,19 @@ describe('class "budget accounts": companies an admin creates share the budgets 
   it('notification channels: B and its companies together create up to CHANNELS_PER_COMPANY; company A still creates', async () => {
     Object.assign(t.config, { MAILS_PER_COMPANY_PER_HOUR: 1000 });
     const admin = await login('basic-admin-b@roots.test');
-    const count = async (companies: string[]) => (await q(`SELECT count(*)::int AS n FROM notification_channel WHERE company_cuid = ANY($1)`, [companies]))[0].n as number;
+    const count = async (companies: string[]) =>
+      (await q(`SELECT count(*)::int AS n FROM notification_channel WHERE company_cuid = ANY($1)`, [companies]))[0].n as number;
     const account = await accountOf(companyB);
     const max = Math.max(await count(account), await count([companyA])) + 2;
     t.config.CHANNELS_PER_COMPANY = max;
     const room = max - (await count(account));
     let made = 0;
-    for (let i = 0; i < room + 4; i++) if (!(await admin.mutate<any>('emailChannel.create', { company_cuid: [companyB, ...mailShells][i % 4], email: `cap-${i}@outside.test` })).error) made++;
+    for (let i = 0; i < room + 4; i++)
+      if (!(await admin.mutate<any>('emailChannel.create', { company_cuid: [companyB, ...mailShells][i % 4], email: `cap-${i}@outside.test` })).error) made++;
     expect(made).toBe(room);
-    expect((await (await login('basic@demo.local')).mutate<any>('emailChannel.create', { company_cuid: companyA, email: 'a-cap@outside.test' })).error).toBeUndefined();
+    expect(
+      (await (await login('basic@demo.local')).mutate<any>('emailChannel.create', { company_cuid: companyA, email: 'a-cap@outside.test' })).error,
+    ).toBeUndefined();
   });
 
   it("data processors: the processors of B's companies count with B's PROCESSORS_PER_COMPANY; company A still creates", async () => {
@@ -258,7 +281,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     t.config.PROCESSORS_PER_COMPANY = max;
     const room = max - (await capCount('entity', account));
     const b = await login('owner-b@roots.test');
-    const processor = (c: HttpClient, system_cuid: string, name: string) => c.mutate<any>('dataProcessor.create', { data: { name, entitytype_id, system_cuid } });
+    const processor = (c: HttpClient, system_cuid: string, name: string) =>
+      c.mutate<any>('dataProcessor.create', { data: { name, entitytype_id, system_cuid } });
     let made = 0;
     for (let i = 0; i < room + 3; i++) if (!(await processor(b, i % 2 ? clinic : shellSystem, `B calc ${i}`)).error) made++;
     expect(made).toBe(room);
@@ -272,7 +296,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     t.config.TRIGGERS_PER_COMPANY = max;
     const room = max - (await capCount('notification_trigger', account));
     const b = await login('installer-b@roots.test');
-    const trigger = (c: HttpClient, name: string) => c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid: farm, args: { kind: 'offline' } } });
+    const trigger = (c: HttpClient, name: string) =>
+      c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid: farm, args: { kind: 'offline' } } });
     let made = 0;
     for (let i = 0; i < room + 5; i++) if (!(await trigger(b, `B flood ${i}`)).error) made++;
     expect(made).toBe(room);
@@ -282,11 +307,22 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     expect(charged).toEqual([{ c: companyB }]);
   });
   it("template triggers: devices B's installer adds to A's farm (shared with change) get the operator's autocreate triggers charged to B, within B's cap (400 past it, nothing written); A's installer still adds a device and gets its trigger", async () => {
-    const template = await (await login('superuser@demo.local')).mutate<any>('notificationTemplateAssignment.create', {
-      data: { name: 'Low battery', message: '{device} low', entitytype_id: 'pylontech-us5000', autocreate_triggers: true, args: { kind: 'threshold', parameter_id: 'battery_soc', op: 'below', value: 20 } },
+    const template = await (
+      await login('superuser@demo.local')
+    ).mutate<any>('notificationTemplateAssignment.create', {
+      data: {
+        name: 'Low battery',
+        message: '{device} low',
+        entitytype_id: 'pylontech-us5000',
+        autocreate_triggers: true,
+        args: { kind: 'threshold', parameter_id: 'battery_soc', op: 'below', value: 20 },
+      },
     });
     expect(template.error).toBeUndefined();
-    await q(`INSERT INTO system_sharing (company_cuid, system_cuid, change) SELECT $1::varchar, $2::varchar, true WHERE NOT EXISTS (SELECT 1 FROM system_sharing WHERE company_cuid = $1::varchar AND system_cuid = $2::varchar)`, [companyB, farm]);
+    await q(
+      `INSERT INTO system_sharing (company_cuid, system_cuid, change) SELECT $1::varchar, $2::varchar, true WHERE NOT EXISTS (SELECT 1 FROM system_sharing WHERE company_cuid = $1::varchar AND system_cuid = $2::varchar)`,
+      [companyB, farm],
+    );
     const account = await accountOf(companyB);
     const max = Math.max(await capCount('notification_trigger', account), await capCount('notification_trigger', [companyA])) + 3;
     t.config.TRIGGERS_PER_COMPANY = max;
@@ -297,7 +333,11 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     for (let i = 0; i < room + 3; i++) {
       const r = await device(b, `B pack ${i}`);
       if (!r.error) made.push(r.data.data.id);
-      else expect({ status: r.status, message: r.error.message }).toEqual({ status: 400, message: `This company has reached its limit of ${max} triggers; delete one before adding another` });
+      else
+        expect({ status: r.status, message: r.error.message }).toEqual({
+          status: 400,
+          message: `This company has reached its limit of ${max} triggers; delete one before adding another`,
+        });
     }
     expect(made).toHaveLength(room);
     expect((await q(`SELECT count(*)::int AS n FROM entity WHERE name LIKE 'B pack %'`))[0].n).toBe(room);
@@ -305,6 +345,8 @@ describe('class "budget accounts": companies an admin creates share the budgets 
     expect(charged).toEqual([{ c: companyB }]);
     const own = await device(await login('installer@demo.local'), 'A pack');
     expect({ status: own.status, message: own.error?.message }).toEqual({ status: 200, message: undefined });
-    expect(await q(`SELECT charged_company_cuid AS c FROM notification_trigger WHERE args->>'entity_cuid' = $1`, [own.data.data.id])).toEqual([{ c: companyA }]);
+    expect(await q(`SELECT charged_company_cuid AS c FROM notification_trigger WHERE args->>'entity_cuid' = $1`, [own.data.data.id])).toEqual([
+      { c: companyA },
+    ]);
   });
 });

@@ -46,7 +46,12 @@ beforeAll(async () => {
   [{ system_cuid: farm }] = await q(`SELECT system_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
   [{ system_cuid: clinic }] = await q(`SELECT system_cuid FROM system WHERE company_cuid = $1 ORDER BY name LIMIT 1`, [companyB]);
   const [{ controllertype_cuid }] = await q(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-  await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ($1, $2, $3, $4, 'B controller')`, [B_CONTROLLER, controllertype_cuid, companyB, clinic]);
+  await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ($1, $2, $3, $4, 'B controller')`, [
+    B_CONTROLLER,
+    controllertype_cuid,
+    companyB,
+    clinic,
+  ]);
   await addMember(t.db.dataSource, 'installer-b@budgets.test', 'Other Energy Co', 1, true);
   await addMember(t.db.dataSource, 'owner-a@budgets.test', 'Demo Solar Ltd', 0, true);
   await addMember(t.db.dataSource, 'owner-b@budgets.test', 'Other Energy Co', 0, true);
@@ -104,13 +109,16 @@ describe("a partner's commands", () => {
     try {
       const a = await login('installer@demo.local');
       const b = await login('installer-b@budgets.test');
-      const apply = (c: HttpClient, log_level: string) => c.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind: 'apply_config', payload: { controller: { log_level } } });
+      const apply = (c: HttpClient, log_level: string) =>
+        c.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind: 'apply_config', payload: { controller: { log_level } } });
       for (let i = 0; i < PER_MINUTE + 2; i++) expect((await apply(b, 'debug')).error?.data.code).toBe('NOT_FOUND');
       expect(await q(`SELECT key FROM budget_use WHERE budget = 'command.controller'`)).toEqual([]);
       for (const level of ['debug', 'info', 'warn']) expect((await apply(a, level)).error).toBeUndefined();
       expect((await apply(a, 'error')).status).toBe(429);
       // The budget is the controller's for the company the sender acts from.
-      expect(await q(`SELECT key, count(*)::int AS n FROM budget_use WHERE budget = 'command.controller' GROUP BY key`)).toEqual([{ key: `${DEMO_CONTROLLER_ID}/${companyA}`, n: PER_MINUTE }]);
+      expect(await q(`SELECT key, count(*)::int AS n FROM budget_use WHERE budget = 'command.controller' GROUP BY key`)).toEqual([
+        { key: `${DEMO_CONTROLLER_ID}/${companyA}`, n: PER_MINUTE },
+      ]);
     } finally {
       await q(`DELETE FROM system_sharing WHERE company_cuid = $1 AND system_cuid = $2`, [companyB, farm]);
     }
@@ -118,14 +126,16 @@ describe("a partner's commands", () => {
 });
 
 describe('refused commands spend nothing (every kind of refusal)', () => {
-  it('refused commands (no password, past not_after, used id, bad payload, unknown kind), 50 at once, spend nothing; a valid one after them is accepted, the budget then counts only stored commands and a 429 stores nothing; company B\'s bad command fails alone', async () => {
+  it("refused commands (no password, past not_after, used id, bad payload, unknown kind), 50 at once, spend nothing; a valid one after them is accepted, the budget then counts only stored commands and a 429 stores nothing; company B's bad command fails alone", async () => {
     await resetCommandBudgets();
     const a = await login('installer@demo.local');
     const su = await login('superuser@demo.local');
     const b = await login('installer-b@budgets.test');
     const send = (c: HttpClient, input: Record<string, unknown>) => c.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, ...input });
-    const stored = async (controller_id: string) => (await q(`SELECT count(*)::int AS n FROM controller_command WHERE controller_id = $1`, [controller_id]))[0].n;
-    const spent = async (controller_id: string) => (await q(`SELECT count(*)::int AS n FROM budget_use WHERE budget = 'command.controller' AND split_part(key, '/', 1) = $1`, [controller_id]))[0].n;
+    const stored = async (controller_id: string) =>
+      (await q(`SELECT count(*)::int AS n FROM controller_command WHERE controller_id = $1`, [controller_id]))[0].n;
+    const spent = async (controller_id: string) =>
+      (await q(`SELECT count(*)::int AS n FROM budget_use WHERE budget = 'command.controller' AND split_part(key, '/', 1) = $1`, [controller_id]))[0].n;
 
     // one stored command whose id the refused ones reuse
     const used = `used-${Date.now()}`;
@@ -140,7 +150,9 @@ describe('refused commands spend nothing (every kind of refusal)', () => {
       ['bad payload', 400, { kind: 'apply_config', payload: { nothing: true } }],
       ['unknown kind', 400, { kind: 'no_such_command', payload: {} }],
     ];
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => refusals[i % refusals.length]).map(async ([why, status, input]) => [why, (await send(a, input)).status, status]));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => refusals[i % refusals.length]).map(async ([why, status, input]) => [why, (await send(a, input)).status, status]),
+    );
     for (const [why, got, want] of answers) expect([why, got]).toEqual([why, want]);
     expect(await stored(DEMO_CONTROLLER_ID)).toBe(before);
     expect(await spent(DEMO_CONTROLLER_ID)).toBe(1);
@@ -176,15 +188,21 @@ describe('rows per company (triggers, notification channels, data processors)', 
   }
 
   it('triggers: past TRIGGERS_PER_COMPANY a creation in company A is refused with what to do; company B still creates', async () => {
-    const { max, roomA, roomB } = await capTwoAbove('TRIGGERS_PER_COMPANY', `SELECT count(*)::int AS n FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid WHERE s.company_cuid = $1`);
+    const { max, roomA, roomB } = await capTwoAbove(
+      'TRIGGERS_PER_COMPANY',
+      `SELECT count(*)::int AS n FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid WHERE s.company_cuid = $1`,
+    );
     const a = await login('installer@demo.local');
     const b = await login('installer-b@budgets.test');
-    const trigger = (c: HttpClient, system_cuid: string, name: string) => c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid, args: { kind: 'offline' } } });
+    const trigger = (c: HttpClient, system_cuid: string, name: string) =>
+      c.mutate<any>('notificationTrigger.create', { data: { name, message: 'Offline', system_cuid, args: { kind: 'offline' } } });
     for (const name of roomA) expect((await trigger(a, farm, name)).error).toBeUndefined();
     const refused = await trigger(a, farm, 'one too many');
     expect(refused.status).toBe(400);
     expect(refused.error?.message).toBe(`This company has reached its limit of ${max} triggers; delete one before adding another`);
-    const fr = await (await login('installer@demo.local', { 'accept-language': 'fr' })).mutate<any>('notificationTrigger.create', { data: { name: 'cap 4', message: 'x', system_cuid: farm, args: { kind: 'offline' } } });
+    const fr = await (
+      await login('installer@demo.local', { 'accept-language': 'fr' })
+    ).mutate<any>('notificationTrigger.create', { data: { name: 'cap 4', message: 'x', system_cuid: farm, args: { kind: 'offline' } } });
     expect(fr.error?.message).toBe(`Cette entreprise a atteint sa limite de ${max} déclencheurs ; supprimez-en un avant d'en ajouter un autre`);
     for (const name of roomB) expect((await trigger(b, clinic, name)).error).toBeUndefined();
     expect((await trigger(b, clinic, 'one too many')).status).toBe(400);
@@ -213,7 +231,8 @@ describe('rows per company (triggers, notification channels, data processors)', 
     await q(`INSERT INTO entity_type (entitytype_id, model, entity_type) VALUES ($1, 'Energy balance', 'CalculatedValue')`, [entitytype_id]);
     const a = await login('owner-a@budgets.test');
     const b = await login('owner-b@budgets.test');
-    const processor = (c: HttpClient, system_cuid: string, name: string) => c.mutate<any>('dataProcessor.create', { data: { name, entitytype_id, system_cuid } });
+    const processor = (c: HttpClient, system_cuid: string, name: string) =>
+      c.mutate<any>('dataProcessor.create', { data: { name, entitytype_id, system_cuid } });
     for (const name of roomA) expect((await processor(a, farm, name)).error).toBeUndefined();
     const refused = await processor(a, farm, 'one too many');
     expect(refused.status).toBe(400);

@@ -36,7 +36,8 @@ async function login(email: string, headers: Record<string, string> = {}): Promi
   return c;
 }
 const text = (n: number, name = 'notes.txt') => ({ bytes: Buffer.alloc(n, 'x'), type: 'text/plain', name });
-const bytesOf = async (company: string) => Number((await q(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company]))[0].n);
+const bytesOf = async (company: string) =>
+  Number((await q(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company]))[0].n);
 
 /** An upload whose body stops half-way through the file until `finish` sends the rest. */
 function heldUpload(client: HttpClient, company_cuid: string, size: number) {
@@ -56,7 +57,11 @@ function heldUpload(client: HttpClient, company_cuid: string, size: number) {
         port: u.port,
         path: '/api/files',
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + file.length + tail.length, cookie: client.cookieHeader() },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + file.length + tail.length,
+          cookie: client.cookieHeader(),
+        },
       },
       (res) => {
         res.resume();
@@ -122,7 +127,9 @@ describe('hosted files per company', () => {
     );
     const refusedFr = await upload(bFrench, { company_cuid: companyB }, text(10));
     expect(refusedFr.status).toBe(413);
-    expect(refusedFr.body.message).toMatch(/^Les fichiers de cette entreprise occupent 39\.1 KiB de sa limite de 39\.1 KiB et ce fichier demande 0 KiB ; supprimez/);
+    expect(refusedFr.body.message).toMatch(
+      /^Les fichiers de cette entreprise occupent 39\.1 KiB de sa limite de 39\.1 KiB et ce fichier demande 0 KiB ; supprimez/,
+    );
     expect(await bytesOf(companyB)).toBe(COMPANY_MAX);
 
     // company A in the same minute: not affected
@@ -141,7 +148,9 @@ describe('hosted files per company', () => {
     const bFrench = await login('expert2-b@files.test');
     const a = await login('expert@demo.local');
     // refused for its type: spends nothing of the hour's uploads
-    expect((await upload(b, { company_cuid: companyB }, { bytes: Buffer.from('MZ\x90\x00binary'), type: 'application/x-msdownload', name: 'x.exe' })).status).toBe(415);
+    expect(
+      (await upload(b, { company_cuid: companyB }, { bytes: Buffer.from('MZ\x90\x00binary'), type: 'application/x-msdownload', name: 'x.exe' })).status,
+    ).toBe(415);
     for (let i = 0; i < PER_HOUR; i++) expect((await upload(b, { company_cuid: companyB }, text(10, `small-${i}.txt`))).status).toBe(201);
     const refused = await upload(b, { company_cuid: companyB }, text(10));
     expect(refused.status).toBe(429);
@@ -149,7 +158,9 @@ describe('hosted files per company', () => {
     expect(refused.body.message).toMatch(new RegExp(`^This company has uploaded ${PER_HOUR} files this hour, its limit; try again in \\d+ min$`));
     const refusedFr = await upload(bFrench, { company_cuid: companyB }, text(10));
     expect(refusedFr.status).toBe(429);
-    expect(refusedFr.body.message).toMatch(new RegExp(`^Cette entreprise a téléversé ${PER_HOUR} fichiers cette heure-ci, sa limite ; réessayez dans \\d+ min$`));
+    expect(refusedFr.body.message).toMatch(
+      new RegExp(`^Cette entreprise a téléversé ${PER_HOUR} fichiers cette heure-ci, sa limite ; réessayez dans \\d+ min$`),
+    );
     expect((await q(`SELECT count(*)::int AS n FROM hosted_file WHERE company_cuid = $1`, [companyB]))[0].n).toBe(PER_HOUR);
     expect((await upload(a, { company_cuid: companyA }, text(10))).status).toBe(201);
   });
@@ -178,7 +189,9 @@ describe('invitation resend', () => {
     const invited = `both-${Date.now()}@outside.test`;
     const adminA = await login('installer@demo.local');
     // a user of A (invited, no password yet), then also a member of B
-    const created = await adminA.mutate<any>('user.create', { data: { email: invited, name: 'Both', company_cuid: companyA, role_cuid: role[3], password: '' } });
+    const created = await adminA.mutate<any>('user.create', {
+      data: { email: invited, name: 'Both', company_cuid: companyA, role_cuid: role[3], password: '' },
+    });
     expect(created.data.invitation.sent).toBe(true);
     const user_cuid = created.data.data.user_cuid;
     await q(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, false)`, [
@@ -206,7 +219,9 @@ describe('invitation resend', () => {
 
     // A's budget was not spent by B's resends: A's admin invites a new user of A
     const other = `a-only-${Date.now()}@outside.test`;
-    const invitedA = await adminA.mutate<any>('user.create', { data: { email: other, name: 'A only', company_cuid: companyA, role_cuid: role[3], password: '' } });
+    const invitedA = await adminA.mutate<any>('user.create', {
+      data: { email: other, name: 'A only', company_cuid: companyA, role_cuid: role[3], password: '' },
+    });
     expect(invitedA.data.invitation.sent).toBe(true);
     expect(mailsTo(other)).toBe(1);
     expect(mailsTo(invited)).toBe(1 + MAILS_PER_COMPANY);

@@ -87,7 +87,9 @@ describe('mail budgets (verification, invitation and reset mails)', () => {
     // an invitation to the spent address: the admin gets the same 429 on a resend
     const installer = await login('installer@demo.local');
     const invited = fresh('invited');
-    const created = await installer.mutate<any>('user.create', { data: { email: invited, name: 'Invited', company_cuid: companyA, role_cuid: role[3], password: '' } });
+    const created = await installer.mutate<any>('user.create', {
+      data: { email: invited, name: 'Invited', company_cuid: companyA, role_cuid: role[3], password: '' },
+    });
     expect(created.data.invitation.sent).toBe(true);
     expect((await installer.mutate<any>('account.resendInvitation', { user_cuid: created.data.data.user_cuid })).data?.sent).toBe(true);
     const third = await installer.mutate<any>('account.resendInvitation', { user_cuid: created.data.data.user_cuid });
@@ -148,7 +150,9 @@ describe('mail budgets (verification, invitation and reset mails)', () => {
     const invitee = fresh('invitee-b');
     for (const address of [invitee, plus(invitee, 'a')]) expect((await verify(second, companyA, address)).error).toBeUndefined();
     expect((await verify(second, companyA, plus(invitee, 'b'))).status).toBe(429);
-    const created = await adminB.mutate<any>('user.create', { data: { email: invitee, name: 'Invitee B', company_cuid: companyB, role_cuid: role[3], password: '' } });
+    const created = await adminB.mutate<any>('user.create', {
+      data: { email: invitee, name: 'Invitee B', company_cuid: companyB, role_cuid: role[3], password: '' },
+    });
     expect(created.data.invitation.sent).toBe(true);
     expect(mailsTo(invitee)).toBe(2);
   });
@@ -182,7 +186,9 @@ describe('mail budgets (verification, invitation and reset mails)', () => {
     expect(refused.error?.message).toMatch(/^This company has caused too many mails this hour; try again in \d+ min$/);
     // an invitation into company A: the user is created, the mail is not sent and the answer says why
     const invited = fresh('invited-a');
-    const created = await installer.mutate<any>('user.create', { data: { email: invited, name: 'Invited', company_cuid: companyA, role_cuid: role[3], password: '' } });
+    const created = await installer.mutate<any>('user.create', {
+      data: { email: invited, name: 'Invited', company_cuid: companyA, role_cuid: role[3], password: '' },
+    });
     expect(created.status).toBe(200);
     expect(created.data.invitation).toEqual({ sent: false, message: expect.stringMatching(/^This company has caused too many mails this hour/) });
     const resend = await installer.mutate<any>('account.resendInvitation', { user_cuid: created.data.data.user_cuid });
@@ -195,14 +201,23 @@ describe('mail budgets (verification, invitation and reset mails)', () => {
     const byB = fresh('company-b');
     expect((await verify(b, companyB, byB)).error).toBeUndefined();
     const invitedB = fresh('invited-b');
-    const createdB = await adminB.mutate<any>('user.create', { data: { email: invitedB, name: 'Invited B', company_cuid: companyB, role_cuid: role[3], password: '' } });
+    const createdB = await adminB.mutate<any>('user.create', {
+      data: { email: invitedB, name: 'Invited B', company_cuid: companyB, role_cuid: role[3], password: '' },
+    });
     expect(createdB.data.invitation.sent).toBe(true);
     expect([mailsTo(byB), mailsTo(invitedB)]).toEqual([1, 1]);
   });
 
   it('the refusals are counted in portal_budget_refusals_total by budget', async () => {
     const body = await (await fetch(`${t.baseUrl}/metrics`)).text();
-    const count = (budget: string) => Number(body.split('\n').find((l) => l.startsWith('portal_budget_refusals_total{') && l.includes(`budget="${budget}"`))?.split(' ').pop());
+    const count = (budget: string) =>
+      Number(
+        body
+          .split('\n')
+          .find((l) => l.startsWith('portal_budget_refusals_total{') && l.includes(`budget="${budget}"`))
+          ?.split(' ')
+          .pop(),
+      );
     expect(count('mail.address')).toBeGreaterThanOrEqual(5);
     expect(count('mail.user')).toBeGreaterThanOrEqual(1);
     expect(count('mail.company')).toBeGreaterThanOrEqual(2);

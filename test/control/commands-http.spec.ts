@@ -30,7 +30,8 @@ describe('commands to an HTTP controller', () => {
       headers: { authorization: `Bearer ${bearer}`, 'content-type': type },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const send = (c: HttpClient, input: Record<string, unknown>) => c.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, payload: {}, ...input });
+  const send = (c: HttpClient, input: Record<string, unknown>) =>
+    c.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, payload: {}, ...input });
   const login = async (email: string) => {
     const c = new HttpClient(t.baseUrl);
     expect((await c.login(email)).status).toBe(200);
@@ -81,9 +82,17 @@ describe('commands to an HTTP controller', () => {
       expect(fetched).toEqual([
         expect.objectContaining({ id, kind: 'apply_config', payload: { controller: { log_level: 'debug' }, devices: { [inverter]: { mode: 'eco' } } } }),
       ]);
-      expect((await q(`SELECT status::text AS status, attempts FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({ status: 'SENT', attempts: 1 });
+      expect((await q(`SELECT status::text AS status, attempts FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({
+        status: 'SENT',
+        attempts: 1,
+      });
 
-      const ack = await postAck({ id, status: 'SUCCESS', message: 'applied', applied_config: { controller: ctrlTarget.desired, devices: { [inverter]: invTarget.desired } } });
+      const ack = await postAck({
+        id,
+        status: 'SUCCESS',
+        message: 'applied',
+        applied_config: { controller: ctrlTarget.desired, devices: { [inverter]: invTarget.desired } },
+      });
       expect(ack.status).toBe(200);
       expect(await ack.json()).toEqual({ id, recorded: true, status: 'SUCCESS', late: false });
 
@@ -100,12 +109,18 @@ describe('commands to an HTTP controller', () => {
       expect(after.data.targets.find((x: any) => x.key === inverter).difference).toBeNull();
 
       const logs = await q(`SELECT kind::text AS kind, user_cuid, title, system_cuid FROM system_changelog WHERE ref = $1`, [id]);
-      expect(logs).toEqual([{ kind: 'COMMAND', user_cuid: installerCuid, title: expect.stringMatching(/Apply configuration.*SUCCESS/), system_cuid: systemCuid }]);
+      expect(logs).toEqual([
+        { kind: 'COMMAND', user_cuid: installerCuid, title: expect.stringMatching(/Apply configuration.*SUCCESS/), system_cuid: systemCuid },
+      ]);
 
       await stream.waitFor(2);
       const toasts = stream.events.map((ev) => ev.toast).filter((x) => x?.id === id);
       expect(toasts.map((x) => x.actionResponse)).toEqual(['PENDING', 'SUCCESS']);
-      expect(toasts[1]).toMatchObject({ type: 'ACTION_RESPONSE', message: 'applied', command: { command_id: id, controller_id: DEMO_CONTROLLER_ID, status: 'SUCCESS' } });
+      expect(toasts[1]).toMatchObject({
+        type: 'ACTION_RESPONSE',
+        message: 'applied',
+        command: { command_id: id, controller_id: DEMO_CONTROLLER_ID, status: 'SUCCESS' },
+      });
       expect(toasts[0].onClickTarget).toBe(`/controller/${DEMO_CONTROLLER_ID}/show/commands`);
 
       // A repeated ack changes nothing.
@@ -174,9 +189,19 @@ describe('commands to an HTTP controller', () => {
     const made: Record<string, string> = {};
     for (const kind of ['CalculatedValue', 'StateMachine']) {
       const type = `test-${kind.toLowerCase()}`;
-      await q(`INSERT INTO entity_type (entitytype_id, model, entity_type) VALUES ($1, $2, $3::entity_type_kind) ON CONFLICT DO NOTHING`, [type, `${kind} processor`, kind]);
+      await q(`INSERT INTO entity_type (entitytype_id, model, entity_type) VALUES ($1, $2, $3::entity_type_kind) ON CONFLICT DO NOTHING`, [
+        type,
+        `${kind} processor`,
+        kind,
+      ]);
       made[kind] = newCuid();
-      await q(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid, config) VALUES ($1, $2, $3, $4, $5, '{}')`, [made[kind], `${kind} 1`, DEMO_CONTROLLER_ID, type, system_cuid]);
+      await q(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid, config) VALUES ($1, $2, $3, $4, $5, '{}')`, [
+        made[kind],
+        `${kind} 1`,
+        DEMO_CONTROLLER_ID,
+        type,
+        system_cuid,
+      ]);
     }
     const calculated = await send(installer, { kind: 'apply_config', payload: { devices: { [made.CalculatedValue]: { window: 5 } } } });
     expect(calculated.error?.data.httpStatus).toBe(403);
@@ -190,10 +215,15 @@ describe('commands to an HTTP controller', () => {
   });
 
   it('a declared command of the controller type: its arguments are checked', async () => {
-    await q(`UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`, [
-      JSON.stringify([{ name: 'set_export_limit', label: 'Set the export limit', args: [{ name: 'watts', type: 'number', required: true, min: 0, max: 10000 }] }]),
-      DEMO_CONTROLLER_ID,
-    ]);
+    await q(
+      `UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`,
+      [
+        JSON.stringify([
+          { name: 'set_export_limit', label: 'Set the export limit', args: [{ name: 'watts', type: 'number', required: true, min: 0, max: 10000 }] },
+        ]),
+        DEMO_CONTROLLER_ID,
+      ],
+    );
     const tooHigh = await send(installer, { kind: 'set_export_limit', payload: { watts: 20000 } });
     expect(tooHigh.error?.data.fieldErrors).toEqual([{ path: 'payload.watts', message: 'At most 10000' }]);
     const extra = await send(installer, { kind: 'set_export_limit', payload: { watts: 10, colour: 'red' } });
@@ -229,13 +259,19 @@ describe('commands to an HTTP controller', () => {
     expect((await q(`SELECT status::text AS status FROM controller_command WHERE command_id = $1`, [id]))[0].status).toBe('PENDING');
 
     const [ctrl] = await q(`SELECT controllertype_cuid, company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-    await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ('second-ctrl', $1, $2, 'Second')`, [ctrl.controllertype_cuid, ctrl.company_cuid]);
+    await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ('second-ctrl', $1, $2, 'Second')`, [
+      ctrl.controllertype_cuid,
+      ctrl.company_cuid,
+    ]);
     const foreign = await postAck({ id, status: 'SUCCESS' }, 'second-ctrl');
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ code: 'NOT_FOUND' });
     // And the second controller cannot fetch it either.
     expect((await (await fetchCommands('second-ctrl')).json()).commands).toEqual([]);
-    expect((await q(`SELECT status::text AS status, acked_at FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({ status: 'PENDING', acked_at: null });
+    expect((await q(`SELECT status::text AS status, acked_at FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({
+      status: 'PENDING',
+      acked_at: null,
+    });
 
     const { commands: fetched } = await (await fetchCommands()).json();
     expect(fetched.map((c: any) => c.id)).toContain(id);
@@ -250,7 +286,10 @@ describe('commands to an HTTP controller', () => {
       await q(`UPDATE controller_command SET not_after = now() - interval '1 second' WHERE command_id = $1`, [id]);
       expect((await (await fetchCommands()).json()).commands.map((c: any) => c.id)).not.toContain(id);
       await commands.tick();
-      expect((await q(`SELECT status::text AS status, finished_at FROM controller_command WHERE command_id = $1`, [id]))[0]).toMatchObject({ status: 'EXPIRED', finished_at: expect.any(Date) });
+      expect((await q(`SELECT status::text AS status, finished_at FROM controller_command WHERE command_id = $1`, [id]))[0]).toMatchObject({
+        status: 'EXPIRED',
+        finished_at: expect.any(Date),
+      });
       expect((await q(`SELECT title FROM system_changelog WHERE ref = $1`, [id]))[0].title).toMatch(/EXPIRED/);
       await stream.waitFor(2);
       const toasts = stream.events.map((ev) => ev.toast).filter((x) => x?.id === id);
@@ -272,7 +311,10 @@ describe('commands to an HTTP controller', () => {
     expect((await q(`SELECT status::text AS status FROM controller_command WHERE command_id = $1`, [id]))[0].status).toBe('TIMEOUT');
     const late = await postAck({ id, status: 'SUCCESS', message: 'done at last', applied_config: { controller: { slow: true } } });
     expect(await late.json()).toEqual({ id, recorded: true, status: 'SUCCESS', late: true });
-    expect((await q(`SELECT status::text AS status, message FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({ status: 'SUCCESS', message: 'done at last' });
+    expect((await q(`SELECT status::text AS status, message FROM controller_command WHERE command_id = $1`, [id]))[0]).toEqual({
+      status: 'SUCCESS',
+      message: 'done at last',
+    });
     const titles = (await q(`SELECT title FROM system_changelog WHERE ref = $1 ORDER BY "timestamp"`, [id])).map((r) => r.title);
     expect(titles).toEqual([expect.stringMatching(/TIMEOUT/), expect.stringMatching(/SUCCESS \(late answer\)/)]);
   });
@@ -290,12 +332,24 @@ describe('commands to an HTTP controller', () => {
     expect(r.error?.data.httpStatus).toBe(404);
     expect(r.error?.message).toBe('Controller not found');
     expect((await other.query<any>('controllerCommand.getOne', { id: command_id })).error?.data.httpStatus).toBe(404);
-    expect((await other.query<any>('controllerCommand.getList', { pagination: { page: 1, perPage: 50 }, sort: { field: 'requested_at', order: 'DESC' }, filter: {} })).data).toEqual({ data: [], total: 0 });
+    expect(
+      (
+        await other.query<any>('controllerCommand.getList', {
+          pagination: { page: 1, perPage: 50 },
+          sort: { field: 'requested_at', order: 'DESC' },
+          filter: {},
+        })
+      ).data,
+    ).toEqual({ data: [], total: 0 });
     expect((await other.query<any>('controllerConfig.get', { controller_id: DEMO_CONTROLLER_ID })).error?.data.httpStatus).toBe(404);
     const unknown = await send(installer, { controller_id: 'no-such-ctrl', kind: 'restart' });
     expect(unknown.error?.data.httpStatus).toBe(404);
     // The installer's list, filtered by status.
-    const list = await installer.query<any>('controllerCommand.getList', { pagination: { page: 1, perPage: 50 }, sort: { field: 'requested_at', order: 'DESC' }, filter: { controller_id: DEMO_CONTROLLER_ID, status: 'SUCCESS' } });
+    const list = await installer.query<any>('controllerCommand.getList', {
+      pagination: { page: 1, perPage: 50 },
+      sort: { field: 'requested_at', order: 'DESC' },
+      filter: { controller_id: DEMO_CONTROLLER_ID, status: 'SUCCESS' },
+    });
     expect(list.data.total).toBeGreaterThan(0);
     expect(list.data.data.every((c: any) => c.status === 'SUCCESS')).toBe(true);
   });
@@ -322,7 +376,7 @@ describe('commands to an HTTP controller', () => {
     expect((await send(c, { kind: 'restart', payload: {} })).error?.data.httpStatus).toBe(412);
   });
 
-  it('acknowledgements arriving together (one batch): the same id twice is recorded once, a foreign controller\'s ack is refused', async () => {
+  it("acknowledgements arriving together (one batch): the same id twice is recorded once, a foreign controller's ack is refused", async () => {
     const a = (await send(installer, { kind: 'apply_config', payload: { controller: { batch: 1 } } })).data.command_id;
     const b = (await send(installer, { kind: 'apply_config', payload: { controller: { batch: 2 } } })).data.command_id;
     await fetchCommands();
@@ -336,7 +390,9 @@ describe('commands to an HTTP controller', () => {
     expect(answers[1]).toEqual({ id: a, recorded: false, status: 'SUCCESS' });
     expect(answers[2]).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(answers[3]).toEqual({ id: b, recorded: true, status: 'FAILURE', late: false });
-    expect(await q(`SELECT command_id, status::text AS status FROM controller_command WHERE command_id = ANY($1) ORDER BY command_id`, [[a, b].sort()])).toEqual(
+    expect(
+      await q(`SELECT command_id, status::text AS status FROM controller_command WHERE command_id = ANY($1) ORDER BY command_id`, [[a, b].sort()]),
+    ).toEqual(
       [
         { command_id: a, status: 'SUCCESS' },
         { command_id: b, status: 'FAILURE' },
@@ -347,11 +403,15 @@ describe('commands to an HTTP controller', () => {
 
   it('takes many sends to one controller at once (configuration and others mixed): every one stored, none refused', async () => {
     const inputs = Array.from({ length: 12 }, (_, i) =>
-      i % 3 === 2 ? { kind: 'set_parameter', payload: { entity_cuid: inverter, parameter_id: 'ac_output_power', value: i } } : { kind: 'apply_config', payload: { controller: { parallel: i }, devices: { [inverter]: { parallel: i } } } },
+      i % 3 === 2
+        ? { kind: 'set_parameter', payload: { entity_cuid: inverter, parameter_id: 'ac_output_power', value: i } }
+        : { kind: 'apply_config', payload: { controller: { parallel: i }, devices: { [inverter]: { parallel: i } } } },
     );
     const answers = await Promise.all(inputs.map((input) => send(installer, input)));
     // PENDING, or SENT when the controller's live connection took it at once: never an error.
-    expect(answers.map((a) => a.error?.message ?? (['PENDING', 'SENT'].includes(a.data.status) ? 'stored' : a.data.status))).toEqual(inputs.map(() => 'stored'));
+    expect(answers.map((a) => a.error?.message ?? (['PENDING', 'SENT'].includes(a.data.status) ? 'stored' : a.data.status))).toEqual(
+      inputs.map(() => 'stored'),
+    );
     const ids = answers.map((a) => a.data.command_id);
     expect((await q(`SELECT count(*)::int AS n FROM controller_command WHERE command_id = ANY($1)`, [ids]))[0].n).toBe(12);
   });
@@ -370,7 +430,9 @@ describe('commands to an HTTP controller', () => {
     expect((await postAck({ id: 'abcdefgh12', status: 'SUCCESS' }, DEMO_CONTROLLER_ID, otherToken)).status).toBe(403);
     expect((await fetchCommands(DEMO_CONTROLLER_ID, otherToken)).status).toBe(403);
     expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands`)).status).toBe(401);
-    expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands?limit=abc`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+    expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands?limit=abc`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      400,
+    );
   });
 
   it('class "out-of-range limit": every limit outside the documented 1–100 is a 400 on the field, the bounds themselves pass', async () => {

@@ -20,7 +20,8 @@ describe('commands through Mosquitto to a simulated controller', () => {
   let battery: string;
   const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
 
-  const status = async (id: string) => (await q(`SELECT status::text AS status, message, applied_config FROM controller_command WHERE command_id = $1`, [id]))[0];
+  const status = async (id: string) =>
+    (await q(`SELECT status::text AS status, message, applied_config FROM controller_command WHERE command_id = $1`, [id]))[0];
   const until = async (id: string, wanted: string[], ms = 15_000) => {
     const end = Date.now() + ms;
     let row = await status(id);
@@ -30,7 +31,8 @@ describe('commands through Mosquitto to a simulated controller', () => {
     }
     return row;
   };
-  const send = (input: Record<string, unknown>) => installer.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, payload: {}, ...input });
+  const send = (input: Record<string, unknown>) =>
+    installer.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, payload: {}, ...input });
 
   beforeAll(async () => {
     broker = await startMosquitto();
@@ -38,7 +40,9 @@ describe('commands through Mosquitto to a simulated controller', () => {
     installer = new HttpClient(t.baseUrl);
     expect((await installer.login('installer@demo.local')).status).toBe(200);
     [sim] = await loadFleet(t.db.dataSource, { controllers: [DEMO_CONTROLLER_ID] });
-    [{ entity_cuid: battery }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID]);
+    [{ entity_cuid: battery }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [
+      DEMO_CONTROLLER_ID,
+    ]);
     transport = new MqttTransport(broker.url, 'portal/v1', { delayMs: 300 });
     await transport.connectAll([sim]);
   });
@@ -66,7 +70,11 @@ describe('commands through Mosquitto to a simulated controller', () => {
     const sent = await send({ kind: 'apply_config', payload: { devices: { [battery]: { battery_min_soc: 140 } } } });
     expect(sent.error).toBeUndefined();
     const row = await until(sent.data.command_id, ['SUCCESS', 'FAILURE']);
-    expect(row).toMatchObject({ status: 'FAILURE', message: `device ${battery}: battery_min_soc must be a number from 0 to 100 (got 140)`, applied_config: null });
+    expect(row).toMatchObject({
+      status: 'FAILURE',
+      message: `device ${battery}: battery_min_soc must be a number from 0 to 100 (got 140)`,
+      applied_config: null,
+    });
     const [e] = await q(`SELECT reported_config FROM entity WHERE entity_cuid = $1`, [battery]);
     expect(e.reported_config.battery_min_soc).toBe(30);
   });

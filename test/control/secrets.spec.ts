@@ -55,14 +55,38 @@ describe('secrets stay secret (every reader of configuration × every actor who 
     const clinic = systems.find((s) => s.name === DEMO_SYSTEMS.clinic)!.system_cuid;
     // Company B's clinic gets a controller and a device of its own (the inventory is not under test).
     const [{ controllertype_cuid }] = await q(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-    const [{ entity_cuid: farmDevice, entitytype_id }] = await q(`SELECT entity_cuid, entitytype_id FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID]);
+    const [{ entity_cuid: farmDevice, entitytype_id }] = await q(
+      `SELECT entity_cuid, entitytype_id FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`,
+      [DEMO_CONTROLLER_ID],
+    );
     const [{ company_cuid: other }] = await q(`SELECT company_cuid FROM company WHERE name = $1`, [OTHER_COMPANY_NAME]);
-    await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('secrets-clinic-ctrl', $1, $2, $3, 'Clinic gateway')`, [controllertype_cuid, other, clinic]);
+    await q(
+      `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('secrets-clinic-ctrl', $1, $2, $3, 'Clinic gateway')`,
+      [controllertype_cuid, other, clinic],
+    );
     const clinicDevice = newCuid();
-    await q(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', 'secrets-clinic-ctrl', $2, $3)`, [clinicDevice, entitytype_id, clinic]);
+    await q(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', 'secrets-clinic-ctrl', $2, $3)`, [
+      clinicDevice,
+      entitytype_id,
+      clinic,
+    ]);
     const secrets = (side: Side) => [`psk-${side}-${newCuid()}`, `pw-${side}-${newCuid()}`, `tok-${side}-${newCuid()}`];
-    world.A = { controller_id: DEMO_CONTROLLER_ID, system_cuid: farm, device: farmDevice, configurer: 'installerA', readers: ['expertA', 'basicA'], secrets: secrets('A') };
-    world.B = { controller_id: 'secrets-clinic-ctrl', system_cuid: clinic, device: clinicDevice, configurer: 'installerB', readers: ['expertB', 'basicB', 'installerA', 'expertA', 'basicA'], secrets: secrets('B') };
+    world.A = {
+      controller_id: DEMO_CONTROLLER_ID,
+      system_cuid: farm,
+      device: farmDevice,
+      configurer: 'installerA',
+      readers: ['expertA', 'basicA'],
+      secrets: secrets('A'),
+    };
+    world.B = {
+      controller_id: 'secrets-clinic-ctrl',
+      system_cuid: clinic,
+      device: clinicDevice,
+      configurer: 'installerB',
+      readers: ['expertB', 'basicB', 'installerA', 'expertA', 'basicA'],
+      secrets: secrets('B'),
+    };
 
     [sim] = await loadFleet(t.db.dataSource, { controllers: [DEMO_CONTROLLER_ID] });
     transport = new MqttTransport(broker.url, 'portal/v1', { delayMs: 100 });
@@ -117,7 +141,10 @@ describe('secrets stay secret (every reader of configuration × every actor who 
       expect((await c.query('controller.getOne', { id: w.controller_id })).data.data.config).toMatchObject({ wifi_psk: psk, mqtt: { password: pw } });
     }
     // A: the whole difference goes to the (simulated) farm controller, which acknowledges it.
-    const applied = await as.installerA.mutate('controllerConfig.applyDifference', { controller_id: world.A.controller_id, only: [world.A.controller_id, world.A.device] });
+    const applied = await as.installerA.mutate('controllerConfig.applyDifference', {
+      controller_id: world.A.controller_id,
+      only: [world.A.controller_id, world.A.device],
+    });
     expect(applied.status).toBe(200);
     let row: any;
     for (let i = 0; i < 200; i++) {
@@ -130,7 +157,11 @@ describe('secrets stay secret (every reader of configuration × every actor who 
     expect(row.applied_config.controller).toMatchObject({ wifi_psk: world.A.secrets[0], mqtt: { password: world.A.secrets[1] } });
     expect(row.applied_config.devices[world.A.device]).toMatchObject({ api_token: world.A.secrets[2] });
     // B: a command waiting for its (offline) controller holds the secret in its payload.
-    const sent = await as.installerB.mutate('controllerCommand.send', { controller_id: world.B.controller_id, kind: 'apply_config', payload: { controller: { wifi_psk: world.B.secrets[0] } } });
+    const sent = await as.installerB.mutate('controllerCommand.send', {
+      controller_id: world.B.controller_id,
+      kind: 'apply_config',
+      payload: { controller: { wifi_psk: world.B.secrets[0] } },
+    });
     expect(sent.status).toBe(200);
     // Both controllers' type declares a command whose argument is secret by the schema, not by its name.
     const [{ controllertype_cuid }] = await q(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [world.A.controller_id]);
@@ -144,12 +175,18 @@ describe('secrets stay secret (every reader of configuration × every actor who 
     for (const side of ['A', 'B'] as const) {
       const code = `code-${side}-${newCuid()}`;
       world[side].secrets.push(code);
-      const unlock = await as[world[side].configurer].mutate('controllerCommand.send', { controller_id: world[side].controller_id, kind: 'unlock_door', payload: { unlock_code: code } });
+      const unlock = await as[world[side].configurer].mutate('controllerCommand.send', {
+        controller_id: world[side].controller_id,
+        kind: 'unlock_door',
+        payload: { unlock_code: code },
+      });
       expect(unlock.status).toBe(200);
     }
     // A's online controller answers: wait for the final status (and its changelog entry) before anything reads.
     for (let i = 0; i < 200; i++) {
-      const [{ open }] = await q(`SELECT count(*)::int AS open FROM controller_command WHERE controller_id = $1 AND status IN ('PENDING', 'SENT')`, [world.A.controller_id]);
+      const [{ open }] = await q(`SELECT count(*)::int AS open FROM controller_command WHERE controller_id = $1 AND status IN ('PENDING', 'SENT')`, [
+        world.A.controller_id,
+      ]);
       if (open === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -203,7 +240,11 @@ describe('secrets stay secret (every reader of configuration × every actor who 
   it.each(['A', 'B'] as const)('company %s: the installer who may configure still reads the real values', async (side) => {
     const w = world[side];
     const answers = await readAll(w.configurer, side);
-    const read = (name: string) => answers.filter(([n]) => n === name).map(([, , text]) => text).join('\n');
+    const read = (name: string) =>
+      answers
+        .filter(([n]) => n === name)
+        .map(([, , text]) => text)
+        .join('\n');
     expect(read('controller.getOne')).toContain(w.secrets[0]);
     expect(read('entity.getOne')).toContain(w.secrets[2]);
     expect(read('controllerConfig.get')).toContain(w.secrets[0]);

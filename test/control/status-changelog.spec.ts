@@ -18,7 +18,9 @@ describe('automatic changelog: kinds, read-only portal entries, configuration ch
   let userCuid: string;
   const q = (sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p);
   const configEntries = async () =>
-    (await q(`SELECT title, message, ref, user_cuid FROM system_changelog WHERE kind = 'CONFIGURATION' AND system_cuid = $1 ORDER BY "timestamp", log_cuid`, [farm])) as {
+    (await q(`SELECT title, message, ref, user_cuid FROM system_changelog WHERE kind = 'CONFIGURATION' AND system_cuid = $1 ORDER BY "timestamp", log_cuid`, [
+      farm,
+    ])) as {
       title: string;
       message: string;
       ref: string;
@@ -40,7 +42,10 @@ describe('automatic changelog: kinds, read-only portal entries, configuration ch
   });
 
   it('a changed controller configuration writes one CONFIGURATION entry with a summary; the same configuration none', async () => {
-    await q(`UPDATE controller SET config = $2 WHERE controller_id = $1`, [DEMO_CONTROLLER_ID, JSON.stringify({ grid: { limit_w: 5000 }, mode: 'eco', old: 1 })]);
+    await q(`UPDATE controller SET config = $2 WHERE controller_id = $1`, [
+      DEMO_CONTROLLER_ID,
+      JSON.stringify({ grid: { limit_w: 5000 }, mode: 'eco', old: 1 }),
+    ]);
     const before = (await configEntries()).length;
     const res = await as.installer.mutate('controller.update', {
       id: DEMO_CONTROLLER_ID,
@@ -53,7 +58,14 @@ describe('automatic changelog: kinds, read-only portal entries, configuration ch
     expect(entries[0].message.split('\n')).toEqual(['~ grid.limit_w: 5000 → 6000', `+ extra = "${'x'.repeat(38)}…`, '- old']);
 
     // The same configuration (keys in another order), or only the name: nothing.
-    expect((await as.installer.mutate('controller.update', { id: DEMO_CONTROLLER_ID, data: { config: { extra: 'x'.repeat(100), grid: { limit_w: 6000 }, mode: 'eco' } } })).status).toBe(200);
+    expect(
+      (
+        await as.installer.mutate('controller.update', {
+          id: DEMO_CONTROLLER_ID,
+          data: { config: { extra: 'x'.repeat(100), grid: { limit_w: 6000 }, mode: 'eco' } },
+        })
+      ).status,
+    ).toBe(200);
     expect((await as.installer.mutate('controller.update', { id: DEMO_CONTROLLER_ID, data: { name: 'Demo Farm Cerbo GX' } })).status).toBe(200);
     expect((await configEntries()).length).toBe(before + 1);
   });
@@ -74,7 +86,9 @@ describe('automatic changelog: kinds, read-only portal entries, configuration ch
   it('lists kind and ref, filters by kind (one or a list), and refuses to change or delete automatic entries', async () => {
     const manual = await as.expert.mutate('systemChangelog.create', { system_cuid: farm, title: 'Replaced a fuse', message: 'F3' });
     expect(manual.status).toBe(200);
-    await writeAutomaticChangelog(t.db.dataSource, [{ system_cuid: farm, kind: 'COMMAND', title: 'Restart of demo-ctrl-1: SUCCESS', user_cuid: userCuid, ref: 'cmd-1' }]);
+    await writeAutomaticChangelog(t.db.dataSource, [
+      { system_cuid: farm, kind: 'COMMAND', title: 'Restart of demo-ctrl-1: SUCCESS', user_cuid: userCuid, ref: 'cmd-1' },
+    ]);
 
     const all = await as.expert.query('systemChangelog.getList', list({ system_cuid: farm }));
     expect(all.status).toBe(200);

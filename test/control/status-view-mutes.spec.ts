@@ -55,7 +55,11 @@ describe('system status view and mutes', () => {
       {
         states: [
           { timestamp: ts(20), entity_cuid: t.demo.inverter, state_bundle: { inverter_state: 0 } },
-          { timestamp: ts(10), entity_cuid: t.demo.inverter, state_bundle: { inverter_state: 9, ac_output_power: 1200, faults: [2], warnings: ['low_battery'], firmware_mode: 'eco' } },
+          {
+            timestamp: ts(10),
+            entity_cuid: t.demo.inverter,
+            state_bundle: { inverter_state: 9, ac_output_power: 1200, faults: [2], warnings: ['low_battery'], firmware_mode: 'eco' },
+          },
         ],
       },
       'states',
@@ -84,11 +88,15 @@ describe('system status view and mutes', () => {
     expect(battery.state).toBeNull();
 
     // The meta may name keys and fault codes, and hide keys.
-    await t.query(
-      `UPDATE entity_type_meta SET meta = meta || $1::jsonb WHERE entitytype_id = 'victron-multiplus-ii'`,
-      [JSON.stringify({ states: { inverter_state: { order: 1 }, firmware_mode: { label: 'Mode', order: 2 }, ac_output_power: { hidden: true } }, enums: { inverter_state: { 0: 'Off', 9: 'Inverting' }, faults: { 2: 'Overload' } } })],
+    await t.query(`UPDATE entity_type_meta SET meta = meta || $1::jsonb WHERE entitytype_id = 'victron-multiplus-ii'`, [
+      JSON.stringify({
+        states: { inverter_state: { order: 1 }, firmware_mode: { label: 'Mode', order: 2 }, ac_output_power: { hidden: true } },
+        enums: { inverter_state: { 0: 'Off', 9: 'Inverting' }, faults: { 2: 'Overload' } },
+      }),
+    ]);
+    const again = (await as.expert.query('systemStatus.get', { system_cuid: t.demo.farm })).data.devices.find(
+      (d: { entity_cuid: string }) => d.entity_cuid === t.demo.inverter,
     );
-    const again = (await as.expert.query('systemStatus.get', { system_cuid: t.demo.farm })).data.devices.find((d: { entity_cuid: string }) => d.entity_cuid === t.demo.inverter);
     expect(again.state.values.map((v: { label: string; text: string }) => [v.label, v.text])).toEqual([
       ['Inverter state', 'Inverting'],
       ['Mode', 'eco'],
@@ -99,8 +107,18 @@ describe('system status view and mutes', () => {
   it('draws the controller timeline from the history, with the state at `from`', async () => {
     await t.query(`DELETE FROM controller_online_state_history WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
     const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
-    for (const [h, s] of [[40, 'OFFLINE'], [30, 'ONLINE'], [10, 'OFFLINE'], [9, 'ONLINE'], [2, 'UNSTABLE']] as const) {
-      await t.query(`INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, $2, $3)`, [DEMO_CONTROLLER_ID, at(h), s]);
+    for (const [h, s] of [
+      [40, 'OFFLINE'],
+      [30, 'ONLINE'],
+      [10, 'OFFLINE'],
+      [9, 'ONLINE'],
+      [2, 'UNSTABLE'],
+    ] as const) {
+      await t.query(`INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, $2, $3)`, [
+        DEMO_CONTROLLER_ID,
+        at(h),
+        s,
+      ]);
     }
     const from = at(26);
     const to = at(1);
@@ -129,7 +147,14 @@ describe('system status view and mutes', () => {
 
     const created = await as.installer.mutate('deviceMute.create', { entity_cuid: t.demo.inverter, until, reason: 'Replacing the fan' });
     expect(created.status).toBe(200);
-    expect(created.data).toMatchObject({ entity_cuid: t.demo.inverter, system_cuid: t.demo.farm, reason: 'Replacing the fan', active: true, created_by_name: 'Demo Installer', until });
+    expect(created.data).toMatchObject({
+      entity_cuid: t.demo.inverter,
+      system_cuid: t.demo.farm,
+      reason: 'Replacing the fan',
+      active: true,
+      created_by_name: 'Demo Installer',
+      until,
+    });
     const listed = await as.expert.query('deviceMute.list', { system_cuid: t.demo.farm, active: true });
     expect(listed.data.map((m: { mute_cuid: string }) => m.mute_cuid)).toEqual([created.data.mute_cuid]);
     const status = await as.expert.query('systemStatus.get', { system_cuid: t.demo.farm });
@@ -144,21 +169,33 @@ describe('system status view and mutes', () => {
     expect((await as.installer.mutate('deviceMute.end', { mute_cuid: created.data.mute_cuid })).status).toBe(400);
     expect((await as.expert.query('deviceMute.list', { system_cuid: t.demo.farm, active: true })).data).toEqual([]);
 
-    const log = await t.query(`SELECT kind::text AS kind, title, message, ref, user_cuid IS NOT NULL AS who FROM system_changelog WHERE ref = $1 ORDER BY "timestamp"`, [created.data.mute_cuid]);
+    const log = await t.query(
+      `SELECT kind::text AS kind, title, message, ref, user_cuid IS NOT NULL AS who FROM system_changelog WHERE ref = $1 ORDER BY "timestamp"`,
+      [created.data.mute_cuid],
+    );
     expect(log).toHaveLength(2);
     expect(log[0]).toMatchObject({ kind: 'MUTE', who: true, message: 'Reason: Replacing the fan' });
     expect(log[0].title).toMatch(/^Alarms of .+ muted until .+\(Africa\/Nairobi\)$/);
     expect(log[1]).toMatchObject({ kind: 'MUTE', title: expect.stringMatching(/^Mute of .+ ended$/) });
 
     // A read-only share (the clinic, for the demo company) cannot mute.
-    await t.query(`INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('clinicinverter', 'Clinic inverter', 'victron-multiplus-ii', $1)`, [t.demo.clinic]);
+    await t.query(
+      `INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('clinicinverter', 'Clinic inverter', 'victron-multiplus-ii', $1)`,
+      [t.demo.clinic],
+    );
     expect((await as.installer.mutate('deviceMute.create', { entity_cuid: 'clinicinverter', until })).status).toBe(403);
   });
 
   it('the engine: a state rule on a muted device writes its log and status but no event; after the mute ends, events again', async () => {
     const c = await t.client('installer@demo.local');
     const trig = await c.mutate('notificationTrigger.create', {
-      data: { name: 'Battery alarm', message: '{device}: {value}', release_message: 'ok', system_cuid: t.demo.farm, args: { kind: 'state', entity_cuid: t.demo.battery, key: 'alarm', op: 'equals', value: 'overtemp' } },
+      data: {
+        name: 'Battery alarm',
+        message: '{device}: {value}',
+        release_message: 'ok',
+        system_cuid: t.demo.farm,
+        args: { kind: 'state', entity_cuid: t.demo.battery, key: 'alarm', op: 'equals', value: 'overtemp' },
+      },
     });
     expect(trig.error).toBeUndefined();
     const id = trig.data.data.trigger_cuid as string;
@@ -166,9 +203,22 @@ describe('system status view and mutes', () => {
     expect(mute.status).toBe(200);
     const ts = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
     const send = (bundles: [number, string][]) =>
-      ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { states: bundles.map(([m, alarm]) => ({ timestamp: ts(m), entity_cuid: t.demo.battery, state_bundle: { alarm } })) }, 'states');
+      ingest(
+        t.baseUrl,
+        DEMO_CONTROLLER_ID,
+        t.demo.demoToken,
+        { states: bundles.map(([m, alarm]) => ({ timestamp: ts(m), entity_cuid: t.demo.battery, state_bundle: { alarm } })) },
+        'states',
+      );
 
-    expect((await send([[8, 'none'], [7, 'overtemp']])).status).toBe(200);
+    expect(
+      (
+        await send([
+          [8, 'none'],
+          [7, 'overtemp'],
+        ])
+      ).status,
+    ).toBe(200);
     await t.engine.settle();
     expect(await eventsOf(t, id)).toEqual([]);
     const [status] = await t.query(`SELECT trigger_state FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]);
@@ -177,7 +227,14 @@ describe('system status view and mutes', () => {
     expect(logs).toEqual([{ trigger_state: 'TRIGGERED', muted: 'true' }]);
 
     expect((await as.installer.mutate('deviceMute.end', { mute_cuid: mute.data.mute_cuid })).status).toBe(200);
-    expect((await send([[6, 'none'], [5, 'overtemp']])).status).toBe(200);
+    expect(
+      (
+        await send([
+          [6, 'none'],
+          [5, 'overtemp'],
+        ])
+      ).status,
+    ).toBe(200);
     await t.engine.settle();
     expect(await eventsOf(t, id)).toEqual([
       ['RELEASED', ts(6)],

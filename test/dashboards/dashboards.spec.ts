@@ -111,7 +111,10 @@ describe('dashboards: scope by owner and role level, layout schema, level 0 writ
   it('the layout is checked field by field; systems and devices it names must exist and be seen', async () => {
     const md = widget('a', 'markdown', { text: 'Hello' });
     const bad: [unknown, string][] = [
-      [{ widgets: [md, widget('b', 'timeseries', { series: [{ entity_cuid: farmDevice, parameter_id: 'pv_power' }] })] }, 'data.meta.widgets.1.settings.system_cuid'],
+      [
+        { widgets: [md, widget('b', 'timeseries', { series: [{ entity_cuid: farmDevice, parameter_id: 'pv_power' }] })] },
+        'data.meta.widgets.1.settings.system_cuid',
+      ],
       [{ widgets: [widget('a', 'markdown', { text: 'x'.repeat(10_001) })] }, 'data.meta.widgets.0.settings.text'],
       [{ widgets: [widget('a', 'markdown', { text: '' }, { x: 8, y: 0, w: 6, h: 2 })] }, 'data.meta.widgets.0.w'],
       [{ widgets: [widget('a', 'markdown', { text: '' }, { x: 0, y: 0, w: 4, h: 99 })] }, 'data.meta.widgets.0.h'],
@@ -119,7 +122,17 @@ describe('dashboards: scope by owner and role level, layout schema, level 0 writ
       [{ widgets: [widget('a', 'kpi', { metric: 'parameter', system_cuid: system.farm })] }, 'data.meta.widgets.0.settings.entity_cuid'],
       [{ widgets: [widget('a', 'kpi', { metric: 'bogus' })] }, 'data.meta.widgets.0.settings.metric'],
       [{ widgets: [widget('a', 'energy', { granularity: 'year' })] }, 'data.meta.widgets.0.settings.granularity'],
-      [{ widgets: [widget('a', 'timeseries', { system_cuid: system.farm, series: Array.from({ length: 9 }, () => ({ entity_cuid: farmDevice, parameter_id: 'pv_power' })) })] }, 'data.meta.widgets.0.settings.series'],
+      [
+        {
+          widgets: [
+            widget('a', 'timeseries', {
+              system_cuid: system.farm,
+              series: Array.from({ length: 9 }, () => ({ entity_cuid: farmDevice, parameter_id: 'pv_power' })),
+            }),
+          ],
+        },
+        'data.meta.widgets.0.settings.series',
+      ],
       [{ widgets: [widget('a', 'map', { extra: 1 })] }, 'data.meta.widgets.0.settings'],
       [{ range: { preset: 'custom' }, widgets: [] }, 'data.meta.range.from'],
       [{ range: { preset: 'someday' }, widgets: [] }, 'data.meta.range.preset'],
@@ -129,16 +142,38 @@ describe('dashboards: scope by owner and role level, layout schema, level 0 writ
     for (const [meta, path] of bad) {
       const answer = await as.superuser.mutate('dashboard.create', { data: { entityowner_cuid: demo, name: 'Bad', meta } });
       const paths = answer.error?.data.fieldErrors?.map((f: { path: string }) => f.path) ?? [];
-      expect({ path, status: answer.status, found: paths.some((p: string) => p === path || p.startsWith(`${path}.`)) }).toEqual({ path, status: 400, found: true });
+      expect({ path, status: answer.status, found: paths.some((p: string) => p === path || p.startsWith(`${path}.`)) }).toEqual({
+        path,
+        status: 400,
+        found: true,
+      });
     }
-    const unknownType = await as.superuser.mutate('dashboard.create', { data: { entityowner_cuid: demo, name: 'Bad', meta: { widgets: [widget('a', 'pie', {})] } } });
+    const unknownType = await as.superuser.mutate('dashboard.create', {
+      data: { entityowner_cuid: demo, name: 'Bad', meta: { widgets: [widget('a', 'pie', {})] } },
+    });
     expect(unknownType.status).toBe(400);
     expect(unknownType.error?.data.fieldErrors?.some((f: { path: string }) => f.path.startsWith('data.meta.widgets.0'))).toBe(true);
     // references: a missing system, a device of another system
     for (const [meta, path] of [
-      [{ widgets: [md, widget('b', 'latest', { system_cuid: 'zzzzzzzzzzzzzzzzzzzzzzzz', entity_cuid: farmDevice })] }, 'data.meta.widgets.1.settings.system_cuid'],
+      [
+        { widgets: [md, widget('b', 'latest', { system_cuid: 'zzzzzzzzzzzzzzzzzzzzzzzz', entity_cuid: farmDevice })] },
+        'data.meta.widgets.1.settings.system_cuid',
+      ],
       [{ widgets: [widget('a', 'latest', { system_cuid: system.workshop, entity_cuid: farmDevice })] }, 'data.meta.widgets.0.settings.entity_cuid'],
-      [{ widgets: [widget('a', 'timeseries', { system_cuid: system.farm, series: [{ entity_cuid: farmDevice, parameter_id: 'pv_power' }, { entity_cuid: 'nope', parameter_id: 'pv_power' }] })] }, 'data.meta.widgets.0.settings.series.1.entity_cuid'],
+      [
+        {
+          widgets: [
+            widget('a', 'timeseries', {
+              system_cuid: system.farm,
+              series: [
+                { entity_cuid: farmDevice, parameter_id: 'pv_power' },
+                { entity_cuid: 'nope', parameter_id: 'pv_power' },
+              ],
+            }),
+          ],
+        },
+        'data.meta.widgets.0.settings.series.1.entity_cuid',
+      ],
     ] as const) {
       const answer = await as.superuser.mutate('dashboard.create', { data: { entityowner_cuid: demo, name: 'Bad', meta } });
       expect({ status: answer.status, paths: answer.error?.data.fieldErrors?.map((f: { path: string }) => f.path) }).toEqual({ status: 404, paths: [path] });

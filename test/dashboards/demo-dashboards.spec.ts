@@ -13,10 +13,18 @@ describe('demo dashboards', () => {
     const [{ company_cuid }] = await ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [DEMO_COMPANY_NAME]);
     const [{ system_cuid }] = await ds.query(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.farm]);
     const devices = await ds.query(`SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1`, [system_cuid]);
-    const roles = new Map<number, string>((await ds.query(`SELECT role_cuid, level FROM role`)).map((r: { role_cuid: string; level: number }) => [Number(r.level), r.role_cuid]));
+    const roles = new Map<number, string>(
+      (await ds.query(`SELECT role_cuid, level FROM role`)).map((r: { role_cuid: string; level: number }) => [Number(r.level), r.role_cuid]),
+    );
     const device = (type: string) => devices.find((d: { entitytype_id: string }) => d.entitytype_id === type).entity_cuid;
     await ds.transaction((m) =>
-      seedDemoDashboards(m, { company_cuid, farm_cuid: system_cuid, battery_cuid: device('pylontech-us5000'), pv_cuid: device('victron-smartsolar-mppt-250-100'), roleCuid: (l) => roles.get(l)! }),
+      seedDemoDashboards(m, {
+        company_cuid,
+        farm_cuid: system_cuid,
+        battery_cuid: device('pylontech-us5000'),
+        pv_cuid: device('victron-smartsolar-mppt-250-100'),
+        roleCuid: (l) => roles.get(l)!,
+      }),
     );
   });
   afterAll(async () => {

@@ -34,7 +34,8 @@ const plan = (format: 'csv' | 'xlsx'): ExportPlan => ({
 function rowsFor(sql: string, values: unknown[]): Record<string, unknown>[] {
   const [from, to] = values.filter((v): v is string => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)).map((v) => Date.parse(v));
   const out: Record<string, unknown>[] = [];
-  for (let t = from; t < to; t += 60_000) out.push({ t: new Date(t).toISOString().slice(0, 19).replace('T', ' '), c0: String((t / 60_000) % 97), c1: t % 7 === 0 ? null : '1.5' });
+  for (let t = from; t < to; t += 60_000)
+    out.push({ t: new Date(t).toISOString().slice(0, 19).replace('T', ' '), c0: String((t / 60_000) % 97), c1: t % 7 === 0 ? null : '1.5' });
   expect(sql).toContain('FROM parameter_log');
   return out;
 }
@@ -43,7 +44,13 @@ describe('export threads', () => {
   let dir: string;
   let threads: ExportThreads;
   const reads: number[] = [];
-  const config = { EXPORT_WORKER_CONCURRENCY: 3, EXPORT_STATEMENT_TIMEOUT_MS: 30_000, EXPORT_CHUNK_ROWS: 1000, EXPORT_THREAD_NICE: 10, EXPORT_BACKGROUND_AFTER_ROWS: 50_000 } as AppConfig;
+  const config = {
+    EXPORT_WORKER_CONCURRENCY: 3,
+    EXPORT_STATEMENT_TIMEOUT_MS: 30_000,
+    EXPORT_CHUNK_ROWS: 1000,
+    EXPORT_THREAD_NICE: 10,
+    EXPORT_BACKGROUND_AFTER_ROWS: 50_000,
+  } as AppConfig;
   const jobs = {
     readChunk: async (sql: string, values: unknown[]) => {
       const rows = rowsFor(sql, values);
@@ -61,54 +68,66 @@ describe('export threads', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(['csv', 'xlsx'] as const)('a %s file written in a thread is the one the main thread writes from the same rows (CSV byte for byte, XLSX but for the zip timestamps)', async (format) => {
-    const p = plan(format);
-    const progress: number[] = [];
-    reads.length = 0;
-    const path = join(dir, `a.${format}`);
-    const { rows, bytes } = await threads.render(p, path, async (n) => (progress.push(n), true), new AbortController().signal);
-    expect(rows).toBe(3 * 1440);
-    expect(reads.reduce((a, b) => a + b, 0)).toBe(rows);
-    expect(Math.max(...reads)).toBeLessThanOrEqual(1000);
-    expect(progress[progress.length - 1]).toBe(rows);
-    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  it.each(['csv', 'xlsx'] as const)(
+    'a %s file written in a thread is the one the main thread writes from the same rows (CSV byte for byte, XLSX but for the zip timestamps)',
+    async (format) => {
+      const p = plan(format);
+      const progress: number[] = [];
+      reads.length = 0;
+      const path = join(dir, `a.${format}`);
+      const { rows, bytes } = await threads.render(p, path, async (n) => (progress.push(n), true), new AbortController().signal);
+      expect(rows).toBe(3 * 1440);
+      expect(reads.reduce((a, b) => a + b, 0)).toBe(rows);
+      expect(Math.max(...reads)).toBeLessThanOrEqual(1000);
+      expect(progress[progress.length - 1]).toBe(rows);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
-    // The same rows formatted here.
-    const all: ExportRow[] = [];
-    for (let t = p.from.getTime(); t < p.to.getTime(); t += 60_000) {
-      const r = rowsFor('FROM parameter_log', [new Date(t).toISOString(), new Date(t + 60_000).toISOString()])[0];
-      all.push([r.t as string, Number(r.c0), r.c1 === null ? null : Number(r.c1)]);
-    }
-    const out = new PassThrough();
-    const parts: Buffer[] = [];
-    out.on('data', (b: Buffer) => parts.push(b));
-    const ended = once(out, 'end');
-    await writeExport(out, p, (async function* () {
-      yield all;
-    })());
-    await ended;
-    const written = await readFile(path);
-    expect(bytes).toBe(written.length);
-    if (format === 'csv') {
-      expect(written.toString('utf8')).toBe(Buffer.concat(parts).toString('utf8'));
-      expect(written.toString('utf8').split('\n')[0]).toBe(`Time (Africa/Lagos);"'=Battery;'+1 [V]";PV [W]`);
-    } else {
-      // A zip (XLSX): same size give or take the archive's timestamps, and it starts as a zip does.
-      expect(written.subarray(0, 2).toString('latin1')).toBe('PK');
-      expect(Math.abs(written.length - Buffer.concat(parts).length)).toBeLessThan(64);
-    }
-  });
+      // The same rows formatted here.
+      const all: ExportRow[] = [];
+      for (let t = p.from.getTime(); t < p.to.getTime(); t += 60_000) {
+        const r = rowsFor('FROM parameter_log', [new Date(t).toISOString(), new Date(t + 60_000).toISOString()])[0];
+        all.push([r.t as string, Number(r.c0), r.c1 === null ? null : Number(r.c1)]);
+      }
+      const out = new PassThrough();
+      const parts: Buffer[] = [];
+      out.on('data', (b: Buffer) => parts.push(b));
+      const ended = once(out, 'end');
+      await writeExport(
+        out,
+        p,
+        (async function* () {
+          yield all;
+        })(),
+      );
+      await ended;
+      const written = await readFile(path);
+      expect(bytes).toBe(written.length);
+      if (format === 'csv') {
+        expect(written.toString('utf8')).toBe(Buffer.concat(parts).toString('utf8'));
+        expect(written.toString('utf8').split('\n')[0]).toBe(`Time (Africa/Lagos);"'=Battery;'+1 [V]";PV [W]`);
+      } else {
+        // A zip (XLSX): same size give or take the archive's timestamps, and it starts as a zip does.
+        expect(written.subarray(0, 2).toString('latin1')).toBe('PK');
+        expect(Math.abs(written.length - Buffer.concat(parts).length)).toBeLessThan(64);
+      }
+    },
+  );
 
   it('a short job is not held back by its progress answers: the whole file is written while the first answer waits; then the count comes in order, ending at every row', async () => {
     const path = join(dir, 'unheld.csv');
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const told: number[] = [];
-    const rendering = threads.render(plan('csv'), path, async (n) => {
-      told.push(n);
-      if (told.length === 1) await held;
-      return true;
-    }, new AbortController().signal);
+    const rendering = threads.render(
+      plan('csv'),
+      path,
+      async (n) => {
+        told.push(n);
+        if (told.length === 1) await held;
+        return true;
+      },
+      new AbortController().signal,
+    );
     // The thread writes every chunk while the first progress is still unanswered.
     const lines = async () => (await readFile(path, 'utf8').catch(() => '')).split('\n').length;
     for (let i = 0; i < 600 && (await lines()) < 1 + 3 * 1440 + 1; i++) await new Promise((r) => setTimeout(r, 50));
@@ -189,7 +208,12 @@ describe('export threads', () => {
       // Once done, the thread has its priority back (or, without the right to, it is gone).
       expect(await niced()).toEqual([]);
       const short: number[][] = [];
-      await long.render({ ...plan('csv'), to: new Date(plan('csv').from.getTime() + DAY) }, join(dir, 'short.csv'), async () => (short.push(await niced()), true), new AbortController().signal);
+      await long.render(
+        { ...plan('csv'), to: new Date(plan('csv').from.getTime() + DAY) },
+        join(dir, 'short.csv'),
+        async () => (short.push(await niced()), true),
+        new AbortController().signal,
+      );
       expect(short.length).toBeGreaterThan(0);
       for (const nices of short) expect(nices).toEqual([]);
     } finally {

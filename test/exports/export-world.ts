@@ -63,9 +63,14 @@ export async function twoCompanyExports(settings: Record<string, string>, hours:
     `SELECT e.entity_cuid, e.system_cuid FROM entity e WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
     [DEMO_CONTROLLER_ID],
   );
-  const [{ system_cuid: clinic, company_cuid: owner }] = await q<{ system_cuid: string; company_cuid: string }>(`SELECT system_cuid, company_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.clinic]);
+  const [{ system_cuid: clinic, company_cuid: owner }] = await q<{ system_cuid: string; company_cuid: string }>(
+    `SELECT system_cuid, company_cuid FROM system WHERE name = $1`,
+    [DEMO_SYSTEMS.clinic],
+  );
   if (owner !== companyB) throw new Error('the clinic is company B’s');
-  const device = await as['installer-b'].mutate<{ data: { id: string } }>('entity.create', { data: { name: 'Clinic battery', entitytype_id: 'pylontech-us5000', system_cuid: clinic } });
+  const device = await as['installer-b'].mutate<{ data: { id: string } }>('entity.create', {
+    data: { name: 'Clinic battery', entitytype_id: 'pylontech-us5000', system_cuid: clinic },
+  });
   if (!device.data) throw new Error(`the clinic battery was refused: ${device.text}`);
   const batteryB = device.data.data.id;
   const start = Math.floor(Date.now() / (24 * 60 * MIN)) * 24 * 60 * MIN - 5 * 24 * 60 * MIN + 9 * 60 * MIN;

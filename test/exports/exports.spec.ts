@@ -44,19 +44,50 @@ describe('data exports', () => {
     let index = 0;
     for (let ts = start; ts < end; ts += MIN) {
       const m = (ts - start) / MIN;
-      rows.push({ seg: 0, row: { index: index++, entity_cuid: battery, parameter_id: 'battery_soc', ts: new Date(ts), min: null, max: null, value: 40 + (m % 50) + 0.25, tz: ZONE } });
-      if (m % 7 !== 3) rows.push({ seg: 0, row: { index: index++, entity_cuid: battery, parameter_id: 'battery_voltage', ts: new Date(ts), min: null, max: null, value: 51.5 + m / 100, tz: ZONE } });
+      rows.push({
+        seg: 0,
+        row: {
+          index: index++,
+          entity_cuid: battery,
+          parameter_id: 'battery_soc',
+          ts: new Date(ts),
+          min: null,
+          max: null,
+          value: 40 + (m % 50) + 0.25,
+          tz: ZONE,
+        },
+      });
+      if (m % 7 !== 3)
+        rows.push({
+          seg: 0,
+          row: {
+            index: index++,
+            entity_cuid: battery,
+            parameter_id: 'battery_voltage',
+            ts: new Date(ts),
+            min: null,
+            max: null,
+            value: 51.5 + m / 100,
+            tz: ZONE,
+          },
+        });
     }
     await t.app.get(TelemetryWriter).write({ rows, standard: [], states: [] });
     const created = await as.installer.mutate('systemDataExportTemplate.create', {
       data: {
         name: 'Battery',
         system_cuid,
-        config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }, { entity_cuid: battery, parameter_id: 'battery_voltage', label: 'Volts' }], resolution: 'raw' },
+        config: {
+          columns: [
+            { entity_cuid: battery, parameter_id: 'battery_soc' },
+            { entity_cuid: battery, parameter_id: 'battery_voltage', label: 'Volts' },
+          ],
+          resolution: 'raw',
+        },
       },
     });
     expect(created.status).toBe(200);
-    template_cuid = (created.data).data.template_cuid;
+    template_cuid = created.data.data.template_cuid;
   });
 
   afterAll(async () => {
@@ -67,16 +98,22 @@ describe('data exports', () => {
 
   /** The rows as the database has them: local time in ZONE, soc, voltage (null when missing). */
   const dbRows = async (from: number, to: number, zone = ZONE) =>
-    (await q<{ t: string; soc: number | null; v: number | null }>(
-      `SELECT to_char(ts AT TIME ZONE $4, 'YYYY-MM-DD HH24:MI:SS') AS t,
+    (
+      await q<{ t: string; soc: number | null; v: number | null }>(
+        `SELECT to_char(ts AT TIME ZONE $4, 'YYYY-MM-DD HH24:MI:SS') AS t,
               max(value) FILTER (WHERE parameter_id = 'battery_soc') AS soc, max(value) FILTER (WHERE parameter_id = 'battery_voltage') AS v
          FROM (SELECT "timestamp" AS ts, parameter_id, value FROM parameter_log WHERE entity_cuid = $1 AND "timestamp" >= $2 AND "timestamp" < $3) x
         GROUP BY ts ORDER BY ts`,
-      [battery, new Date(from), new Date(to), zone],
-    )).map((r) => [r.t, r.soc === null ? '' : String(r.soc), r.v === null ? '' : String(r.v)]);
+        [battery, new Date(from), new Date(to), zone],
+      )
+    ).map((r) => [r.t, r.soc === null ? '' : String(r.soc), r.v === null ? '' : String(r.v)]);
 
   const streamUrl = (params: Record<string, string>) => `/api/exports/stream?${new URLSearchParams({ template_cuid, ...params })}`;
-  const parse = (text: string, delimiter: string) => text.trimEnd().split('\n').map((l) => l.split(delimiter));
+  const parse = (text: string, delimiter: string) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(delimiter));
 
   it('streams a CSV whose rows are the database rows, timestamps in the chosen zone, header with labels and units', async () => {
     const res = await as.basic.request('GET', streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), timezone: ZONE }));
@@ -108,7 +145,10 @@ describe('data exports', () => {
   });
 
   it('writes a comma decimal with ";" between fields', async () => {
-    const res = await as.basic.request('GET', streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), timezone: ZONE, decimal: ',' }));
+    const res = await as.basic.request(
+      'GET',
+      streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), timezone: ZONE, decimal: ',' }),
+    );
     expect(res.status).toBe(200);
     const [, ...rows] = parse(res.text, ';');
     const want = (await dbRows(start, end)).map((r) => r.map((c, i) => (i ? c.replace('.', ',') : c)));
@@ -143,18 +183,42 @@ describe('data exports', () => {
 
   it('refuses a bad template or request with a field error on the exact path', async () => {
     const bad = await as.installer.mutate('systemDataExportTemplate.create', {
-      data: { name: 'Bad', system_cuid, config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }, { entity_cuid: battery, parameter_id: 'pv_power' }] } },
+      data: {
+        name: 'Bad',
+        system_cuid,
+        config: {
+          columns: [
+            { entity_cuid: battery, parameter_id: 'battery_soc' },
+            { entity_cuid: battery, parameter_id: 'pv_power' },
+          ],
+        },
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.error?.data.fieldErrors).toEqual([{ path: 'data.config.columns.1.parameter_id', message: expect.any(String) }]);
-    const [{ entity_cuid: elsewhere }] = await q(`SELECT e.entity_cuid FROM entity e LEFT JOIN controller c ON c.controller_id = e.controller_id
-      WHERE COALESCE(e.system_cuid, c.system_cuid) <> $1 LIMIT 1`, [system_cuid]).then((r) => (r.length ? r : [{ entity_cuid: 'nosuchdevice' }]));
+    const [{ entity_cuid: elsewhere }] = await q(
+      `SELECT e.entity_cuid FROM entity e LEFT JOIN controller c ON c.controller_id = e.controller_id
+      WHERE COALESCE(e.system_cuid, c.system_cuid) <> $1 LIMIT 1`,
+      [system_cuid],
+    ).then((r) => (r.length ? r : [{ entity_cuid: 'nosuchdevice' }]));
     const foreign = await as.installer.mutate('systemDataExportTemplate.create', {
-      data: { name: 'Bad', system_cuid, config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }, { entity_cuid: battery, parameter_id: 'battery_soc' }, { entity_cuid: elsewhere, parameter_id: 'battery_soc' }] } },
+      data: {
+        name: 'Bad',
+        system_cuid,
+        config: {
+          columns: [
+            { entity_cuid: battery, parameter_id: 'battery_soc' },
+            { entity_cuid: battery, parameter_id: 'battery_soc' },
+            { entity_cuid: elsewhere, parameter_id: 'battery_soc' },
+          ],
+        },
+      },
     });
     expect(foreign.status).toBe(400);
     expect(foreign.error?.data.fieldErrors?.map((e) => e.path)).toEqual(['data.config.columns.2.entity_cuid']);
-    const shape = await as.installer.mutate('systemDataExportTemplate.create', { data: { name: 'Bad', system_cuid, config: { columns: [{ entity_cuid: battery }], resolution: '2m' } } });
+    const shape = await as.installer.mutate('systemDataExportTemplate.create', {
+      data: { name: 'Bad', system_cuid, config: { columns: [{ entity_cuid: battery }], resolution: '2m' } },
+    });
     expect(shape.status).toBe(400);
     expect(shape.error?.data.fieldErrors?.map((e) => e.path).sort()).toEqual(['data.config.columns.0.parameter_id', 'data.config.resolution']);
     const range = await as.basic.request('GET', streamUrl({ from: '2020-01-01T00:00:00Z', to: '2022-01-01T00:00:00Z' }));
@@ -168,12 +232,15 @@ describe('data exports', () => {
   it('shows a user of another company nothing: template, stream, job, file → 404, and an empty list', async () => {
     const started = await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end), timezone: ZONE });
     expect(started.status).toBe(200);
-    const id = (started.data).id;
+    const id = started.data.id;
     await jobs.tick();
     expect((await as.basic.query('exportJob.get', { id })).data).toMatchObject({ status: 'DONE' });
     const stream = await as.other.request('GET', streamUrl({ from: new Date(start).toISOString(), to: new Date(end).toISOString() }));
     expect([stream.status, stream.body.code]).toEqual([404, 'NOT_FOUND']);
-    const missing = await as.other.request('GET', `/api/exports/stream?${new URLSearchParams({ template_cuid: 'nosuchtemplate', from: new Date(start).toISOString(), to: new Date(end).toISOString() })}`);
+    const missing = await as.other.request(
+      'GET',
+      `/api/exports/stream?${new URLSearchParams({ template_cuid: 'nosuchtemplate', from: new Date(start).toISOString(), to: new Date(end).toISOString() })}`,
+    );
     expect({ status: missing.status, body: missing.body }).toEqual({ status: stream.status, body: { ...stream.body } });
     expect((await as.other.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).status).toBe(404);
     expect((await as.other.query('exportJob.get', { id })).status).toBe(404);
@@ -181,14 +248,14 @@ describe('data exports', () => {
     expect((await as.other.request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(404);
     expect((await as.installer.request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(404); // not the owner
     expect((await as.other.query('exportJob.list')).data).toEqual({ data: [] });
-    expect(((await as.basic.query('exportJob.list')).data).data.map((j: any) => j.id)).toContain(id);
+    expect((await as.basic.query('exportJob.list')).data.data.map((j: any) => j.id)).toContain(id);
     expect((await new HttpClient(t.baseUrl).request('GET', `/api/exports/jobs/${id}/file`)).status).toBe(401);
   });
 
   it('runs a background job to a file that downloads whole and in ranges (206, resumable, If-Range)', async () => {
     const started = await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end), timezone: ZONE, decimal: ',' });
-    const id = (started.data).id;
-    expect((started.data).status).toBe('QUEUED');
+    const id = started.data.id;
+    expect(started.data.status).toBe('QUEUED');
     await jobs.tick();
     const job = (await as.basic.query('exportJob.get', { id })).data;
     expect(job).toMatchObject({ status: 'DONE', rows_done: 180, rows_total: 180, download_url: `/api/exports/jobs/${id}/file` });
@@ -225,7 +292,7 @@ describe('data exports', () => {
   });
 
   it('a job whose worker died is taken again once its lease runs out', async () => {
-    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data).id;
+    const id = (await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data.id;
     // A worker claims the job and dies before writing anything.
     const claimed = await jobs.claim();
     expect(claimed?.id).toBe(id);
@@ -239,13 +306,17 @@ describe('data exports', () => {
   });
 
   it('a job taken by another worker while its file is written is not marked DONE by the first, and its file is removed (the thread records it on PostgreSQL, the worker on the embedded database)', async () => {
-    const id = ((await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data).id;
+    const id = (await as.basic.mutate('exportJob.start', { template_cuid, from: new Date(start), to: new Date(end) })).data.id;
     const claimed = await jobs.claim();
     expect(claimed?.id).toBe(id);
     // Its lease ran out and another worker took it, while this one still writes the file.
     await q(`UPDATE export_job SET worker = 'other-worker' WHERE id = $1`, [id]);
     await jobs.run(claimed!);
-    expect((await q(`SELECT status, worker, finished_at FROM export_job WHERE id = $1`, [id]))[0]).toEqual({ status: 'RUNNING', worker: 'other-worker', finished_at: null });
+    expect((await q(`SELECT status, worker, finished_at FROM export_job WHERE id = $1`, [id]))[0]).toEqual({
+      status: 'RUNNING',
+      worker: 'other-worker',
+      finished_at: null,
+    });
     expect((await readdir(dir)).filter((f) => f.startsWith(id))).toEqual([]);
     await q(`UPDATE export_job SET status = 'FAILED', error = 'Cancelled' WHERE id = $1`, [id]);
   });
@@ -253,19 +324,41 @@ describe('data exports', () => {
   it('a scheduled template makes a job for the previous day when due and mails a link that downloads the file', async () => {
     // A verified, active email channel of the system's company, and an unverified one the template may not name.
     const channel_cuid = 'exportchannel1';
-    await q(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) SELECT $1, 'EMAIL', 'ACTIVE', company_cuid FROM system WHERE system_cuid = $2`, [channel_cuid, system_cuid]);
-    await q(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ('exportmail1', $1, 'reports@demo.local', now())`, [channel_cuid]);
-    await q(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) SELECT 'exportchannel2', 'EMAIL', 'ACTIVE', company_cuid FROM system WHERE system_cuid = $1`, [system_cuid]);
-    await q(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ('exportmail2', 'exportchannel2', 'unverified@demo.local', NULL)`);
+    await q(
+      `INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) SELECT $1, 'EMAIL', 'ACTIVE', company_cuid FROM system WHERE system_cuid = $2`,
+      [channel_cuid, system_cuid],
+    );
+    await q(
+      `INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ('exportmail1', $1, 'reports@demo.local', now())`,
+      [channel_cuid],
+    );
+    await q(
+      `INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) SELECT 'exportchannel2', 'EMAIL', 'ACTIVE', company_cuid FROM system WHERE system_cuid = $1`,
+      [system_cuid],
+    );
+    await q(
+      `INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ('exportmail2', 'exportchannel2', 'unverified@demo.local', NULL)`,
+    );
     const unverified = await as.installer.mutate('systemDataExportTemplate.update', {
       id: template_cuid,
-      data: { config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }], schedule: { frequency: 'daily', recipients: [channel_cuid, 'exportchannel2'] } } },
+      data: {
+        config: {
+          columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }],
+          schedule: { frequency: 'daily', recipients: [channel_cuid, 'exportchannel2'] },
+        },
+      },
       previousData: {},
     });
     expect(unverified.error?.data.fieldErrors?.map((e) => e.path)).toEqual(['data.config.schedule.recipients.1']);
     const upd = await as.installer.mutate('systemDataExportTemplate.update', {
       id: template_cuid,
-      data: { config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }], resolution: 'raw', schedule: { frequency: 'daily', recipients: [channel_cuid] } } },
+      data: {
+        config: {
+          columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }],
+          resolution: 'raw',
+          schedule: { frequency: 'daily', recipients: [channel_cuid] },
+        },
+      },
       previousData: {},
     });
     expect(upd.status).toBe(200);
@@ -274,7 +367,10 @@ describe('data exports', () => {
     expect(new Date(sched.next_run_at).getTime()).toBeGreaterThan(Date.now());
     // Due: the day of the samples ends (midnight in the system's zone after them).
     const [{ tz }] = await q(`SELECT timezone AS tz FROM system WHERE system_cuid = $1`, [system_cuid]);
-    const [{ due }] = await q(`SELECT (date_trunc('day', $1::timestamptz, $2) AT TIME ZONE $2 + interval '1 day') AT TIME ZONE $2 AS due`, [new Date(start), tz]);
+    const [{ due }] = await q(`SELECT (date_trunc('day', $1::timestamptz, $2) AT TIME ZONE $2 + interval '1 day') AT TIME ZONE $2 AS due`, [
+      new Date(start),
+      tz,
+    ]);
     await q(`UPDATE export_schedule SET next_run_at = $2 WHERE template_cuid = $1`, [template_cuid, due]);
     await jobs.tick();
     const mail = await smtp.waitFor(1);

@@ -32,15 +32,19 @@ describe('export budgets and fair shares (two companies)', () => {
 
   let world: TwoCompanyExports | undefined;
   beforeAll(async () => {
-    world = await twoCompanyExports({
-      EXPORT_USER_MAX_QUEUED: '3',
-      EXPORT_COMPANY_MAX_QUEUED: '5',
-      EXPORT_USER_MAX_RUNNING: '1',
-      EXPORT_COMPANY_MAX_RUNNING: '2',
-      EXPORT_MAX_COLUMN_DAYS: '500',
-      // One job at a time: the order jobs end in is then the order the fair choice took them.
-      EXPORT_WORKER_CONCURRENCY: '1',
-    }, 3, ['battery_soc', 'battery_voltage']);
+    world = await twoCompanyExports(
+      {
+        EXPORT_USER_MAX_QUEUED: '3',
+        EXPORT_COMPANY_MAX_QUEUED: '5',
+        EXPORT_USER_MAX_RUNNING: '1',
+        EXPORT_COMPANY_MAX_RUNNING: '2',
+        EXPORT_MAX_COLUMN_DAYS: '500',
+        // One job at a time: the order jobs end in is then the order the fair choice took them.
+        EXPORT_WORKER_CONCURRENCY: '1',
+      },
+      3,
+      ['battery_soc', 'battery_voltage'],
+    );
     ({ t, start, templateA, templateB } = world);
     worker = t.app.get(ExportJobsWorker);
     Object.assign(as, world.as);
@@ -60,7 +64,11 @@ describe('export budgets and fair shares (two companies)', () => {
       mine.push(res.data);
     }
     // A queued job shows its place in its company's line.
-    expect(mine.map((j) => [j.status, j.queue_position])).toEqual([['QUEUED', 1], ['QUEUED', 2], ['QUEUED', 3]]);
+    expect(mine.map((j) => [j.status, j.queue_position])).toEqual([
+      ['QUEUED', 1],
+      ['QUEUED', 2],
+      ['QUEUED', 3],
+    ]);
     const fourth = await as.basic.mutate('exportJob.start', wide(templateA));
     expect([fourth.status, fourth.error?.data.code]).toEqual([429, 'TOO_MANY_REQUESTS']);
     expect(fourth.error?.message).toBe('You already have 3 exports waiting; start another when one has finished, or cancel one');
@@ -74,9 +82,14 @@ describe('export budgets and fair shares (two companies)', () => {
     // Too large for one job: 300 days × 2 columns = 600 column-days > 500; a field error on "to", not a 500.
     const large = await as.basic.mutate('exportJob.start', { template_cuid: templateA, from: new Date(start - 290 * DAY), to: new Date(start + 10 * DAY) });
     expect(large.status).toBe(400);
-    expect(large.error?.data.fieldErrors).toEqual([{ path: 'to', message: expect.stringMatching(/^This export is too large: 600 column-days .* at most 500/) }]);
+    expect(large.error?.data.fieldErrors).toEqual([
+      { path: 'to', message: expect.stringMatching(/^This export is too large: 600 column-days .* at most 500/) },
+    ]);
     // The stream refuses the same size alike.
-    const stream = await as.basic.request('GET', `/api/exports/stream?${new URLSearchParams({ template_cuid: templateA, from: new Date(start - 290 * DAY).toISOString(), to: new Date(start + 10 * DAY).toISOString() })}`);
+    const stream = await as.basic.request(
+      'GET',
+      `/api/exports/stream?${new URLSearchParams({ template_cuid: templateA, from: new Date(start - 290 * DAY).toISOString(), to: new Date(start + 10 * DAY).toISOString() })}`,
+    );
     expect([stream.status, stream.body.fieldErrors?.[0]?.path]).toEqual([400, 'to']);
     // Company B is not touched by A's limits: first in its own line.
     const b = await as.other.mutate('exportJob.start', oneDay(templateB));
@@ -94,7 +107,8 @@ describe('export budgets and fair shares (two companies)', () => {
     // Another instance's claims, one at a time (each claim is the round-robin choice; nothing runs to the end here).
     const claimed = [];
     for (let i = 0; i < 4; i++) claimed.push(await worker.claim());
-    const owner = async (id: string | undefined) => (id ? (await q(`SELECT u.email FROM export_job j JOIN "user" u ON u.user_cuid = j.user_cuid WHERE j.id = $1`, [id]))[0].email : undefined);
+    const owner = async (id: string | undefined) =>
+      id ? (await q(`SELECT u.email FROM export_job j JOIN "user" u ON u.user_cuid = j.user_cuid WHERE j.id = $1`, [id]))[0].email : undefined;
     // A's oldest (basic), then B (never served), then A's colleague (basic is at 1 running), then nothing (A at 2 running).
     expect(await Promise.all(claimed.map((j) => owner(j?.id)))).toEqual(['basic@demo.local', 'other@demo.local', 'basic2@demo.local', undefined]);
     // Hand the three back to the queue as a crashed instance would (lease lapsed): the next test drains them.
@@ -105,13 +119,18 @@ describe('export budgets and fair shares (two companies)', () => {
     const late = await as.other.mutate('exportJob.start', oneDay(templateB));
     expect(late.status).toBe(200);
     expect(late.data).toMatchObject({ status: 'QUEUED', queue_position: 1 });
-    const [lastA] = await q(`SELECT max(j.created_at) AS at FROM export_job j JOIN system s ON s.system_cuid = j.system_cuid JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = $1`, [DEMO_COMPANY_NAME]);
-    expect(new Date((late.data).created_at).getTime()).toBeGreaterThanOrEqual(new Date(lastA.at).getTime());
+    const [lastA] = await q(
+      `SELECT max(j.created_at) AS at FROM export_job j JOIN system s ON s.system_cuid = j.system_cuid JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = $1`,
+      [DEMO_COMPANY_NAME],
+    );
+    expect(new Date(late.data.created_at).getTime()).toBeGreaterThanOrEqual(new Date(lastA.at).getTime());
     await worker.tick();
     const jobs = [];
-    for (const who of ['basic', 'basic2', 'other']) for (const j of ((await as[who].query('exportJob.list')).data).data) jobs.push({ who, ...j });
+    for (const who of ['basic', 'basic2', 'other']) for (const j of (await as[who].query('exportJob.list')).data.data) jobs.push({ who, ...j });
     expect(jobs.map((j) => j.status)).toEqual(jobs.map(() => 'DONE'));
-    const order = jobs.sort((a, b) => new Date(a.finished_at).getTime() - new Date(b.finished_at).getTime()).map((j) => (j.id === (late.data).id ? 'B-late' : j.who));
+    const order = jobs
+      .sort((a, b) => new Date(a.finished_at).getTime() - new Date(b.finished_at).getTime())
+      .map((j) => (j.id === late.data.id ? 'B-late' : j.who));
     // Both of B's jobs end before the last three of A's five: companies take turns.
     expect(order.indexOf('B-late')).toBeLessThan(order.length - 3);
     expect(order.slice(-3).every((w) => w === 'basic' || w === 'basic2')).toBe(true);

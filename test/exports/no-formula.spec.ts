@@ -74,11 +74,24 @@ describe('no formula in any spreadsheet we write (every writer × every field ×
     for (let i = 0; i < 10; i++) {
       const ts = new Date(start + i * 60_000);
       rows.push({ seg: 0, row: { index: 2 * i, entity_cuid: battery, parameter_id: 'battery_soc', ts, min: null, max: null, value: -12.5 - i, tz: 'UTC' } });
-      rows.push({ seg: 0, row: { index: 2 * i + 1, entity_cuid: battery, parameter_id: 'battery_voltage', ts, min: null, max: null, value: -0.25, tz: 'UTC' } });
+      rows.push({
+        seg: 0,
+        row: { index: 2 * i + 1, entity_cuid: battery, parameter_id: 'battery_voltage', ts, min: null, max: null, value: -0.25, tz: 'UTC' },
+      });
     }
     await t.app.get(TelemetryWriter).write({ rows, standard: [], states: [] });
     const created = await as.installer.mutate('systemDataExportTemplate.create', {
-      data: { name: 'Formulas', system_cuid, config: { columns: [{ entity_cuid: battery, parameter_id: 'battery_soc' }, { entity_cuid: battery, parameter_id: 'battery_voltage', label: 'x' }], resolution: 'raw' } },
+      data: {
+        name: 'Formulas',
+        system_cuid,
+        config: {
+          columns: [
+            { entity_cuid: battery, parameter_id: 'battery_soc' },
+            { entity_cuid: battery, parameter_id: 'battery_voltage', label: 'x' },
+          ],
+          resolution: 'raw',
+        },
+      },
     });
     expect(created.status).toBe(200);
     template_cuid = created.data.data.template_cuid;
@@ -93,11 +106,15 @@ describe('no formula in any spreadsheet we write (every writer × every field ×
     await q(`UPDATE entity SET name = $2 WHERE entity_cuid = $1`, [battery, p]);
     await q(`UPDATE log_parameter SET description = $1 WHERE parameter_id = 'battery_soc'`, [p]);
     await q(`UPDATE unit SET unit = $1 WHERE unit_cuid = (SELECT unit_cuid FROM log_parameter WHERE parameter_id = 'battery_voltage')`, [p]);
-    await q(`UPDATE system_data_export_template SET config = jsonb_set(config, '{columns,1,label}', to_jsonb($2::text)) WHERE template_cuid = $1`, [template_cuid, p]);
+    await q(`UPDATE system_data_export_template SET config = jsonb_set(config, '{columns,1,label}', to_jsonb($2::text)) WHERE template_cuid = $1`, [
+      template_cuid,
+      p,
+    ]);
   }
 
   const range = { template_cuid: '', from: '', to: '', timezone: 'UTC' };
-  const streamUrl = (params: Record<string, string>) => `/api/exports/stream?${new URLSearchParams({ ...range, template_cuid, from: new Date(start).toISOString(), to: new Date(end).toISOString(), ...params })}`;
+  const streamUrl = (params: Record<string, string>) =>
+    `/api/exports/stream?${new URLSearchParams({ ...range, template_cuid, from: new Date(start).toISOString(), to: new Date(end).toISOString(), ...params })}`;
 
   it.each(PAYLOADS.map((p) => [JSON.stringify(p), p]))('data exports (CSV "," and ";", XLSX, job file) with %s in every header field', async (_name, p) => {
     await poisonExportFields(p);
@@ -146,7 +163,9 @@ describe('no formula in any spreadsheet we write (every writer × every field ×
       if (r.data.data.length < 20) break;
     }
     expect(runnableCells(csv)).toEqual([]);
-    const rows = Papa.parse<string[]>(csv, { delimiter: ',' }).data.filter((r) => r.length > 1).slice(1);
+    const rows = Papa.parse<string[]>(csv, { delimiter: ',' })
+      .data.filter((r) => r.length > 1)
+      .slice(1);
     expect(rows).toHaveLength(PAYLOADS.length);
     for (const p of PAYLOADS) expect(rows.some((r) => holds(r, p))).toBe(true);
     expect(rows.every((r) => r[7] === '-3.5')).toBe(true);

@@ -30,14 +30,18 @@ describe('export budgets of shared systems and export dates (two companies)', ()
 
   let world: TwoCompanyExports | undefined;
   beforeAll(async () => {
-    world = await twoCompanyExports({
-      EXPORT_USER_MAX_QUEUED: '3',
-      EXPORT_COMPANY_MAX_QUEUED: '4',
-      EXPORT_USER_MAX_RUNNING: '1',
-      EXPORT_COMPANY_MAX_RUNNING: '1',
-      // One job at a time: the order jobs end in is the order the fair choice took them.
-      EXPORT_WORKER_CONCURRENCY: '1',
-    }, 1, ['battery_soc']);
+    world = await twoCompanyExports(
+      {
+        EXPORT_USER_MAX_QUEUED: '3',
+        EXPORT_COMPANY_MAX_QUEUED: '4',
+        EXPORT_USER_MAX_RUNNING: '1',
+        EXPORT_COMPANY_MAX_RUNNING: '1',
+        // One job at a time: the order jobs end in is the order the fair choice took them.
+        EXPORT_WORKER_CONCURRENCY: '1',
+      },
+      1,
+      ['battery_soc'],
+    );
     ({ t, start, templateA, templateB, companyA, companyB } = world);
     worker = t.app.get(ExportJobsWorker);
     Object.assign(as, world.as);
@@ -54,9 +58,19 @@ describe('export budgets of shared systems and export dates (two companies)', ()
       for (const value of bad) {
         const input = { ...good, [field]: value };
         const job = await as.other.mutate('exportJob.start', { template_cuid: templateB, ...input });
-        expect([field, value, job.status, job.error?.data.fieldErrors]).toEqual([field, value, 400, [{ path: field, message: 'A date between the years 1970 and 9999' }]]);
+        expect([field, value, job.status, job.error?.data.fieldErrors]).toEqual([
+          field,
+          value,
+          400,
+          [{ path: field, message: 'A date between the years 1970 and 9999' }],
+        ]);
         const stream = await as.other.request('GET', `/api/exports/stream?${new URLSearchParams({ template_cuid: templateB, ...input })}`);
-        expect([field, value, stream.status, stream.body.fieldErrors]).toEqual([field, value, 400, [{ path: field, message: 'A date between the years 1970 and 9999' }]]);
+        expect([field, value, stream.status, stream.body.fieldErrors]).toEqual([
+          field,
+          value,
+          400,
+          [{ path: field, message: 'A date between the years 1970 and 9999' }],
+        ]);
       }
     }
     // The French caller reads the same refusal in French.
@@ -69,11 +83,17 @@ describe('export budgets of shared systems and export dates (two companies)', ()
     const first = await as.basic.mutate('exportJob.start', { template_cuid: templateA, from: '1970-01-01T00:00:00Z', to: '1970-01-02T00:00:00Z' });
     const last = await as.basic.mutate('exportJob.start', { template_cuid: templateA, from: '9999-12-30T00:00:00Z', to: '9999-12-31T23:59:59.999Z' });
     expect([first.status, last.status]).toEqual([200, 200]);
-    const stream = await as.basic.request('GET', `/api/exports/stream?${new URLSearchParams({ template_cuid: templateA, from: '9999-12-30T00:00:00Z', to: '9999-12-31T23:59:59.999Z' })}`);
+    const stream = await as.basic.request(
+      'GET',
+      `/api/exports/stream?${new URLSearchParams({ template_cuid: templateA, from: '9999-12-30T00:00:00Z', to: '9999-12-31T23:59:59.999Z' })}`,
+    );
     expect(stream.status).toBe(200);
     await worker.tick();
     const done = await q(`SELECT status, error FROM export_job ORDER BY created_at`);
-    expect(done).toEqual([{ status: 'DONE', error: null }, { status: 'DONE', error: null }]);
+    expect(done).toEqual([
+      { status: 'DONE', error: null },
+      { status: 'DONE', error: null },
+    ]);
   });
 
   it('class "partner floods a shared system": A’s users flood exports of B’s shared system; A’s jobs count against A, and B’s own user still starts and finishes B’s export', async () => {
@@ -88,7 +108,7 @@ describe('export budgets of shared systems and export dates (two companies)', ()
     const own = await as.other.mutate('exportJob.start', oneDay(templateB));
     expect(own.status).toBe(200);
     expect(own.data).toMatchObject({ status: 'QUEUED', queue_position: 1 });
-    const ownId = (own.data).id as string;
+    const ownId = own.data.id as string;
     expect((await q(`SELECT charged_company_cuid AS c FROM export_job WHERE id = $1`, [ownId]))[0].c).toBe(companyB);
     // Running slots: A's job holds A's one slot; B's job still takes B's (A's jobs do not hold B's), then nothing more may start.
     const claimed = [await worker.claim(), await worker.claim(), await worker.claim()];

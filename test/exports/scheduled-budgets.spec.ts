@@ -43,7 +43,9 @@ describe('scheduled exports are charged to the company that scheduled them', () 
     (await q(`SELECT count(*)::int AS n FROM export_job WHERE status = 'QUEUED' AND charged_company_cuid = $1`, [company]))[0].n as number;
   const columns = () => [{ entity_cuid: battery, parameter_id: 'battery_soc' }];
   const schedule = (c: HttpClient, name: string, recipients: string[]) =>
-    c.mutate<any>('systemDataExportTemplate.create', { data: { name, system_cuid: farm, config: { columns: columns(), schedule: { frequency: 'daily', recipients } } } });
+    c.mutate<any>('systemDataExportTemplate.create', {
+      data: { name, system_cuid: farm, config: { columns: columns(), schedule: { frequency: 'daily', recipients } } },
+    });
   /** Every schedule due now, then one round of making jobs (no job runs: nothing is claimed). */
   const dueNow = async () => {
     await worker.enqueueDueSchedules();
@@ -125,7 +127,9 @@ describe('scheduled exports are charged to the company that scheduled them', () 
     await q(`UPDATE export_job SET status = 'DONE', finished_at = now() WHERE charged_company_cuid = $1 AND status = 'QUEUED'`, [companyB]);
     await worker.enqueueDueSchedules();
     expect(await queuedFor(companyB)).toBe(FLOOD - COMPANY_MAX_QUEUED);
-    const twice = await q(`SELECT template_cuid FROM export_job WHERE scheduled AND status IN ('QUEUED', 'RUNNING') GROUP BY template_cuid HAVING count(*) > 1`);
+    const twice = await q(
+      `SELECT template_cuid FROM export_job WHERE scheduled AND status IN ('QUEUED', 'RUNNING') GROUP BY template_cuid HAVING count(*) > 1`,
+    );
     expect(twice).toEqual([]);
   });
 
@@ -153,9 +157,13 @@ describe('scheduled exports are charged to the company that scheduled them', () 
     expect(refused.status).toBe(400);
     expect(refused.error?.message).toBe(`This company has reached its limit of ${SCHEDULES_CAP} scheduled exports; remove a schedule before adding another`);
     const french = await schedule(as.partnerFr, 'B one too many', ['schedchanB']);
-    expect(french.error?.message).toBe(`Cette entreprise a atteint sa limite de ${SCHEDULES_CAP} exports planifiés ; retirez une planification avant d'en ajouter une autre`);
+    expect(french.error?.message).toBe(
+      `Cette entreprise a atteint sa limite de ${SCHEDULES_CAP} exports planifiés ; retirez une planification avant d'en ajouter une autre`,
+    );
     // Turning an unscheduled template into a scheduled one counts too.
-    const plain = await as.partner.mutate<any>('systemDataExportTemplate.create', { data: { name: 'B plain', system_cuid: farm, config: { columns: columns() } } });
+    const plain = await as.partner.mutate<any>('systemDataExportTemplate.create', {
+      data: { name: 'B plain', system_cuid: farm, config: { columns: columns() } },
+    });
     expect(plain.error).toBeUndefined();
     const upd = await as.partner.mutate<any>('systemDataExportTemplate.update', {
       id: plain.data.data.id,
@@ -165,7 +173,9 @@ describe('scheduled exports are charged to the company that scheduled them', () 
     expect(upd.status).toBe(400);
     // A rename of a scheduled template is not a new schedule.
     const bOne = (await q(`SELECT template_cuid FROM system_data_export_template WHERE name = 'B report 0'`))[0].template_cuid;
-    expect((await as.partner.mutate<any>('systemDataExportTemplate.update', { id: bOne, data: { name: 'B report 0 renamed' }, previousData: {} })).error).toBeUndefined();
+    expect(
+      (await as.partner.mutate<any>('systemDataExportTemplate.update', { id: bOne, data: { name: 'B report 0 renamed' }, previousData: {} })).error,
+    ).toBeUndefined();
     // A's company has its own room.
     expect((await schedule(as.installer, 'A weekly', ['schedchanA'])).error).toBeUndefined();
   });
@@ -182,7 +192,9 @@ describe('scheduled exports are charged to the company that scheduled them', () 
     const jobs = await q(`SELECT id, status, charged_company_cuid, mailed_at, mail_error FROM export_job ORDER BY charged_company_cuid, id`);
     expect(jobs.every((j) => j.status === 'DONE' && j.mailed_at !== null)).toBe(true);
     const refused = jobs.filter((j) => j.mail_error !== null);
-    expect(refused.map((j) => [j.charged_company_cuid, j.mail_error])).toEqual([[companyB, 'Not mailed to 1 of 1 recipients: this company has caused too many mails this hour']]);
+    expect(refused.map((j) => [j.charged_company_cuid, j.mail_error])).toEqual([
+      [companyB, 'Not mailed to 1 of 1 recipients: this company has caused too many mails this hour'],
+    ]);
     const to = smtp.messages.map((m) => m.to.join(',')).sort();
     expect(to).toEqual(['reports@demo.local', ...Array(MAILS_PER_COMPANY).fill('reports@other.local')]);
     // The job shows it, to the partner and to the owner's user (English and French).
@@ -197,7 +209,9 @@ describe('scheduled exports are charged to the company that scheduled them', () 
   it("once A removes B's share, B's schedules on A's farm make no job and no mail (the period passes); A's own schedule still runs", async () => {
     await q(`DELETE FROM export_job`);
     await q(`DELETE FROM budget_use`);
-    const bSchedules = (await q(`SELECT count(*)::int AS n FROM system_data_export_template WHERE charged_company_cuid = $1 AND config ? 'schedule'`, [companyB]))[0].n;
+    const bSchedules = (
+      await q(`SELECT count(*)::int AS n FROM system_data_export_template WHERE charged_company_cuid = $1 AND config ? 'schedule'`, [companyB])
+    )[0].n;
     expect(bSchedules).toBeGreaterThan(0);
     await q(`DELETE FROM system_sharing WHERE company_cuid = $1 AND system_cuid = $2`, [companyB, farm]);
     try {

@@ -52,7 +52,11 @@ export async function addChannel(
     company_cuid,
   ]);
   for (const t of opts.triggers ?? []) {
-    await ds.query(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, $3)`, [channel_cuid, t, opts.enabled ?? true]);
+    await ds.query(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, $3)`, [
+      channel_cuid,
+      t,
+      opts.enabled ?? true,
+    ]);
   }
   return channel_cuid;
 }

@@ -69,14 +69,22 @@ export class DiscordPeer {
     if (this.rateLimited && this.rateLimited.times > 0) {
       this.rateLimited.times--;
       const s = this.rateLimited.retry_after;
-      return json(429, { message: 'You are being rate limited.', retry_after: s, global: false }, { 'retry-after': String(Math.ceil(s)), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': String(s) });
+      return json(
+        429,
+        { message: 'You are being rate limited.', retry_after: s, global: false },
+        { 'retry-after': String(Math.ceil(s)), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': String(s) },
+      );
     }
     const now = Date.now();
     if (now - this.bucket.windowStart >= this.bucket.resetAfter * 1000) Object.assign(this.bucket, { remaining: this.bucket.size, windowStart: now });
     if (this.bucket.remaining === 0) {
       this.overruns++;
       const s = Math.max(0.001, (this.bucket.windowStart + this.bucket.resetAfter * 1000 - now) / 1000);
-      return json(429, { message: 'You are being rate limited.', retry_after: s, global: false }, { 'retry-after': String(Math.ceil(s)), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': String(s) });
+      return json(
+        429,
+        { message: 'You are being rate limited.', retry_after: s, global: false },
+        { 'retry-after': String(Math.ceil(s)), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': String(s) },
+      );
     }
     let body: DiscordPost['body'] = {};
     try {

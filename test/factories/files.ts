@@ -7,7 +7,8 @@ export const PNG_BYTES = Buffer.from(
   'hex',
 );
 export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-export const SVG_TEXT = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><script>alert(1)</script><rect width="16" height="16"/></svg>';
+export const SVG_TEXT =
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><script>alert(1)</script><rect width="16" height="16"/></svg>';
 
 export interface UploadAnswer {
   status: number;

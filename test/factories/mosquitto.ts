@@ -85,4 +85,3 @@ export async function startMosquitto(extraConfig: string[] = [], options: { port
       }),
   };
 }
-

@@ -35,7 +35,13 @@ export function twoOutboxInstances(settings: Record<string, string>): {
     await peer.start();
     t = await startTestApp(settings, { liveOverPostgres: true });
     const url = (t.db.dataSource.options as { url?: string }).url;
-    const configB = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error', ...settings, ...(url ? { DATABASE_URL: url } : {}) });
+    const configB = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'error',
+      ...settings,
+      ...(url ? { DATABASE_URL: url } : {}),
+    });
     dbB = url ? await openDatabase({ url, poolSize: 5, entities: ENTITIES }, false) : undefined;
     @Module({
       imports: [ConfigModule.forConfig(configB), DatabaseModule.forDatabase(dbB ?? t.db, false), OutboxSignalModule],

@@ -125,25 +125,36 @@ export class PolicyWorld {
   }
 
   /** A user with one membership; returns the user's cuid and membership cuid. */
-  async user(level: Level, admin: boolean, company_cuid: string, rel: Relation = 'own'): Promise<{ user_cuid: string; membership_cuid: string; email: string }> {
+  async user(
+    level: Level,
+    admin: boolean,
+    company_cuid: string,
+    rel: Relation = 'own',
+  ): Promise<{ user_cuid: string; membership_cuid: string; email: string }> {
     const user_cuid = newCuid();
     const membership_cuid = newCuid();
     const email = `${uniq(rel === 'foreign' ? 'foreignmark' : 'u')}@policy.test`;
     await this.ds.query(`INSERT INTO "user" (user_cuid, email, password, name) VALUES ($1, $2, NULL, $3)`, [user_cuid, email, this.label(rel)]);
-    await this.ds.query(
-      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
-      [membership_cuid, this.roles.get(level), user_cuid, company_cuid, admin],
-    );
+    await this.ds.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`, [
+      membership_cuid,
+      this.roles.get(level),
+      user_cuid,
+      company_cuid,
+      admin,
+    ]);
     return { user_cuid, membership_cuid, email };
   }
 
   /** One more membership for an existing user (users of several companies). */
   async membership(user_cuid: string, company_cuid: string, level: Level, admin: boolean): Promise<string> {
     const membership_cuid = newCuid();
-    await this.ds.query(
-      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
-      [membership_cuid, this.roles.get(level), user_cuid, company_cuid, admin],
-    );
+    await this.ds.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`, [
+      membership_cuid,
+      this.roles.get(level),
+      user_cuid,
+      company_cuid,
+      admin,
+    ]);
     return membership_cuid;
   }
 
@@ -151,7 +162,12 @@ export class PolicyWorld {
    * A user of two companies: `level` in `company_cuid` (not admin), and `otherLevel` (admin) in a
    * fresh company of nobody else. Returns the user, their membership in `company_cuid` and the other company.
    */
-  async twoCompanyUser(level: Level, company_cuid: string, rel: Relation, otherLevel: Level): Promise<{ user_cuid: string; membership_cuid: string; email: string; other: string }> {
+  async twoCompanyUser(
+    level: Level,
+    company_cuid: string,
+    rel: Relation,
+    otherLevel: Level,
+  ): Promise<{ user_cuid: string; membership_cuid: string; email: string; other: string }> {
     const u = await this.user(level, false, company_cuid, rel);
     const other = await this.company(`second ${uniq()}`);
     await this.membership(u.user_cuid, other, otherLevel, true);

@@ -7,7 +7,9 @@ export interface Sample {
 
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = '[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"';
-const SAMPLE = new RegExp(`^(${NAME})(?:\\{((?:${LABEL})(?:,${LABEL})*)?,?\\})? (-?(?:[0-9]+(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|[Nn][Aa][Nn]|[+-]?Inf)(?: -?[0-9]+)?$`);
+const SAMPLE = new RegExp(
+  `^(${NAME})(?:\\{((?:${LABEL})(?:,${LABEL})*)?,?\\})? (-?(?:[0-9]+(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|[Nn][Aa][Nn]|[+-]?Inf)(?: -?[0-9]+)?$`,
+);
 const COMMENT = new RegExp(`^# (?:HELP ${NAME} .*|TYPE ${NAME} (?:counter|gauge|histogram|summary|untyped))$`);
 const ONE_LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"/g;
 

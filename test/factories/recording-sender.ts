@@ -13,7 +13,12 @@ export interface RecordedMessage {
 }
 
 /** How the peer answers one message: HTTP status and JSON body (Telegram-style `retry_after` seconds on 429). */
-export type PeerAnswer = { status: number; body?: unknown; delayMs?: number; /** answered only once this settles (a test holds a channel) */ hold?: Promise<unknown> };
+export type PeerAnswer = {
+  status: number;
+  body?: unknown;
+  delayMs?: number;
+  /** answered only once this settles (a test holds a channel) */ hold?: Promise<unknown>;
+};
 
 /**
  * A local HTTP peer that records every message posted to it and answers as a test tells it
@@ -49,7 +54,8 @@ export class RecordingPeer {
   /** Messages per event_cuid (how many times each event reached the peer, per channel). */
   countsByEventAndChannel(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const m of this.messages) for (const a of m.alerts) out.set(`${a.event_cuid}/${m.channel_cuid}`, (out.get(`${a.event_cuid}/${m.channel_cuid}`) ?? 0) + 1);
+    for (const m of this.messages)
+      for (const a of m.alerts) out.set(`${a.event_cuid}/${m.channel_cuid}`, (out.get(`${a.event_cuid}/${m.channel_cuid}`) ?? 0) + 1);
     return out;
   }
 

@@ -60,14 +60,22 @@ function verifySignature(req: IncomingMessage, url: URL, body: Buffer, peer: Pic
   const headerNames = signedHeaders.split(';');
   if (!headerNames.includes('host')) return 'host is not signed';
   const canonicalHeaders = headerNames
-    .map((h) => `${h}:${String(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .map(
+      (h) =>
+        `${h}:${String(req.headers[h] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
     .join('');
   const query = [...url.searchParams.entries()]
     .map(([k, v]) => [encode(k), encode(v)])
     .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const canonicalPath = url.pathname.split('/').map((seg) => encode(decodeURIComponent(seg))).join('/');
+  const canonicalPath = url.pathname
+    .split('/')
+    .map((seg) => encode(decodeURIComponent(seg)))
+    .join('/');
   const canonical = [req.method, canonicalPath, query, canonicalHeaders, signedHeaders, payloadHash].join('\n');
   const scope = `${day}/${region}/s3/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');

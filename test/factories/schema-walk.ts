@@ -3,7 +3,16 @@
  * field of every procedure find the fields here, each with its own verdict on a leaf.
  */
 export type Path = (string | number)[];
-export type SchemaDef = { type: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; out?: unknown; options?: unknown[]; element?: unknown; valueType?: unknown };
+export type SchemaDef = {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  out?: unknown;
+  options?: unknown[];
+  element?: unknown;
+  valueType?: unknown;
+};
 export const defOf = (schema: unknown): SchemaDef | undefined => (schema as { _zod?: { def: SchemaDef } })?._zod?.def;
 
 /** What a visitor answers to stop the walk at a node. */

@@ -86,4 +86,5 @@ export function mailHeader(raw: string, name: string): string | undefined {
 }
 
 /** The verification link of a mail, or undefined. */
-export const verifyLinkOf = (raw: string): string | undefined => /https?:\/\/[^\s"<>]+\/api\/alerts\/email\/verify\?token=[A-Za-z0-9._-]+/.exec(decodeMail(raw))?.[0];
+export const verifyLinkOf = (raw: string): string | undefined =>
+  /https?:\/\/[^\s"<>]+\/api\/alerts\/email\/verify\?token=[A-Za-z0-9._-]+/.exec(decodeMail(raw))?.[0];

@@ -26,7 +26,11 @@ export async function openStream(c: HttpClient, path: string, headers: Record<st
         while ((cut = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           const event = /^event: *(.*)$/m.exec(block)?.[1];
           if (data && !event) {
             events.push(superjson.deserialize(JSON.parse(data)));

@@ -81,7 +81,10 @@ export class TelegramPeer {
    * the tightest span seen per rule (between a message and the one `max` places before it; null
    * when no chat got more than `max`).
    */
-  limitReport(from = 0, slackMs = 50): { perChat: number; perGroup: number; overall: number; tightestMs: { perChat: number | null; perGroup: number | null; overall: number | null } } {
+  limitReport(
+    from = 0,
+    slackMs = 50,
+  ): { perChat: number; perGroup: number; overall: number; tightestMs: { perChat: number | null; perGroup: number | null; overall: number | null } } {
     const sent = this.sent.slice(from);
     const tightestMs = { perChat: Infinity, perGroup: Infinity, overall: Infinity };
     const broken = (times: number[], max: number, perMs: number, rule: keyof typeof tightestMs) => {
@@ -105,7 +108,12 @@ export class TelegramPeer {
     const all = sent.map((m) => m.at).sort((a, b) => a - b);
     const overall = broken(all, 30, 1000, 'overall');
     const tight = (v: number) => (Number.isFinite(v) ? v : null);
-    return { perChat, perGroup, overall, tightestMs: { perChat: tight(tightestMs.perChat), perGroup: tight(tightestMs.perGroup), overall: tight(tightestMs.overall) } };
+    return {
+      perChat,
+      perGroup,
+      overall,
+      tightestMs: { perChat: tight(tightestMs.perChat), perGroup: tight(tightestMs.perGroup), overall: tight(tightestMs.overall) },
+    };
   }
 
   close(): Promise<void> {

@@ -5,13 +5,7 @@ import { newCuid } from '../../server/src/common/ids';
  * Adds a user with one membership (password "demo-password": the demo users' hash is reused, so
  * no slow hashing in tests). Returns the new user's cuid.
  */
-export async function addMember(
-  ds: DataSource,
-  email: string,
-  companyName: string,
-  level: 0 | 1 | 2 | 3,
-  isCompanyAdmin = false,
-): Promise<string> {
+export async function addMember(ds: DataSource, email: string, companyName: string, level: 0 | 1 | 2 | 3, isCompanyAdmin = false): Promise<string> {
   const user_cuid = newCuid();
   await ds.transaction(async (tx) => {
     const [{ password }] = await tx.query(`SELECT password FROM "user" WHERE email = 'basic@demo.local'`);

@@ -6,7 +6,7 @@ import { buildFleetWorld, type FleetWorld } from './fleet-world';
 
 const firstOfMonth = (day: Date, month: Date) => day.getTime() === month.getTime();
 
-describe('fleet.overview / fleet.energy (the operator\'s home) over HTTP', () => {
+describe("fleet.overview / fleet.energy (the operator's home) over HTTP", () => {
   let t: TestApp;
   let w: FleetWorld;
   const as: Record<string, HttpClient> = {};
@@ -155,9 +155,7 @@ describe('fleet.overview / fleet.energy (the operator\'s home) over HTTP', () =>
     // Otherwise UTC's today is Auckland's yesterday: a5's 7 plus a4's 150 − 100 (last reading before yesterday).
     // (On Auckland's 1st of a month its yesterday has no base reading in the range: a5's 7 only.)
     if (aklToday !== utcToday) expect(byLabel.get(utcToday)).toBe(firstOfMonth(w.bounds.aklDay, w.bounds.aklMonth) ? 7 : 57);
-    expect(res.data.total_kwh).toBe(
-      Math.round([...byLabel.values()].reduce((s: number, v) => s + (v ?? 0), 0) * 1000) / 1000,
-    );
+    expect(res.data.total_kwh).toBe(Math.round([...byLabel.values()].reduce((s: number, v) => s + (v ?? 0), 0) * 1000) / 1000);
     // Company B's 900 kWh are nowhere.
     expect(res.data.total_kwh).toBeLessThan(900);
     const other = await as.instB.query('fleet.energy', { from, to, granularity: 'day' });

@@ -37,16 +37,20 @@ export async function buildFleetWorld(ds: DataSource): Promise<FleetWorld> {
   const sys = {} as FleetWorld['sys'];
   const system = async (key: keyof FleetWorld['sys'], company: string, site: string | null, timezone = 'UTC') => {
     sys[key] = newCuid();
-    await q(`INSERT INTO system (system_cuid, company_cuid, name, timezone, site_cuid) VALUES ($1, $2, $3, $4, $5)`, [sys[key], company, `${key.toUpperCase()} system`, timezone, site]);
+    await q(`INSERT INTO system (system_cuid, company_cuid, name, timezone, site_cuid) VALUES ($1, $2, $3, $4, $5)`, [
+      sys[key],
+      company,
+      `${key.toUpperCase()} system`,
+      timezone,
+      site,
+    ]);
   };
   const controller = async (key: keyof FleetWorld['sys'], state: string, lastSeen: number, since: number) => {
     const id = `fleet-${key}-${sys[key].slice(0, 6)}`;
-    await q(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) SELECT $1, $2, company_cuid, system_cuid, $3 FROM system WHERE system_cuid = $4`, [
-      id,
-      controllertype_cuid,
-      `ctl ${key}`,
-      sys[key],
-    ]);
+    await q(
+      `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) SELECT $1, $2, company_cuid, system_cuid, $3 FROM system WHERE system_cuid = $4`,
+      [id, controllertype_cuid, `ctl ${key}`, sys[key]],
+    );
     await q(`INSERT INTO controller_online_state (controller_id, online_state) VALUES ($1, $2)`, [id, state]);
     await q(`INSERT INTO controller_presence (controller_id, last_seen_at, state_since) VALUES ($1, $2, $3)`, [id, new Date(lastSeen), new Date(since)]);
     return id;
@@ -75,7 +79,11 @@ export async function buildFleetWorld(ds: DataSource): Promise<FleetWorld> {
       severity,
       active,
     ]);
-    await q(`INSERT INTO notification_trigger_status (trigger_cuid, trigger_state, state_since) VALUES ($1, $2, $3)`, [trigger, triggered ? 'TRIGGERED' : 'RELEASED', new Date(now - 10 * MIN)]);
+    await q(`INSERT INTO notification_trigger_status (trigger_cuid, trigger_state, state_since) VALUES ($1, $2, $3)`, [
+      trigger,
+      triggered ? 'TRIGGERED' : 'RELEASED',
+      new Date(now - 10 * MIN),
+    ]);
   };
 
   await system('a1', companyA, sites.s1);

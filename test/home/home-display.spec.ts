@@ -35,7 +35,6 @@ describe('energy formatting', () => {
   });
 });
 
-
 describe('map pins and home sections', () => {
   it('a cluster takes the worst state of its pins', () => {
     expect(worseState('ONLINE', 'ALARM')).toBe('ALARM');

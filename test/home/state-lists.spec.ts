@@ -32,7 +32,7 @@ describe('systems and controllers lists tell the state (system.getList / control
   };
   const ids = (r: { data: any[] }) => r.data.map((x) => x.system_cuid);
 
-  it('each row carries its state, last contact, active alarms, SoC and today\'s energy', async () => {
+  it("each row carries its state, last contact, active alarms, SoC and today's energy", async () => {
     const r = await list('a', { sort: { field: 'name', order: 'ASC' } });
     expect(r.total).toBe(7);
     const by = new Map(r.data.map((x) => [x.system_cuid, x]));

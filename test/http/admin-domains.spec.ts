@@ -48,7 +48,7 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
   });
 
   describe('rootDomain', () => {
-    it('admin view (3) within the caller\'s companies; another company\'s root domain is as missing as an unknown one', async () => {
+    it("admin view (3) within the caller's companies; another company's root domain is as missing as an unknown one", async () => {
       expect(names(await as.basic.query('rootDomain.getList', list()))).toEqual(['localhost']);
       expect(names(await as.other.query('rootDomain.getList', list()))).toEqual(['127.0.0.1']);
       expect(names(await as.superuser.query('rootDomain.getList', list()))).toEqual(['127.0.0.1', 'localhost']);
@@ -94,7 +94,7 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       expect(await snapshot('root_domain')).toEqual(before);
     });
 
-    it('a superuser\'s change shows in the branding at once (the brand cache is dropped)', async () => {
+    it("a superuser's change shows in the branding at once (the brand cache is dropped)", async () => {
       expect((await brandOf(t.baseUrl, 'localhost')).title).toBe('Demo Solar Portal');
       const updated = await as.superuser.mutate('rootDomain.update', {
         id: 'localhost',
@@ -108,7 +108,9 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       expect(brand.colors).toEqual({ primary: '#112233', secondary: '#445566' });
       // a new root domain is served at once too
       expect((await brandOf(t.baseUrl, 'grid.example.africa')).owner_name).not.toBe('Grid Co');
-      const created = await as.superuser.mutate('rootDomain.create', { data: { name: 'Example.Africa', company_cuid: other, root_domain_data: { owner_name: 'Grid Co' } } });
+      const created = await as.superuser.mutate('rootDomain.create', {
+        data: { name: 'Example.Africa', company_cuid: other, root_domain_data: { owner_name: 'Grid Co' } },
+      });
       expect(created.status).toBe(200);
       expect(created.data.data).toMatchObject({ id: 'example.africa', name: 'example.africa' });
       expect((await brandOf(t.baseUrl, 'grid.example.africa')).owner_name).toBe('Grid Co');
@@ -122,10 +124,19 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       });
       expect(mismatch.status).toBe(400);
       expect(mismatch.error?.data.fieldErrors?.[0].path).toBe('name');
-      expect((await as.superuser.mutate('domain.create', { data: { name: 'acme.nowhere.example', sub_domain_name: 'acme', root_domain_name: 'nowhere.example' } })).status).toBe(404);
+      expect(
+        (await as.superuser.mutate('domain.create', { data: { name: 'acme.nowhere.example', sub_domain_name: 'acme', root_domain_name: 'nowhere.example' } }))
+          .status,
+      ).toBe(404);
       expect(await count('domain')).toBe(0);
       const created = await as.superuser.mutate('domain.create', {
-        data: { name: 'acme.example.africa', sub_domain_name: 'acme', root_domain_name: 'example.africa', company_cuid: other, domain_data: { title: 'Acme Grid' } },
+        data: {
+          name: 'acme.example.africa',
+          sub_domain_name: 'acme',
+          root_domain_name: 'example.africa',
+          company_cuid: other,
+          domain_data: { title: 'Acme Grid' },
+        },
       });
       expect(created.status).toBe(200);
       expect(created.data.data).toMatchObject({ id: 'acme.example.africa', sub_domain_name: 'acme', domain_data: { title: 'Acme Grid' } });
@@ -199,7 +210,7 @@ describe('admin resources: rootDomain, domain, dashboard', () => {
       otherBoard = (await as.superuser.mutate('dashboard.create', { data: { entityowner_cuid: other, name: 'Other board' } })).data.data.dashboard_cuid;
     });
 
-    it('members of the owner company at the role\'s level or above see it; another company sees nothing', async () => {
+    it("members of the owner company at the role's level or above see it; another company sees nothing", async () => {
       expect(names(await as.installer.query('dashboard.getList', list()))).toEqual(['Fleet overview']);
       // made for Experts: a Basic member does not see it
       expect(names(await as.basic.query('dashboard.getList', list()))).toEqual([]);

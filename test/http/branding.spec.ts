@@ -16,8 +16,7 @@ function get(baseUrl: string, path: string, host: string): Promise<{ status: num
   });
 }
 
-const metaOf = (html: string, property: string) =>
-  new RegExp(`<meta property="${property.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
+const metaOf = (html: string, property: string) => new RegExp(`<meta property="${property.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
 
 describe('per-domain branding in the HTML head (spec §2)', () => {
   let t: TestApp;
@@ -68,10 +67,9 @@ describe('per-domain branding in the HTML head (spec §2)', () => {
   });
 
   it('keeps hostile branding text inert and ignores invalid fields', async () => {
-    await t.db.dataSource.query(
-      `INSERT INTO root_domain (name, root_domain_data) VALUES ('evil.example', $1)`,
-      [JSON.stringify({ owner_name: '</script><script>alert(1)</script>', favicon_url: 'javascript:alert(1)' })],
-    );
+    await t.db.dataSource.query(`INSERT INTO root_domain (name, root_domain_data) VALUES ('evil.example', $1)`, [
+      JSON.stringify({ owner_name: '</script><script>alert(1)</script>', favicon_url: 'javascript:alert(1)' }),
+    ]);
     const page = await get(t.baseUrl, '/', 'evil.example');
     expect(page.status).toBe(200);
     expect(page.body).not.toContain('<script>alert(1)</script>');

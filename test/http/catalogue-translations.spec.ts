@@ -30,7 +30,9 @@ describe('catalogue and template texts in French', () => {
   it('gives the four roles their French name and description (role.all, role.getList)', async () => {
     const all = await expert.query('role.all', null);
     expect(all.status).toBe(200);
-    const names = Object.fromEntries((all.data as { level: number; translations: { fr?: { name?: string; description?: string } } }[]).map((r) => [r.level, r.translations.fr?.name]));
+    const names = Object.fromEntries(
+      (all.data as { level: number; translations: { fr?: { name?: string; description?: string } } }[]).map((r) => [r.level, r.translations.fr?.name]),
+    );
     expect(names).toEqual({ 0: 'Superutilisateur', 1: 'Installateur système', 2: 'Expert', 3: 'Basique' });
     for (const r of all.data as { translations: { fr?: { description?: string } } }[]) expect(r.translations.fr?.description?.length).toBeGreaterThan(20);
     const list = await expert.query('role.getList', { pagination: { page: 1, perPage: 10 }, sort: { field: 'level', order: 'ASC' }, filter: {} });
@@ -42,10 +44,14 @@ describe('catalogue and template texts in French', () => {
     expect(unit.translations).toEqual({ fr: { description: 'Kilowattheure' } });
     const [param] = await t.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'battery_soc'`);
     expect(param.translations).toEqual({ fr: { description: 'État de charge de la batterie' } });
-    const [system] = (await t.db.dataSource.query(`SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`)) as { system_cuid: string }[];
+    const [system] = (await t.db.dataSource.query(`SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`)) as {
+      system_cuid: string;
+    }[];
     const latest = await expert.query('telemetry.latest', { system_cuid: system.system_cuid });
     expect(latest.status).toBe(200);
-    const params = (latest.data.devices as { parameters: { parameter_id: string; translations: { fr?: { description?: string } } }[] }[]).flatMap((d) => d.parameters);
+    const params = (latest.data.devices as { parameters: { parameter_id: string; translations: { fr?: { description?: string } } }[] }[]).flatMap(
+      (d) => d.parameters,
+    );
     expect(params.length).toBeGreaterThan(0);
     for (const p of params) expect(p.translations.fr?.description).toEqual(expect.any(String));
   });
@@ -53,7 +59,11 @@ describe('catalogue and template texts in French', () => {
   /** Each table: a create body, its text fields and their largest length. */
   const TABLES: { resource: string; create: () => Record<string, unknown>; fields: Record<string, number> }[] = [
     { resource: 'manufacturer', create: () => ({ name: 'Fabricant X' }), fields: { name: 200 } },
-    { resource: 'entityType', create: () => ({ entitytype_id: 'tr-device', model: 'Meter', entity_type: 'Device' }), fields: { model: 200, description: 10_000 } },
+    {
+      resource: 'entityType',
+      create: () => ({ entitytype_id: 'tr-device', model: 'Meter', entity_type: 'Device' }),
+      fields: { model: 200, description: 10_000 },
+    },
     { resource: 'entityCategory', create: () => ({ name: 'Meters' }), fields: { name: 200, description: 10_000 } },
     { resource: 'unit', create: () => ({ unit: 'Hz', description: 'Hertz' }), fields: { description: 10_000 } },
     { resource: 'logParameter', create: () => ({ parameter_id: 'tr_frequency', type: 'FloatLogParameter' }), fields: { description: 10_000 } },
@@ -125,13 +135,23 @@ describe('catalogue and template texts in French', () => {
 
   it('the migration adds the column to every table and gives roles seeded before it their French', async () => {
     const ds = t.db.dataSource;
-    const tables = ['role', 'unit', 'log_parameter', 'entity_type', 'entity_category', 'manufacturer', 'system_metadata_template_section', 'system_metadata_template_fieldset'];
+    const tables = [
+      'role',
+      'unit',
+      'log_parameter',
+      'entity_type',
+      'entity_category',
+      'manufacturer',
+      'system_metadata_template_section',
+      'system_metadata_template_fieldset',
+    ];
     const columns = (await ds.query(
       `SELECT table_name, is_nullable, column_default FROM information_schema.columns WHERE column_name = 'translations' AND table_name = ANY($1::text[]) ORDER BY table_name`,
       [tables],
     )) as { table_name: string; is_nullable: string; column_default: string }[];
     expect(columns.map((c) => c.table_name).sort()).toEqual([...tables].sort());
-    for (const c of columns) expect({ t: c.table_name, nullable: c.is_nullable, def: c.column_default }).toEqual({ t: c.table_name, nullable: 'NO', def: "'{}'::jsonb" });
+    for (const c of columns)
+      expect({ t: c.table_name, nullable: c.is_nullable, def: c.column_default }).toEqual({ t: c.table_name, nullable: 'NO', def: "'{}'::jsonb" });
 
     // As on a database whose roles were seeded before: down, then up again.
     const runner = ds.createQueryRunner();

@@ -43,7 +43,9 @@ describe('catalogues: superusers keep them, Experts read them', () => {
       data: { entitytype_id: 'grid-meter-x1', model: 'Grid meter X1', entity_type: 'Device', description: '<b>bold</b> <script>alert(1)</script>' },
     });
     expect(type.status).toBe(200);
-    const link = await as.superuser.mutate('entityTypeLogParameterAssignment.create', { data: { entitytype_id: 'grid-meter-x1', parameter_id: 'grid_frequency' } });
+    const link = await as.superuser.mutate('entityTypeLogParameterAssignment.create', {
+      data: { entitytype_id: 'grid-meter-x1', parameter_id: 'grid_frequency' },
+    });
     expect(link.status).toBe(200);
 
     const seen = await as.expert.query('entityType.getOne', { id: 'grid-meter-x1' });
@@ -77,7 +79,13 @@ describe('catalogues: superusers keep them, Experts read them', () => {
     const [{ manufacturer_cuid }] = await t.db.dataSource.query(`SELECT manufacturer_cuid FROM manufacturer WHERE company_cuid IS NULL LIMIT 1`);
     const commands = [
       { name: 'genset_start', label: 'Start the genset', dangerous: true, args: [] },
-      { name: 'set_mode', args: [{ name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] }, { name: 'limit', type: 'number', min: 0, max: 100 }] },
+      {
+        name: 'set_mode',
+        args: [
+          { name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] },
+          { name: 'limit', type: 'number', min: 0, max: 100 },
+        ],
+      },
     ];
     const created = await as.superuser.mutate('controllerType.create', { data: { model: 'Commanded X', manufacturer_cuid, commands } });
     expect(created.status).toBe(200);
@@ -85,12 +93,25 @@ describe('catalogues: superusers keep them, Experts read them', () => {
     const read = await as.expert.query('controllerType.getOne', { id });
     expect(read.data.data.commands).toEqual([
       { ...commands[0] },
-      { name: 'set_mode', dangerous: false, args: [{ name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] }, { name: 'limit', type: 'number', required: false, min: 0, max: 100 }] },
+      {
+        name: 'set_mode',
+        dangerous: false,
+        args: [
+          { name: 'mode', type: 'string', required: true, choices: ['eco', 'boost'] },
+          { name: 'limit', type: 'number', required: false, min: 0, max: 100 },
+        ],
+      },
     ]);
     const plain = await as.superuser.mutate('controllerType.create', { data: { model: 'Plain X', manufacturer_cuid } });
     expect(plain.data.data.commands).toEqual([]);
 
-    for (const bad of [[{ name: 'restart' }], [{ name: 'Bad Name' }], [{ name: 'a' }, { name: 'a' }], [{ name: 'x', args: [{ name: 'y', type: 'date' }] }], 'genset_start']) {
+    for (const bad of [
+      [{ name: 'restart' }],
+      [{ name: 'Bad Name' }],
+      [{ name: 'a' }, { name: 'a' }],
+      [{ name: 'x', args: [{ name: 'y', type: 'date' }] }],
+      'genset_start',
+    ]) {
       const res = await as.superuser.mutate('controllerType.update', { id, data: { commands: bad } });
       expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
       expect(res.text).not.toMatch(/ZodError|at .*\.ts/);
@@ -127,26 +148,37 @@ describe('catalogues: superusers keep them, Experts read them', () => {
         WHERE c.name = $1 OR TRUE ORDER BY (c.name = $1) DESC LIMIT 1`,
       [OTHER_COMPANY_NAME],
     );
-    const [{ entitycategory_cuid: category }] = await ds.query(`INSERT INTO entity_category (entitycategory_cuid, name) VALUES ('lpcat0000000000000000001', 'LP category') RETURNING entitycategory_cuid`);
+    const [{ entitycategory_cuid: category }] = await ds.query(
+      `INSERT INTO entity_category (entitycategory_cuid, name) VALUES ('lpcat0000000000000000001', 'LP category') RETURNING entitycategory_cuid`,
+    );
     const uses: Record<string, (id: string) => Promise<unknown>> = {
-      raw: (id) => ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, $2, now() - interval '1 hour', 1)`, [device, id]),
+      raw: (id) =>
+        ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, $2, now() - interval '1 hour', 1)`, [device, id]),
       rollup: (id) =>
-        ds.query(`INSERT INTO parameter_rollup_1d (entity_cuid, parameter_id, bucket, min, max, sum, count, last, last_ts) VALUES ($1, $2, now(), 1, 1, 1, 1, 1, now())`, [device, id]),
-      typeAssignment: (id) => ds.query(`INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`, [id, type]),
+        ds.query(
+          `INSERT INTO parameter_rollup_1d (entity_cuid, parameter_id, bucket, min, max, sum, count, last, last_ts) VALUES ($1, $2, now(), 1, 1, 1, 1, 1, now())`,
+          [device, id],
+        ),
+      typeAssignment: (id) =>
+        ds.query(
+          `INSERT INTO entity_type_log_parameter_assignment (entitylogparam_cuid, entitytype_id, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`,
+          [id, type],
+        ),
       categoryAssignment: (id) =>
-        ds.query(`INSERT INTO entity_category_log_parameter_assignment (entitycatparam_cuid, entitycategory_cuid, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`, [id, category]),
+        ds.query(
+          `INSERT INTO entity_category_log_parameter_assignment (entitycatparam_cuid, entitycategory_cuid, parameter_id) VALUES (substr(md5($1), 1, 24), $2, $1)`,
+          [id, category],
+        ),
       trigger: (id) =>
-        ds.query(`INSERT INTO notification_trigger (trigger_cuid, args, name, message, system_cuid) VALUES (substr(md5($1), 1, 24), $2, 'LP trigger', 'm', $3)`, [
-          id,
-          JSON.stringify({ threshold: 5, parameter: id }),
-          clinic,
-        ]),
+        ds.query(
+          `INSERT INTO notification_trigger (trigger_cuid, args, name, message, system_cuid) VALUES (substr(md5($1), 1, 24), $2, 'LP trigger', 'm', $3)`,
+          [id, JSON.stringify({ threshold: 5, parameter: id }), clinic],
+        ),
       template: (id) =>
-        ds.query(`INSERT INTO notification_template_assignment (assignment_cuid, name, message, args, entitytype_id) VALUES (substr(md5($1), 1, 24), 'LP template', 'm', $2, $3)`, [
-          id,
-          JSON.stringify({ conditions: [{ parameter_id: id }] }),
-          type,
-        ]),
+        ds.query(
+          `INSERT INTO notification_template_assignment (assignment_cuid, name, message, args, entitytype_id) VALUES (substr(md5($1), 1, 24), 'LP template', 'm', $2, $3)`,
+          [id, JSON.stringify({ conditions: [{ parameter_id: id }] }), type],
+        ),
     };
     const counts = async (id: string) =>
       (

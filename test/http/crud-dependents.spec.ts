@@ -61,7 +61,15 @@ describe('what deleting a record does to what depends on it (HTTP)', () => {
     const [demo] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`);
     const samples: [string, string][] = [
       ['site', (await t.db.dataSource.query(`SELECT site_cuid AS id FROM site WHERE company_cuid = $1 LIMIT 1`, [demo.company_cuid]))[0]?.id],
-      ['system', (await t.db.dataSource.query(`SELECT system_cuid AS id FROM system WHERE company_cuid = $1 AND system_cuid NOT IN (SELECT system_cuid FROM system_sharing) LIMIT 1`, [demo.company_cuid]))[0]?.id],
+      [
+        'system',
+        (
+          await t.db.dataSource.query(
+            `SELECT system_cuid AS id FROM system WHERE company_cuid = $1 AND system_cuid NOT IN (SELECT system_cuid FROM system_sharing) LIMIT 1`,
+            [demo.company_cuid],
+          )
+        )[0]?.id,
+      ],
       ['company', demo.company_cuid],
     ];
     for (const [resource, id] of samples) {
@@ -74,7 +82,9 @@ describe('what deleting a record does to what depends on it (HTTP)', () => {
   });
 
   it('a site with systems: they are kept and unlinked, said in English and in French', async () => {
-    const [site] = await t.db.dataSource.query(`SELECT site_cuid, count(*)::int AS n FROM system WHERE site_cuid IS NOT NULL GROUP BY site_cuid ORDER BY 2 DESC LIMIT 1`);
+    const [site] = await t.db.dataSource.query(
+      `SELECT site_cuid, count(*)::int AS n FROM system WHERE site_cuid IS NOT NULL GROUP BY site_cuid ORDER BY 2 DESC LIMIT 1`,
+    );
     expect(site?.n).toBeGreaterThan(0);
     const en = (await su.query<{ data: Answer }>('site.dependents', { ids: [site.site_cuid] })).data!.data;
     expect(en.dependents).toContainEqual({ kind: 'system', action: 'unlink', count: site.n, more: false, label: `${site.n} system${site.n > 1 ? 's' : ''}` });
@@ -89,7 +99,11 @@ describe('what deleting a record does to what depends on it (HTTP)', () => {
     // A company goes last: it takes most of the world with it.
     const order = [...resources.filter((r) => r !== 'company'), 'company'];
     for (const resource of order) {
-      const list = await su.query<{ data: { id: string }[] }>(`${resource}.getList`, { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+      const list = await su.query<{ data: { id: string }[] }>(`${resource}.getList`, {
+        pagination: { page: 1, perPage: 25 },
+        sort: { field: 'id', order: 'ASC' },
+        filter: {},
+      });
       const ids = (list.data?.data ?? []).map((r) => String(r.id));
       if (!ids.length) continue;
       const answers: [string, Answer][] = [];

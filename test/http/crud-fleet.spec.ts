@@ -28,7 +28,7 @@ describe('fleet: controllers and devices', () => {
     await t?.close();
   });
 
-  it('controllers: Experts see their company\'s, Basic users none; installers configure, only level 0 adds', async () => {
+  it("controllers: Experts see their company's, Basic users none; installers configure, only level 0 adds", async () => {
     const seen = await as.expert.query('controller.getList', list());
     expect(seen.data.data.map((c: { controller_id: string }) => c.controller_id)).toContain(DEMO_CONTROLLER_ID);
     expect((await as.basic.query('controller.getList', list())).status).toBe(403);
@@ -36,16 +36,28 @@ describe('fleet: controllers and devices', () => {
     const renamed = await as.installer.mutate('controller.update', { id: DEMO_CONTROLLER_ID, data: { sw_version: 'v3.50', ssh_port: 2222 } });
     expect(renamed.data.data).toMatchObject({ sw_version: 'v3.50', ssh_port: 2222 });
     expect((await as.installer.mutate('controller.update', { id: DEMO_CONTROLLER_ID, data: { ssh_port: 70000 } })).status).toBe(400);
-    const add = { controller_id: 'farm-ctrl-2', controllertype_cuid: controllerType, company_cuid: company[DEMO_COMPANY_NAME], name: 'Second gateway', system_cuid: system[DEMO_SYSTEMS.farm] };
+    const add = {
+      controller_id: 'farm-ctrl-2',
+      controllertype_cuid: controllerType,
+      company_cuid: company[DEMO_COMPANY_NAME],
+      name: 'Second gateway',
+      system_cuid: system[DEMO_SYSTEMS.farm],
+    };
     expect((await as.installer.mutate('controller.create', { data: add })).status).toBe(403);
     expect((await as.superuser.mutate('controller.create', { data: add })).status).toBe(200);
     const badId = await as.superuser.mutate('controller.create', { data: { ...add, controller_id: 'has spaces/+#' } });
     expect(badId.status).toBe(400);
   });
 
-  it('a controller cannot be put on another company\'s system, not even by a superuser of that other company', async () => {
+  it("a controller cannot be put on another company's system, not even by a superuser of that other company", async () => {
     const res = await as['other-superuser'].mutate('controller.create', {
-      data: { controller_id: 'x-ctrl', controllertype_cuid: controllerType, company_cuid: company[OTHER_COMPANY_NAME], name: 'x', system_cuid: system[DEMO_SYSTEMS.farm] },
+      data: {
+        controller_id: 'x-ctrl',
+        controllertype_cuid: controllerType,
+        company_cuid: company[OTHER_COMPANY_NAME],
+        name: 'x',
+        system_cuid: system[DEMO_SYSTEMS.farm],
+      },
     });
     expect(res.status).toBe(404);
     expect(res.error?.message).toBe('System not found');
@@ -65,7 +77,13 @@ describe('fleet: controllers and devices', () => {
     expect(hijack.status).toBe(404);
     expect(hijack.error?.message).toBe('Controller not found');
     const ok = await as.installer.mutate('entity.create', {
-      data: { name: 'Meter', entitytype_id: 'victron-multiplus-ii', system_cuid: system[DEMO_SYSTEMS.farm], controller_id: DEMO_CONTROLLER_ID, config: { address: 7 } },
+      data: {
+        name: 'Meter',
+        entitytype_id: 'victron-multiplus-ii',
+        system_cuid: system[DEMO_SYSTEMS.farm],
+        controller_id: DEMO_CONTROLLER_ID,
+        config: { address: 7 },
+      },
     });
     expect(ok.status).toBe(200);
     expect(ok.data.data.config).toEqual({ address: 7 });
@@ -76,7 +94,7 @@ describe('fleet: controllers and devices', () => {
     expect((await as.installer.mutate('entity.delete', { id: ok.data.data.id })).status).toBe(200);
   });
 
-  describe('a share with change edits in place (the owner\'s data stays the owner\'s)', () => {
+  describe("a share with change edits in place (the owner's data stays the owner's)", () => {
     // The demo company shares its workshop with the other company, with change; the farm is not shared.
     let device: string;
     let otherDevice: string;
@@ -93,13 +111,13 @@ describe('fleet: controllers and devices', () => {
       );
     });
 
-    it('the receiver edits the owner\'s device in place', async () => {
+    it("the receiver edits the owner's device in place", async () => {
       const renamed = await as['other-installer'].mutate('entity.update', { id: device, data: { name: 'Workshop meter (checked)' } });
       expect(renamed.status).toBe(200);
       expect((await where(device)).name).toBe('Workshop meter (checked)');
     });
 
-    it('the receiver cannot move the owner\'s device into its own system, nor its own device into the owner\'s; the owner still sees theirs', async () => {
+    it("the receiver cannot move the owner's device into its own system, nor its own device into the owner's; the owner still sees theirs", async () => {
       const out = await as['other-installer'].mutate('entity.update', { id: device, data: { system_cuid: system[DEMO_SYSTEMS.clinic] } });
       expect(out.status).toBe(403);
       const outMany = await as['other-installer'].mutate('entity.updateMany', { ids: [device], data: { system_cuid: system[DEMO_SYSTEMS.clinic] } });
@@ -111,10 +129,13 @@ describe('fleet: controllers and devices', () => {
       expect((await where(otherDevice)).system_cuid).toBe(system[DEMO_SYSTEMS.clinic]);
     });
 
-    it('the receiver cannot delete the owner\'s system (nor change its owner company); the owner can still move devices between its own systems', async () => {
+    it("the receiver cannot delete the owner's system (nor change its owner company); the owner can still move devices between its own systems", async () => {
       expect((await as['other-installer'].mutate('system.delete', { id: system[DEMO_SYSTEMS.workshop] })).status).toBe(403);
       expect((await as['other-installer'].mutate('system.deleteMany', { ids: [system[DEMO_SYSTEMS.workshop]] })).status).toBe(403);
-      const owner = await as['other-installer'].mutate('system.update', { id: system[DEMO_SYSTEMS.workshop], data: { company_cuid: company[OTHER_COMPANY_NAME], name: 'Demo Workshop Solar' } });
+      const owner = await as['other-installer'].mutate('system.update', {
+        id: system[DEMO_SYSTEMS.workshop],
+        data: { company_cuid: company[OTHER_COMPANY_NAME], name: 'Demo Workshop Solar' },
+      });
       expect(owner.status).toBe(200);
       const [row] = await t.db.dataSource.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system[DEMO_SYSTEMS.workshop]]);
       expect(row.company_cuid).toBe(company[DEMO_COMPANY_NAME]);

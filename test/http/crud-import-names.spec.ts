@@ -49,30 +49,47 @@ describe('CSV import: reference columns given by name', () => {
     expect(NAMED.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(NAMED)('%s.%s: a visible name stands for the id; an unknown one is an error on its row and column, in the caller language', async (resource, column, name) => {
-    const list = await as.superuser.query<{ data: Record<string, unknown>[] }>(`${name.resource}.getList`, { pagination: { page: 1, perPage: 50 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
-    const records = list.data!.data;
-    // A record whose name no other record has (names are compared without case and outer spaces).
-    const key = (r: Record<string, unknown>) => String(r[name.match] ?? '').trim().toLowerCase();
-    const unique = records.find((r) => key(r) && records.filter((o) => key(o) === key(r)).length === 1);
-    expect(unique).toBeDefined();
-    const spelled = `  ${String(unique![name.match]).toUpperCase()} `;
-    const good = await importRows('superuser', resource, [{ [name.column]: spelled }], 'validate');
-    // The name resolved: nothing is said about the name column, nor is the id column missing.
-    expect(good.errors.filter((e) => e.field === name.column || e.field === column)).toEqual([]);
+  it.each(NAMED)(
+    '%s.%s: a visible name stands for the id; an unknown one is an error on its row and column, in the caller language',
+    async (resource, column, name) => {
+      const list = await as.superuser.query<{ data: Record<string, unknown>[] }>(`${name.resource}.getList`, {
+        pagination: { page: 1, perPage: 50 },
+        sort: { field: 'id', order: 'ASC' },
+        filter: {},
+      });
+      const records = list.data!.data;
+      // A record whose name no other record has (names are compared without case and outer spaces).
+      const key = (r: Record<string, unknown>) =>
+        String(r[name.match] ?? '')
+          .trim()
+          .toLowerCase();
+      const unique = records.find((r) => key(r) && records.filter((o) => key(o) === key(r)).length === 1);
+      expect(unique).toBeDefined();
+      const spelled = `  ${String(unique![name.match]).toUpperCase()} `;
+      const good = await importRows('superuser', resource, [{ [name.column]: spelled }], 'validate');
+      // The name resolved: nothing is said about the name column, nor is the id column missing.
+      expect(good.errors.filter((e) => e.field === name.column || e.field === column)).toEqual([]);
 
-    const bad = await importRows('superuser', resource, [{}, { [name.column]: 'No such name zq' }], 'validate');
-    expect(bad.errors.filter((e) => e.field === name.column)).toEqual([{ row: 1, field: name.column, message: expect.stringMatching(/^.+ "No such name zq" not found among those you can see$/) }]);
-    const fr = (await as.superuserFr.mutate<ImportAnswer>(`${resource}.importMany`, { rows: [{ [name.column]: 'No such name zq' }], mode: 'validate' })).data!;
-    expect(fr.errors.filter((e) => e.field === name.column)).toEqual([{ row: 0, field: name.column, message: expect.stringMatching(/^.+ « No such name zq » introuvable parmi ce que vous pouvez voir$/) }]);
+      const bad = await importRows('superuser', resource, [{}, { [name.column]: 'No such name zq' }], 'validate');
+      expect(bad.errors.filter((e) => e.field === name.column)).toEqual([
+        { row: 1, field: name.column, message: expect.stringMatching(/^.+ "No such name zq" not found among those you can see$/) },
+      ]);
+      const fr = (await as.superuserFr.mutate<ImportAnswer>(`${resource}.importMany`, { rows: [{ [name.column]: 'No such name zq' }], mode: 'validate' }))
+        .data!;
+      expect(fr.errors.filter((e) => e.field === name.column)).toEqual([
+        { row: 0, field: name.column, message: expect.stringMatching(/^.+ « No such name zq » introuvable parmi ce que vous pouvez voir$/) },
+      ]);
 
-    // An id and a name that name different records: refused, never a silent pick of one.
-    const other = records.find((r) => r.id !== unique!.id);
-    if (other) {
-      const both = await importRows('superuser', resource, [{ [column]: String(other.id), [name.column]: String(unique![name.match]) }], 'validate');
-      expect(both.errors.filter((e) => e.field === name.column)).toEqual([{ row: 0, field: name.column, message: `${column} and ${name.column} name different records` }]);
-    }
-  });
+      // An id and a name that name different records: refused, never a silent pick of one.
+      const other = records.find((r) => r.id !== unique!.id);
+      if (other) {
+        const both = await importRows('superuser', resource, [{ [column]: String(other.id), [name.column]: String(unique![name.match]) }], 'validate');
+        expect(both.errors.filter((e) => e.field === name.column)).toEqual([
+          { row: 0, field: name.column, message: `${column} and ${name.column} name different records` },
+        ]);
+      }
+    },
+  );
 
   it('a real import by names: sites by company name, systems by company and site name, linked as named', async () => {
     const sites = await importRows('installer', 'site', [{ name: 'Named Depot', lat: '1', long: '2', company_name: DEMO_COMPANY_NAME }], 'all');
@@ -80,13 +97,18 @@ describe('CSV import: reference columns given by name', () => {
     expect(sites.created).toBe(1);
     const [site] = await t.db.dataSource.query(`SELECT site_cuid, company_cuid FROM site WHERE site_cuid = $1`, [sites.ids[0]]);
     expect(site.company_cuid).toBe(company[DEMO_COMPANY_NAME]);
-    const systems = await importRows('installer', 'system', [{ name: 'Named Plant', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME.toLowerCase(), site_name: 'named depot' }], 'all');
+    const systems = await importRows(
+      'installer',
+      'system',
+      [{ name: 'Named Plant', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME.toLowerCase(), site_name: 'named depot' }],
+      'all',
+    );
     expect(systems.errors).toEqual([]);
     const [system] = await t.db.dataSource.query(`SELECT company_cuid, site_cuid FROM system WHERE system_cuid = $1`, [systems.ids[0]]);
     expect(system).toEqual({ company_cuid: company[DEMO_COMPANY_NAME], site_cuid: site.site_cuid });
   });
 
-  it('a name is looked up only among what the caller sees: another company\'s name is unknown, exactly like a made-up one', async () => {
+  it("a name is looked up only among what the caller sees: another company's name is unknown, exactly like a made-up one", async () => {
     const foreign = await importRows('installer', 'site', [{ name: 'X', company_name: OTHER_COMPANY_NAME }], 'all');
     const madeUp = await importRows('installer', 'site', [{ name: 'X', company_name: 'Made Up Energy' }], 'all');
     expect(foreign.created).toBe(0);
@@ -98,12 +120,25 @@ describe('CSV import: reference columns given by name', () => {
   });
 
   it('an ambiguous name is an error on its row, never a guess', async () => {
-    const twins = await importRows('installer', 'site', [
-      { name: 'Twin Yard', company_name: DEMO_COMPANY_NAME },
-      { name: 'twin yard ', company_name: DEMO_COMPANY_NAME },
-    ], 'all');
+    const twins = await importRows(
+      'installer',
+      'site',
+      [
+        { name: 'Twin Yard', company_name: DEMO_COMPANY_NAME },
+        { name: 'twin yard ', company_name: DEMO_COMPANY_NAME },
+      ],
+      'all',
+    );
     expect(twins.created).toBe(2);
-    const res = await importRows('installer', 'system', [{ name: 'Ok', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME }, { name: 'Amb', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME, site_name: 'Twin Yard' }], 'all');
+    const res = await importRows(
+      'installer',
+      'system',
+      [
+        { name: 'Ok', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME },
+        { name: 'Amb', timezone: 'Africa/Nairobi', company_name: DEMO_COMPANY_NAME, site_name: 'Twin Yard' },
+      ],
+      'all',
+    );
     expect(res.created).toBe(0);
     expect(res.errors).toEqual([{ row: 1, field: 'site_name', message: 'Several records of Site are named "Twin Yard"; give the id in site_cuid instead' }]);
   });

@@ -15,8 +15,7 @@ describe('CSV import: <resource>.importMany', () => {
   const as: Record<string, HttpClient> = {};
   const company: Record<string, string> = {};
   const count = async (sql: string, params: unknown[] = []) => Number((await t.db.dataSource.query(sql, params))[0].n);
-  const importRows = async (who: string, resource: string, rows: Rows, mode: string) =>
-    as[who].mutate<ImportAnswer>(`${resource}.importMany`, { rows, mode });
+  const importRows = async (who: string, resource: string, rows: Rows, mode: string) => as[who].mutate<ImportAnswer>(`${resource}.importMany`, { rows, mode });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -47,19 +46,34 @@ describe('CSV import: <resource>.importMany', () => {
       { name: 'Import South', lat: null, long: null },
     ]);
     // Booleans, JSON columns and lists from text
-    const types = await importRows('superuser', 'interfaceType', [
-      { interfacetype_id: 'import-can', multidevice_support: 'yes' },
-      { interfacetype_id: 'import-rs485', multidevice_support: '0' },
-      { interfacetype_id: 'import-eth' },
-    ], 'all');
+    const types = await importRows(
+      'superuser',
+      'interfaceType',
+      [
+        { interfacetype_id: 'import-can', multidevice_support: 'yes' },
+        { interfacetype_id: 'import-rs485', multidevice_support: '0' },
+        { interfacetype_id: 'import-eth' },
+      ],
+      'all',
+    );
     expect(types.data).toMatchObject({ created: 3, errors: [] });
-    const flags = await t.db.dataSource.query(`SELECT interfacetype_id, multidevice_support FROM interface_type WHERE interfacetype_id LIKE 'import-%' ORDER BY 1`);
+    const flags = await t.db.dataSource.query(
+      `SELECT interfacetype_id, multidevice_support FROM interface_type WHERE interfacetype_id LIKE 'import-%' ORDER BY 1`,
+    );
     expect(flags).toEqual([
       { interfacetype_id: 'import-can', multidevice_support: true },
       { interfacetype_id: 'import-eth', multidevice_support: false },
       { interfacetype_id: 'import-rs485', multidevice_support: false },
     ]);
-    const units = await importRows('superuser', 'unit', [{ unit: 'kvarh', unit_variants: 'kVArh, kvar·h' }, { unit: 'mbar', unit_variants: '["millibar"]' }], 'all');
+    const units = await importRows(
+      'superuser',
+      'unit',
+      [
+        { unit: 'kvarh', unit_variants: 'kVArh, kvar·h' },
+        { unit: 'mbar', unit_variants: '["millibar"]' },
+      ],
+      'all',
+    );
     expect(units.data).toMatchObject({ created: 2, errors: [] });
     const variants = await t.db.dataSource.query(`SELECT unit, unit_variants FROM unit WHERE unit IN ('kvarh', 'mbar') ORDER BY unit`);
     expect(variants).toEqual([
@@ -99,7 +113,9 @@ describe('CSV import: <resource>.importMany', () => {
 
     const validOnly = await importRows('superuser', 'entityCategory', rows, 'validOnly');
     expect(validOnly.data).toMatchObject({ created: 2, errors: expected });
-    const names = await t.db.dataSource.query(`SELECT name, description FROM entity_category WHERE entitycategory_cuid = ANY($1) ORDER BY name`, [validOnly.data!.ids]);
+    const names = await t.db.dataSource.query(`SELECT name, description FROM entity_category WHERE entitycategory_cuid = ANY($1) ORDER BY name`, [
+      validOnly.data!.ids,
+    ]);
     expect(names).toEqual([
       { name: 'Import good A', description: 'first' },
       { name: 'Import good C', description: null },
@@ -134,15 +150,21 @@ describe('CSV import: <resource>.importMany', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(raw.status).toBeLessThan(500);
-    const json = await importRows('superuser', 'controller', [
-      { controller_id: 'imp-ctrl-1', controllertype_cuid: 'nope', company_cuid: demo, name: 'X', controller_info: '{not json' },
-    ], 'validate');
+    const json = await importRows(
+      'superuser',
+      'controller',
+      [{ controller_id: 'imp-ctrl-1', controllertype_cuid: 'nope', company_cuid: demo, name: 'X', controller_info: '{not json' }],
+      'validate',
+    );
     expect(json.status).toBe(200);
     expect(json.data!.errors).toEqual([{ row: 0, field: 'controller_info', message: 'Not valid JSON' }]);
     // A missing controller type is reported on its column by the database (foreign key)
-    const missingType = await importRows('superuser', 'controller', [
-      { controller_id: 'imp-ctrl-1', controllertype_cuid: 'nope', company_cuid: demo, name: 'X', controller_info: '{"a":1}' },
-    ], 'validate');
+    const missingType = await importRows(
+      'superuser',
+      'controller',
+      [{ controller_id: 'imp-ctrl-1', controllertype_cuid: 'nope', company_cuid: demo, name: 'X', controller_info: '{"a":1}' }],
+      'validate',
+    );
     expect(missingType.data!.errors).toEqual([{ row: 0, field: 'controllertype_cuid', message: 'not found' }]);
   });
 
@@ -154,16 +176,29 @@ describe('CSV import: <resource>.importMany', () => {
       [other],
     );
     const sitesBefore = await count(`SELECT count(*) AS n FROM site`);
-    const sites = await importRows('installer', 'site', [{ name: 'Stolen', company_cuid: other }, { name: 'Fine', company_cuid: demo }], 'all');
+    const sites = await importRows(
+      'installer',
+      'site',
+      [
+        { name: 'Stolen', company_cuid: other },
+        { name: 'Fine', company_cuid: demo },
+      ],
+      'all',
+    );
     expect(sites.data).toEqual({ created: 0, ids: [], errors: [{ row: 0, field: 'company_cuid', message: 'Company not found' }] });
     expect(await count(`SELECT count(*) AS n FROM site`)).toBe(sitesBefore);
 
     const systemsBefore = await count(`SELECT count(*) AS n FROM system`);
-    const systems = await importRows('installer', 'system', [
-      { name: 'Sys foreign site', company_cuid: demo, site_cuid: otherSite, timezone: 'Africa/Nairobi' },
-      { name: 'Sys foreign company', company_cuid: other },
-      { name: 'Sys missing company', company_cuid: 'zzzzzzzzzzzzzzzzzzzzzzzz' },
-    ], 'validOnly');
+    const systems = await importRows(
+      'installer',
+      'system',
+      [
+        { name: 'Sys foreign site', company_cuid: demo, site_cuid: otherSite, timezone: 'Africa/Nairobi' },
+        { name: 'Sys foreign company', company_cuid: other },
+        { name: 'Sys missing company', company_cuid: 'zzzzzzzzzzzzzzzzzzzzzzzz' },
+      ],
+      'validOnly',
+    );
     expect(systems.data).toEqual({
       created: 0,
       ids: [],
@@ -197,7 +232,12 @@ describe('CSV import: <resource>.importMany', () => {
     const empty = await importRows('superuser', 'unit', [], 'all');
     expect(empty.status).toBe(400);
     expect(empty.error?.data.fieldErrors?.[0].path).toBe('rows');
-    const many = await importRows('superuser', 'unit', Array.from({ length: 1001 }, (_, i) => ({ unit: `u${i}` })), 'all');
+    const many = await importRows(
+      'superuser',
+      'unit',
+      Array.from({ length: 1001 }, (_, i) => ({ unit: `u${i}` })),
+      'all',
+    );
     expect(many.status).toBe(400);
     const mode = await importRows('superuser', 'unit', [{ unit: 'x' }], 'some');
     expect(mode.status).toBe(400);

@@ -94,7 +94,9 @@ describe('data processors (non-device entities) and the changelog back office', 
     expect((await as.superuser.mutate('dataProcessor.configure', { id: processor['farm-calc'], config: { formula: 'pv - load' } })).status).toBe(200);
     expect(await config(processor['farm-calc'])).toEqual({ formula: 'pv - load' });
     // Devices are not configured through this call
-    const [{ entity_cuid: device }] = await t.db.dataSource.query(`SELECT e.entity_cuid FROM entity e JOIN entity_type et USING (entitytype_id) WHERE et.entity_type = 'Device' LIMIT 1`);
+    const [{ entity_cuid: device }] = await t.db.dataSource.query(
+      `SELECT e.entity_cuid FROM entity e JOIN entity_type et USING (entitytype_id) WHERE et.entity_type = 'Device' LIMIT 1`,
+    );
     expect((await as.installer.mutate('dataProcessor.configure', { id: device, config: {} })).status).toBe(404);
     expect((await as.superuser.mutate('dataProcessor.delete', { id: processor['clinic-sm'] })).status).toBe(200);
   });
@@ -149,7 +151,7 @@ describe('data processors (non-device entities) and the changelog back office', 
     expect(await count()).toBe(before - 2);
   });
 
-  it('systemChangelog through a read-only share: the receiver neither rewrites nor deletes the owner\'s entries, nor its own; the owner keeps control', async () => {
+  it("systemChangelog through a read-only share: the receiver neither rewrites nor deletes the owner's entries, nor its own; the owner keeps control", async () => {
     const clinic = system[DEMO_SYSTEMS.clinic]; // the other company's, shared read-only with the demo company
     const owners = await as['other-expert'].mutate('systemChangelog.create', { system_cuid: clinic, title: 'Owner entry', message: 'original' });
     expect(owners.status).toBe(200);

@@ -60,13 +60,18 @@ describe('system metadata: template and per-system form', () => {
     const general = ids('General');
     const grid = ids('Grid phases');
     const data = {
-      [general.s]: { [general.f]: { operator: 'Demo Solar', connections: 42, grid_connected: false, commissioning_date: '2025-03-01', system_type: 'Mini-grid' } },
+      [general.s]: {
+        [general.f]: { operator: 'Demo Solar', connections: 42, grid_connected: false, commissioning_date: '2025-03-01', system_type: 'Mini-grid' },
+      },
       [grid.s]: { L1: { [grid.f]: { nominal_voltage: 230, feeder: 'North' } }, L2: { [grid.f]: { nominal_voltage: 231.5 } } },
     };
     const saved = await as.expert.mutate('systemMetadata.save', { system_cuid: system[DEMO_SYSTEMS.farm], data });
     expect(saved.status).toBe(200);
     expect(saved.data.data).toEqual(data);
-    const again = await as.expert.mutate('systemMetadata.save', { system_cuid: system[DEMO_SYSTEMS.farm], data: { ...data, [general.s]: { [general.f]: { operator: 'Demo Solar Ltd' } } } });
+    const again = await as.expert.mutate('systemMetadata.save', {
+      system_cuid: system[DEMO_SYSTEMS.farm],
+      data: { ...data, [general.s]: { [general.f]: { operator: 'Demo Solar Ltd' } } },
+    });
     expect(again.data.metadata_cuid).toBe(saved.data.metadata_cuid);
     const form = await as.basic.query('systemMetadata.forSystem', { system_cuid: system[DEMO_SYSTEMS.farm] });
     expect(form.data).toMatchObject({ metadata_cuid: saved.data.metadata_cuid, data: { [general.s]: { [general.f]: { operator: 'Demo Solar Ltd' } } } });
@@ -135,16 +140,25 @@ describe('system metadata: template and per-system form', () => {
     const fieldsets = await as.basic.query('systemMetadataTemplateFieldset.getManyReference', { ...list(), target: 'section_id', id: general.s });
     expect(fieldsets.data.data[0].data.fields.map((f: { key: string }) => f.key)).toContain('operator');
     expect((await as.installer.mutate('systemMetadataTemplateSection.create', { data: { title: 'Extra' } })).status).toBe(403);
-    const input = { title: 'Contacts', section_id: Number(general.s), section_index: 1, data: { fields: [{ key: 'site_contact', label: 'Site contact', type: 'text', required: true }] } };
+    const input = {
+      title: 'Contacts',
+      section_id: Number(general.s),
+      section_index: 1,
+      data: { fields: [{ key: 'site_contact', label: 'Site contact', type: 'text', required: true }] },
+    };
     expect((await as.installer.mutate('systemMetadataTemplateFieldset.create', { data: input })).status).toBe(403);
-    const noOptions = await as.superuser.mutate('systemMetadataTemplateFieldset.create', { data: { ...input, data: { fields: [{ key: 'k', label: 'K', type: 'select' }] } } });
+    const noOptions = await as.superuser.mutate('systemMetadataTemplateFieldset.create', {
+      data: { ...input, data: { fields: [{ key: 'k', label: 'K', type: 'select' }] } },
+    });
     expect(noOptions.status).toBe(400);
     expect(noOptions.error?.data.fieldErrors?.[0].path).toBe('data.data.fields.0.options');
     const twice = await as.superuser.mutate('systemMetadataTemplateFieldset.create', {
       data: { ...input, data: { fields: [input.data.fields[0], input.data.fields[0]] } },
     });
     expect(twice.error?.data.fieldErrors?.[0].path).toBe('data.data.fields.1.key');
-    const badType = await as.superuser.mutate('systemMetadataTemplateFieldset.create', { data: { ...input, data: { fields: [{ key: '1x', label: 'x', type: 'color' }] } } });
+    const badType = await as.superuser.mutate('systemMetadataTemplateFieldset.create', {
+      data: { ...input, data: { fields: [{ key: '1x', label: 'x', type: 'color' }] } },
+    });
     expect(badType.error?.data.fieldErrors?.map((e) => e.path).sort()).toEqual(['data.data.fields.0.key', 'data.data.fields.0.type']);
     const noSection = await as.superuser.mutate('systemMetadataTemplateFieldset.create', { data: { ...input, section_id: 999999 } });
     expect(noSection.status).toBe(404);

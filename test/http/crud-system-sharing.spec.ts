@@ -27,7 +27,10 @@ describe('systemSharing: shares of systems with other companies', () => {
     for (const c of await t.db.dataSource.query(`SELECT company_cuid, name FROM company`)) company[c.name] = c.company_cuid;
     for (const s of await t.db.dataSource.query(`SELECT system_cuid, name FROM system`)) system[s.name] = s.system_cuid;
     // The farm is also shared with a third company: the other company must not see that share.
-    await t.db.dataSource.query(`INSERT INTO system_sharing (system_cuid, company_cuid, change) VALUES ($1, $2, false)`, [system[DEMO_SYSTEMS.farm], company[THIRD]]);
+    await t.db.dataSource.query(`INSERT INTO system_sharing (system_cuid, company_cuid, change) VALUES ($1, $2, false)`, [
+      system[DEMO_SYSTEMS.farm],
+      company[THIRD],
+    ]);
   });
   afterAll(async () => {
     await t?.close();
@@ -43,10 +46,17 @@ describe('systemSharing: shares of systems with other companies', () => {
     );
     expect(demo.data.total).toBe(3);
     const workshop = demo.data.data.find((s: { id: string }) => s.id === id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME));
-    expect(workshop).toMatchObject({ company_name: OTHER_COMPANY_NAME, system_name: DEMO_SYSTEMS.workshop, change: true, owner_company_cuid: company[DEMO_COMPANY_NAME] });
+    expect(workshop).toMatchObject({
+      company_name: OTHER_COMPANY_NAME,
+      system_name: DEMO_SYSTEMS.workshop,
+      change: true,
+      owner_company_cuid: company[DEMO_COMPANY_NAME],
+    });
 
     const other = await as.other.query('systemSharing.getList', list());
-    expect(other.data.data.map((s: { id: string }) => s.id).sort()).toEqual([id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME), id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME)].sort());
+    expect(other.data.data.map((s: { id: string }) => s.id).sort()).toEqual(
+      [id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME), id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME)].sort(),
+    );
     const third = await as['third-installer'].query('systemSharing.getList', list());
     expect(third.data.data.map((s: { id: string }) => s.id)).toEqual([id(DEMO_SYSTEMS.farm, THIRD)]);
 
@@ -58,7 +68,9 @@ describe('systemSharing: shares of systems with other companies', () => {
     const search = await as.basic.query('systemSharing.getList', list({ q: 'third' }));
     expect(search.data.total).toBe(1);
     const sorted = await as.basic.query('systemSharing.getList', { ...list(), sort: { field: 'system_name', order: 'DESC' } });
-    expect(sorted.data.data.map((s: { system_name: string }) => s.system_name)).toEqual([DEMO_SYSTEMS.workshop, DEMO_SYSTEMS.clinic, DEMO_SYSTEMS.farm].sort().reverse());
+    expect(sorted.data.data.map((s: { system_name: string }) => s.system_name)).toEqual(
+      [DEMO_SYSTEMS.workshop, DEMO_SYSTEMS.clinic, DEMO_SYSTEMS.farm].sort().reverse(),
+    );
     expect((await as.basic.query('systemSharing.getList', list({ membership_cuid: 'x' }))).status).toBe(400);
     expect((await as.basic.query('systemSharing.getList', { ...list(), sort: { field: 'pg_sleep', order: 'ASC' } })).status).toBe(400);
     expect((await as.basic.query('systemSharing.getList', { ...list(), sort: { field: 'toString', order: 'ASC' } })).status).toBe(400);
@@ -72,7 +84,9 @@ describe('systemSharing: shares of systems with other companies', () => {
     const many = await as.other.query('systemSharing.getMany', { ids: [id(DEMO_SYSTEMS.farm, THIRD), id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME), 'x:y:z'] });
     expect(many.data.data.map((s: { id: string }) => s.id)).toEqual([id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME)]);
     // access: the owner side's installer may change, the receiving side may not, foreign ids are left out
-    const access = await as['other-installer'].query('systemSharing.access', { ids: [id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME), id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME), id(DEMO_SYSTEMS.farm, THIRD)] });
+    const access = await as['other-installer'].query('systemSharing.access', {
+      ids: [id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME), id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME), id(DEMO_SYSTEMS.farm, THIRD)],
+    });
     expect(access.data.data).toEqual({
       [id(DEMO_SYSTEMS.clinic, DEMO_COMPANY_NAME)]: { edit: true, delete: true },
       [id(DEMO_SYSTEMS.workshop, OTHER_COMPANY_NAME)]: { edit: false, delete: false },
@@ -86,7 +100,9 @@ describe('systemSharing: shares of systems with other companies', () => {
     expect((await as.basic.mutate('systemSharing.create', { data: input })).status).toBe(403);
     expect((await as.expert.mutate('systemSharing.create', { data: input })).status).toBe(403);
     // A share with change does not allow re-sharing
-    const reshare = await as['other-installer'].mutate('systemSharing.create', { data: { system_cuid: system[DEMO_SYSTEMS.workshop], company_cuid: company[THIRD], change: true } });
+    const reshare = await as['other-installer'].mutate('systemSharing.create', {
+      data: { system_cuid: system[DEMO_SYSTEMS.workshop], company_cuid: company[THIRD], change: true },
+    });
     expect(reshare.status).toBe(403);
     // A system the caller cannot see is NOT_FOUND
     const hidden = await as['other-installer'].mutate('systemSharing.create', { data: { ...input, company_cuid: company[THIRD] } });
@@ -106,7 +122,12 @@ describe('systemSharing: shares of systems with other companies', () => {
     const visibleBefore = (await as.other.query('system.getList', list())).data.total;
     const ok = await as.installer.mutate('systemSharing.create', { data: input });
     expect(ok.status).toBe(200);
-    expect(ok.data.data).toMatchObject({ id: id(DEMO_SYSTEMS.farm, OTHER_COMPANY_NAME), change: false, company_name: OTHER_COMPANY_NAME, system_name: DEMO_SYSTEMS.farm });
+    expect(ok.data.data).toMatchObject({
+      id: id(DEMO_SYSTEMS.farm, OTHER_COMPANY_NAME),
+      change: false,
+      company_name: OTHER_COMPANY_NAME,
+      system_name: DEMO_SYSTEMS.farm,
+    });
     const [{ membership_cuid }] = await t.db.dataSource.query(
       `SELECT m.membership_cuid FROM company_membership m JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'installer@demo.local'`,
     );
@@ -127,7 +148,12 @@ describe('systemSharing: shares of systems with other companies', () => {
     expect((await as['other-installer'].mutate('systemSharing.update', { id: farmOther, data: { change: true } })).status).toBe(403);
     expect((await as['third-installer'].mutate('systemSharing.update', { id: clinicDemo, data: { change: true } })).status).toBe(404);
     expect((await as.installer.mutate('systemSharing.update', { id: farmOther, data: { change: 'maybe' } })).status).toBe(400);
-    expect(await t.db.dataSource.query(`SELECT change FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [system[DEMO_SYSTEMS.clinic], company[DEMO_COMPANY_NAME]])).toEqual([{ change: false }]);
+    expect(
+      await t.db.dataSource.query(`SELECT change FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [
+        system[DEMO_SYSTEMS.clinic],
+        company[DEMO_COMPANY_NAME],
+      ]),
+    ).toEqual([{ change: false }]);
     // react-admin sends the whole record: only `change` is taken
     const res = await as.installer.mutate('systemSharing.update', {
       id: farmOther,

@@ -6,7 +6,7 @@ import { addMember } from '../factories/users';
 const list = (params: Record<string, unknown> = {}) => ({ pagination: { page: 1, perPage: 50 }, sort: { field: 'name', order: 'ASC' }, filter: {}, ...params });
 const names = (a: { data?: { data: { name: string }[] } }) => a.data!.data.map((r) => r.name);
 
-describe('generated CRUD: systems and sites, scoped to the caller\'s companies', () => {
+describe("generated CRUD: systems and sites, scoped to the caller's companies", () => {
   let t: TestApp;
   const as: Record<string, HttpClient> = {};
   const company: Record<string, string> = {};
@@ -32,7 +32,23 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
     const res = await as.basic.query('system.getList', list());
     expect(res.data.total).toBe(3);
     const farm = res.data.data.find((r: { name: string }) => r.name === DEMO_SYSTEMS.farm);
-    expect(Object.keys(farm).sort()).toEqual(['active_alarms', 'asset_number', 'company_cuid', 'company_name', 'deployment_date', 'energy_today_kwh', 'id', 'last_contact', 'name', 'online_state', 'site_cuid', 'site_name', 'soc', 'system_cuid', 'timezone']);
+    expect(Object.keys(farm).sort()).toEqual([
+      'active_alarms',
+      'asset_number',
+      'company_cuid',
+      'company_name',
+      'deployment_date',
+      'energy_today_kwh',
+      'id',
+      'last_contact',
+      'name',
+      'online_state',
+      'site_cuid',
+      'site_name',
+      'soc',
+      'system_cuid',
+      'timezone',
+    ]);
     expect(farm).toMatchObject({ id: farm.system_cuid, company_cuid: company[DEMO_COMPANY_NAME], timezone: 'Africa/Nairobi' });
     expect(farm.deployment_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -87,7 +103,9 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
   });
 
   it('create needs level 1 in the owner company; a foreign company is as missing as an unknown one', async () => {
-    const ok = await as.installer.mutate('system.create', { data: { company_cuid: company[DEMO_COMPANY_NAME], name: 'New hybrid plant', timezone: 'Africa/Lagos' } });
+    const ok = await as.installer.mutate('system.create', {
+      data: { company_cuid: company[DEMO_COMPANY_NAME], name: 'New hybrid plant', timezone: 'Africa/Lagos' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.data.data).toMatchObject({ name: 'New hybrid plant', timezone: 'Africa/Lagos', id: ok.data.data.system_cuid });
     expect((await as.expert.mutate('system.create', { data: { company_cuid: company[DEMO_COMPANY_NAME], name: 'x' } })).status).toBe(403);
@@ -153,7 +171,9 @@ describe('generated CRUD: systems and sites, scoped to the caller\'s companies',
     const expertSites = await as.expert.query('site.getList', list());
     expect(expertSites.status).toBe(200);
     expect(expertSites.data.data.every((s: { company_cuid: string }) => s.company_cuid === company[DEMO_COMPANY_NAME])).toBe(true);
-    const created = await as.installer.mutate('site.create', { data: { name: 'Kisumu depot', lat: -0.1, long: 34.75, company_cuid: company[DEMO_COMPANY_NAME] } });
+    const created = await as.installer.mutate('site.create', {
+      data: { name: 'Kisumu depot', lat: -0.1, long: 34.75, company_cuid: company[DEMO_COMPANY_NAME] },
+    });
     expect(created.status).toBe(200);
     expect((await as.installer.mutate('site.create', { data: { name: 'Bad', lat: 91, company_cuid: company[DEMO_COMPANY_NAME] } })).status).toBe(400);
     const foreignDelete = await as['other-installer'].mutate('site.delete', { id: created.data.data.id });

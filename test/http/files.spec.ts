@@ -13,7 +13,10 @@ const MAX = 256 * 1024;
 /** Every file under a folder, as paths relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
@@ -228,20 +231,32 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
       const big = Buffer.concat([PNG_BYTES, Buffer.alloc(MAX + 1)]);
       const res = await upload(as.expert, { company_cuid: demo }, { bytes: big, type: 'image/png', name: 'big.png' });
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than the limit of 0.3 MiB', messageCode: 'The file is larger than the limit of {size}' });
+      expect(res.body).toEqual({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The file is larger than the limit of 0.3 MiB',
+        messageCode: 'The file is larger than the limit of {size}',
+      });
       // Far too large: refused on the announced length before the body is read.
       const huge = await upload(as.expert, { company_cuid: demo }, { bytes: Buffer.alloc(4 * MAX), type: 'image/png' });
       expect(huge.status).toBe(413);
     });
     // Exactly at the limit is fine.
-    const edge = await upload(as.expert, { company_cuid: demo }, { bytes: Buffer.concat([PNG_BYTES, Buffer.alloc(MAX - PNG_BYTES.length)]), type: 'image/png' });
+    const edge = await upload(
+      as.expert,
+      { company_cuid: demo },
+      { bytes: Buffer.concat([PNG_BYTES, Buffer.alloc(MAX - PNG_BYTES.length)]), type: 'image/png' },
+    );
     expect(edge.status).toBe(201);
     expect(edge.body.data.size).toBe(MAX);
   });
 
   it('wrong type → 415 for types not accepted, 400 when the bytes contradict the declared type; nothing stored', async () => {
     await expectNothingStored(async () => {
-      const exe = await upload(as.expert, { company_cuid: demo }, { bytes: Buffer.from('MZ\x90\x00rest'), type: 'application/x-msdownload', name: 'setup.exe' });
+      const exe = await upload(
+        as.expert,
+        { company_cuid: demo },
+        { bytes: Buffer.from('MZ\x90\x00rest'), type: 'application/x-msdownload', name: 'setup.exe' },
+      );
       expect(exe.status).toBe(415);
       expect(exe.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
       const html = await upload(as.expert, { company_cuid: demo }, { bytes: '<html><script>x</script></html>', type: 'text/html', name: 'x.html' });
@@ -277,7 +292,12 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
     const win = await upload(as.expert, { company_cuid: demo }, { bytes: 'hello', type: 'text/plain', name: '..\\..\\boot.ini' });
     expect(win.body.data.fileName).toBe('boot.ini');
     for (const name of await filesUnder(dir)) expect(name).toMatch(/^[a-z0-9]{2}\/[a-z0-9]+$/);
-    for (const path of ['/api/files/..%2F..%2Fetc%2Fpasswd', '/api/files/%2e%2e', `/api/files/${up.body.data.objectKey.replace('/', '%2F')}`, '/api/files/a%00b']) {
+    for (const path of [
+      '/api/files/..%2F..%2Fetc%2Fpasswd',
+      '/api/files/%2e%2e',
+      `/api/files/${up.body.data.objectKey.replace('/', '%2F')}`,
+      '/api/files/a%00b',
+    ]) {
       const res = await rawGet(t.baseUrl, path, { cookie: as.expert.cookieHeader() });
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
@@ -411,7 +431,11 @@ describe('hosted files on disk: upload, download, records (PostgreSQL)', () => {
   });
 
   it('list filters, sorts and search are checked: unknown ones are 400, never 500', async () => {
-    const sorted = await as.superuser.query('hostedFile.getList', { pagination: { page: 1, perPage: 5 }, sort: { field: 'size', order: 'ASC' }, filter: { q: 'passwd' } });
+    const sorted = await as.superuser.query('hostedFile.getList', {
+      pagination: { page: 1, perPage: 5 },
+      sort: { field: 'size', order: 'ASC' },
+      filter: { q: 'passwd' },
+    });
     expect(sorted.data.data.map((f: { fileName: string }) => f.fileName)).toEqual(['passwd']);
     expect((await as.superuser.query('hostedFile.getList', { filter: { objectKey: 'x' } })).error?.data.code).toBe('BAD_REQUEST');
     expect((await as.superuser.query('hostedFile.getList', { sort: { field: 'objectKey; DROP', order: 'ASC' } })).error?.data.code).toBe('BAD_REQUEST');

@@ -27,7 +27,7 @@ describe('health: liveness and readiness', () => {
 
   const get = async (path: string) => {
     const res = await fetch(`${t.baseUrl}${path}`);
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   };
 
   it('liveness answers without looking at anything', async () => {
@@ -48,7 +48,7 @@ describe('health: liveness and readiness', () => {
     expect(JSON.stringify(ready.body)).not.toMatch(/SELECT|stack|at \w+ \(|EADDRINUSE/);
     // In French for a French caller, like every REST error.
     const fr = await fetch(`${t.baseUrl}/api/health/ready`, { headers: { 'accept-language': 'fr' } });
-    expect(((await fr.json())).message).toBe("Le broker MQTT n'est pas joignable");
+    expect((await fr.json()).message).toBe("Le broker MQTT n'est pas joignable");
   });
 
   it('closing: readiness turns to draining at once while liveness answers, for SHUTDOWN_DRAIN_SECONDS', async () => {

@@ -119,7 +119,7 @@ describe('live CHANGELOG notifications over SSE', () => {
     expect((await as.other.mutate('portalNotification.mute', { system_cuid: farm, notification_type: 'CHANGELOG' })).status).toBe(404);
   });
 
-  it('unmuting a system one cannot see is NOT_FOUND like mute (same answer as an unknown id), and touches nobody else\'s mutes', async () => {
+  it("unmuting a system one cannot see is NOT_FOUND like mute (same answer as an unknown id), and touches nobody else's mutes", async () => {
     const ds = t.db.dataSource;
     expect((await as.basic.mutate('portalNotification.mute', { system_cuid: farm, notification_type: 'CHANGELOG' })).status).toBe(200);
     const before = await ds.query(`SELECT blacklist_cuid, user_cuid, system_cuid FROM portal_notification_user_blacklist ORDER BY blacklist_cuid`);

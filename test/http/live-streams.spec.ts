@@ -42,7 +42,7 @@ describe('live streams and their sessions', () => {
   };
   const settle = () => new Promise((r) => setTimeout(r, 150));
 
-  it('logout ends the session\'s open stream at once; nothing is delivered to it afterwards', async () => {
+  it("logout ends the session's open stream at once; nothing is delivered to it afterwards", async () => {
     const { c } = await member();
     const stream = await openStream(c, 'portalNotification.onEvent');
     expect(stream.res.status).toBe(200);
@@ -68,13 +68,15 @@ describe('live streams and their sessions', () => {
     await stream.close();
   });
 
-  it('a password change ends the streams of the user\'s other sessions', async () => {
+  it("a password change ends the streams of the user's other sessions", async () => {
     const { c, user_cuid, email } = await member();
     const stream = await openStream(c, 'portalNotification.onEvent');
     const other = new HttpClient(t.baseUrl);
     expect((await other.login(email)).status).toBe(200);
     await settle();
-    expect((await other.mutate('user.update', { id: user_cuid, data: { password: 'a-brand-new-password', current_password: 'demo-password' } })).status).toBe(200);
+    expect((await other.mutate('user.update', { id: user_cuid, data: { password: 'a-brand-new-password', current_password: 'demo-password' } })).status).toBe(
+      200,
+    );
     await changelog('After password change');
     expect(await stream.endsWithin(4000)).toBe(true);
     expect(stream.events).toEqual([]);

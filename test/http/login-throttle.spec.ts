@@ -37,13 +37,13 @@ describe('login brake: concurrent guesses and the owner of a targeted account', 
     expect((await from('203.0.113.1').login('basic@demo.local')).status).toBe(429);
   });
 
-  it('the owner signs in from an address with no failures while the attacker\'s address stays braked', async () => {
+  it("the owner signs in from an address with no failures while the attacker's address stays braked", async () => {
     const owner = await from('198.51.100.7').login('basic@demo.local');
     expect(owner.status).toBe(200);
     expect((await from('203.0.113.1').login('basic@demo.local', 'another-guess')).status).toBe(429);
   });
 
-  it('a success clears that address\'s failures for the account', async () => {
+  it("a success clears that address's failures for the account", async () => {
     const c = () => from('198.51.100.8');
     for (let i = 0; i < 9; i++) expect((await c().login('installer@demo.local', `wrong-${i}`)).status).toBe(401);
     expect((await c().login('installer@demo.local')).status).toBe(200);
@@ -62,9 +62,7 @@ describe('login brake: concurrent guesses and the owner of a targeted account', 
 
   it('guesses spread over many addresses still meet a cap per account (the larger total limit)', async () => {
     const addresses = ['192.0.2.1', '192.0.2.2', '192.0.2.3'];
-    const answers = await Promise.all(
-      addresses.flatMap((a) => Array.from({ length: 10 }, (_, i) => from(a).login('expert@demo.local', `spread-${i}`))),
-    );
+    const answers = await Promise.all(addresses.flatMap((a) => Array.from({ length: 10 }, (_, i) => from(a).login('expert@demo.local', `spread-${i}`))));
     expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(30);
     // The total for the account is used up: a fresh address is braked too, until the window passes.
     expect((await from('192.0.2.99').login('expert@demo.local')).status).toBe(429);

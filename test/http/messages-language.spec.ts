@@ -42,7 +42,7 @@ describe('server messages in the caller language (HTTP)', () => {
     expect((mine.error?.data as { messageCode?: string }).messageCode).toBe('System not found');
   });
 
-  it('a French user: bad input answers French field errors, zod\'s own and ours', async () => {
+  it("a French user: bad input answers French field errors, zod's own and ours", async () => {
     const fr = await signedIn('installer@demo.local', 'fr');
     // Ours: a refine message of the schema.
     const timeout = await fr.mutate('user.updatePreferences', { toast_notification_timeout: 12345 });
@@ -51,7 +51,9 @@ describe('server messages in the caller language (HTTP)', () => {
     expect((timeout.error?.data as { fieldErrorCodes?: unknown }).fieldErrorCodes).toEqual(['Choose one of the offered timeouts']);
     // zod's own: a wrong type and a too-long text, in zod's French.
     const wrongType = await fr.mutate('user.updatePreferences', { toast_notifications_disabled: 'yes' });
-    expect(wrongType.error?.data.fieldErrors).toEqual([{ path: 'toast_notifications_disabled', message: 'Entrée invalide : booléen attendu, chaîne de caractères reçu' }]);
+    expect(wrongType.error?.data.fieldErrors).toEqual([
+      { path: 'toast_notifications_disabled', message: 'Entrée invalide : booléen attendu, chaîne de caractères reçu' },
+    ]);
     expect((wrongType.error?.data as { fieldErrorCodes?: unknown }).fieldErrorCodes).toEqual(['zod.invalid_type']);
     const [company] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`);
     const tooLong = await fr.mutate('site.create', { data: { name: 'x'.repeat(5000), lat: 0, long: 0, company_cuid: company.company_cuid } });
@@ -76,7 +78,11 @@ describe('server messages in the caller language (HTTP)', () => {
     const c = new HttpClient(t.baseUrl, { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' });
     const wrong = await c.login('basic@demo.local', 'not-the-password');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ code: 'WRONG_CREDENTIALS', message: 'Adresse e-mail ou mot de passe incorrect', messageCode: 'Wrong email or password' });
+    expect(wrong.body).toMatchObject({
+      code: 'WRONG_CREDENTIALS',
+      message: 'Adresse e-mail ou mot de passe incorrect',
+      messageCode: 'Wrong email or password',
+    });
     const malformed = await c.json('POST', '/api/auth/login', { email: 'not-an-email', password: 'p'.repeat(2000) });
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toBe('Saisissez votre adresse e-mail et votre mot de passe');
@@ -105,7 +111,7 @@ describe('server messages in the caller language (HTTP)', () => {
     expect(unauth.error?.message).toBe('Sign in to continue');
   });
 
-  it('a French user\'s cookie makes REST errors French even when the browser asks for English', async () => {
+  it("a French user's cookie makes REST errors French even when the browser asks for English", async () => {
     const fr = await signedIn('expert@demo.local', 'fr');
     const nowhere = await fr.request('GET', '/api/nowhere', { headers: { 'accept-language': 'en' } });
     expect(nowhere.body.message).toBe("Ce chemin d'API n'existe pas");

@@ -16,7 +16,13 @@ describe('/metrics with METRICS_TOKEN', () => {
   const scrape = (headers: Record<string, string> = {}) => fetch(`${t.baseUrl}/metrics`, { headers });
 
   it('401 without the token, with a wrong one, a prefix of it, or another scheme; nothing of the metrics in the answer', async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Basic ${TOKEN}` },
+    ]) {
       const res = await scrape(headers);
       expect([headers, res.status]).toEqual([headers, 401]);
       const body = await res.text();

@@ -31,7 +31,9 @@ describe('/metrics', () => {
     t = await startTestApp({ INSTANCE_NAME: 'metrics-a', ALERTS_DELIVERY_ENABLED: 'false', COMMAND_POLL_MS: '0' });
     const [ctrl] = await q(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
     token = await issueSimulatorToken(t.db.dataSource, ctrl.company_cuid, 'metrics test');
-    [{ entity_cuid: battery }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [DEMO_CONTROLLER_ID]);
+    [{ entity_cuid: battery }] = await q(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [
+      DEMO_CONTROLLER_ID,
+    ]);
   });
   afterAll(async () => {
     await t?.close();
@@ -59,7 +61,11 @@ describe('/metrics', () => {
       expect([name, names.has(name)]).toEqual([name, true]);
     }
     // Every scrape-time read succeeded.
-    expect(select(samples, 'portal_metric_errors').map((s) => [s.labels.source, s.value]).sort()).toEqual([
+    expect(
+      select(samples, 'portal_metric_errors')
+        .map((s) => [s.labels.source, s.value])
+        .sort(),
+    ).toEqual([
       ['commands', 0],
       ['engine_timers', 0],
       ['outbox', 0],
@@ -71,14 +77,21 @@ describe('/metrics', () => {
   it('HTTP ingest moves portal_ingest_rows_total by exactly the rows stored, and the refused counter by reason', async () => {
     const before = await scrape();
     const base = Date.now() - 3_600_000;
-    const rows = [0, 1, 2].map((i) => ({ timestamp: new Date(base + i * 60_000).toISOString(), entity_cuid: battery, parameter_id: 'battery_voltage', value: 50 + i }));
+    const rows = [0, 1, 2].map((i) => ({
+      timestamp: new Date(base + i * 60_000).toISOString(),
+      entity_cuid: battery,
+      parameter_id: 'battery_voltage',
+      value: 50 + i,
+    }));
     const bad = { timestamp: new Date(base).toISOString(), entity_cuid: battery, parameter_id: 'no_such_parameter', value: 1 };
     const first = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, token, { rows: [...rows, bad] });
     expect(first.status).toBe(200);
     expect(first.body.accepted).toBe(3);
     expect(first.body.rejected).toHaveLength(1);
     // Two again (duplicates) and one new.
-    const again = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, token, { rows: [rows[0], rows[1], { ...rows[2], timestamp: new Date(base + 5 * 60_000).toISOString() }] });
+    const again = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, token, {
+      rows: [rows[0], rows[1], { ...rows[2], timestamp: new Date(base + 5 * 60_000).toISOString() }],
+    });
     expect(again.body).toMatchObject({ accepted: 1, duplicates: 2 });
     const [{ n }] = await q(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_voltage' AND "timestamp" >= $2`, [
       battery,
@@ -93,7 +106,8 @@ describe('/metrics', () => {
     expect(moved('portal_ingest_refused_rows_total', { transport: 'http', reason: 'duplicate' })).toBe(2);
     expect(moved('portal_ingest_rows_total', { transport: 'mqtt' })).toBe(0);
     // The reason label is one of the fixed words, never a row's own text.
-    for (const s of select(after, 'portal_ingest_refused_rows_total')) expect(['invalid', 'duplicate', 'database_refused', 'not_stored']).toContain(s.labels.reason);
+    for (const s of select(after, 'portal_ingest_refused_rows_total'))
+      expect(['invalid', 'duplicate', 'database_refused', 'not_stored']).toContain(s.labels.reason);
   });
 
   it('the request latency histogram counts each request under its route pattern or tRPC procedure', async () => {
@@ -118,7 +132,11 @@ describe('/metrics', () => {
   it('portal_commands shows a created command under its state, as the database counts it', async () => {
     const installer = new HttpClient(t.baseUrl);
     expect((await installer.login('installer@demo.local')).status).toBe(200);
-    const sent = await installer.mutate<any>('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind: 'apply_config', payload: { controller: { log_level: 'debug' } } });
+    const sent = await installer.mutate<any>('controllerCommand.send', {
+      controller_id: DEMO_CONTROLLER_ID,
+      kind: 'apply_config',
+      payload: { controller: { log_level: 'debug' } },
+    });
     expect(sent.error).toBeUndefined();
     expect(sent.data.status).toBe('PENDING');
     const counts = await q<{ status: string; n: number }>(`SELECT status::text AS status, count(*)::int AS n FROM controller_command GROUP BY status`);
@@ -166,7 +184,11 @@ describe('/metrics', () => {
       await Promise.all([
         fetch(`${t.baseUrl}/api/trpc/${id}.getList?input=${id}`, { headers: { cookie: c.cookieHeader() } }),
         fetch(`${t.baseUrl}/api/trpc/system.getOne,${id}?batch=1&input={}`, { headers: { cookie: c.cookieHeader() } }),
-        fetch(`${t.baseUrl}/api/ingest/${id}/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${id}` }, body: '{}' }),
+        fetch(`${t.baseUrl}/api/ingest/${id}/telemetry`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${id}` },
+          body: '{}',
+        }),
         fetch(`${t.baseUrl}/systems/${id}?q=${id}`),
         fetch(`${t.baseUrl}/api/${id}/${id}`),
         fetch(`${t.baseUrl}/brand/${id}.png`),

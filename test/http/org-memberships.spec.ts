@@ -51,7 +51,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
   });
 
   describe('reading', () => {
-    it('needs company admin; shows the memberships of the caller\'s companies with names for display', async () => {
+    it("needs company admin; shows the memberships of the caller's companies with names for display", async () => {
       expect((await as.expert.query('companyMembership.getList', list())).status).toBe(403);
       expect((await as.other.query('companyMembership.getList', list())).status).toBe(403);
       const mine = await as.installer.query('companyMembership.getList', list());
@@ -86,7 +86,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
       expect((await as.basic.query('companyMembership.manyForUser', { user_cuid: user.basic })).status).toBe(200);
     });
 
-    it('another company\'s membership is as missing as an unknown one', async () => {
+    it("another company's membership is as missing as an unknown one", async () => {
       const foreign = await as.installer.query('companyMembership.getOne', { id: ms['other@other'] });
       const unknown = await as.installer.query('companyMembership.getOne', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' });
       expect(foreign.status).toBe(404);
@@ -99,7 +99,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
       expect((await as.installer.query('companyMembership.getManyReference', list({}, { target: 'company_cuid', id: other }))).data.total).toBe(0);
     });
 
-    it('filters, search over the user\'s email and name, sort, getManyReference', async () => {
+    it("filters, search over the user's email and name, sort, getManyReference", async () => {
       expect(emails(await as.superuser.query('companyMembership.getList', list({ q: 'demo exp' })))).toEqual(['expert@demo.local']);
       expect(emails(await as.superuser.query('companyMembership.getList', list({ is_company_admin: true, company_cuid: demo })))).toEqual([
         'installer@demo.local',
@@ -130,7 +130,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
       expect(await membershipRows()).toEqual(before);
     });
 
-    it('refusals: foreign company or user (404), not admin (403), oneself (403), a role above one\'s own (403); nothing written', async () => {
+    it("refusals: foreign company or user (404), not admin (403), oneself (403), a role above one's own (403); nothing written", async () => {
       const before = await membershipRows();
       const add = (who: string, data: Record<string, unknown>) => as[who].mutate('companyMembership.create', { data });
       expect((await add('installer', { user_cuid: user.basic, company_cuid: other, role_cuid: role[3] })).status).toBe(404);
@@ -171,7 +171,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
   });
 
   describe('update', () => {
-    it('admin of the company edits others, never themselves; another company\'s admin gets 404; nothing written on refusal', async () => {
+    it("admin of the company edits others, never themselves; another company's admin gets 404; nothing written on refusal", async () => {
       const before = await membershipRows();
       const own = await as.installer.mutate('companyMembership.update', { id: ms['installer@demo'], data: { is_company_admin: false } });
       expect(own.status).toBe(403);
@@ -202,7 +202,7 @@ describe('companyMembership resource (spec §6 Membership edit)', () => {
   });
 
   describe('memberships of a superuser', () => {
-    it('an admin cannot change or remove a superuser\'s membership in their company (not even a Basic one); a superuser can', async () => {
+    it("an admin cannot change or remove a superuser's membership in their company (not even a Basic one); a superuser can", async () => {
       await t.db.dataSource.query(
         `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ('susbasicinother000000001', $1, $2, $3, false)`,
         [role[3], user.superuser, other],

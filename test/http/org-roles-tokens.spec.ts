@@ -78,10 +78,12 @@ describe('role and authToken resources', () => {
       expect(mine.text).not.toContain(token_hash);
       expect(mine.text).not.toMatch(/ppt_|secret|token_hash/);
       expect((await as.superuser.query('authToken.getList', list({}, { field: 'created_at', order: 'DESC' }))).data.total).toBe(3);
-      expect((await as.superuser.query('authToken.getList', list({ q: 'ingest', company_cuid: other }, { field: 'created_at', order: 'DESC' }))).data.total).toBe(1);
+      expect(
+        (await as.superuser.query('authToken.getList', list({ q: 'ingest', company_cuid: other }, { field: 'created_at', order: 'DESC' }))).data.total,
+      ).toBe(1);
     });
 
-    it('another company\'s token is as missing as an unknown one, and cannot be revoked', async () => {
+    it("another company's token is as missing as an unknown one, and cannot be revoked", async () => {
       const before = await tokenRows();
       const foreign = await as.installer.query('authToken.getOne', { id: token['other-ingest'] });
       const unknown = await as.installer.query('authToken.getOne', { id: 'zzzzzzzzzzzzzzzzzzzzzzzz' });
@@ -89,7 +91,10 @@ describe('role and authToken resources', () => {
       expect(foreign.error).toEqual(unknown.error);
       expect((await as.otherinstaller.query('authToken.getOne', { id: token['demo-ingest'] })).status).toBe(404);
       expect((await as.installer.query('authToken.getMany', { ids: [token['other-ingest'], token['demo-ingest']] })).data.data).toHaveLength(1);
-      expect((await as.installer.query('authToken.getManyReference', { ...list({}, { field: 'created_at', order: 'DESC' }), target: 'company_cuid', id: other })).data.total).toBe(0);
+      expect(
+        (await as.installer.query('authToken.getManyReference', { ...list({}, { field: 'created_at', order: 'DESC' }), target: 'company_cuid', id: other }))
+          .data.total,
+      ).toBe(0);
       expect((await as.installer.mutate('authToken.delete', { id: token['other-ingest'] })).status).toBe(404);
       expect((await as.installer.mutate('authToken.deleteMany', { ids: [token['demo-backup'], token['other-ingest']] })).status).toBe(404);
       expect((await as.expert.mutate('authToken.delete', { id: token['demo-ingest'] })).status).toBe(403);
@@ -105,8 +110,7 @@ describe('role and authToken resources', () => {
     it('delete and deleteMany revoke: the token stops working, the row stays, revoked filter finds it', async () => {
       const created = await as.installer.mutate('authToken.create', { company_cuid: demo, description: 'short-lived' });
       const secret = created.data.secret as string;
-      const ingest = (auth: string) =>
-        new HttpClient(t.baseUrl, { authorization: `Bearer ${auth}` }).json('POST', '/api/ingest/nope/heartbeat', {});
+      const ingest = (auth: string) => new HttpClient(t.baseUrl, { authorization: `Bearer ${auth}` }).json('POST', '/api/ingest/nope/heartbeat', {});
       // live: accepted as a caller (the unknown controller answers, not the authentication)
       expect((await ingest(secret)).status).not.toBe(401);
       const gone = await as.installer.mutate('authToken.delete', { id: created.data.token_cuid });

@@ -125,11 +125,18 @@ describe('user resource (spec §6 Users)', () => {
   });
 
   const newUser = (over: Record<string, unknown> = {}) => ({
-    data: { email: 'New.Person@Demo.local', name: 'New Person', phone: '+254 700 000000', password: 'long-enough-pw', company_cuid: demo, role_cuid: role[2], ...over },
+    data: {
+      email: 'New.Person@Demo.local',
+      name: 'New Person',
+      phone: '+254 700 000000',
+      password: 'long-enough-pw',
+      company_cuid: demo,
+      role_cuid: role[2],
+      ...over,
+    },
   });
 
   describe('create', () => {
-
     it('a company admin creates a user with a first membership; the user signs in with the password', async () => {
       const created = await as.installer.mutate('user.create', newUser());
       expect(created.status).toBe(200);
@@ -155,7 +162,7 @@ describe('user resource (spec §6 Users)', () => {
       expect(await userCount()).toBe(before);
     });
 
-    it('refusals: not admin (403), foreign company (404), role above one\'s own (403); nothing written', async () => {
+    it("refusals: not admin (403), foreign company (404), role above one's own (403); nothing written", async () => {
       const before = await userCount();
       expect((await as.expert.mutate('user.create', newUser({ email: 'a1@demo.local' }))).status).toBe(403);
       expect((await as.installer.mutate('user.create', newUser({ email: 'a2@demo.local', company_cuid: other }))).status).toBe(404);
@@ -206,7 +213,9 @@ describe('user resource (spec §6 Users)', () => {
       expect(renamed.data.data.name).toBe('Basic Renamed');
       // name change alone keeps the session
       expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
-      expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password', current_password: 'demo-password' } })).status).toBe(200);
+      expect((await basic.mutate('user.update', { id: cuid.basic, data: { password: 'another-password', current_password: 'demo-password' } })).status).toBe(
+        200,
+      );
       expect((await elsewhere.request('GET', '/api/auth/session')).status).toBe(401);
       expect((await basic.request('GET', '/api/auth/session')).status).toBe(200);
       expect((await new HttpClient(t.baseUrl).login('basic@demo.local', 'another-password')).status).toBe(200);
@@ -225,7 +234,7 @@ describe('user resource (spec §6 Users)', () => {
       expect(n).toBe(0);
     });
 
-    it('an admin edits a user of a shared company; changing an email ends that user\'s sessions', async () => {
+    it("an admin edits a user of a shared company; changing an email ends that user's sessions", async () => {
       await signIn('expert');
       const edited = await as.installer.mutate('user.update', { id: cuid.expert, data: { email: 'expert2@demo.local', phone: '+1 555' } });
       expect(edited.status).toBe(200);
@@ -301,7 +310,13 @@ describe('user resource (spec §6 Users)', () => {
 
     it('an admin of one company cannot change the password, email or name of, or deactivate, a user who is admin of another company; nothing written', async () => {
       const before = await snapshot();
-      for (const data of [{ password: 'takeover-password' }, { email: 'taken-over@demo.local' }, { name: 'Taken over' }, { inactive: true }, { phone: '+1 1' }]) {
+      for (const data of [
+        { password: 'takeover-password' },
+        { email: 'taken-over@demo.local' },
+        { name: 'Taken over' },
+        { inactive: true },
+        { phone: '+1 1' },
+      ]) {
         const answer = await as.otherinstaller.mutate('user.update', { id: twohats, data });
         expect({ data, status: answer.status }).toEqual({ data, status: 403 });
       }
@@ -337,9 +352,9 @@ describe('user resource (spec §6 Users)', () => {
       expect(users).toContain('otheradmin@demo.local');
       expect(users).not.toContain('expert@demo.local');
       expect(users).not.toContain('installer@demo.local');
-      expect((await as.otheradmin.query('user.getManyReference', list({}, { target: 'company_cuid', id: demo }))).data.data.map((u: { email: string }) => u.email)).toEqual([
-        'otheradmin@demo.local',
-      ]);
+      expect(
+        (await as.otheradmin.query('user.getManyReference', list({}, { target: 'company_cuid', id: demo }))).data.data.map((u: { email: string }) => u.email),
+      ).toEqual(['otheradmin@demo.local']);
       expect((await as.otheradmin.query('user.getOne', { id: cuid.expert })).status).toBe(404);
       expect((await as.otheradmin.query('user.getMany', { ids: [cuid.expert] })).data.data).toEqual([]);
       const byEmail = { sort: { field: 'user_email', order: 'ASC' } };
@@ -353,7 +368,7 @@ describe('user resource (spec §6 Users)', () => {
     });
   });
 
-  describe('one\'s own sign-in needs the current password', () => {
+  describe("one's own sign-in needs the current password", () => {
     it('a password or email change of oneself without the current password (or with a wrong one) is refused with a field error; nothing written', async () => {
       const me = new HttpClient(t.baseUrl);
       const self = await addMember(t.db.dataSource, 'selfchange@demo.local', DEMO_COMPANY_NAME, 3);

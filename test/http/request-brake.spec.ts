@@ -21,7 +21,8 @@ async function login(email: string, headers: Record<string, string> = {}): Promi
   return c;
 }
 /** A batch of `n` calls of role.all (GET), as the portal's client sends them. */
-const batch = (c: HttpClient, n: number) => c.request('GET', `/api/trpc/${Array(n).fill('role.all').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`);
+const batch = (c: HttpClient, n: number) =>
+  c.request('GET', `/api/trpc/${Array(n).fill('role.all').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`);
 
 beforeAll(async () => {
   t = await startTestApp({ REQUESTS_PER_SESSION_PER_SECOND: '0.001', REQUESTS_PER_SESSION_BURST: String(BURST) });

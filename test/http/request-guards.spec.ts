@@ -14,20 +14,29 @@ interface RawAnswer {
 function raw(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: Buffer | string): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: any = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, text, body: parsed });
-      });
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: any = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, text, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -46,7 +55,11 @@ function registeredRoutes(t: TestApp): [string, string][] {
     while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
     const path = (stack[stack.length - 1]?.path ?? '') + m[2];
     stack.push({ indent, path });
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) routes.push([method, path]);
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      routes.push([method, path]);
   }
   return routes;
 }
@@ -115,7 +128,11 @@ describe('requests from another site, however the path is spelled', () => {
     if (pattern === '/api/auth/login') return { path: pattern, headers: json, body: JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }) };
     if (pattern === '/api/auth/logout') return { path: pattern, headers: json, body: '{}' };
     if (pattern.startsWith('/api/ingest/')) {
-      return { path: pattern.replace(':controller_id', 'CTRL-1'), headers: { ...json, authorization: `Bearer ${token}` }, body: method === 'POST' ? '{"timestamp":1}' : undefined };
+      return {
+        path: pattern.replace(':controller_id', 'CTRL-1'),
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: method === 'POST' ? '{"timestamp":1}' : undefined,
+      };
     }
     if (pattern === '/api/trpc/:path') {
       return { path: '/api/trpc/user.deactivate', headers: json, body: JSON.stringify(superjson.serialize({ user_cuid: victimCuid })) };
@@ -133,7 +150,8 @@ describe('requests from another site, however the path is spelled', () => {
     const unsafe = registeredRoutes(t).filter(([m]) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
     const patterns = new Set(unsafe.map(([, p]) => p));
     // The enumeration found the routes that matter (a broken parser would make this test vacuous).
-    for (const p of ['/api/auth/login', '/api/auth/logout', '/api/files', '/api/trpc/:path', '/api/ingest/:controller_id/telemetry']) expect(patterns).toContain(p);
+    for (const p of ['/api/auth/login', '/api/auth/logout', '/api/files', '/api/trpc/:path', '/api/ingest/:controller_id/telemetry'])
+      expect(patterns).toContain(p);
     const before = await state();
     const reached: string[] = [];
     for (const [method, pattern] of unsafe) {
@@ -155,18 +173,42 @@ describe('requests from another site, however the path is spelled', () => {
   it('a same-site page on another subdomain cannot sign a user out through an encoded path', async () => {
     const victim = new HttpClient(t.baseUrl);
     await victim.login('installer@demo.local');
-    const res = await raw(t.baseUrl, 'POST', '/%61pi/auth/logout', { cookie: victim.cookieHeader(), origin: 'http://blog.127.0.0.1', 'content-type': 'application/json' }, '{}');
+    const res = await raw(
+      t.baseUrl,
+      'POST',
+      '/%61pi/auth/logout',
+      { cookie: victim.cookieHeader(), origin: 'http://blog.127.0.0.1', 'content-type': 'application/json' },
+      '{}',
+    );
     expect(res.status).toBe(403);
     expect((await victim.request('GET', '/api/auth/session')).status).toBe(200);
   });
 
   it('the Origin must match the scheme as well as host and port', async () => {
     const port = new URL(t.baseUrl).port;
-    const https = await raw(t.baseUrl, 'POST', '/api/auth/login', { origin: `https://127.0.0.1:${port}`, 'content-type': 'application/json' }, JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }));
+    const https = await raw(
+      t.baseUrl,
+      'POST',
+      '/api/auth/login',
+      { origin: `https://127.0.0.1:${port}`, 'content-type': 'application/json' },
+      JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }),
+    );
     expect(https.status).toBe(403);
-    const otherPort = await raw(t.baseUrl, 'POST', '/api/auth/login', { origin: `http://127.0.0.1:${Number(port) + 1}`, 'content-type': 'application/json' }, JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }));
+    const otherPort = await raw(
+      t.baseUrl,
+      'POST',
+      '/api/auth/login',
+      { origin: `http://127.0.0.1:${Number(port) + 1}`, 'content-type': 'application/json' },
+      JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }),
+    );
     expect(otherPort.status).toBe(403);
-    const same = await raw(t.baseUrl, 'POST', '/api/auth/login', { origin: t.baseUrl, 'content-type': 'application/json' }, JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }));
+    const same = await raw(
+      t.baseUrl,
+      'POST',
+      '/api/auth/login',
+      { origin: t.baseUrl, 'content-type': 'application/json' },
+      JSON.stringify({ email: 'basic@demo.local', password: 'demo-password' }),
+    );
     expect(same.status).toBe(200);
   });
 
@@ -186,7 +228,22 @@ describe('login and the REST routes take JSON only, and no body shape makes them
     await t?.close();
   });
 
-  const JSON_VALUES = ['[1,2]', '123', 'true', 'false', 'null', '"text"', '{}', '[]', '{"email":123,"password":[]}', '{"email":{"a":1},"password":{"b":2}}', '{"email":"basic@demo.local","password":null}', '{"__proto__":{"x":1}}', '1e400', '"\\u0000"'];
+  const JSON_VALUES = [
+    '[1,2]',
+    '123',
+    'true',
+    'false',
+    'null',
+    '"text"',
+    '{}',
+    '[]',
+    '{"email":123,"password":[]}',
+    '{"email":{"a":1},"password":{"b":2}}',
+    '{"email":"basic@demo.local","password":null}',
+    '{"__proto__":{"x":1}}',
+    '1e400',
+    '"\\u0000"',
+  ];
 
   it('POST /api/auth/login answers 400 (never 500) for a JSON body that is not an object of two strings', async () => {
     for (const body of JSON_VALUES) {

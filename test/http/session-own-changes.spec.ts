@@ -5,7 +5,7 @@ import { HttpClient } from '../factories/http-client';
  * A change to one's own sign-in or memberships ends one's other sessions, but not the session
  * that made it: that one is re-issued with the fresh context on the same answer.
  */
-describe('sessions and one\'s own changes', () => {
+describe("sessions and one's own changes", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -29,12 +29,15 @@ describe('sessions and one\'s own changes', () => {
     expect((await other.request('GET', '/api/auth/session')).status).toBe(401);
   });
 
-  it('changing one\'s own password keeps that session and ends the others', async () => {
+  it("changing one's own password keeps that session and ends the others", async () => {
     const c = new HttpClient(t.baseUrl);
     const login = await c.login('expert@demo.local');
     const elsewhere = new HttpClient(t.baseUrl);
     await elsewhere.login('expert@demo.local');
-    const res = await c.mutate('user.update', { id: login.body.user.user_cuid, data: { password: 'expert-new-password-long', current_password: 'demo-password' } });
+    const res = await c.mutate('user.update', {
+      id: login.body.user.user_cuid,
+      data: { password: 'expert-new-password-long', current_password: 'demo-password' },
+    });
     expect(res.status).toBe(200);
     expect(res.setCookies.some((l) => l.startsWith('liuc=') && !/^liuc=;/.test(l))).toBe(true);
     expect((await c.request('GET', '/api/auth/session')).status).toBe(200);
@@ -42,7 +45,7 @@ describe('sessions and one\'s own changes', () => {
     expect((await new HttpClient(t.baseUrl).login('expert@demo.local', 'expert-new-password-long')).status).toBe(200);
   });
 
-  it('an admin changing another user\'s password keeps their own session and ends the other user\'s', async () => {
+  it("an admin changing another user's password keeps their own session and ends the other user's", async () => {
     const admin = new HttpClient(t.baseUrl);
     await admin.login('superuser@demo.local');
     const victim = new HttpClient(t.baseUrl);

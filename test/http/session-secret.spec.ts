@@ -112,7 +112,13 @@ describe('no constant session key anywhere in the source', () => {
   const root = resolve(__dirname, '../..');
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.name === 'node_modules' || e.name.startsWith('.') ? [] : e.isDirectory() ? files(join(dir, e.name)) : /\.(ts|tsx|js|mjs)$/.test(e.name) ? [join(dir, e.name)] : [],
+      e.name === 'node_modules' || e.name.startsWith('.')
+        ? []
+        : e.isDirectory()
+          ? files(join(dir, e.name))
+          : /\.(ts|tsx|js|mjs)$/.test(e.name)
+            ? [join(dir, e.name)]
+            : [],
     );
 
   it('no SESSION_SECRET given as a literal, no codec built from a literal, no fallback key', () => {

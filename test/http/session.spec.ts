@@ -83,7 +83,7 @@ describe('session over HTTP (login, session, logout, cookie, revocation)', () =>
     expect((await c.request('GET', '/api/auth/session')).status).toBe(200);
   });
 
-  it('a shell page carries the session check\'s answer (the context, or why not); public pages carry none', async () => {
+  it("a shell page carries the session check's answer (the context, or why not); public pages carry none", async () => {
     const embedded = (html: string) => {
       const m = html.match(/<script id="portal-session" type="application\/json">(.*?)<\/script>/);
       return m ? JSON.parse(m[1]) : undefined;
@@ -116,7 +116,7 @@ describe('session over HTTP (login, session, logout, cookie, revocation)', () =>
     expect(embedded((await client({ cookie: `liuc=${oldCookie}` }).request('GET', '/')).text)).toEqual({ ok: false, code: 'REVOKED' });
   });
 
-  it('a user\'s name cannot break out of the page\'s session script', async () => {
+  it("a user's name cannot break out of the page's session script", async () => {
     const c = client();
     await c.login('basic@demo.local');
     const me = (await c.request('GET', '/api/auth/session')).body;
@@ -169,7 +169,7 @@ describe('session over HTTP (login, session, logout, cookie, revocation)', () =>
     expect((await client().login('expert@demo.local')).status).toBe(200);
   });
 
-  it('changing a membership ends that user\'s old sessions', async () => {
+  it("changing a membership ends that user's old sessions", async () => {
     const member = client();
     const login = await member.login('basic@demo.local');
     const admin = client();

@@ -30,7 +30,6 @@ import { defOf, type Path, STOP, walkSchema } from '../factories/schema-walk';
 
 jest.setTimeout(300_000);
 
-
 interface Found {
   json: { path: Path }[];
   url: { path: Path; site: boolean; httpsOnly: boolean }[];
@@ -67,7 +66,8 @@ function fieldsOf(schema: unknown): Found {
 }
 
 /** Input parts that are never stored: react-admin's `meta` / `previousData`, CSV rows (checked by `create` row by row). */
-const NOT_STORED = (path: string, at: Path) => ['meta', 'previousData'].includes(String(at[0])) || (path.endsWith('.importMany') && at[0] === 'rows') || at.length === 0;
+const NOT_STORED = (path: string, at: Path) =>
+  ['meta', 'previousData'].includes(String(at[0])) || (path.endsWith('.importMany') && at[0] === 'rows') || at.length === 0;
 
 function setAt(input: unknown, path: Path, value: unknown): unknown {
   const root = structuredClone(input) as Record<string | number, unknown>;
@@ -169,7 +169,8 @@ describe('stored input fields: JSON values and URLs', () => {
     const failures: string[] = [];
     const reads: [string, unknown][] = RESOURCES.map((r) => [`${r.name}.getList`, { pagination: { page: 1, perPage: 1000 }, filter: {} }]);
     for (const name of ['dashboard', 'rootDomain', 'domain', 'systemMetadata', 'systemMetadataTemplateFieldset', 'user', 'companyMembership']) {
-      if (procedures.has(`${name}.getList`) && !reads.some(([p]) => p === `${name}.getList`)) reads.push([`${name}.getList`, { pagination: { page: 1, perPage: 1000 }, filter: {} }]);
+      if (procedures.has(`${name}.getList`) && !reads.some(([p]) => p === `${name}.getList`))
+        reads.push([`${name}.getList`, { pagination: { page: 1, perPage: 1000 }, filter: {} }]);
     }
     for (const [client, who] of [
       [await w.actor(0, true), 'superuser'],
@@ -255,7 +256,8 @@ describe('stored input fields: JSON values and URLs', () => {
           const res = await (await w.actor(0, true)).mutate(key, input);
           checked++;
           const data = res.data as { created: number; errors: { field?: string }[] } | undefined;
-          if (res.status !== 200 || data?.created !== 0 || !data.errors.some((e) => e.field === column)) failures.push(`${key} ${column} with ${why}: ${res.status} ${res.text.slice(0, 200)}`);
+          if (res.status !== 200 || data?.created !== 0 || !data.errors.some((e) => e.field === column))
+            failures.push(`${key} ${column} with ${why}: ${res.status} ${res.text.slice(0, 200)}`);
         }
       }
     }
@@ -301,7 +303,8 @@ describe('stored input fields: JSON values and URLs', () => {
           ['getOne', one],
           ['getMany', many],
         ] as const) {
-          if (res.status >= 500 || (who === 'superuser' && res.status !== 200)) failures.push(`${def.name}.${call} as ${who}: ${res.status} ${res.text.slice(0, 200)}`);
+          if (res.status >= 500 || (who === 'superuser' && res.status !== 200))
+            failures.push(`${def.name}.${call} as ${who}: ${res.status} ${res.text.slice(0, 200)}`);
         }
         if (who !== 'superuser') continue;
         const row = (one.data as { data: Record<string, unknown> } | undefined)?.data;

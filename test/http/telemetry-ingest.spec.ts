@@ -20,7 +20,10 @@ describe('HTTP telemetry ingest', () => {
   });
 
   const stored = async (entity: string, parameter: string) =>
-    (await t.query(`SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`, [entity, parameter])) as {
+    (await t.query(`SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`, [
+      entity,
+      parameter,
+    ])) as {
       timestamp: Date;
       value: number;
     }[];
@@ -108,13 +111,18 @@ describe('HTTP telemetry ingest', () => {
       t.demo.demoCompany,
       t.demo.workshop,
     ]);
-    await t.query(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('workshopbattery000000001', 'Workshop battery', 'demo-ctrl-2', 'pylontech-us5000', $1)`, [t.demo.workshop]);
-    await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Clinic')`, [
-      controllertype_cuid,
-      t.demo.otherCompany,
-      t.demo.clinic,
-    ]);
-    await t.query(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('clinicbattery00000000001', 'Clinic battery', 'other-ctrl-1', 'pylontech-us5000', $1)`, [t.demo.clinic]);
+    await t.query(
+      `INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('workshopbattery000000001', 'Workshop battery', 'demo-ctrl-2', 'pylontech-us5000', $1)`,
+      [t.demo.workshop],
+    );
+    await t.query(
+      `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Clinic')`,
+      [controllertype_cuid, t.demo.otherCompany, t.demo.clinic],
+    );
+    await t.query(
+      `INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('clinicbattery00000000001', 'Clinic battery', 'other-ctrl-1', 'pylontech-us5000', $1)`,
+      [t.demo.clinic],
+    );
 
     const b = t.demo.battery;
     const ok = (m: number) => ({ timestamp: at(20 + m), entity_cuid: b, parameter_id: 'battery_soc', value: 60 + m });
@@ -193,7 +201,11 @@ describe('HTTP telemetry ingest', () => {
     const body = { rows: [{ timestamp: at(30), entity_cuid: t.demo.battery, parameter_id: 'battery_soc', value: 1 }] };
     const foreign = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.otherToken, body);
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual({ code: 'FORBIDDEN', message: "This token may not send data for controller 'demo-ctrl-1'", messageCode: "This token may not send data for controller '{controller}'" });
+    expect(foreign.body).toEqual({
+      code: 'FORBIDDEN',
+      message: "This token may not send data for controller 'demo-ctrl-1'",
+      messageCode: "This token may not send data for controller '{controller}'",
+    });
     // A controller that does not exist answers exactly the same.
     const unknown = await ingest(t.baseUrl, 'no-such-controller', t.demo.demoToken, body);
     expect(unknown.status).toBe(403);
@@ -251,7 +263,9 @@ describe('HTTP telemetry ingest', () => {
     const batch = (from: number) =>
       Array.from({ length: 200 }, (_, i) => ({ timestamp: at(60 + (from + i) / 60), entity_cuid: e, parameter_id: 'ac_output_power', value: from + i }));
     // 8 senders, each batch overlapping the next by half.
-    const answers = await Promise.all([0, 100, 200, 300, 0, 100, 200, 300].map((from) => ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { rows: batch(from) })));
+    const answers = await Promise.all(
+      [0, 100, 200, 300, 0, 100, 200, 300].map((from) => ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { rows: batch(from) })),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const accepted = answers.reduce((n, a) => n + a.body.accepted, 0);
     const duplicates = answers.reduce((n, a) => n + a.body.duplicates, 0);
@@ -262,7 +276,9 @@ describe('HTTP telemetry ingest', () => {
       [e],
     );
     expect({ n, distinct }).toEqual({ n: 500, distinct: 500 });
-    const [{ total }] = await t.query(`SELECT sum(count)::int AS total FROM parameter_rollup_1h WHERE entity_cuid = $1 AND parameter_id = 'ac_output_power'`, [e]);
+    const [{ total }] = await t.query(`SELECT sum(count)::int AS total FROM parameter_rollup_1h WHERE entity_cuid = $1 AND parameter_id = 'ac_output_power'`, [
+      e,
+    ]);
     expect(total).toBe(500);
   });
 });

@@ -28,7 +28,9 @@ describe('HTTP ingest: one controllerâ€™s bad batch never fails another companyâ
     let victimRows = 0;
     const victimBefore = await stored(VICTIM_BATTERY, 'battery_soc');
     for (let round = 0; round < ROUNDS; round++) {
-      const good = { rows: [0, 1, 2].map((i) => ({ timestamp: ts(round * 10 + i + 3 + k / 100), entity_cuid: VICTIM_BATTERY, parameter_id: 'battery_soc', value: 40 + i })) };
+      const good = {
+        rows: [0, 1, 2].map((i) => ({ timestamp: ts(round * 10 + i + 3 + k / 100), entity_cuid: VICTIM_BATTERY, parameter_id: 'battery_soc', value: 40 + i })),
+      };
       const [bad, ok] = await Promise.all([
         ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, poison.body(t, round, ts), poison.kind),
         ingest(t.baseUrl, VICTIM_CONTROLLER, t.demo.otherToken, good),
@@ -64,7 +66,12 @@ describe('HTTP ingest: one controllerâ€™s bad batch never fails another companyâ
 
   it('rollups at the value bound cannot overflow: the largest allowed values sum up in every resolution', async () => {
     const ts = bucketClock();
-    const rows = Array.from({ length: 290 }, (_, i) => ({ timestamp: ts(i), entity_cuid: t.demo.pvCharger, parameter_id: 'pv_power', value: i % 2 ? 1e15 : -1e15 }));
+    const rows = Array.from({ length: 290 }, (_, i) => ({
+      timestamp: ts(i),
+      entity_cuid: t.demo.pvCharger,
+      parameter_id: 'pv_power',
+      value: i % 2 ? 1e15 : -1e15,
+    }));
     const res = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, { rows });
     expect(res.status).toBe(200);
     expect(res.body.accepted).toBe(290);

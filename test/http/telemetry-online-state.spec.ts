@@ -34,8 +34,7 @@ describe('controller online state', () => {
       await heartbeat();
     }
   };
-  const state = async () =>
-    (await t.query(`SELECT online_state FROM controller_online_state WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]))[0].online_state;
+  const state = async () => (await t.query(`SELECT online_state FROM controller_online_state WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]))[0].online_state;
   const history = async () =>
     (await t.query(`SELECT "timestamp", online_state FROM controller_online_state_history WHERE controller_id = $1 ORDER BY "timestamp"`, [
       DEMO_CONTROLLER_ID,

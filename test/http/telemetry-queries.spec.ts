@@ -64,7 +64,8 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     await t?.close();
   });
 
-  const series = (c: HttpClient, input: Record<string, unknown>) => c.query('telemetry.series', { entity_cuid: t.demo.battery, parameter_ids: ['battery_soc'], ...input });
+  const series = (c: HttpClient, input: Record<string, unknown>) =>
+    c.query('telemetry.series', { entity_cuid: t.demo.battery, parameter_ids: ['battery_soc'], ...input });
 
   it('reads the coarsest resolution that still gives the points asked for, with exact min/max/avg/last/count', async () => {
     const cases = [
@@ -75,7 +76,10 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     for (const c of cases) {
       const res = await series(as.basic, { from: new Date(c.from), to: new Date(c.to), points: c.points });
       expect(res.status).toBe(200);
-      expect({ resolution: res.data.resolution, bucket_seconds: res.data.bucket_seconds }).toEqual({ resolution: c.resolution, bucket_seconds: c.width / 1000 });
+      expect({ resolution: res.data.resolution, bucket_seconds: res.data.bucket_seconds }).toEqual({
+        resolution: c.resolution,
+        bucket_seconds: c.width / 1000,
+      });
       const want = expected(samples, c.resolution === 'raw' ? c.from : start, c.width, c.from, c.to);
       const got = res.data.series[0].points;
       expect(got.length).toBe(want.length);
@@ -127,7 +131,10 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     const energy = await as.other.query('telemetry.energy', { system_cuid: t.demo.farm, from: new Date(end - DAY), to: new Date(end), granularity: 'day' });
     expect(energy.status).toBe(404);
     // The clinic is shared (read-only) with the demo company: its members see it.
-    await t.query(`INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('clinicmeter0000000000001', 'Clinic meter', 'pylontech-us5000', $1)`, [t.demo.clinic]);
+    await t.query(
+      `INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ('clinicmeter0000000000001', 'Clinic meter', 'pylontech-us5000', $1)`,
+      [t.demo.clinic],
+    );
     const shared = await as.basic.query('telemetry.series', { entity_cuid: 'clinicmeter0000000000001', parameter_ids: ['battery_soc'], ...input });
     expect(shared.status).toBe(200);
     const anonymous = await new HttpClient(t.baseUrl).query('telemetry.latest', { system_cuid: t.demo.farm });
@@ -148,7 +155,9 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     expect(res.status).toBe(200);
     expect(res.data.timezone).toBe('Africa/Nairobi');
     expect(res.data.inventory).toBe(true);
-    expect(res.data.controllers).toEqual([{ controller_id: DEMO_CONTROLLER_ID, name: 'Demo Farm Cerbo GX', online_state: 'ONLINE', last_seen_at: expect.any(Date) }]);
+    expect(res.data.controllers).toEqual([
+      { controller_id: DEMO_CONTROLLER_ID, name: 'Demo Farm Cerbo GX', online_state: 'ONLINE', last_seen_at: expect.any(Date) },
+    ]);
     const pv = res.data.devices.find((d: any) => d.entity_cuid === t.demo.pvCharger);
     expect(pv.parameters.find((p: any) => p.parameter_id === 'pv_power')).toEqual({
       parameter_id: 'pv_power',
@@ -232,7 +241,12 @@ describe('telemetry queries (tRPC telemetry.series / latest / energy)', () => {
     expect(days.data.periods[0].start).toEqual(new Date(d1));
     expect(days.data.periods[0].label).toBe(new Date(d1 + 3 * HOUR).toISOString().slice(0, 10));
     expect(days.data.total_kwh).toBe(30);
-    const months = await as.basic.query('telemetry.energy', { system_cuid: t.demo.farm, from: new Date(d1 - 40 * DAY), to: new Date(d2 + DAY), granularity: 'month' });
+    const months = await as.basic.query('telemetry.energy', {
+      system_cuid: t.demo.farm,
+      from: new Date(d1 - 40 * DAY),
+      to: new Date(d2 + DAY),
+      granularity: 'month',
+    });
     expect(months.data.periods.every((p: any) => /^\d{4}-\d{2}$/.test(p.label))).toBe(true);
     // In the wider range 95 is the first reading (nothing before it to compare with).
     expect(months.data.total_kwh).toBe(30);

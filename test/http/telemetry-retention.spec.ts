@@ -29,7 +29,16 @@ describe('telemetry retention', () => {
     await t.app.get(TelemetryWriter).write({
       rows: ages.map((age, index) => ({
         seg: 0,
-        row: { index, entity_cuid: t.demo.battery, parameter_id: 'battery_soc', ts: new Date(clock.now().getTime() - age * DAY), min: null, max: null, value: age, tz: 'UTC' },
+        row: {
+          index,
+          entity_cuid: t.demo.battery,
+          parameter_id: 'battery_soc',
+          ts: new Date(clock.now().getTime() - age * DAY),
+          min: null,
+          max: null,
+          value: age,
+          tz: 'UTC',
+        },
       })),
       standard: [],
       states: [],

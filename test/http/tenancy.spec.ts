@@ -32,16 +32,10 @@ describe('company scoping: another company sees nothing', () => {
 
   it('user.findOne: a user of another company is as missing as an unknown email, even for a company admin', async () => {
     for (const who of ['installer', 'basic']) {
-      sameAnswer(
-        await as[who].query('user.findOne', { email: 'other@demo.local' }),
-        await as[who].query('user.findOne', { email: 'nobody@demo.local' }),
-      );
+      sameAnswer(await as[who].query('user.findOne', { email: 'other@demo.local' }), await as[who].query('user.findOne', { email: 'nobody@demo.local' }));
     }
     // the reverse direction too
-    sameAnswer(
-      await as.other.query('user.findOne', { email: 'basic@demo.local' }),
-      await as.other.query('user.findOne', { email: 'nobody@demo.local' }),
-    );
+    sameAnswer(await as.other.query('user.findOne', { email: 'basic@demo.local' }), await as.other.query('user.findOne', { email: 'nobody@demo.local' }));
   });
 
   it('user.findOne: oneself always; a company admin sees the users of their company; a plain member does not', async () => {
@@ -73,7 +67,7 @@ describe('company scoping: another company sees nothing', () => {
     expect(own.data[0]).toMatchObject({ company: { company_cuid: otherCompany }, role: { level: 3 }, user: { email: 'other@demo.local' } });
   });
 
-  it('companyMembership.update: another company\'s membership is as missing as an unknown one', async () => {
+  it("companyMembership.update: another company's membership is as missing as an unknown one", async () => {
     const roles = (await as.installer.query('role.all')).data as { role_cuid: string; level: number }[];
     const basicRole = roles.find((r) => r.level === 3)!.role_cuid;
     sameAnswer(
@@ -115,7 +109,7 @@ describe('company scoping: another company sees nothing', () => {
     expect(stillActive.data.inactive).toBe(false);
   });
 
-  it('API tokens: listed only within one\'s companies; a foreign token is as missing as an unknown one', async () => {
+  it("API tokens: listed only within one's companies; a foreign token is as missing as an unknown one", async () => {
     const foreign = await as.superuser.mutate('authToken.create', { company_cuid: otherCompany, description: 'Other company gateway' });
     expect(foreign.status).toBe(200);
     expect(foreign.data.secret).toMatch(/^ppt_/);

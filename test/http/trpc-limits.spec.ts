@@ -45,7 +45,10 @@ describe('tRPC batch size and password-change limits', () => {
     const admin = new HttpClient(t.baseUrl);
     await admin.login('superuser@demo.local');
     const target = (await t.db.dataSource.query(`SELECT user_cuid FROM "user" WHERE email = 'installer@demo.local'`))[0].user_cuid as string;
-    const updates = Array.from({ length: 20 }, (_, i) => ({ path: 'user.update', input: { id: target, data: { password: `burst-password-${i}-long-enough` } } }));
+    const updates = Array.from({ length: 20 }, (_, i) => ({
+      path: 'user.update',
+      input: { id: target, data: { password: `burst-password-${i}-long-enough` } },
+    }));
     const res = await batchPost(admin, updates);
     const items = res.body as { result?: unknown; error?: { json: { data: { httpStatus: number; code: string } } } }[];
     expect(items).toHaveLength(20);
@@ -58,14 +61,23 @@ describe('tRPC batch size and password-change limits', () => {
     const roles = (await admin.query('role.all')).data as { role_cuid: string; level: number }[];
     const companies = (await t.db.dataSource.query(`SELECT company_cuid FROM company LIMIT 1`)) as { company_cuid: string }[];
     const create = await admin.mutate('user.create', {
-      data: { email: 'brake@demo.local', name: 'Brake', password: 'brake-password-long', role_cuid: roles.find((r) => r.level === 3)!.role_cuid, company_cuid: companies[0].company_cuid },
+      data: {
+        email: 'brake@demo.local',
+        name: 'Brake',
+        password: 'brake-password-long',
+        role_cuid: roles.find((r) => r.level === 3)!.role_cuid,
+        company_cuid: companies[0].company_cuid,
+      },
     });
     expect(create.status).toBe(429);
     expect((await admin.mutate('user.update', { id: target, data: { name: 'Renamed Installer' } })).status).toBe(200);
     // The brake is per acting user: another user changes their own password at once.
     const other = new HttpClient(t.baseUrl);
     const otherLogin = await other.login('basic@demo.local');
-    const ok = await other.mutate('user.update', { id: otherLogin.body.user.user_cuid, data: { password: 'basic-new-password-long', current_password: 'demo-password' } });
+    const ok = await other.mutate('user.update', {
+      id: otherLogin.body.user.user_cuid,
+      data: { password: 'basic-new-password-long', current_password: 'demo-password' },
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -44,7 +44,13 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
   });
 
   it('batches many procedures whose joined names are longer than 100 characters (an edit page reloading)', async () => {
-    const names = ['role.all', 'role.getList', 'entityTypeLogParameterAssignment.getList', 'entityCategoryLogParameterAssignment.getList', 'logParameter.getList'];
+    const names = [
+      'role.all',
+      'role.getList',
+      'entityTypeLogParameterAssignment.getList',
+      'entityCategoryLogParameterAssignment.getList',
+      'logParameter.getList',
+    ];
     const list = superjson.serialize({ pagination: { page: 1, perPage: 5 }, filter: {} });
     const input = { 0: { json: null }, 1: list, 2: list, 3: list, 4: list };
     expect(names.join(',').length).toBeGreaterThan(100);
@@ -100,7 +106,8 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
         { json: { a: 1 }, meta: { values: { '__proto__.polluted': ['undefined'] } } },
       ];
       const plain = /^The request body is not valid$/;
-      const javascript = /is not allowed as a property|call stack|Cannot read|Cannot set|is not a function|undefined|prototype|TypeError|RangeError|Unsupported/;
+      const javascript =
+        /is not allowed as a property|call stack|Cannot read|Cannot set|is not a function|undefined|prototype|TypeError|RangeError|Unsupported/;
       const answers: { how: string; status: number; message: string; text: string }[] = [];
       for (const [i, input] of malformed.entries()) {
         const q = encodeURIComponent(JSON.stringify(input));
@@ -108,9 +115,17 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
         answers.push({ how: `GET #${i}`, status: get.status, message: get.body?.error?.json?.message, text: get.text });
         const post = await su.request('POST', '/api/trpc/authToken.create', { body: JSON.stringify(input), headers: { 'content-type': 'application/json' } });
         answers.push({ how: `POST #${i}`, status: post.status, message: post.body?.error?.json?.message, text: post.text });
-        const batch = await su.request('GET', `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: null }, 1: input }))}`);
+        const batch = await su.request(
+          'GET',
+          `/api/trpc/role.all,user.findOne?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: null }, 1: input }))}`,
+        );
         const item = Array.isArray(batch.body) ? batch.body[1] : batch.body;
-        answers.push({ how: `batch #${i}`, status: item?.error?.json?.data?.httpStatus ?? batch.status, message: item?.error?.json?.message, text: batch.text });
+        answers.push({
+          how: `batch #${i}`,
+          status: item?.error?.json?.data?.httpStatus ?? batch.status,
+          message: item?.error?.json?.message,
+          text: batch.text,
+        });
       }
       for (const a of answers) {
         expect({ how: a.how, status: a.status }).toEqual({ how: a.how, status: 400 });
@@ -156,7 +171,10 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
       }
       expect(await t.db.dataSource.query('SELECT count(*)::int AS n FROM auth_token')).toEqual(before);
       // JSON with a charset parameter is still JSON.
-      const ok = await su.request('POST', '/api/trpc/authToken.create', { body: '{"json":{}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+      const ok = await su.request('POST', '/api/trpc/authToken.create', {
+        body: '{"json":{}}',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
       expect(ok.status).toBe(400);
     });
 

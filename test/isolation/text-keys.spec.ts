@@ -88,7 +88,11 @@ describe('text is never a key into a plain object', () => {
     expect(tg.status).toBe(200);
     const chat = { id: -1009876543210, type: 'supergroup', title: 'Night shift' };
     telegram.push({ message: { message_id: 1, chat, text: `/start ${tg.data.link.code}` } });
-    await eventually(async () => (await as.basic.query('channelDetails.get', { channel_cuid: tg.data.channel.channel_cuid })).data.telegram.linked_at, 15_000, 'the Telegram group linked');
+    await eventually(
+      async () => (await as.basic.query('channelDetails.get', { channel_cuid: tg.data.channel.channel_cuid })).data.telegram.linked_at,
+      15_000,
+      'the Telegram group linked',
+    );
     return {
       email: email.data.channel.channel_cuid,
       discordHook,
@@ -125,29 +129,45 @@ describe('text is never a key into a plain object', () => {
     const otherHook = discord.webhook();
     const od = await as.other.mutate('discordChannel.create', { company_cuid: otherCompany, name: 'Other ops', webhook: otherHook });
     expect(od.status).toBe(200);
-    expect((await as.other.mutate('channelLink.set', { channel_cuid: od.data.channel.channel_cuid, trigger_cuid: otherTrigger, enabled: true })).status).toBe(200);
-    const [otherEvent] = await addEvents(t.db.dataSource, otherTrigger, [eventValue({ system_cuid: otherSystem, timezone: 'UTC' }, { value: 11, system: 'Other plant' })]);
+    expect((await as.other.mutate('channelLink.set', { channel_cuid: od.data.channel.channel_cuid, trigger_cuid: otherTrigger, enabled: true })).status).toBe(
+      200,
+    );
+    const [otherEvent] = await addEvents(t.db.dataSource, otherTrigger, [
+      eventValue({ system_cuid: otherSystem, timezone: 'UTC' }, { value: 11, system: 'Other plant' }),
+    ]);
 
     // The farm's battery falls below 20 and comes back above 30: TRIGGERED, then RELEASED.
     const base = Date.now() - 10 * 60_000;
     const res = await ingest(t.baseUrl, DEMO_CONTROLLER_ID, t.demo.demoToken, {
-      rows: [50, 12, 50].map((value, m) => ({ timestamp: new Date(base + m * 60_000).toISOString(), entity_cuid: t.demo.battery, parameter_id: 'battery_soc', value })),
+      rows: [50, 12, 50].map((value, m) => ({
+        timestamp: new Date(base + m * 60_000).toISOString(),
+        entity_cuid: t.demo.battery,
+        parameter_id: 'battery_soc',
+        value,
+      })),
     });
     expect(res.status).toBe(200);
     await t.engine.settle();
 
     // Every event of both companies is delivered (none left SENDING or retried for ever).
     const statuses = async () =>
-      (await q(`SELECT trigger_cuid, status::text AS status, last_error FROM notification_trigger_event WHERE trigger_cuid = ANY($1::varchar[]) ORDER BY "timestamp"`, [[trigger, otherTrigger]])) as {
+      (await q(
+        `SELECT trigger_cuid, status::text AS status, last_error FROM notification_trigger_event WHERE trigger_cuid = ANY($1::varchar[]) ORDER BY "timestamp"`,
+        [[trigger, otherTrigger]],
+      )) as {
         trigger_cuid: string;
         status: string;
         last_error: string | null;
       }[];
-    await eventually(async () => {
-      const rows = await statuses();
-      if (rows.length === 3 && rows.every((r) => r.status === 'SENT')) return rows;
-      throw new Error(JSON.stringify(rows.map((r) => [r.trigger_cuid === trigger ? 'demo' : 'other', r.status, r.last_error])));
-    }, 40_000, 'both companies\u2019 events SENT');
+    await eventually(
+      async () => {
+        const rows = await statuses();
+        if (rows.length === 3 && rows.every((r) => r.status === 'SENT')) return rows;
+        throw new Error(JSON.stringify(rows.map((r) => [r.trigger_cuid === trigger ? 'demo' : 'other', r.status, r.last_error])));
+      },
+      40_000,
+      'both companies\u2019 events SENT',
+    );
     expect((await statuses()).map((r) => [r.trigger_cuid === trigger ? 'demo' : 'other', r.status, r.last_error])).toEqual(
       expect.arrayContaining([
         ['demo', 'SENT', null],
@@ -161,10 +181,14 @@ describe('text is never a key into a plain object', () => {
       for (const n of INHERITED) expect(text).toContain(`{${n}}`);
     };
     // The mail (text and HTML parts), as the SMTP peer received it.
-    const mails = await eventually(async () => {
-      const found = smtp.messages.map((m) => decodeMail(m.raw)).filter((m) => m.includes('Battery back'));
-      return found.length ? found : undefined;
-    }, 15_000, 'the alert mails');
+    const mails = await eventually(
+      async () => {
+        const found = smtp.messages.map((m) => decodeMail(m.raw)).filter((m) => m.includes('Battery back'));
+        return found.length ? found : undefined;
+      },
+      15_000,
+      'the alert mails',
+    );
     literal(mails.join('\n'));
     // Discord: escaped markdown (an underscore is escaped, the braces and the words stay).
     const posted = discord.posts.filter((p) => channels.discordHook.endsWith(`/${p.webhook}`)).map((p) => p.body.content ?? '');
@@ -200,17 +224,18 @@ describe('text is never a key into a plain object', () => {
       );
       expect([name, sent.status]).toEqual([name, 200]);
 
-      const expected = [
-        ...(REFUSED_KEYS.has(name) ? [] : [[name, name]]),
-        ['firmware_mode', name],
-        ['inverter_state', name],
-      ].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      const expected = [...(REFUSED_KEYS.has(name) ? [] : [[name, name]]), ['firmware_mode', name], ['inverter_state', name]].sort((a, b) =>
+        a[0] < b[0] ? -1 : 1,
+      );
       for (const who of ['expert', 'basic', 'other-expert']) {
         const latest = await as[who].query('telemetry.latest', { system_cuid: t.demo.farm });
         expect([name, who, 'telemetry.latest', latest.status]).toEqual([name, who, 'telemetry.latest', 200]);
-        const device = (latest.data.devices as { entity_cuid: string; state: { values: { key: string; text: string; decoded: boolean }[]; faults: string[]; warnings: string[] } }[]).find(
-          (d) => d.entity_cuid === t.demo.inverter,
-        )!;
+        const device = (
+          latest.data.devices as {
+            entity_cuid: string;
+            state: { values: { key: string; text: string; decoded: boolean }[]; faults: string[]; warnings: string[] };
+          }[]
+        ).find((d) => d.entity_cuid === t.demo.inverter)!;
         expect([name, who, device.state.values.map((v) => [v.key, v.text])]).toEqual([name, who, expected]);
         expect(device.state.values.every((v) => v.decoded === false)).toBe(true);
         expect([device.state.faults, device.state.warnings]).toEqual([[name], [name]]);
@@ -218,9 +243,9 @@ describe('text is never a key into a plain object', () => {
       for (const who of ['expert', 'other-expert']) {
         const status = await as[who].query('systemStatus.get', { system_cuid: t.demo.farm });
         expect([name, who, 'systemStatus.get', status.status]).toEqual([name, who, 'systemStatus.get', 200]);
-        const device = (status.data.devices as { entity_cuid: string; state: { values: { key: string; text: string }[]; faults: { code: unknown; text: string }[] } }[]).find(
-          (d) => d.entity_cuid === t.demo.inverter,
-        )!;
+        const device = (
+          status.data.devices as { entity_cuid: string; state: { values: { key: string; text: string }[]; faults: { code: unknown; text: string }[] } }[]
+        ).find((d) => d.entity_cuid === t.demo.inverter)!;
         expect([name, who, device.state.values.map((v) => [v.key, v.text])]).toEqual([name, who, expected]);
         expect(device.state.faults).toEqual([{ code: name, text: name }]);
       }
@@ -230,11 +255,12 @@ describe('text is never a key into a plain object', () => {
     // The names a declared command or argument may take (lower-case words): `constructor`, `prototype`.
     const names = INHERITED.filter((n) => COMMAND_NAME_PATTERN.test(n));
     expect(names).toEqual(expect.arrayContaining(['constructor', 'prototype']));
-    await q(`UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`, [
-      JSON.stringify(names.map((name) => ({ name, args: [{ name, type: 'string', required: true }] }))),
-      DEMO_CONTROLLER_ID,
-    ]);
-    const send = (kind: string, payload: Record<string, unknown>) => as.installer.mutate('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind, payload });
+    await q(
+      `UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`,
+      [JSON.stringify(names.map((name) => ({ name, args: [{ name, type: 'string', required: true }] }))), DEMO_CONTROLLER_ID],
+    );
+    const send = (kind: string, payload: Record<string, unknown>) =>
+      as.installer.mutate('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind, payload });
     const headers = { authorization: `Bearer ${t.demo.demoToken}`, 'content-type': 'application/json' };
     for (const name of names) {
       // A required argument of that name, not given: "Required" (not a function found on the payload).
@@ -247,18 +273,25 @@ describe('text is never a key into a plain object', () => {
     expect(wrong.error?.data.fieldErrors).toEqual(expect.arrayContaining([{ path: 'payload.toString', message: 'This command takes no such argument' }]));
 
     // A command named `constructor` without arguments: sent, fetched, acknowledged; its label is its name.
-    await q(`UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`, [
-      JSON.stringify(names.map((name) => ({ name }))),
-      DEMO_CONTROLLER_ID,
-    ]);
+    await q(
+      `UPDATE controller_type SET commands = $1::jsonb WHERE controllertype_cuid = (SELECT controllertype_cuid FROM controller WHERE controller_id = $2)`,
+      [JSON.stringify(names.map((name) => ({ name }))), DEMO_CONTROLLER_ID],
+    );
     for (const name of names) {
       const sent = await send(name, {});
       expect([name, sent.status]).toEqual([name, 200]);
       const id = sent.data.command_id as string;
       expect((await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands?limit=50`, { headers })).status).toBe(200);
-      const ack = await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands/ack`, { method: 'POST', headers, body: JSON.stringify({ id, status: 'SUCCESS' }) });
+      const ack = await fetch(`${t.baseUrl}/api/ingest/${DEMO_CONTROLLER_ID}/commands/ack`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ id, status: 'SUCCESS' }),
+      });
       expect([name, ack.status]).toEqual([name, 200]);
-      const log = await as.expert.query('systemChangelog.getList', { pagination: { page: 1, perPage: 100 }, filter: { system_cuid: t.demo.farm, kind: 'COMMAND' } });
+      const log = await as.expert.query('systemChangelog.getList', {
+        pagination: { page: 1, perPage: 100 },
+        filter: { system_cuid: t.demo.farm, kind: 'COMMAND' },
+      });
       expect(log.status).toBe(200);
       const titles = (log.data.data as { title: string }[]).map((e) => e.title);
       expect(titles.some((title) => title.startsWith(`${name} on `) && title.endsWith(': SUCCESS'))).toBe(true);

@@ -40,12 +40,15 @@ describe('alarms and inbox repositories (database)', () => {
       side.event = ids.event_cuid;
       side.notification = ids.notification_cuid!;
       side.portal = newCuid();
-      await w.ds.query(`INSERT INTO portal_notification (notification_cuid, message, system_cuid, type) VALUES ($1, 'Changed', $2, 'CHANGELOG')`, [side.portal, system_cuid]);
+      await w.ds.query(`INSERT INTO portal_notification (notification_cuid, message, system_cuid, type) VALUES ($1, 'Changed', $2, 'CHANGELOG')`, [
+        side.portal,
+        system_cuid,
+      ]);
     }
   });
   afterAll(() => w?.db.close());
 
-  it('active and history: the caller\'s visible systems only; another company\'s alarms never', async () => {
+  it("active and history: the caller's visible systems only; another company's alarms never", async () => {
     const mine = (await alarms.active(installer)).map((r) => r.trigger_cuid);
     expect(mine).toContain(farm.trigger);
     expect(mine).not.toContain(priv.trigger);
@@ -54,7 +57,13 @@ describe('alarms and inbox repositories (database)', () => {
     expect(theirs).not.toContain(farm.trigger);
     expect(await alarms.active(other, a.farm)).toEqual([]);
     const row = (await alarms.active(installer, a.farm)).find((r) => r.trigger_cuid === farm.trigger)!;
-    expect(row).toMatchObject({ trigger_name: 'Farm low', notification_cuid: farm.notification, muted: false, acknowledged: false, template: expect.any(String) });
+    expect(row).toMatchObject({
+      trigger_name: 'Farm low',
+      notification_cuid: farm.notification,
+      muted: false,
+      acknowledged: false,
+      template: expect.any(String),
+    });
 
     const h = await alarms.history(installer, history());
     expect(h.rows.map((r) => r.event_cuid)).toContain(farm.event);
@@ -64,17 +73,19 @@ describe('alarms and inbox repositories (database)', () => {
     expect((await alarms.history(other, history({ system_cuid: a.privateSystem }))).rows.map((r) => r.event_cuid)).toEqual([priv.event]);
   });
 
-  it('visibility checks answer false for another company\'s system, trigger and notification', async () => {
+  it("visibility checks answer false for another company's system, trigger and notification", async () => {
     expect(await alarms.systemVisible(installer, a.farm)).toBe(true);
     expect(await alarms.systemVisible(installer, a.privateSystem)).toBe(false);
     expect(await alarms.triggerVisible(other, farm.trigger)).toBe(false);
     expect(await alarms.triggerVisible(other, priv.trigger)).toBe(true);
     expect(await alarms.notificationVisible(other, farm.notification)).toBe(false);
     expect(await alarms.notificationVisible(basic, farm.notification)).toBe(true);
-    expect(await alarms.triggerStatuses(other, [farm.trigger, priv.trigger])).toEqual([expect.objectContaining({ trigger_cuid: priv.trigger, trigger_state: 'TRIGGERED' })]);
+    expect(await alarms.triggerStatuses(other, [farm.trigger, priv.trigger])).toEqual([
+      expect.objectContaining({ trigger_cuid: priv.trigger, trigger_state: 'TRIGGERED' }),
+    ]);
   });
 
-  it('acknowledgements and mutes are the caller\'s own rows', async () => {
+  it("acknowledgements and mutes are the caller's own rows", async () => {
     const first = await alarms.transaction(async (rows) => {
       await rows.lockAcknowledgement(basic, farm.notification);
       expect(await rows.acknowledgedAt(basic, farm.notification)).toBeUndefined();
@@ -87,7 +98,9 @@ describe('alarms and inbox repositories (database)', () => {
 
     await alarms.mute(basic, farm.trigger, null);
     await alarms.mute(basic, farm.trigger, new Date(Date.now() + 3_600_000));
-    expect(await w.ds.query(`SELECT user_cuid FROM notification_user_blacklist WHERE trigger_cuid = $1`, [farm.trigger])).toEqual([{ user_cuid: basic.user_cuid }]);
+    expect(await w.ds.query(`SELECT user_cuid FROM notification_user_blacklist WHERE trigger_cuid = $1`, [farm.trigger])).toEqual([
+      { user_cuid: basic.user_cuid },
+    ]);
     expect((await alarms.active(basic, a.farm)).find((r) => r.trigger_cuid === farm.trigger)?.muted).toBe(true);
     expect((await alarms.active(installer, a.farm)).find((r) => r.trigger_cuid === farm.trigger)?.muted).toBe(false);
     await alarms.unmute(installer, farm.trigger);
@@ -96,7 +109,7 @@ describe('alarms and inbox repositories (database)', () => {
     expect((await alarms.active(basic, a.farm)).find((r) => r.trigger_cuid === farm.trigger)?.muted).toBe(false);
   });
 
-  it('inbox: portal and alarm notifications of visible systems, never another company\'s; read marks are the caller\'s', async () => {
+  it("inbox: portal and alarm notifications of visible systems, never another company's; read marks are the caller's", async () => {
     const keys = (rows: { kind: string; notification_cuid: string }[]) => rows.map((r) => `${r.kind}:${r.notification_cuid}`);
     const page = await inbox.page(installer, false, 1, 100);
     expect(keys(page)).toEqual(expect.arrayContaining([`alarm:${farm.notification}`, `portal:${farm.portal}`]));

@@ -25,7 +25,8 @@ describe('alert engine repository (database)', () => {
   });
   afterAll(() => w?.db.close());
 
-  const statusOf = async (id: string) => ((await w.ds.query(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id])) as Record<string, any>[])[0];
+  const statusOf = async (id: string) =>
+    ((await w.ds.query(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id])) as Record<string, any>[])[0];
 
   it('activeTriggers and activeStatuses: active triggers of every company, never a paused one; insertStatuses makes only what is missing', async () => {
     const active = (await repo.activeTriggers(JOB)).map((t) => t.trigger_cuid);
@@ -45,7 +46,7 @@ describe('alert engine repository (database)', () => {
     expect(statuses).not.toContain(paused);
   });
 
-  it('fingerprint changes with a trigger\'s args or activity, not otherwise', async () => {
+  it("fingerprint changes with a trigger's args or activity, not otherwise", async () => {
     const before = await repo.fingerprint(JOB);
     expect(await repo.fingerprint(JOB)).toBe(before);
     await w.ds.query(`UPDATE notification_trigger SET args = $2 WHERE trigger_cuid = $1`, [paused, JSON.stringify({ ...lowBattery(a.battery), value: 21 })]);
@@ -54,11 +55,11 @@ describe('alert engine repository (database)', () => {
     expect(after).toMatch(/^\d+:-?\d+$/);
   });
 
-  it('writeQuietProgress writes only rows still as the cache says, and only those named (another company\'s row is left alone)', async () => {
-    await w.ds.query(`UPDATE notification_trigger_status SET trigger_state = 'RELEASED', state_since = NULL, evaluated_until = $2, pending_state = NULL WHERE trigger_cuid = ANY($1)`, [
-      [farmTrigger, privateTrigger],
-      at(0),
-    ]);
+  it("writeQuietProgress writes only rows still as the cache says, and only those named (another company's row is left alone)", async () => {
+    await w.ds.query(
+      `UPDATE notification_trigger_status SET trigger_state = 'RELEASED', state_since = NULL, evaluated_until = $2, pending_state = NULL WHERE trigger_cuid = ANY($1)`,
+      [[farmTrigger, privateTrigger], at(0)],
+    );
     const privateBefore = await statusOf(privateTrigger);
     const done = await repo.writeQuietProgress(
       JOB,
@@ -74,7 +75,11 @@ describe('alert engine repository (database)', () => {
     expect(await statusOf(privateTrigger)).toEqual(privateBefore);
     // Never backwards.
     expect(
-      await repo.writeQuietProgress(JOB, [{ trigger_cuid: farmTrigger, evaluated_until: at(10), last_value: 1, next_execution: null, no_data: false, state: 'RELEASED', state_since: null }], at(40)),
+      await repo.writeQuietProgress(
+        JOB,
+        [{ trigger_cuid: farmTrigger, evaluated_until: at(10), last_value: 1, next_execution: null, no_data: false, state: 'RELEASED', state_since: null }],
+        at(40),
+      ),
     ).toEqual([]);
     expect(await repo.writeQuietProgress(JOB, [], at(40))).toEqual([]);
   });
@@ -84,7 +89,10 @@ describe('alert engine repository (database)', () => {
       `INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) SELECT $1, 'battery_soc', t, v FROM unnest($2::timestamptz[], $3::float8[]) AS u(t, v)`,
       [a.battery, [at(20), at(40), at(50), at(60)], [40, 30, 20, 10]],
     );
-    await w.ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_soc', $2, 99)`, [a.privateBattery, at(45)]);
+    await w.ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_soc', $2, 99)`, [
+      a.privateBattery,
+      at(45),
+    ]);
     const rows = await repo.storedAfter(JOB, [{ trigger_cuid: farmTrigger, entity_cuid: a.battery, parameter_id: 'battery_soc' }], 2);
     expect(rows).toEqual([
       { trigger_cuid: farmTrigger, ts: at(40), value: 30 },
@@ -93,7 +101,7 @@ describe('alert engine repository (database)', () => {
     expect(await repo.storedAfter(JOB, [], 10)).toEqual([]);
   });
 
-  it('systemOfController: the controller\'s own system, null for an unknown one', async () => {
+  it("systemOfController: the controller's own system, null for an unknown one", async () => {
     expect(await repo.systemOfController(JOB, DEMO_CONTROLLER_ID)).toBe(a.farm);
     expect(await repo.systemOfController(JOB, a.privateController)).toBe(a.privateSystem);
     expect(await repo.systemOfController(JOB, 'nope')).toBeNull();

@@ -40,7 +40,12 @@ export async function alertWorld(w: MediumWorld): Promise<AlertWorld> {
 }
 
 /** An active (unless said) trigger with the given rule; answers its key. */
-export async function addRuleTrigger(ds: DataSource, system_cuid: string, args: object, opts: { is_active?: boolean; assignment_cuid?: string; name?: string } = {}): Promise<string> {
+export async function addRuleTrigger(
+  ds: DataSource,
+  system_cuid: string,
+  args: object,
+  opts: { is_active?: boolean; assignment_cuid?: string; name?: string } = {},
+): Promise<string> {
   const trigger_cuid = newCuid();
   await ds.query(
     `INSERT INTO notification_trigger (trigger_cuid, system_cuid, name, severity_level, message, release_message, is_active, args, assignment_cuid)

@@ -42,15 +42,20 @@ describe('alert write hooks repository (database)', () => {
     expect((await repo.systemsOfTriggers(JOB, [hand, made])).sort()).toEqual([a.farm]);
     expect((await repo.systemsOfTriggers(JOB, [hand, foreign])).sort()).toEqual([a.farm, a.privateSystem].sort());
     await repo.markCustomized(JOB, [hand, made]);
-    const customized = (await w.ds.query(`SELECT trigger_cuid, customized_at IS NOT NULL AS c FROM notification_trigger WHERE trigger_cuid = ANY($1) ORDER BY trigger_cuid`, [
-      [hand, made, foreign],
-    ])) as { trigger_cuid: string; c: boolean }[];
+    const customized = (await w.ds.query(
+      `SELECT trigger_cuid, customized_at IS NOT NULL AS c FROM notification_trigger WHERE trigger_cuid = ANY($1) ORDER BY trigger_cuid`,
+      [[hand, made, foreign]],
+    )) as { trigger_cuid: string; c: boolean }[];
     expect(Object.fromEntries(customized.map((r) => [r.trigger_cuid, r.c]))).toEqual({ [hand]: false, [made]: true, [foreign]: false });
-    await w.ds.query(`INSERT INTO notification_trigger_status (trigger_cuid, pending_state, pending_since) VALUES ($1, 'TRIGGERED', now()), ($2, 'TRIGGERED', now())`, [hand, foreign]);
-    await repo.restartJudgement(JOB, [hand]);
-    const statuses = (await w.ds.query(`SELECT trigger_cuid, pending_state::text, next_execution IS NOT NULL AS due, next_execution_trigger::text AS via FROM notification_trigger_status WHERE trigger_cuid = ANY($1)`, [
+    await w.ds.query(
+      `INSERT INTO notification_trigger_status (trigger_cuid, pending_state, pending_since) VALUES ($1, 'TRIGGERED', now()), ($2, 'TRIGGERED', now())`,
       [hand, foreign],
-    ])) as { trigger_cuid: string; pending_state: string | null; due: boolean; via: string | null }[];
+    );
+    await repo.restartJudgement(JOB, [hand]);
+    const statuses = (await w.ds.query(
+      `SELECT trigger_cuid, pending_state::text, next_execution IS NOT NULL AS due, next_execution_trigger::text AS via FROM notification_trigger_status WHERE trigger_cuid = ANY($1)`,
+      [[hand, foreign]],
+    )) as { trigger_cuid: string; pending_state: string | null; due: boolean; via: string | null }[];
     expect(statuses.find((s) => s.trigger_cuid === hand)).toEqual({ trigger_cuid: hand, pending_state: null, due: true, via: 'TIMER' });
     expect(statuses.find((s) => s.trigger_cuid === foreign)).toEqual({ trigger_cuid: foreign, pending_state: 'TRIGGERED', due: false, via: null });
     await w.ds.query(`DELETE FROM notification_trigger WHERE trigger_cuid = ANY($1)`, [[hand, made, foreign]]);
@@ -58,14 +63,19 @@ describe('alert write hooks repository (database)', () => {
 
   it('templates: read by key, their types, and the autocreate templates of devices', async () => {
     expect((await repo.templates(JOB, [template, 'nope'])).map((t) => t.assignment_cuid)).toEqual([template]);
-    expect(await repo.template(JOB, template)).toMatchObject({ name: 'Low battery', severity_level: 'ERROR', autocreate_triggers: true, entitytype_id: 'pylontech-us5000' });
+    expect(await repo.template(JOB, template)).toMatchObject({
+      name: 'Low battery',
+      severity_level: 'ERROR',
+      autocreate_triggers: true,
+      entitytype_id: 'pylontech-us5000',
+    });
     expect(await repo.template(JOB, 'nope')).toBeUndefined();
     expect(await repo.entityTypesOfTemplates(JOB, [template])).toEqual(['pylontech-us5000']);
     expect(await repo.autocreateTemplatesFor(JOB, [a.battery])).toEqual([template]);
     expect(await repo.autocreateTemplatesFor(JOB, [])).toEqual([]);
   });
 
-  it('devicesWithoutTrigger keeps to the devices given (another company\'s device stays out), insertTemplated makes them, then none is missing', async () => {
+  it("devicesWithoutTrigger keeps to the devices given (another company's device stays out), insertTemplated makes them, then none is missing", async () => {
     const tpl = { assignment_cuid: template, entitytype_id: 'pylontech-us5000' };
     expect((await repo.devicesWithoutTrigger(JOB, tpl)).map((d) => d.entity_cuid).sort()).toEqual([a.battery, a.privateBattery].sort());
     const mine = await repo.devicesWithoutTrigger(JOB, tpl, [a.battery]);
@@ -77,11 +87,28 @@ describe('alert write hooks repository (database)', () => {
       ]),
     );
     expect(await repo.devicesWithoutTrigger(JOB, tpl, [a.battery])).toEqual([]);
-    expect(await repo.linkedTriggers(JOB, template)).toEqual([{ trigger_cuid, args: expect.objectContaining({ entity_cuid: a.battery }), device: 'Battery bank' }]);
-    await repo.updateTemplated(JOB, trigger_cuid, { name: 'Renamed', message: 'M', release_message: 'R', severity_level: 'CRITICAL', args: { ...lowBattery(a.battery), value: 10 } });
-    const [row] = (await w.ds.query(`SELECT name, message, release_message, severity_level::text, args->>'value' AS value, is_active, charged_company_cuid FROM notification_trigger WHERE trigger_cuid = $1`, [
-      trigger_cuid,
-    ])) as Record<string, unknown>[];
-    expect(row).toEqual({ name: 'Renamed', message: 'M', release_message: 'R', severity_level: 'CRITICAL', value: '10', is_active: true, charged_company_cuid: w.demo });
+    expect(await repo.linkedTriggers(JOB, template)).toEqual([
+      { trigger_cuid, args: expect.objectContaining({ entity_cuid: a.battery }), device: 'Battery bank' },
+    ]);
+    await repo.updateTemplated(JOB, trigger_cuid, {
+      name: 'Renamed',
+      message: 'M',
+      release_message: 'R',
+      severity_level: 'CRITICAL',
+      args: { ...lowBattery(a.battery), value: 10 },
+    });
+    const [row] = (await w.ds.query(
+      `SELECT name, message, release_message, severity_level::text, args->>'value' AS value, is_active, charged_company_cuid FROM notification_trigger WHERE trigger_cuid = $1`,
+      [trigger_cuid],
+    )) as Record<string, unknown>[];
+    expect(row).toEqual({
+      name: 'Renamed',
+      message: 'M',
+      release_message: 'R',
+      severity_level: 'CRITICAL',
+      value: '10',
+      is_active: true,
+      charged_company_cuid: w.demo,
+    });
   });
 });

@@ -14,7 +14,13 @@ describe('API token repository (database)', () => {
     repo = new SqlAuthTokenRepository(w.ds);
     const installer = tokenScopeOf(await w.actor('installer@demo.local'));
     demoToken = newCuid();
-    const row = await repo.insert(installer, { token_cuid: demoToken, description: 'gateway', company_cuid: w.demo, token_hash: 'ab'.repeat(32), expires_at: null });
+    const row = await repo.insert(installer, {
+      token_cuid: demoToken,
+      description: 'gateway',
+      company_cuid: w.demo,
+      token_hash: 'ab'.repeat(32),
+      expires_at: null,
+    });
     expect(row).toEqual(
       expect.objectContaining({ token_cuid: demoToken, created_by_user_cuid: installer.user_cuid, revoked_at: null, created_at: expect.any(Date) }),
     );

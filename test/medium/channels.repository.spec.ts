@@ -28,18 +28,39 @@ describe('channel repositories (database)', () => {
     ch.otherDiscord = newCuid();
     ch.demoTelegram = newCuid();
     await repo.transaction(expert, async (tx) => {
-      await repo.insert(expert, tx, { channel_cuid: ch.demoMail, detail_cuid: newCuid(), source: 'EMAIL', status: 'PENDING', company_cuid: w.demo }, { email: 'ops@demo.local', verified_at: null });
-      await repo.insert(expert, tx, { channel_cuid: ch.demoTelegram, detail_cuid: newCuid(), source: 'TELEGRAM', status: 'PENDING', company_cuid: w.demo }, { token: 'code-1234' });
+      await repo.insert(
+        expert,
+        tx,
+        { channel_cuid: ch.demoMail, detail_cuid: newCuid(), source: 'EMAIL', status: 'PENDING', company_cuid: w.demo },
+        { email: 'ops@demo.local', verified_at: null },
+      );
+      await repo.insert(
+        expert,
+        tx,
+        { channel_cuid: ch.demoTelegram, detail_cuid: newCuid(), source: 'TELEGRAM', status: 'PENDING', company_cuid: w.demo },
+        { token: 'code-1234' },
+      );
     });
     await repo.transaction(other, (tx) =>
-      repo.insert(other, tx, { channel_cuid: ch.otherDiscord, detail_cuid: newCuid(), source: 'DISCORD', status: 'ACTIVE', company_cuid: w.other }, { name: 'Ops', webhook: 'https://discord.example/api/webhooks/1/x' }),
+      repo.insert(
+        other,
+        tx,
+        { channel_cuid: ch.otherDiscord, detail_cuid: newCuid(), source: 'DISCORD', status: 'ACTIVE', company_cuid: w.other },
+        { name: 'Ops', webhook: 'https://discord.example/api/webhooks/1/x' },
+      ),
     );
   });
   afterAll(() => w?.db.close());
 
   it('channel and details: the rows as stored, with the company name', async () => {
     const expert = await w.actor('expert@demo.local');
-    expect(await repo.channel(expert, ch.demoMail)).toMatchObject({ channel_cuid: ch.demoMail, source: 'EMAIL', status: 'PENDING', company_cuid: w.demo, company_name: expect.any(String) });
+    expect(await repo.channel(expert, ch.demoMail)).toMatchObject({
+      channel_cuid: ch.demoMail,
+      source: 'EMAIL',
+      status: 'PENDING',
+      company_cuid: w.demo,
+      company_name: expect.any(String),
+    });
     expect(await repo.email(expert, ch.demoMail)).toEqual({ email: 'ops@demo.local', verified_at: null });
     expect(await repo.telegram(expert, ch.demoTelegram)).toMatchObject({ token: 'code-1234', linked_at: null });
     expect(await repo.discord(expert, ch.otherDiscord)).toMatchObject({ name: 'Ops', webhook: 'https://discord.example/api/webhooks/1/x' });
@@ -66,9 +87,16 @@ describe('channel repositories (database)', () => {
   });
 
   it("senderChannel answers for the target's own company only", async () => {
-    expect(await repo.senderChannel({ channel_cuid: ch.otherDiscord, company_cuid: w.other, source: 'DISCORD' })).toEqual({ status: 'ACTIVE', webhook: 'https://discord.example/api/webhooks/1/x' });
+    expect(await repo.senderChannel({ channel_cuid: ch.otherDiscord, company_cuid: w.other, source: 'DISCORD' })).toEqual({
+      status: 'ACTIVE',
+      webhook: 'https://discord.example/api/webhooks/1/x',
+    });
     expect(await repo.senderChannel({ channel_cuid: ch.otherDiscord, company_cuid: w.demo, source: 'DISCORD' })).toBeUndefined();
-    expect(await repo.senderChannel({ channel_cuid: ch.demoMail, company_cuid: w.demo, source: 'EMAIL' })).toEqual({ status: 'PENDING', email: 'ops@demo.local', verified_at: null });
+    expect(await repo.senderChannel({ channel_cuid: ch.demoMail, company_cuid: w.demo, source: 'EMAIL' })).toEqual({
+      status: 'PENDING',
+      email: 'ops@demo.local',
+      verified_at: null,
+    });
   });
 
   it('an e-mail verification link: replaced, locked, and the address verified only while it is the one sent to', async () => {

@@ -23,7 +23,8 @@ describe('command queue and acknowledgement repositories (database)', () => {
   });
   afterAll(() => w?.db.close());
 
-  const status = async (id: string) => ((await w.ds.query(`SELECT status::text AS s FROM controller_command WHERE command_id = $1`, [id])) as { s: string }[])[0]?.s;
+  const status = async (id: string) =>
+    ((await w.ds.query(`SELECT status::text AS s FROM controller_command WHERE command_id = $1`, [id])) as { s: string }[])[0]?.s;
 
   async function store(id: string, controller: 'demo' | 'other', notAfterMs = 60_000): Promise<void> {
     const actor = await w.actor(controller === 'demo' ? 'installer@demo.local' : 'other@demo.local');
@@ -41,7 +42,7 @@ describe('command queue and acknowledgement repositories (database)', () => {
     );
   }
 
-  it('claim marks the named controllers\' PENDING commands SENT (again: SENT ones too); release hands them back', async () => {
+  it("claim marks the named controllers' PENDING commands SENT (again: SENT ones too); release hands them back", async () => {
     await store('q-a1', 'demo');
     await store('q-b1', 'other');
     const claimed = await queue.claim(job, [c.demoController], false, 10);
@@ -54,24 +55,21 @@ describe('command queue and acknowledgement repositories (database)', () => {
     expect(await queue.waitingControllers(job, 10)).toEqual(expect.arrayContaining([c.demoController, c.otherController]));
   });
 
-  it('takeOwn: a controller takes only its own commands, never another company\'s controller\'s', async () => {
+  it("takeOwn: a controller takes only its own commands, never another company's controller's", async () => {
     const mine = await queue.takeOwn({ controller_id: c.otherController }, 10);
     expect(mine.map((r) => r.command_id)).toEqual(['q-b1']);
     expect(await status('q-a1')).toBe('PENDING');
   });
 
-  it('online reads the presence machine\'s state', async () => {
+  it("online reads the presence machine's state", async () => {
     expect(await queue.online(job, c.demoController)).toBe(true);
     expect(await queue.online(job, c.otherController)).toBe(false);
   });
 
-  it('expireDue and timeOutSent end what is due in the job\'s transaction; controllerInfo names the controllers', async () => {
+  it("expireDue and timeOutSent end what is due in the job's transaction; controllerInfo names the controllers", async () => {
     await store('q-exp', 'demo', 50);
     await new Promise((r) => setTimeout(r, 80));
-    const ended = await queue.transaction(async (tx) => [
-      ...(await queue.expireDue(job, tx, 10)),
-      ...(await queue.timeOutSent(job, tx, 0, 'No answer', 10)),
-    ]);
+    const ended = await queue.transaction(async (tx) => [...(await queue.expireDue(job, tx, 10)), ...(await queue.timeOutSent(job, tx, 0, 'No answer', 10))]);
     expect(ended.map((r) => [r.command_id, r.status]).sort()).toEqual([
       ['q-b1', 'TIMEOUT'],
       ['q-exp', 'EXPIRED'],
@@ -80,7 +78,7 @@ describe('command queue and acknowledgement repositories (database)', () => {
     expect(info.map((i) => i.name).sort()).toEqual(['Demo Farm Cerbo GX', 'Other controller']);
   });
 
-  it('acks: a command is locked only with the controller that owns it; answers and reported configurations reach only that controller\'s rows', async () => {
+  it("acks: a command is locked only with the controller that owns it; answers and reported configurations reach only that controller's rows", async () => {
     await store('q-a2', 'demo');
     const locked = await acks.transaction((tx) =>
       acks.lockCommands(job, tx, [
@@ -95,14 +93,20 @@ describe('command queue and acknowledgement repositories (database)', () => {
       await acks.recordAnswers(job, tx, [{ id: 'q-a2', status: 'SUCCESS', message: 'ok', applied: JSON.stringify({ controller: { x: 1 } }) }]);
       await acks.writeReportedControllers(job, tx, new Map([[c.demoController, JSON.stringify({ x: 1 })]]));
       // Company B's controller reporting the demo device: ignored.
-      await acks.writeReportedDevices(job, tx, new Map([
-        [c.demoDevice, { controller_id: c.otherController, cfg: JSON.stringify({ stolen: true }) }],
-        [c.otherDevice, { controller_id: c.otherController, cfg: JSON.stringify({ y: 2 }) }],
-      ]));
+      await acks.writeReportedDevices(
+        job,
+        tx,
+        new Map([
+          [c.demoDevice, { controller_id: c.otherController, cfg: JSON.stringify({ stolen: true }) }],
+          [c.otherDevice, { controller_id: c.otherController, cfg: JSON.stringify({ y: 2 }) }],
+        ]),
+      );
     });
     expect(await status('q-a2')).toBe('SUCCESS');
     expect(await status('q-a1')).toBe('PENDING');
-    const reported = (await w.ds.query(`SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`, [[c.demoDevice, c.otherDevice]])) as {
+    const reported = (await w.ds.query(`SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`, [
+      [c.demoDevice, c.otherDevice],
+    ])) as {
       entity_cuid: string;
       reported_config: unknown;
     }[];

@@ -33,7 +33,13 @@ describe('commands repository (database)', () => {
   it('visibleController: the controller with its declared commands, shares and zone for its company; nothing for company B', async () => {
     const installer = await w.actor('installer@demo.local');
     const row = await repo.visibleController(installer, c.demoController);
-    expect(row).toMatchObject({ controller_id: c.demoController, company_cuid: w.demo, system_cuid: c.farm, shares: expect.any(Array), timezone: expect.any(String) });
+    expect(row).toMatchObject({
+      controller_id: c.demoController,
+      company_cuid: w.demo,
+      system_cuid: c.farm,
+      shares: expect.any(Array),
+      timezone: expect.any(String),
+    });
     expect(await repo.visibleController(await w.actor('superuser@demo.local'), c.otherController)).toMatchObject({ company_cuid: w.other });
     const other = await w.actor('other@demo.local');
     expect(await repo.visibleController(other, c.demoController)).toBeUndefined();
@@ -57,10 +63,12 @@ describe('commands repository (database)', () => {
     expect(await repo.record(installer, 'nope')).toBeUndefined();
   });
 
-  it('configEntities, lastApply, entityKinds and deviceType answer for the caller\'s controller only, never company B\'s', async () => {
+  it("configEntities, lastApply, entityKinds and deviceType answer for the caller's controller only, never company B's", async () => {
     const installer = await w.actor('installer@demo.local');
     const other = await w.actor('other@demo.local');
-    await repo.transaction((tx) => repo.insert(installer, tx, { ...newCommand('medium-apply-a', c.demoController, w.demo), kind: 'apply_config', payload: {} }));
+    await repo.transaction((tx) =>
+      repo.insert(installer, tx, { ...newCommand('medium-apply-a', c.demoController, w.demo), kind: 'apply_config', payload: {} }),
+    );
     await repo.transaction((tx) => repo.insert(other, tx, { ...newCommand('medium-apply-b', c.otherController, w.other), kind: 'apply_config', payload: {} }));
 
     const entities = await repo.configEntities(installer, c.demoController);
@@ -82,12 +90,14 @@ describe('commands repository (database)', () => {
   it('typeLogsParameter reads the catalogue', async () => {
     const installer = await w.actor('installer@demo.local');
     const type = (await repo.deviceType(installer, c.demoController, c.demoDevice))!;
-    const [assigned] = (await w.ds.query(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [type])) as { parameter_id: string }[];
+    const [assigned] = (await w.ds.query(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [type])) as {
+      parameter_id: string;
+    }[];
     expect(await repo.typeLogsParameter(installer, type, assigned.parameter_id)).toBe(true);
     expect(await repo.typeLogsParameter(installer, type, 'no-such-parameter')).toBe(false);
   });
 
-  it('the desired configuration of the controller and of its own devices is locked and written in the caller\'s transaction', async () => {
+  it("the desired configuration of the controller and of its own devices is locked and written in the caller's transaction", async () => {
     const installer = await w.actor('installer@demo.local');
     await repo.transaction(async (tx) => {
       await repo.lockController(installer, tx, c.demoController);

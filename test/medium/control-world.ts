@@ -24,15 +24,14 @@ export async function controlWorld(w: MediumWorld): Promise<ControlWorld> {
   }[];
   const otherSystem = 'medium-other-system';
   await w.ds.query(`INSERT INTO system (system_cuid, name, company_cuid, timezone) VALUES ($1, 'Other system', $2, 'UTC')`, [otherSystem, w.other]);
-  await w.ds.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Other controller')`, [
-    ctrl.controllertype_cuid,
-    w.other,
-    otherSystem,
-  ]);
-  await w.ds.query(`INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('other-device-1', 'Other device', 'other-ctrl-1', $1, $2)`, [
-    device.entitytype_id,
-    otherSystem,
-  ]);
+  await w.ds.query(
+    `INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ('other-ctrl-1', $1, $2, $3, 'Other controller')`,
+    [ctrl.controllertype_cuid, w.other, otherSystem],
+  );
+  await w.ds.query(
+    `INSERT INTO entity (entity_cuid, name, controller_id, entitytype_id, system_cuid) VALUES ('other-device-1', 'Other device', 'other-ctrl-1', $1, $2)`,
+    [device.entitytype_id, otherSystem],
+  );
   return {
     demoController: DEMO_CONTROLLER_ID,
     demoDevice: device.entity_cuid,

@@ -31,8 +31,10 @@ describe('controller directory repository (database)', () => {
     expect((await repo.parameterIds(job)).length).toBeGreaterThan(0);
   });
 
-  it('sameCompanyElsewhere answers only entities of the given company, never company B\'s', async () => {
-    expect(await repo.sameCompanyElsewhere(job, w.demo, [c.demoDevice, c.otherDevice])).toEqual([{ entity_cuid: c.demoDevice, controller_id: c.demoController }]);
+  it("sameCompanyElsewhere answers only entities of the given company, never company B's", async () => {
+    expect(await repo.sameCompanyElsewhere(job, w.demo, [c.demoDevice, c.otherDevice])).toEqual([
+      { entity_cuid: c.demoDevice, controller_id: c.demoController },
+    ]);
     expect(await repo.sameCompanyElsewhere(job, w.other, [c.demoDevice])).toEqual([]);
     expect(await repo.sameCompanyElsewhere(job, w.demo, [])).toEqual([]);
   });

@@ -32,15 +32,23 @@ describe('controller online state repository (database)', () => {
     expect(await repo.sweepCandidates(job, new Date(now.getTime() - 1000))).toEqual([]);
   });
 
-  it('store writes the step of one controller (presence, state, history), leaving company B\'s controller as it was', async () => {
+  it("store writes the step of one controller (presence, state, history), leaving company B's controller as it was", async () => {
     const at = new Date();
     await repo.transaction(async (tx) => {
       await repo.lock(job, tx, c.otherController, false);
-      await repo.store(job, tx, c.otherController, { next: { state: 'ONLINE', last_seen_at: at, state_since: at, online_since: at, dropouts: [] }, transition: { state: 'ONLINE', at } }, 'mqtt');
+      await repo.store(
+        job,
+        tx,
+        c.otherController,
+        { next: { state: 'ONLINE', last_seen_at: at, state_since: at, online_since: at, dropouts: [] }, transition: { state: 'ONLINE', at } },
+        'mqtt',
+      );
     });
     const other = await repo.transaction((tx) => repo.lock(job, tx, c.otherController, false));
     expect(other).toMatchObject({ online_state: 'ONLINE', last_seen_at: at, dropouts: [] });
-    expect(await w.ds.query(`SELECT online_state::text AS s FROM controller_online_state_history WHERE controller_id = $1`, [c.otherController])).toEqual([{ s: 'ONLINE' }]);
+    expect(await w.ds.query(`SELECT online_state::text AS s FROM controller_online_state_history WHERE controller_id = $1`, [c.otherController])).toEqual([
+      { s: 'ONLINE' },
+    ]);
     // The demo controller's rows did not move.
     expect(await w.ds.query(`SELECT 1 FROM controller_online_state_history WHERE controller_id = $1`, [c.demoController])).toEqual([]);
     const demo = await repo.transaction((tx) => repo.lock(job, tx, c.demoController, false));

@@ -34,7 +34,7 @@ describe('CrudRepository', () => {
 
   const keys = (rows: Record<string, unknown>[]) => rows.map((r) => String(r.system_cuid)).sort();
 
-  it('a page and its count hold the scope\'s systems only (the computed columns path and the plain one)', async () => {
+  it("a page and its count hold the scope's systems only (the computed columns path and the plain one)", async () => {
     const scope = await w.scope('expert@demo.local');
     const byName = await repo.listPage(scope, systemResource, PAGE, 'name', 'ASC', undefined);
     expect(keys(byName)).toEqual([...own].sort());
@@ -44,7 +44,7 @@ describe('CrudRepository', () => {
     expect(byKey.map((r) => String(r.system_cuid))).toEqual([...own].sort().reverse());
   });
 
-  it('another company\'s rows never come back: not by key, not by a filter naming them', async () => {
+  it("another company's rows never come back: not by key, not by a filter naming them", async () => {
     const scope = await w.scope('expert@demo.local');
     expect(await repo.byKeys(scope, systemResource, [...foreign, own[0]])).toHaveLength(1);
     const filtered = await repo.listPage(scope, systemResource, { ...PAGE, filter: { company_cuid: w.other } }, 'name', 'ASC', undefined);

@@ -18,16 +18,24 @@ describe('dashboards repository (database)', () => {
     repo = new DashboardsRepository(w.ds);
     s = await demoSystems(w);
     // The demo's dashboards (seeded with the demo's alerts in the app; here alone).
-    const roles = new Map(((await w.ds.query(`SELECT role_cuid, level::int AS level FROM role`)) as { role_cuid: string; level: number }[]).map((r) => [r.level, r.role_cuid]));
+    const roles = new Map(
+      ((await w.ds.query(`SELECT role_cuid, level::int AS level FROM role`)) as { role_cuid: string; level: number }[]).map((r) => [r.level, r.role_cuid]),
+    );
     const [{ entity_cuid: pv }] = (await w.ds.query(
       `SELECT e.entity_cuid FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id WHERE e.system_cuid = $1 AND a.parameter_id = 'pv_power'`,
       [s.farm],
     )) as { entity_cuid: string }[];
-    await seedDemoDashboards(w.ds.manager, { company_cuid: w.demo, farm_cuid: s.farm, battery_cuid: s.battery, pv_cuid: pv, roleCuid: (level) => roles.get(level)! });
+    await seedDemoDashboards(w.ds.manager, {
+      company_cuid: w.demo,
+      farm_cuid: s.farm,
+      battery_cuid: s.battery,
+      pv_cuid: pv,
+      roleCuid: (level) => roles.get(level)!,
+    });
   });
   afterAll(() => w?.db.close());
 
-  it('mine: company dashboards for the caller\'s level and above, then the systems\' ones, with owner and role', async () => {
+  it("mine: company dashboards for the caller's level and above, then the systems' ones, with owner and role", async () => {
     expect(names(await repo.mine(await w.scope('basic@demo.local'), 200))).toEqual(['My energy', 'Farm at a glance']);
     expect(names(await repo.mine(await w.scope('expert@demo.local'), 200))).toEqual(['My energy', 'Energy and status', 'Farm at a glance']);
     const all = await repo.mine(await w.scope('superuser@demo.local'), 200);

@@ -63,7 +63,13 @@ describe('export templates repository (database)', () => {
 
   it('columnSources: the devices of that system only, one row per logged parameter with its unit', async () => {
     const rows = await repo.columnSources(job, s.farm, [s.battery, 'nothing']);
-    expect(rows.find((r) => r.parameter_id === 'battery_soc')).toEqual({ entity_cuid: s.battery, device: expect.any(String), parameter_id: 'battery_soc', description: expect.any(String), unit: '%' });
+    expect(rows.find((r) => r.parameter_id === 'battery_soc')).toEqual({
+      entity_cuid: s.battery,
+      device: expect.any(String),
+      parameter_id: 'battery_soc',
+      description: expect.any(String),
+      unit: '%',
+    });
     expect(rows.every((r) => r.entity_cuid === s.battery)).toBe(true);
     expect(await repo.columnSources(job, s.clinic, [s.battery])).toEqual([]);
   });

@@ -16,7 +16,18 @@ describe('files repository (database)', () => {
 
   const newFile = (fileName: string, company_cuid: string | null, extra: Partial<NewFile> = {}): NewFile => {
     const id = newCuid();
-    return { id, objectKey: objectKeyFor(id), contentType: 'text/plain', rootDomainName: null, domainName: null, company_cuid, system_cuid: null, size: 5, fileName, ...extra };
+    return {
+      id,
+      objectKey: objectKeyFor(id),
+      contentType: 'text/plain',
+      rootDomainName: null,
+      domainName: null,
+      company_cuid,
+      system_cuid: null,
+      size: 5,
+      fileName,
+      ...extra,
+    };
   };
 
   beforeAll(async () => {
@@ -44,7 +55,7 @@ describe('files repository (database)', () => {
 
   const names = (rows: { fileName: string | null }[]) => rows.map((r) => r.fileName);
 
-  it('list: one\'s companies\' files and files of systems shared with them; a superuser all', async () => {
+  it("list: one's companies' files and files of systems shared with them; a superuser all", async () => {
     expect(names((await repo.list(await w.scope('basic@demo.local'), LIST)).data)).toEqual(['clinic.txt', 'demo.txt', 'farm.txt', 'workshop.txt']);
     expect(names((await repo.list(await w.scope('other@demo.local'), LIST)).data)).toEqual(['clinic.txt', 'workshop.txt']);
     expect((await repo.list(await w.scope('superuser@demo.local'), LIST)).total).toBe(5);
@@ -62,7 +73,9 @@ describe('files repository (database)', () => {
     expect(names((await repo.list(basic, { ...LIST, filter: { company_cuid: w.other } })).data)).toEqual(['clinic.txt']);
     expect(names((await repo.list(basic, { ...LIST, filter: { system_cuid: null } })).data)).toEqual(['demo.txt']);
     expect(names((await repo.list(basic, { ...LIST, filter: { id: [ids.demo, ids.brand] } })).data)).toEqual(['demo.txt']);
-    expect(names((await repo.list(basic, { ...LIST, reference: { target: 'system_cuid', id: systems[DEMO_SYSTEMS.workshop] } })).data)).toEqual(['workshop.txt']);
+    expect(names((await repo.list(basic, { ...LIST, reference: { target: 'system_cuid', id: systems[DEMO_SYSTEMS.workshop] } })).data)).toEqual([
+      'workshop.txt',
+    ]);
     const page = await repo.list(basic, { ...LIST, pagination: { page: 2, perPage: 3 }, sort: { field: 'fileName', order: 'DESC' } });
     expect(page).toEqual({ data: [expect.objectContaining({ fileName: 'clinic.txt' })], total: 4 });
   });
@@ -72,7 +85,10 @@ describe('files repository (database)', () => {
     expect(await repo.domain(stranger, 'nothing.example')).toBeUndefined();
     expect(await repo.rootDomainExists(stranger, 'localhost')).toBe(true);
     expect(await repo.rootDomainExists(stranger, 'nothing.example')).toBe(false);
-    expect(await repo.systemWithShares(stranger, systems[DEMO_SYSTEMS.workshop])).toEqual({ company_cuid: w.demo, shares: [{ company_cuid: w.other, change: true }] });
+    expect(await repo.systemWithShares(stranger, systems[DEMO_SYSTEMS.workshop])).toEqual({
+      company_cuid: w.demo,
+      shares: [{ company_cuid: w.other, change: true }],
+    });
     expect(await repo.companyExists(stranger, w.demo)).toBe(true);
     const root = await w.scope('superuser@demo.local');
     const objectKey = (await repo.byId(root, ids.farm))!.objectKey;

@@ -13,7 +13,7 @@ describe('fleet resources repository (database)', () => {
   });
   afterAll(() => w?.db.close());
 
-  it('entityKindWhere splits devices from data processors; entityTypeKind reads a type\'s kind', async () => {
+  it("entityKindWhere splits devices from data processors; entityTypeKind reads a type's kind", async () => {
     const devices = (await w.ds.query(`SELECT t.entity_cuid FROM entity t WHERE ${entityKindWhere(true)}`)) as { entity_cuid: string }[];
     const processors = (await w.ds.query(`SELECT t.entity_cuid FROM entity t WHERE ${entityKindWhere(false)}`)) as { entity_cuid: string }[];
     expect(devices.map((d) => d.entity_cuid)).toEqual(expect.arrayContaining([c.demoDevice, c.otherDevice]));
@@ -23,7 +23,7 @@ describe('fleet resources repository (database)', () => {
     expect(await entityTypeKind(w.ds.manager, 'no-such-type')).toBeUndefined();
   });
 
-  it('controllerStateColumns joins each controller to its own state only (company B\'s controller has none)', async () => {
+  it("controllerStateColumns joins each controller to its own state only (company B's controller has none)", async () => {
     const s = controllerStateColumns();
     const rows = (await w.ds.query(
       `SELECT t.controller_id, ${s.columns.online_state} AS online_state, ${s.sortExpressions.online_state} AS rank FROM controller t ${s.joins} ORDER BY t.controller_id`,

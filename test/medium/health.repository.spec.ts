@@ -32,6 +32,11 @@ describe('health repository (database)', () => {
               ('c3', $1, $2, $3, 'restart', 'SUCCESS', now() + interval '1 hour')`,
       [controller_id, w.demo, s.farm],
     );
-    expect(await repo.commandsByStatus(job)).toEqual(new Map([['PENDING', 2], ['SUCCESS', 1]]));
+    expect(await repo.commandsByStatus(job)).toEqual(
+      new Map([
+        ['PENDING', 2],
+        ['SUCCESS', 1],
+      ]),
+    );
   });
 });

@@ -14,7 +14,7 @@ describe('memberships repository (database)', () => {
 
   const emails = (rows: { user_email: string }[]) => rows.map((r) => r.user_email).sort();
 
-  it('list: a company admin sees their company\'s memberships, a plain member only their own, a superuser all', async () => {
+  it("list: a company admin sees their company's memberships, a plain member only their own, a superuser all", async () => {
     const admin = await repo.list(await w.scope('installer@demo.local'), PAGE);
     expect(emails(admin.data)).toEqual(['basic@demo.local', 'expert@demo.local', 'installer@demo.local', 'superuser@demo.local']);
     expect(admin.data[0]).toEqual(
@@ -37,7 +37,7 @@ describe('memberships repository (database)', () => {
     expect(await repo.userReachable(other, w.users['basic@demo.local'])).toBe(false);
   });
 
-  it('ofUser: one\'s own memberships in full; another user\'s only in companies the caller administers', async () => {
+  it("ofUser: one's own memberships in full; another user's only in companies the caller administers", async () => {
     const basic = await w.scope('basic@demo.local');
     const own = await repo.ofUser(basic, w.users['basic@demo.local']);
     expect(own).toEqual([
@@ -52,7 +52,7 @@ describe('memberships repository (database)', () => {
     expect(await repo.ofUser(await w.scope('installer@demo.local'), w.users['expert@demo.local'])).toHaveLength(1);
   });
 
-  it('a plain member reaches (to be refused) their colleagues\' memberships, not another company\'s', async () => {
+  it("a plain member reaches (to be refused) their colleagues' memberships, not another company's", async () => {
     const basic = await w.scope('basic@demo.local');
     const expert = (await repo.ofUser(await w.scope('superuser@demo.local'), w.users['expert@demo.local']))[0];
     await expect(repo.transaction((rows) => rows.lockMembership(basic, expert.membership_cuid))).resolves.toMatchObject({ user_cuid: expert.user_cuid });
@@ -65,7 +65,9 @@ describe('memberships repository (database)', () => {
     const [role2] = (await w.ds.query(`SELECT role_cuid FROM role WHERE level = 2`)) as { role_cuid: string }[];
     const other = w.users['other@demo.local'];
     expect(await repo.isMember(root, other, w.demo)).toBe(false);
-    const id = await repo.transaction((rows) => rows.insert(root, { user_cuid: other, company_cuid: w.demo, role_cuid: role2.role_cuid, is_company_admin: false }));
+    const id = await repo.transaction((rows) =>
+      rows.insert(root, { user_cuid: other, company_cuid: w.demo, role_cuid: role2.role_cuid, is_company_admin: false }),
+    );
     expect(await repo.isMember(root, other, w.demo)).toBe(true);
     expect((await repo.userLevels(root, other)).sort((a, b) => a.level - b.level)).toEqual([
       { company_cuid: w.demo, level: 2 },

@@ -43,7 +43,12 @@ describe('outbox repositories (database)', () => {
   it("channelsOf: enabled ACTIVE channels of companies that see the system; another company's channel on an unshared system never", async () => {
     const byTrigger = await events.transaction(job, (tx) => events.channelsOf(job, tx, [farmTrigger, workshopTrigger]));
     expect(byTrigger.get(farmTrigger)).toEqual([{ channel_cuid: ch.demo, company_cuid: w.demo }]);
-    expect(byTrigger.get(workshopTrigger)?.map((c) => c.channel_cuid).sort()).toEqual([ch.demo, ch.other].sort());
+    expect(
+      byTrigger
+        .get(workshopTrigger)
+        ?.map((c) => c.channel_cuid)
+        .sort(),
+    ).toEqual([ch.demo, ch.other].sort());
   });
 
   it('toastRecipients: active members of the companies that see the system, never those of a foreign company', async () => {
@@ -76,9 +81,19 @@ describe('outbox repositories (database)', () => {
 
     // Another claim's answer is not written; this claim's is.
     const key = { event_cuid, channel_cuid: ch.demo };
-    expect(await deliveries.transaction(job, (tx) => deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-other' }, { status: 'ARCHIVED', last_error: 'x' }))).toBe(false);
-    expect(await deliveries.transaction(job, (tx) => deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-1' }, { status: 'PENDING', attempts: 1, last_error: 'down', waitMs: 60_000 }))).toBe(true);
-    const [after] = (await w.ds.query(`SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`, [event_cuid])) as {
+    expect(
+      await deliveries.transaction(job, (tx) =>
+        deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-other' }, { status: 'ARCHIVED', last_error: 'x' }),
+      ),
+    ).toBe(false);
+    expect(
+      await deliveries.transaction(job, (tx) =>
+        deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-1' }, { status: 'PENDING', attempts: 1, last_error: 'down', waitMs: 60_000 }),
+      ),
+    ).toBe(true);
+    const [after] = (await w.ds.query(`SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`, [
+      event_cuid,
+    ])) as {
       status: string;
       attempts: number;
       last_error: string;
@@ -89,7 +104,9 @@ describe('outbox repositories (database)', () => {
 
     await deliveries.transaction(job, (tx) => deliveries.markSent(job, tx, { ...key, notification_cuid: `n-${event_cuid}` }));
     expect(await events.transaction(job, (tx) => events.deliverySummary(job, tx, event_cuid))).toEqual({ open: 0, archived: 0, attempts: 2, reasons: null });
-    const linked = (await w.ds.query(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1`, [`n-${event_cuid}`])) as unknown[];
+    const linked = (await w.ds.query(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1`, [
+      `n-${event_cuid}`,
+    ])) as unknown[];
     expect(linked).toHaveLength(1);
     await events.transaction(job, async (tx) => {
       expect(await events.lockStatus(job, tx, claimed)).toBe('SENDING');
@@ -103,7 +120,17 @@ describe('outbox repositories (database)', () => {
     const [claimed] = await events.transaction(job, (tx) => events.claimDue(job, tx, 1, e1));
     await events.transaction(job, async (tx) => {
       await events.insertNotification(job, tx, { notification_cuid: `n-${e1}`, message: 'w', severity_level: 'CRITICAL', trigger_cuid: workshopTrigger });
-      await events.insertDeliveries(job, tx, claimed, `n-${e1}`, [{ channel_cuid: ch.demo, company_cuid: w.demo }, { channel_cuid: ch.other, company_cuid: w.other }], 0);
+      await events.insertDeliveries(
+        job,
+        tx,
+        claimed,
+        `n-${e1}`,
+        [
+          { channel_cuid: ch.demo, company_cuid: w.demo },
+          { channel_cuid: ch.other, company_cuid: w.other },
+        ],
+        0,
+      );
     });
     await deliveries.holdChannel(job, ch.other, 3_600_000);
     await deliveries.archiveMany(job, [{ event_cuid: e1, channel_cuid: ch.demo, reason: 'gone' }]);
@@ -116,7 +143,9 @@ describe('outbox repositories (database)', () => {
       [ch.other]: ['PENDING', null, true],
     });
     await deliveries.archiveHeld(job, { event_cuid: e1, channel_cuid: ch.other, claim_token: 'nobody' }, 'refused');
-    expect((await w.ds.query(`SELECT status::text AS status FROM notification_delivery WHERE event_cuid = $1 AND channel_cuid = $2`, [e1, ch.other]))[0].status).toBe('PENDING');
+    expect(
+      (await w.ds.query(`SELECT status::text AS status FROM notification_delivery WHERE event_cuid = $1 AND channel_cuid = $2`, [e1, ch.other]))[0].status,
+    ).toBe('PENDING');
     expect(await deliveries.stats(job)).toMatchObject({ pending: 1, archived: 1 });
   });
 });

@@ -19,7 +19,10 @@ describe('portal notification repositories (database)', () => {
     farm = (await systemByName(w.ds, DEMO_SYSTEMS.farm)).system_cuid;
     workshop = (await systemByName(w.ds, DEMO_SYSTEMS.workshop)).system_cuid;
     const expert = await w.actor('expert@demo.local');
-    for (const [name, system_cuid] of [['farm', farm], ['workshop', workshop]] as const) {
+    for (const [name, system_cuid] of [
+      ['farm', farm],
+      ['workshop', workshop],
+    ] as const) {
       await repo.transaction(expert, async (tx) => {
         const role_cuid = await repo.authorRole(expert, tx, w.demo);
         const entry = await repo.insertChangelog(expert, tx, { log_cuid: newCuid(), title: `${name} entry`, message: null, system_cuid, role_cuid });
@@ -39,10 +42,15 @@ describe('portal notification repositories (database)', () => {
     expect(await repo.acknowledge(other, notes.workshop)).toBe(true);
     expect((await repo.recent(other, 10))[0]).toMatchObject({ read: true, type: 'CHANGELOG', severity_level: 'INFO' });
     const basic = await w.actor('basic@demo.local');
-    expect((await repo.recent(basic, 10)).map((n) => [n.notification_cuid, n.read])).toEqual(expect.arrayContaining([[notes.farm, false], [notes.workshop, false]]));
+    expect((await repo.recent(basic, 10)).map((n) => [n.notification_cuid, n.read])).toEqual(
+      expect.arrayContaining([
+        [notes.farm, false],
+        [notes.workshop, false],
+      ]),
+    );
   });
 
-  it("changelog recipients: members of companies that see the system, minus the author and who muted it", async () => {
+  it('changelog recipients: members of companies that see the system, minus the author and who muted it', async () => {
     const expert = await w.actor('expert@demo.local');
     const other = await w.actor('other@demo.local');
     const onFarm = await repo.transaction(expert, (tx) => repo.changelogRecipients(expert, tx, farm));

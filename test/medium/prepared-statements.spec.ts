@@ -22,7 +22,9 @@ describe('prepared statements', () => {
 
   it('answers as an unnamed statement does, call after call, on every pooled connection', async () => {
     const text = `SELECT name, company_cuid FROM company WHERE company_cuid = ANY($1::text[]) ORDER BY name`;
-    const ids = ((await db.dataSource.query(`SELECT company_cuid FROM company WHERE company_cuid LIKE 'prep-%'`)) as { company_cuid: string }[]).map((r) => r.company_cuid);
+    const ids = ((await db.dataSource.query(`SELECT company_cuid FROM company WHERE company_cuid LIKE 'prep-%'`)) as { company_cuid: string }[]).map(
+      (r) => r.company_cuid,
+    );
     expect(ids.length).toBeGreaterThan(1);
     const unnamed = await db.dataSource.query(text, [ids]);
     // more calls at once than a pool has connections: each connection prepares it once

@@ -37,9 +37,17 @@ describe('seed repository', () => {
 
   it('demo alerts: triggers on the given system and a mail channel of its company serving them, nothing of another company', async () => {
     const [system] = (await w.ds.query(`SELECT system_cuid FROM system WHERE company_cuid = $1 LIMIT 1`, [w.demo])) as { system_cuid: string }[];
-    const otherChannels = async () => (await w.ds.query(`SELECT count(*)::int AS n FROM notification_channel WHERE company_cuid = $1`, [w.other]))[0].n as number;
+    const otherChannels = async () =>
+      (await w.ds.query(`SELECT count(*)::int AS n FROM notification_channel WHERE company_cuid = $1`, [w.other]))[0].n as number;
     const before = await otherChannels();
-    const trigger = { trigger_cuid: 'medium-trigger-1', name: 'Medium', severity_level: 'WARNING', args: { kind: 'offline', controller_id: 'x', after_seconds: 0 }, message: 'm', release_message: 'r' };
+    const trigger = {
+      trigger_cuid: 'medium-trigger-1',
+      name: 'Medium',
+      severity_level: 'WARNING',
+      args: { kind: 'offline', controller_id: 'x', after_seconds: 0 },
+      message: 'm',
+      release_message: 'r',
+    };
     await w.ds.transaction(async (tx) => {
       await insertDemoTriggers(tx, system.system_cuid, [trigger]);
       await insertDemoMailChannel(tx, w.demo, [trigger.trigger_cuid]);

@@ -10,9 +10,11 @@ describe('simulator fleet repository (database)', () => {
   let repo: SimulatorFleetRepository;
   const job = systemJob('test-simulator');
   const live = async (company_cuid: string) =>
-    ((await w.ds.query(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [company_cuid])) as { token_cuid: string }[]).map(
-      (t) => t.token_cuid,
-    );
+    (
+      (await w.ds.query(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [company_cuid])) as {
+        token_cuid: string;
+      }[]
+    ).map((t) => t.token_cuid);
 
   beforeAll(async () => {
     w = await mediumWorld();
@@ -62,7 +64,12 @@ describe('simulator fleet repository (database)', () => {
     expect(await repo.controllerExists(job, 'sim-ctrl-0001')).toBe(true);
     // A second system whose device type is missing leaves nothing behind.
     await expect(
-      repo.insertSystem(job, { ...system, system_cuid: 'simsys2', controller: { ...system.controller, controller_id: 'sim-ctrl-0002' }, devices: [{ entity_cuid: 'simdev2', name: 'D', entitytype_id: 'nothing' }] }),
+      repo.insertSystem(job, {
+        ...system,
+        system_cuid: 'simsys2',
+        controller: { ...system.controller, controller_id: 'sim-ctrl-0002' },
+        devices: [{ entity_cuid: 'simdev2', name: 'D', entitytype_id: 'nothing' }],
+      }),
     ).rejects.toThrow();
     expect(await repo.controllerExists(job, 'sim-ctrl-0002')).toBe(false);
   });

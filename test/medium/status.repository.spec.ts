@@ -24,13 +24,16 @@ describe('status repository (database)', () => {
     expect(devices[0]).toEqual(expect.objectContaining({ kind: 'Device', controller_id: c.demoController }));
     expect((await repo.parameters(basic, c.farm)).length).toBeGreaterThan(0);
     expect(await repo.controllers(basic, c.farm)).toEqual([expect.objectContaining({ controller_id: c.demoController, online_state: 'ONLINE' })]);
-    await w.ds.query(`INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, now() - interval '1 hour', 'ONLINE')`, [c.demoController]);
+    await w.ds.query(
+      `INSERT INTO controller_online_state_history (controller_id, "timestamp", online_state) VALUES ($1, now() - interval '1 hour', 'ONLINE')`,
+      [c.demoController],
+    );
     const history = await repo.history(basic, c.farm, new Date(Date.now() - day), new Date(), 100);
     expect(history).toEqual([expect.objectContaining({ controller_id: c.demoController, online_state: 'ONLINE' })]);
     expect(await repo.history(basic, c.farm, new Date(Date.now() - day), new Date(), 0)).toEqual([]);
   });
 
-  it('a caller of company B reads nothing of the demo farm, and the demo company nothing of company B\'s system', async () => {
+  it("a caller of company B reads nothing of the demo farm, and the demo company nothing of company B's system", async () => {
     const other = await w.actor('other@demo.local');
     const from = new Date(Date.now() - day);
     expect(await repo.devices(other, c.farm)).toEqual([]);
@@ -47,7 +50,7 @@ describe('status repository (database)', () => {
     });
   });
 
-  it('mutes: insert, replace the running one, end; lists by state; a mute of the farm is not company B\'s to lock', async () => {
+  it("mutes: insert, replace the running one, end; lists by state; a mute of the farm is not company B's to lock", async () => {
     const installer = await w.actor('installer@demo.local');
     const until = new Date(Date.now() + day);
     await repo.transaction(async (tx) => {
@@ -59,7 +62,11 @@ describe('status repository (database)', () => {
     await repo.transaction(async (tx) => {
       expect(await repo.endRunningMutes(installer, tx, c.demoDevice)).toBe(1);
       await repo.insertMute(installer, tx, { mute_cuid: 'medium-mute-2', entity_cuid: c.demoDevice, system_cuid: c.farm, until, reason: null });
-      expect(await repo.oneMute(installer, tx, 'medium-mute-2')).toMatchObject({ active: true, created_by: installer.user_cuid, created_by_name: expect.any(String) });
+      expect(await repo.oneMute(installer, tx, 'medium-mute-2')).toMatchObject({
+        active: true,
+        created_by: installer.user_cuid,
+        created_by_name: expect.any(String),
+      });
     });
     expect((await repo.mutes(installer, c.farm, true, 100)).map((m) => m.mute_cuid)).toEqual(['medium-mute-2']);
     expect((await repo.mutes(installer, c.farm, false, 100)).map((m) => m.mute_cuid)).toEqual(['medium-mute-1']);
@@ -70,7 +77,9 @@ describe('status repository (database)', () => {
       expect(await repo.lockVisibleMute(other, tx, 'medium-mute-2')).toBeUndefined();
       expect(await repo.lockVisibleMute(installer, tx, 'medium-mute-2')).toMatchObject({ system_cuid: c.farm, ended_at: null });
       await repo.endMute(installer, tx, 'medium-mute-2');
-      await repo.writeChangelog(installer, tx, [{ system_cuid: c.farm, kind: 'MUTE', title: 'medium', message: null, user_cuid: installer.user_cuid, ref: 'medium-mute-2' }]);
+      await repo.writeChangelog(installer, tx, [
+        { system_cuid: c.farm, kind: 'MUTE', title: 'medium', message: null, user_cuid: installer.user_cuid, ref: 'medium-mute-2' },
+      ]);
     });
     expect(await repo.mutes(installer, c.farm, true, 100)).toEqual([]);
     expect(await w.ds.query(`SELECT 1 FROM system_changelog WHERE ref = 'medium-mute-2'`)).toHaveLength(1);

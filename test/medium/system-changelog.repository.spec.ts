@@ -9,9 +9,10 @@ describe('system changelog repository (database)', () => {
   let s: Awaited<ReturnType<typeof demoSystems>>;
   const job = systemJob('test-changelog');
   const entries = async (system_cuid: string) =>
-    (await w.ds.query(`SELECT log_cuid, title, message, user_cuid, role_cuid, kind::text AS kind, ref, "timestamp" FROM system_changelog WHERE system_cuid = $1 AND log_cuid LIKE 'auto%' ORDER BY log_cuid`, [
-      system_cuid,
-    ])) as { log_cuid: string; title: string; role_cuid: string | null; kind: string; ref: string | null; timestamp: Date }[];
+    (await w.ds.query(
+      `SELECT log_cuid, title, message, user_cuid, role_cuid, kind::text AS kind, ref, "timestamp" FROM system_changelog WHERE system_cuid = $1 AND log_cuid LIKE 'auto%' ORDER BY log_cuid`,
+      [system_cuid],
+    )) as { log_cuid: string; title: string; role_cuid: string | null; kind: string; ref: string | null; timestamp: Date }[];
   const row = (log_cuid: string, system_cuid: string, user_cuid: string | null, timestamp: Date | null = null) => ({
     log_cuid,
     timestamp,
@@ -51,7 +52,9 @@ describe('system changelog repository (database)', () => {
     await insertAutomaticChangelog(job, w.ds, [row('auto3', s.farm, w.users['other@demo.local'])]);
     expect(((await w.ds.query(`SELECT count(*)::int AS n FROM system_changelog WHERE system_cuid = $1`, [s.clinic])) as { n: number }[])[0].n).toBe(before);
     // The other company's user has no membership in the demo company: their own role is recorded.
-    const [{ role_cuid }] = (await w.ds.query(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1`, [w.users['other@demo.local']])) as { role_cuid: string }[];
+    const [{ role_cuid }] = (await w.ds.query(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1`, [w.users['other@demo.local']])) as {
+      role_cuid: string;
+    }[];
     expect((await entries(s.farm)).find((r) => r.log_cuid === 'auto3')?.role_cuid).toBe(role_cuid);
   });
 });

@@ -21,7 +21,9 @@ describe('system metadata repository (database)', () => {
     const sections = await repo.sections(stranger);
     expect(sections.length).toBeGreaterThan(0);
     expect(sections.map((x) => x.index)).toEqual([...sections.map((x) => x.index)].sort((a, b) => a - b));
-    await w.ds.query(`UPDATE system_metadata_template_fieldset SET active = false WHERE fieldset_id = (SELECT min(fieldset_id) FROM system_metadata_template_fieldset)`);
+    await w.ds.query(
+      `UPDATE system_metadata_template_fieldset SET active = false WHERE fieldset_id = (SELECT min(fieldset_id) FROM system_metadata_template_fieldset)`,
+    );
     const fieldsets = await repo.activeFieldsets(await w.scope('basic@demo.local'));
     const [{ n }] = (await w.ds.query(`SELECT count(*)::int AS n FROM system_metadata_template_fieldset WHERE active`)) as { n: number }[];
     expect(fieldsets).toHaveLength(n);

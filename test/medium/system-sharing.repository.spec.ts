@@ -61,7 +61,7 @@ describe('system sharing repository (database)', () => {
     expect(page).toEqual({ data: [expect.objectContaining({ system_name: DEMO_SYSTEMS.workshop })], total: 2 });
   });
 
-  it('insert, setChange and delete write the rows; the caller\'s own membership is found', async () => {
+  it("insert, setChange and delete write the rows; the caller's own membership is found", async () => {
     const admin = await w.scope('installer@demo.local');
     const farm = systems[DEMO_SYSTEMS.farm];
     expect(await repo.shareExists(admin, farm, w.other)).toBe(false);

@@ -26,7 +26,12 @@ describe('telemetry query repository (database)', () => {
       [farm],
     )) as { entity_cuid: string }[];
     // Four raw readings and their 5-minute rollups; two counter readings a day apart.
-    for (const [m, v] of [[0, 50], [2, 60], [5, 70], [7, 40]] as const) {
+    for (const [m, v] of [
+      [0, 50],
+      [2, 60],
+      [5, 70],
+      [7, 40],
+    ] as const) {
       await w.ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, 'battery_soc', $2, $3)`, [battery, at(m), v]);
     }
     await w.ds.query(
@@ -55,7 +60,13 @@ describe('telemetry query repository (database)', () => {
 
   it('deviceSystem and visible: the system of a device, with its shares, for a member of the owner', async () => {
     const basic = await w.scope('basic@demo.local');
-    expect(await repo.deviceSystem(basic, battery)).toEqual({ system_cuid: farm, company_cuid: w.demo, name: DEMO_SYSTEMS.farm, timezone: expect.any(String), shares: [] });
+    expect(await repo.deviceSystem(basic, battery)).toEqual({
+      system_cuid: farm,
+      company_cuid: w.demo,
+      name: DEMO_SYSTEMS.farm,
+      timezone: expect.any(String),
+      shares: [],
+    });
     expect(await access.visible(basic, farm)).toMatchObject({ system_cuid: farm, company_cuid: w.demo });
     expect(await repo.deviceSystem(basic, 'no-such-device')).toBeUndefined();
   });
@@ -81,7 +92,11 @@ describe('telemetry query repository (database)', () => {
 
   it('energy: the counter increase in its local day', async () => {
     const basic = await w.scope('basic@demo.local');
-    const rows = await repo.energy(basic, { system_cuid: farm, granularity: 'day', from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-03T00:00:00Z') }, 'UTC');
+    const rows = await repo.energy(
+      basic,
+      { system_cuid: farm, granularity: 'day', from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-03T00:00:00Z') },
+      'UTC',
+    );
     expect(rows.map((r) => [r.label, r.kwh])).toEqual([['2026-03-02', 12.5]]);
   });
 
@@ -94,7 +109,13 @@ describe('telemetry query repository (database)', () => {
       expect(await repo.controllers(caller, farm)).toEqual([]);
       expect(await repo.deviceParameters(caller, farm)).toEqual([]);
       expect(await repo.deviceStates(caller, farm)).toEqual([]);
-      expect(await repo.energy(caller, { system_cuid: farm, granularity: 'day', from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-03T00:00:00Z') }, 'UTC')).toEqual([]);
+      expect(
+        await repo.energy(
+          caller,
+          { system_cuid: farm, granularity: 'day', from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-03T00:00:00Z') },
+          'UTC',
+        ),
+      ).toEqual([]);
     }
   });
 });

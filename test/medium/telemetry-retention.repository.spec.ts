@@ -16,7 +16,9 @@ describe('telemetry retention repository (database)', () => {
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new TelemetryRetentionRepository(w.ds);
-    const systems = Object.fromEntries(((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]));
+    const systems = Object.fromEntries(
+      ((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]),
+    );
     const [b] = (await w.ds.query(`SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1 LIMIT 1`, [systems[DEMO_SYSTEMS.farm]])) as {
       entity_cuid: string;
       entitytype_id: string;
@@ -31,7 +33,13 @@ describe('telemetry retention repository (database)', () => {
     const [p] = (await w.ds.query(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [b.entitytype_id])) as {
       parameter_id: string;
     }[];
-    for (const [entity, d] of [[battery, 1], [battery, 2], [battery, 20], [foreignBattery, 2], [foreignBattery, 21]] as const) {
+    for (const [entity, d] of [
+      [battery, 1],
+      [battery, 2],
+      [battery, 20],
+      [foreignBattery, 2],
+      [foreignBattery, 21],
+    ] as const) {
       await w.ds.query(`INSERT INTO parameter_log (entity_cuid, parameter_id, "timestamp", value) VALUES ($1, $2, $3, 1)`, [entity, p.parameter_id, day(d)]);
       await w.ds.query(
         `INSERT INTO parameter_rollup_1h (entity_cuid, parameter_id, bucket, min, max, sum, count, last, last_ts) VALUES ($1, $2, $3, 1, 1, 1, 1, 1, $3)`,

@@ -25,7 +25,9 @@ describe('telemetry writer repository (database)', () => {
     tz: 'Africa/Nairobi',
   });
   const rollup = async (table: string, entity_cuid: string) =>
-    (await w.ds.query(`SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`, [entity_cuid])) as {
+    (await w.ds.query(`SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`, [
+      entity_cuid,
+    ])) as {
       min: number;
       max: number;
       sum: number;
@@ -36,7 +38,9 @@ describe('telemetry writer repository (database)', () => {
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new TelemetryWriterRepository(w.ds);
-    const systems = Object.fromEntries(((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]));
+    const systems = Object.fromEntries(
+      ((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]),
+    );
     farm = systems[DEMO_SYSTEMS.farm];
     const [b] = (await w.ds.query(
       `SELECT e.entity_cuid, e.entitytype_id FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id

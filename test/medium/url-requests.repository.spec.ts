@@ -54,9 +54,13 @@ describe('account links and users repositories (database)', () => {
   });
 
   it("account users: finds the active user by address, sets only the link user's password", async () => {
-    expect(await users.activeByEmail({ email: ' Installer@demo.local ' }, w.ds)).toMatchObject({ user_cuid: installer.user_cuid, email: 'installer@demo.local' });
+    expect(await users.activeByEmail({ email: ' Installer@demo.local ' }, w.ds)).toMatchObject({
+      user_cuid: installer.user_cuid,
+      email: 'installer@demo.local',
+    });
     expect(await users.activeByEmail({ email: 'nobody@demo.local' }, w.ds)).toBeUndefined();
-    const hashOf = async (u: { user_cuid: string }) => (await w.ds.query<{ password: string | null }[]>(`SELECT password FROM "user" WHERE user_cuid = $1`, [u.user_cuid]))[0].password;
+    const hashOf = async (u: { user_cuid: string }) =>
+      (await w.ds.query<{ password: string | null }[]>(`SELECT password FROM "user" WHERE user_cuid = $1`, [u.user_cuid]))[0].password;
     const otherHash = await hashOf(other);
     await w.ds.transaction(async (tx) => {
       expect(await users.lockPasswordState(installer, tx)).toMatchObject({ inactive: false, inactivated_by_user_cuid: null });

@@ -35,7 +35,7 @@ describe('users repository (database)', () => {
     expect(await repo.visibleWithLevels(other, w.users['basic@demo.local'])).toBeUndefined();
   });
 
-  it('list: filters, the company reference only within the caller\'s reach, paging and sorting', async () => {
+  it("list: filters, the company reference only within the caller's reach, paging and sorting", async () => {
     const admin = await w.scope('installer@demo.local');
     expect(emails((await repo.list(admin, { ...PAGE, filter: { q: 'EXPERT' } })).data)).toEqual(['expert@demo.local']);
     expect((await repo.list(admin, PAGE, { target: 'company_cuid', id: w.demo })).total).toBe(4);
@@ -64,7 +64,15 @@ describe('users repository (database)', () => {
     expect(await repo.emailTaken(admin, 'medium@demo.local')).toBe(false);
     const [role] = (await w.ds.query(`SELECT role_cuid FROM role WHERE level = 3`)) as { role_cuid: string }[];
     const id = await repo.transaction((rows) =>
-      rows.insert(admin, { email: 'medium@demo.local', password: 'x', name: 'Medium', phone: null, company_cuid: w.demo, role_cuid: role.role_cuid, is_company_admin: false }),
+      rows.insert(admin, {
+        email: 'medium@demo.local',
+        password: 'x',
+        name: 'Medium',
+        phone: null,
+        company_cuid: w.demo,
+        role_cuid: role.role_cuid,
+        is_company_admin: false,
+      }),
     );
     expect(await repo.emailTaken(admin, 'medium@demo.local')).toBe(true);
     expect(await repo.emailTaken(admin, 'medium@demo.local', id)).toBe(false);

@@ -3,7 +3,9 @@ import type { MediumWorld } from './world';
 
 /** The demo systems' ids by short name, and a device of the farm (the battery). */
 export async function demoSystems(w: MediumWorld): Promise<{ farm: string; workshop: string; clinic: string; battery: string }> {
-  const byName = Object.fromEntries(((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]));
+  const byName = Object.fromEntries(
+    ((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]),
+  );
   const farm = byName[DEMO_SYSTEMS.farm];
   const [{ entity_cuid: battery }] = (await w.ds.query(
     `SELECT e.entity_cuid FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id

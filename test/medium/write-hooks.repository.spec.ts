@@ -41,7 +41,9 @@ describe('write-hook and branding repositories', () => {
     const before = await others();
     await w.ds.query(`INSERT INTO company (company_cuid, name) VALUES ('medium-co', 'Medium Co')`);
     await w.ds.transaction((tx) => addCreatorMembership(tx, w.users['expert@demo.local'], 'medium-co', 2));
-    const rows = (await w.ds.query(`SELECT m.user_cuid, m.is_company_admin, r.level FROM company_membership m JOIN role r USING (role_cuid) WHERE m.company_cuid = 'medium-co'`)) as unknown[];
+    const rows = (await w.ds.query(
+      `SELECT m.user_cuid, m.is_company_admin, r.level FROM company_membership m JOIN role r USING (role_cuid) WHERE m.company_cuid = 'medium-co'`,
+    )) as unknown[];
     expect(rows).toEqual([{ user_cuid: w.users['expert@demo.local'], is_company_admin: true, level: 2 }]);
     expect(await others()).toBe(before);
   });

@@ -8,7 +8,13 @@ import { scanMessages } from './scan-messages';
  */
 
 /** Sources whose texts never reach a caller: the simulated controller's own replies, demo data, start-up settings. */
-const NOT_ANSWERED = [/^server\/src\/simulator\//, /^server\/src\/seed\//, /^server\/src\/config\//, /^server\/src\/telemetry\/telemetry\.config\.ts/, /^server\/src\/alerts\/channels\/telegram-api\.ts/];
+const NOT_ANSWERED = [
+  /^server\/src\/simulator\//,
+  /^server\/src\/seed\//,
+  /^server\/src\/config\//,
+  /^server\/src\/telemetry\/telemetry\.config\.ts/,
+  /^server\/src\/alerts\/channels\/telegram-api\.ts/,
+];
 
 const normal = (text: string) => text.replace(/\{\w*\}/g, '{}');
 const keys = new Set([...Object.keys(FRENCH), ...Object.keys(FRENCH_PHRASES)].map(normal));
@@ -33,7 +39,16 @@ describe('server messages: the French catalogue', () => {
   it('the walk finds the messages of every kind of source', () => {
     const texts = new Set(found.map((m) => m.text));
     // One of each kind: TRPCError, fieldError, notFound, zod refine/min, Nest exception, a MESSAGES table, a `message:` row.
-    for (const t of ['You do not have permission to do this', 'You cannot delete yourself', 'System', 'Choose one of the offered timeouts', 'Enter your email and password', 'The session has expired; sign in again', 'A value is too long', 'Too many password changes; try again in {} s']) {
+    for (const t of [
+      'You do not have permission to do this',
+      'You cannot delete yourself',
+      'System',
+      'Choose one of the offered timeouts',
+      'Enter your email and password',
+      'The session has expired; sign in again',
+      'A value is too long',
+      'Too many password changes; try again in {} s',
+    ]) {
       expect(texts).toContain(t);
     }
     expect(found.length).toBeGreaterThan(200);

@@ -77,7 +77,10 @@ function textsOf(node: ts.Expression): string[] {
     if (!left.length && !right.length) return [];
     return l.flatMap((a) => r.map((b) => a + b));
   }
-  if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || node.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+  if (
+    ts.isBinaryExpression(node) &&
+    (node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || node.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+  ) {
     return [...textsOf(node.left), ...textsOf(node.right)];
   }
   return [];

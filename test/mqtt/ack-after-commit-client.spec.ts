@@ -71,11 +71,13 @@ describe('ack-after-commit MQTT client (Mosquitto)', () => {
     const started: string[] = [];
     const resolvers = new Map<string, () => void>();
     const options = { url: broker.url, clientId: 'ingest-order', receiveMaximum: 10, subscriptions: [filter('g2')] };
-    const client = new AckAfterCommitClient(options, (_topic, payload) =>
-      new Promise<number>((resolve) => {
-        started.push(payload.toString());
-        resolvers.set(payload.toString(), () => resolve(0));
-      }),
+    const client = new AckAfterCommitClient(
+      options,
+      (_topic, payload) =>
+        new Promise<number>((resolve) => {
+          started.push(payload.toString());
+          resolvers.set(payload.toString(), () => resolve(0));
+        }),
     );
     await client.start();
     for (const m of ['a', 'b', 'c']) await publish('portal/v1/c2/telemetry', m);

@@ -63,13 +63,26 @@ describe('in-process MQTT broker limits', () => {
     return Buffer.from(out);
   };
   const mqtt = async (clientId = `${DEMO_CONTROLLER_ID}:${Math.random().toString(36).slice(2)}`) => {
-    const c = await connectAsync(url, { clientId, username: DEMO_CONTROLLER_ID, password: t.demo.demoToken, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 3000 });
+    const c = await connectAsync(url, {
+      clientId,
+      username: DEMO_CONTROLLER_ID,
+      password: t.demo.demoToken,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 3000,
+    });
     clients.push(c);
     return c;
   };
   /** One MQTT connect attempt: 'connected', or 'closed' when the broker drops it. */
   const attempt = async () => {
-    const c = mqttConnect(url, { clientId: DEMO_CONTROLLER_ID, username: DEMO_CONTROLLER_ID, password: t.demo.demoToken, protocolVersion: 4, reconnectPeriod: 0 });
+    const c = mqttConnect(url, {
+      clientId: DEMO_CONTROLLER_ID,
+      username: DEMO_CONTROLLER_ID,
+      password: t.demo.demoToken,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
     clients.push(c);
     return new Promise<string>((resolve) => {
       c.once('connect', () => resolve('connected'));
@@ -121,9 +134,12 @@ describe('in-process MQTT broker limits', () => {
     const id = Buffer.from(DEMO_CONTROLLER_ID);
     const body = Buffer.concat([
       Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, 0xc2, 0, 30]), // "MQTT", v4, username+password+clean, keepalive
-      Buffer.from([0, id.length]), id,
-      Buffer.from([0, id.length]), id,
-      Buffer.from([password.length >> 8, password.length & 0xff]), password,
+      Buffer.from([0, id.length]),
+      id,
+      Buffer.from([0, id.length]),
+      id,
+      Buffer.from([password.length >> 8, password.length & 0xff]),
+      password,
     ]);
     s.write(Buffer.concat([Buffer.from([0x10]), varint(body.length), body]));
     expect(await eventually(async () => state.closedAt > 0, 2000, 20)).toBe(true);
@@ -168,14 +184,22 @@ describe('in-process MQTT broker limits', () => {
     const rows = [{ timestamp: Date.now() - 1000, entity_cuid: t.demo.battery, parameter_id: 'battery_temperature', value: 21 }];
     const fits = await mqtt();
     await fits.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ rows, pad: 'x'.repeat(BODY_LIMIT - 500) }), { qos: 1 });
-    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_temperature'`, [t.demo.battery]);
+    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_temperature'`, [
+      t.demo.battery,
+    ]);
     expect(n).toBe(1);
 
     const big = await mqtt();
     const closed = new Promise<void>((r) => big.once('close', () => r()));
-    big.publish(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ rows: [{ ...rows[0], timestamp: Date.now() }], pad: 'x'.repeat(2 * BODY_LIMIT) }), { qos: 1 });
+    big.publish(
+      `portal/v1/${DEMO_CONTROLLER_ID}/telemetry`,
+      JSON.stringify({ rows: [{ ...rows[0], timestamp: Date.now() }], pad: 'x'.repeat(2 * BODY_LIMIT) }),
+      { qos: 1 },
+    );
     await expect(Promise.race([closed.then(() => 'closed'), sleep(3000).then(() => 'open')])).resolves.toBe('closed');
-    const [{ n: after }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_temperature'`, [t.demo.battery]);
+    const [{ n: after }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_temperature'`, [
+      t.demo.battery,
+    ]);
     expect(after).toBe(1);
   });
 });

@@ -94,14 +94,24 @@ describe('commands over the in-process broker', () => {
     await other.c.subscribeAsync(`portal/v1/${VICTIM_CONTROLLER}/command`, { qos: 1 });
     expect(await link.publishCommand(DEMO_CONTROLLER_ID, message('cmd-for-demo-1'))).toBe(true);
     expect(await eventually(async () => mine.received.length === 1, 3000)).toBe(true);
-    expect(mine.received[0]).toEqual({ topic: `portal/v1/${DEMO_CONTROLLER_ID}/command`, body: expect.objectContaining({ id: 'cmd-for-demo-1', kind: 'restart' }) });
+    expect(mine.received[0]).toEqual({
+      topic: `portal/v1/${DEMO_CONTROLLER_ID}/command`,
+      body: expect.objectContaining({ id: 'cmd-for-demo-1', kind: 'restart' }),
+    });
     await sleep(300);
     expect(other.received).toEqual([]);
     await Promise.all([mine.c.endAsync(), other.c.endAsync()]);
   });
 
   it('keeps a command for a persistent session that is offline and delivers it on return', async () => {
-    const opts = { clientId: `${DEMO_CONTROLLER_ID}:persistent`, username: DEMO_CONTROLLER_ID, password: t.demo.demoToken, protocolVersion: 4 as const, reconnectPeriod: 0, clean: false };
+    const opts = {
+      clientId: `${DEMO_CONTROLLER_ID}:persistent`,
+      username: DEMO_CONTROLLER_ID,
+      password: t.demo.demoToken,
+      protocolVersion: 4 as const,
+      reconnectPeriod: 0,
+      clean: false,
+    };
     const first = await connectAsync(url, opts);
     await first.subscribeAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command`, { qos: 1 });
     await first.endAsync();
@@ -122,9 +132,11 @@ describe('commands over the in-process broker', () => {
     const hold = deferred();
     gate = hold.promise;
     let pubacked = false;
-    const published = c.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'cmd-for-demo-1', status: 'SUCCESS' }), { qos: 1 }).then(() => {
-      pubacked = true;
-    });
+    const published = c
+      .publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'cmd-for-demo-1', status: 'SUCCESS' }), { qos: 1 })
+      .then(() => {
+        pubacked = true;
+      });
     await sleep(400);
     expect(pubacked).toBe(false);
     hold.resolve();
@@ -141,7 +153,10 @@ describe('commands over the in-process broker', () => {
     try {
       await c.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'nope-nope-1', status: 'SUCCESS' }), { qos: 1 });
       expect(await eventually(async () => received.length === 1, 3000)).toBe(true);
-      expect(received[0]).toEqual({ topic: `portal/v1/${DEMO_CONTROLLER_ID}/reply`, body: { code: 'NOT_FOUND', message: "No command 'nope-nope-1' for this controller" } });
+      expect(received[0]).toEqual({
+        topic: `portal/v1/${DEMO_CONTROLLER_ID}/reply`,
+        body: { code: 'NOT_FOUND', message: "No command 'nope-nope-1' for this controller" },
+      });
       expect(c.connected).toBe(true);
     } finally {
       refuse = undefined;
@@ -208,7 +223,9 @@ describe('commands over an external broker (Mosquitto)', () => {
   });
 
   it('takes acks through the shared subscription', async () => {
-    await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'ext-cmd-0001', status: 'SUCCESS', message: 'done' }), { qos: 1 });
+    await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'ext-cmd-0001', status: 'SUCCESS', message: 'done' }), {
+      qos: 1,
+    });
     expect(await eventually(async () => acks.length === 1, 5000)).toBe(true);
     expect(acks[0]).toEqual({ controller_id: DEMO_CONTROLLER_ID, body: { id: 'ext-cmd-0001', status: 'SUCCESS', message: 'done' } });
   });
@@ -218,8 +235,13 @@ describe('commands over an external broker (Mosquitto)', () => {
     acks.length = 0;
     await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'unknown-ack-1', status: 'SUCCESS' }), { qos: 1 });
     expect(await eventually(async () => received.length === 1, 5000)).toBe(true);
-    expect(received[0]).toEqual({ topic: `portal/v1/${DEMO_CONTROLLER_ID}/reply`, body: { code: 'NOT_FOUND', message: "No command 'unknown-ack-1' for this controller" } });
-    await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'flaky-ack-1', status: 'FAILURE', message: 'no' }), { qos: 1 });
+    expect(received[0]).toEqual({
+      topic: `portal/v1/${DEMO_CONTROLLER_ID}/reply`,
+      body: { code: 'NOT_FOUND', message: "No command 'unknown-ack-1' for this controller" },
+    });
+    await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/command/ack`, JSON.stringify({ id: 'flaky-ack-1', status: 'FAILURE', message: 'no' }), {
+      qos: 1,
+    });
     // The first attempt fails (no PUBACK, the portal reconnects); Mosquitto delivers it again.
     expect(await eventually(async () => acks.length === 1, 15_000)).toBe(true);
     expect(failures).toBe(2);

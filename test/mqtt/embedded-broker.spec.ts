@@ -36,7 +36,12 @@ describe('in-process MQTT broker', () => {
     c.on('message', (_topic, payload) => replies.push(JSON.parse(payload.toString())));
     await c.subscribeAsync(`portal/v1/${DEMO_CONTROLLER_ID}/reply`, { qos: 1 });
     const now = Date.now();
-    const rows = Array.from({ length: 50 }, (_, i) => ({ timestamp: now - i * 1000, entity_cuid: t.demo.battery, parameter_id: 'battery_soc', value: 50 + i / 10 }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      timestamp: now - i * 1000,
+      entity_cuid: t.demo.battery,
+      parameter_id: 'battery_soc',
+      value: 50 + i / 10,
+    }));
     rows.push({ timestamp: now, entity_cuid: 'someone-else', parameter_id: 'battery_soc', value: 1 });
     await c.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ batch_id: 'e-1', rows }), { qos: 1 });
     // The PUBACK has arrived: the rows must be there already (no waiting).

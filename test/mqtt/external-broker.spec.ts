@@ -33,7 +33,9 @@ describe('ingest through an external broker (Mosquitto)', () => {
   it('stores batches published with QoS 1 exactly once and answers each on the reply topic', async () => {
     const from = Date.now() - 4 * 3_600_000;
     for (let i = 0; i < 20; i++) {
-      await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ batch_id: `x-${i}`, rows: rows(50, from + i * 500_000) }), { qos: 1 });
+      await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ batch_id: `x-${i}`, rows: rows(50, from + i * 500_000) }), {
+        qos: 1,
+      });
     }
     // A retransmit of the first batch.
     await controller.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, JSON.stringify({ batch_id: 'x-0', rows: rows(50, from) }), { qos: 1 });
@@ -45,7 +47,9 @@ describe('ingest through an external broker (Mosquitto)', () => {
       [50, 0],
       [0, 50],
     ]);
-    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'ac_output_power'`, [t.demo.inverter]);
+    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'ac_output_power'`, [
+      t.demo.inverter,
+    ]);
     expect(n).toBe(1000);
   });
 

@@ -52,7 +52,9 @@ describe('MQTT ingest: one controllerâ€™s bad batch never fails another companyâ
     const ts = bucketClock();
     const before = await stored();
     for (let round = 0; round < ROUNDS; round++) {
-      const good = { rows: [0, 1, 2].map((i) => ({ timestamp: ts(round * 10 + i + 3 + k / 100), entity_cuid: VICTIM_BATTERY, parameter_id: 'battery_soc', value: 40 + i })) };
+      const good = {
+        rows: [0, 1, 2].map((i) => ({ timestamp: ts(round * 10 + i + 3 + k / 100), entity_cuid: VICTIM_BATTERY, parameter_id: 'battery_soc', value: 40 + i })),
+      };
       const [bad, ok] = await Promise.all([
         publish(sender.c, `portal/v1/${DEMO_CONTROLLER_ID}/${poison.kind === 'states' ? 'state' : 'telemetry'}`, poison.body(t, round, ts)),
         publish(victim.c, `portal/v1/${VICTIM_CONTROLLER}/telemetry`, good),

@@ -66,14 +66,18 @@ describe('kill -9 of the server in the middle of a QoS 1 stream', () => {
     });
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
-    const ready = await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/api/health/ready`)).ok;
-      } catch {
-        return false;
-      }
-    }, 60_000, 200);
+    const ready = await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/api/health/ready`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      60_000,
+      200,
+    );
     if (!ready) throw new Error(`server did not start: ${output}`);
     return child;
   };
@@ -118,7 +122,9 @@ describe('kill -9 of the server in the middle of a QoS 1 stream', () => {
     expect(await eventually(async () => (await stored()) >= ledger.size, 120_000, 250)).toBe(true);
     await sleep(500);
     expect(await stored()).toBe(ledger.size);
-    const rows = (await db.dataSource.query(`SELECT entity_cuid, parameter_id, (extract(epoch FROM "timestamp") * 1000)::float8 AS t, value FROM parameter_log`)) as {
+    const rows = (await db.dataSource.query(
+      `SELECT entity_cuid, parameter_id, (extract(epoch FROM "timestamp") * 1000)::float8 AS t, value FROM parameter_log`,
+    )) as {
       entity_cuid: string;
       parameter_id: string;
       t: number;

@@ -47,11 +47,20 @@ describe('in-process broker: bounded sessions', () => {
   };
   const dropped = async () => {
     const body = await (await fetch(`${t.baseUrl}/metrics`)).text();
-    return Number(body.split('\n').find((l) => l.startsWith('portal_mqtt_session_dropped_messages_total'))?.split(' ').pop());
+    return Number(
+      body
+        .split('\n')
+        .find((l) => l.startsWith('portal_mqtt_session_dropped_messages_total'))
+        ?.split(' ')
+        .pop(),
+    );
   };
   /** A telemetry batch with `rejected` rows: its reply names each, so replies grow with `bad`. */
   const batch = (id: string, bad = 0) =>
-    JSON.stringify({ batch_id: id, rows: Array.from({ length: bad }, (_, i) => ({ timestamp: Date.now(), entity_cuid: `not-a-device-${i}`, parameter_id: 'battery_soc', value: 1 })) });
+    JSON.stringify({
+      batch_id: id,
+      rows: Array.from({ length: bad }, (_, i) => ({ timestamp: Date.now(), entity_cuid: `not-a-device-${i}`, parameter_id: 'battery_soc', value: 1 })),
+    });
 
   /** Parks a persistent session of company A subscribed to its reply topic, floods it with `n` replies, reconnects it: what it receives. */
   async function floodParked(name: string, n: number, bad: number): Promise<{ received: { batch_id: string; bytes: number }[]; bReplies: string[] }> {
@@ -84,7 +93,9 @@ describe('in-process broker: bounded sessions', () => {
       clean: false,
     });
     clients.push(back);
-    back.on('message', (topic, payload) => received.push({ batch_id: JSON.parse(payload.toString()).batch_id, bytes: payload.length + Buffer.byteLength(topic) + OVERHEAD }));
+    back.on('message', (topic, payload) =>
+      received.push({ batch_id: JSON.parse(payload.toString()).batch_id, bytes: payload.length + Buffer.byteLength(topic) + OVERHEAD }),
+    );
     expect(await eventually(async () => received.length > 0)).toBe(true);
     await sleep(500); // anything more the session still held would have arrived by now
     return { received, bReplies };
@@ -124,7 +135,18 @@ describe('in-process broker: bounded sessions', () => {
     sockets.push(socket);
     socket.on('data', (d) => parser.parse(d));
     await new Promise<void>((r) => socket.once('connect', () => r()));
-    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: false, clientId: `${DEMO_CONTROLLER_ID}:silent`, keepalive: 60, username: DEMO_CONTROLLER_ID, password: Buffer.from(t.demo.demoToken) }));
+    socket.write(
+      mqttPacket.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: false,
+        clientId: `${DEMO_CONTROLLER_ID}:silent`,
+        keepalive: 60,
+        username: DEMO_CONTROLLER_ID,
+        password: Buffer.from(t.demo.demoToken),
+      }),
+    );
     socket.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: replyTopic(DEMO_CONTROLLER_ID), qos: 1 }] }));
     expect(await eventually(async () => subscribed)).toBe(true);
 

@@ -69,14 +69,25 @@ describe('in-process broker: persistent sessions per controller and bytes of all
     const bPublisher = await connect(B.id, B.token, `${B.id}:pub`, true);
     // publishAsync resolves on the PUBACK: B's publishes are acknowledged
     for (let i = 0; i < 3; i++) await bPublisher.publishAsync(`portal/v1/${B.id}/telemetry`, batch(`b-${i}`), { qos: 1 });
-    expect(await eventually(async () => (await metric('portal_mqtt_session_queued_messages')) >= 3 && (await metric('portal_mqtt_session_dropped_messages_total')) > droppedBefore)).toBe(true);
+    expect(
+      await eventually(
+        async () => (await metric('portal_mqtt_session_queued_messages')) >= 3 && (await metric('portal_mqtt_session_dropped_messages_total')) > droppedBefore,
+      ),
+    ).toBe(true);
     await sleep(300);
     expect(await metric('portal_mqtt_session_queued_bytes')).toBeLessThanOrEqual(TOTAL_BYTES);
     expect(await metric('portal_mqtt_session_queued_bytes')).toBeGreaterThan(TOTAL_BYTES / 2);
 
     // B's parked session kept every reply of its own, in order
     const bReceived: string[] = [];
-    const bBack = await connectAsync(`mqtt://127.0.0.1:${port}`, { username: B.id, password: B.token, protocolVersion: 4, reconnectPeriod: 0, clientId: `${B.id}:b1`, clean: false });
+    const bBack = await connectAsync(`mqtt://127.0.0.1:${port}`, {
+      username: B.id,
+      password: B.token,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      clientId: `${B.id}:b1`,
+      clean: false,
+    });
     clients.push(bBack);
     bBack.on('message', (_topic, payload) => bReceived.push(JSON.parse(payload.toString()).batch_id));
     expect(await eventually(async () => bReceived.length === 3)).toBe(true);
@@ -84,7 +95,14 @@ describe('in-process broker: persistent sessions per controller and bytes of all
 
     // A's parked session got only the newest replies (the oldest were dropped), in order
     const aReceived: string[] = [];
-    const aBack = await connectAsync(`mqtt://127.0.0.1:${port}`, { username: A.id, password: A.token, protocolVersion: 4, reconnectPeriod: 0, clientId: `${A.id}:s2`, clean: false });
+    const aBack = await connectAsync(`mqtt://127.0.0.1:${port}`, {
+      username: A.id,
+      password: A.token,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      clientId: `${A.id}:s2`,
+      clean: false,
+    });
     clients.push(aBack);
     aBack.on('message', (_topic, payload) => aReceived.push(JSON.parse(payload.toString()).batch_id));
     expect(await eventually(async () => aReceived.length > 0)).toBe(true);

@@ -316,7 +316,10 @@ describe('Mosquitto 2 shared subscriptions: a member that dies, expires or leave
 
   it('leave() that cannot store what it holds gives up and keeps the session: the same client id gets it again', async () => {
     const filter = '$share/g8/site/+/telemetry';
-    const a = new AckAfterCommitClient({ url: broker.url, clientId: 'portal-stuck', receiveMaximum: 5, subscriptions: [filter] }, () => new Promise<number>(() => undefined));
+    const a = new AckAfterCommitClient(
+      { url: broker.url, clientId: 'portal-stuck', receiveMaximum: 5, subscriptions: [filter] },
+      () => new Promise<number>(() => undefined),
+    );
     await a.start();
     await publishAll('site/c8/telemetry', ['s0', 's1']);
     await sleep(300);

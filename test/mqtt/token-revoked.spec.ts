@@ -24,12 +24,19 @@ describe('in-process MQTT broker: a revoked token', () => {
     await t?.close();
   });
 
-  const count = async () => (await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_soc'`, [t.demo.battery]))[0].n as number;
+  const count = async () =>
+    (await t.query(`SELECT count(*)::int AS n FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = 'battery_soc'`, [t.demo.battery]))[0].n as number;
   const batch = (value: number) => JSON.stringify({ rows: [{ timestamp: Date.now(), entity_cuid: t.demo.battery, parameter_id: 'battery_soc', value }] });
 
   it('stops the connected controller at its next publish, long before the lifetime', async () => {
     const token = await issueSimulatorToken(t.db.dataSource, t.demo.demoCompany, 'revoked while connected');
-    client = await connectAsync(url, { username: DEMO_CONTROLLER_ID, password: token, protocolVersion: 4, reconnectPeriod: 0, clientId: `${DEMO_CONTROLLER_ID}:revoked` });
+    client = await connectAsync(url, {
+      username: DEMO_CONTROLLER_ID,
+      password: token,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      clientId: `${DEMO_CONTROLLER_ID}:revoked`,
+    });
     const before = await count();
     await client.publishAsync(`portal/v1/${DEMO_CONTROLLER_ID}/telemetry`, batch(40), { qos: 1 });
     expect(await count()).toBe(before + 1);

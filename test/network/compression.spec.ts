@@ -119,7 +119,11 @@ describe('compression and cache lifetimes', () => {
       const plain = await rawGet(t.baseUrl + path, { cookie });
       expect({ path, status: plain.status }).toEqual({ path, status: 200 });
       expect(plain.headers['content-encoding']).toBeUndefined();
-      for (const [ask, want] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br']] as const) {
+      for (const [ask, want] of [
+        ['br', 'br'],
+        ['gzip', 'gzip'],
+        ['gzip, deflate, br', 'br'],
+      ] as const) {
         const res = await rawGet(t.baseUrl + path, { cookie, 'accept-encoding': ask });
         const large = plain.body.length >= 1024;
         expect({ path, ask, encoding: res.headers['content-encoding'] }).toEqual({ path, ask, encoding: large ? want : undefined });

@@ -78,7 +78,7 @@ describe('conditional answers (ETag, 304)', () => {
     await cycle('basic', batchPath, rename);
   });
 
-  it('a tag taken from another user\'s answer is compared with this caller\'s own answer: their data never comes back', async () => {
+  it("a tag taken from another user's answer is compared with this caller's own answer: their data never comes back", async () => {
     for (const path of ['/api/auth/session', listPath]) {
       const mine = await get('basic', path);
       const theirs = await get('other', path, mine.headers.get('etag')!);

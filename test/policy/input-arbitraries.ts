@@ -77,7 +77,9 @@ export function near(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
     case 'object': {
       const shape = d.shape as Record<string, unknown>;
       const keys = Object.keys(shape);
-      const record = fc.record(Object.fromEntries(keys.map((k) => [k, near(shape[k], depth + 1)])), { requiredKeys: [] }) as fc.Arbitrary<Record<string, unknown>>;
+      const record = fc.record(Object.fromEntries(keys.map((k) => [k, near(shape[k], depth + 1)])), { requiredKeys: [] }) as fc.Arbitrary<
+        Record<string, unknown>
+      >;
       const extra = fc.dictionary(fc.oneof(fc.constantFrom(...POLLUTION_KEYS), fc.string({ maxLength: 12 })), junk, { maxKeys: 2 });
       return mix(
         fc.tuple(record, fc.option(extra, { freq: 3 })).map(([r, e]) => {

@@ -16,7 +16,15 @@ import { type Access, type Entry, LEAK_MARKERS, MATRIX, procedureOf, type Who } 
 export const KNOWN_INACTIVE_STREAM = true;
 
 /** Tables no request writes but the clock does (controllers' online state), and session bookkeeping. */
-export const TIME_DRIVEN = ['revoked_session', 'migrations', 'controller_presence', 'controller_online_state', 'controller_online_state_history', 'controller_online_state_history_p202611', 'controller_online_state_history_p202612'];
+export const TIME_DRIVEN = [
+  'revoked_session',
+  'migrations',
+  'controller_presence',
+  'controller_online_state',
+  'controller_online_state_history',
+  'controller_online_state_history_p202611',
+  'controller_online_state_history_p202612',
+];
 
 export interface Case {
   /** The MATRIX key (a procedure path, maybe with a variant). */
@@ -39,7 +47,10 @@ export async function call(client: HttpClient, path: string, type: Entry['type']
   if (type === 'query') return client.query(path, input);
   if (type === 'mutation') return client.mutate(path, input);
   const abort = new AbortController();
-  const res = await fetch(`${client.baseUrl}/api/trpc/${path}`, { headers: { cookie: client.cookieHeader(), accept: 'text/event-stream' }, signal: abort.signal });
+  const res = await fetch(`${client.baseUrl}/api/trpc/${path}`, {
+    headers: { cookie: client.cookieHeader(), accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
   let text = '';
   if (!(res.headers.get('content-type') ?? '').includes('event-stream')) text = await res.text();
   else {
@@ -67,7 +78,9 @@ export function judge(c: Case, answer: { status: number; text: string }): string
       if (answer.status !== 200) return `expected unseen (200 without the target), got ${got}`;
       return c.target && answer.text.includes(c.target) ? `expected the target ${c.target} NOT in the list, got ${got}` : undefined;
     case 'rowsRefused':
-      return answer.status === 200 && /"created":0/.test(answer.text) && /"errors":\[\{/.test(answer.text) ? undefined : `expected a refused import (200, created 0, row errors), got ${got}`;
+      return answer.status === 200 && /"created":0/.test(answer.text) && /"errors":\[\{/.test(answer.text)
+        ? undefined
+        : `expected a refused import (200, created 0, row errors), got ${got}`;
     case 'invalid':
       return answer.status === 400 ? undefined : `expected invalid (400), got ${got}`;
     case 'refused':
@@ -112,7 +125,6 @@ export function expectTwoLevels(key: string, entry: Entry, who: Who, rel: Relati
 export function casesForTwoLevels(w: PolicyWorld, level: Level, other: Level): Case[] {
   return casesFor(w, [level]).map((c) => ({ ...c, other, expected: expectTwoLevels(c.key, c.entry, c.who, c.rel, other) }));
 }
-
 
 /** Every case of the matrix for the given levels (each level × admin variant × relation). */
 export function casesFor(w: PolicyWorld, levels: readonly number[]): Case[] {
@@ -162,7 +174,10 @@ export async function run(w: PolicyWorld, cases: Case[], leakCheck: boolean): Pr
  * Prepares and calls every case, checking answers against the fixture and for foreign markers, and
  * that nothing of the foreign companies changed (all made before the first call): the failures.
  */
-export async function runAgainstForeign(w: PolicyWorld, cases: Case[]): Promise<{ failures: string[]; foreignBefore: Record<string, string>; foreignAfter: Record<string, string> }> {
+export async function runAgainstForeign(
+  w: PolicyWorld,
+  cases: Case[],
+): Promise<{ failures: string[]; foreignBefore: Record<string, string>; foreignAfter: Record<string, string> }> {
   await pool(cases, 6, (c) => prepare(w, c));
   const foreign = [...w.foreignCompanies];
   const foreignBefore = await w.checksumOf(foreign);

@@ -145,7 +145,11 @@ export async function made(w: PolicyWorld, resource: string, data: Record<string
 const readTargets = new Map<string, Promise<string>>();
 function readTarget(c: CaseCtx, resource: string, sample: Sample): Promise<string> {
   const key = `${resource}/${c.rel}`;
-  if (!readTargets.has(key)) readTargets.set(key, sample(c).then((data) => made(c.w, resource, data)));
+  if (!readTargets.has(key))
+    readTargets.set(
+      key,
+      sample(c).then((data) => made(c.w, resource, data)),
+    );
   return readTargets.get(key)!;
 }
 
@@ -284,11 +288,14 @@ const manufacturer = (w: PolicyWorld) => once('manufacturer', () => made(w, 'man
 const controllerType = (w: PolicyWorld) =>
   once('controllerType', async () => made(w, 'controllerType', { model: `Policy ctl ${uniq()}`, manufacturer_cuid: await manufacturer(w) }));
 const interfaceType = (w: PolicyWorld) => once('interfaceType', () => made(w, 'interfaceType', { interfacetype_id: uniq('if') }));
-const entityType = (w: PolicyWorld) => once('entityType', () => made(w, 'entityType', { entitytype_id: uniq('et'), model: 'Policy device', entity_type: 'Device' }));
+const entityType = (w: PolicyWorld) =>
+  once('entityType', () => made(w, 'entityType', { entitytype_id: uniq('et'), model: 'Policy device', entity_type: 'Device' }));
 const logParameter = (w: PolicyWorld) => once('logParameter', () => made(w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' }));
 const entityCategory = (w: PolicyWorld) => once('entityCategory', () => made(w, 'entityCategory', { name: `Policy cat ${uniq()}` }));
 const templateAssignment = (w: PolicyWorld) =>
-  once('templateAssignment', async () => made(w, 'notificationTemplateAssignment', { name: 'Policy template', message: 'm', entitytype_id: await entityType(w), args: TEMPLATE_RULE }));
+  once('templateAssignment', async () =>
+    made(w, 'notificationTemplateAssignment', { name: 'Policy template', message: 'm', entitytype_id: await entityType(w), args: TEMPLATE_RULE }),
+  );
 /** Rules the engine accepts on write (a state rule names no parameter; an offline rule without a controller watches the whole system). */
 const TEMPLATE_RULE = { kind: 'state', key: 'mode', op: 'equals', value: 'fault' };
 const TRIGGER_RULE = { kind: 'offline' };
@@ -297,7 +304,8 @@ const TRIGGER_RULE = { kind: 'offline' };
 const processorType = (w: PolicyWorld, kind: 'StateMachine' | 'CalculatedValue') =>
   once(`processorType/${kind}`, () => made(w, 'entityType', { entitytype_id: uniq('pt'), model: `Policy ${kind}`, entity_type: kind }));
 /** A metadata template section (global). */
-const templateSection = (w: PolicyWorld) => once('templateSection', () => made(w, 'systemMetadataTemplateSection', { title: `Policy section ${uniq()}`, index: 1 }));
+const templateSection = (w: PolicyWorld) =>
+  once('templateSection', () => made(w, 'systemMetadataTemplateSection', { title: `Policy section ${uniq()}`, index: 1 }));
 /** Optional fields only, so an empty metadata form (`data: {}`) always fits the template. */
 const OPTIONAL_FIELDS = { fields: [{ key: 'note', label: 'Note', type: 'text' }] };
 
@@ -333,14 +341,25 @@ const invalidWhereAllowed =
 /** A fresh PENDING e-mail channel (with its details) of the relation's company, written directly. */
 async function channelOf(c: CaseCtx): Promise<string> {
   const channel_cuid = uniq('ch').slice(0, 32);
-  await c.w.ds.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [channel_cuid, place(c).company_cuid]);
-  await c.w.ds.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email) VALUES ($1, $2, $3)`, [uniq('ec').slice(0, 32), channel_cuid, `${uniq('m')}@policy.test`]);
+  await c.w.ds.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'PENDING', $2)`, [
+    channel_cuid,
+    place(c).company_cuid,
+  ]);
+  await c.w.ds.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email) VALUES ($1, $2, $3)`, [
+    uniq('ec').slice(0, 32),
+    channel_cuid,
+    `${uniq('m')}@policy.test`,
+  ]);
   return channel_cuid;
 }
 /** A trigger on the relation's system (one per relation). */
-const triggerOf = (c: CaseCtx) => once(`trigger/${c.rel}`, () => made(c.w, 'notificationTrigger', { name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, args: TRIGGER_RULE }));
+const triggerOf = (c: CaseCtx) =>
+  once(`trigger/${c.rel}`, () =>
+    made(c.w, 'notificationTrigger', { name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, args: TRIGGER_RULE }),
+  );
 /** A root domain owned by the relation's company. */
-const rootDomainOf = (c: CaseCtx) => once(`rootDomain/${c.rel}`, () => made(c.w, 'rootDomain', { name: `${uniq('rd')}.example`, company_cuid: place(c).company_cuid }));
+const rootDomainOf = (c: CaseCtx) =>
+  once(`rootDomain/${c.rel}`, () => made(c.w, 'rootDomain', { name: `${uniq('rd')}.example`, company_cuid: place(c).company_cuid }));
 /**
  * A fresh share of a system of the relation's company, as seen from own: own's system shared with a
  * new company; the shared companies' systems shared with own; a foreign system shared with another foreign company.
@@ -380,14 +399,20 @@ const exportTemplateOf = (c: CaseCtx) =>
 /** A queued export job of the actor on the relation's system (written directly; no worker runs here). */
 async function exportJobOf(c: CaseCtx): Promise<string> {
   const id = uniq('exj');
-  const plan = { system_cuid: place(c).system_cuid, columns: [], resolution: 'raw', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', timezone: 'UTC', format: 'csv', decimal: '.' };
-  await c.w.ds.query(`INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, charged_company_cuid) SELECT $1, $2, $3::varchar, $4, $5, 'policy.csv', company_cuid FROM system WHERE system_cuid = $3::varchar`, [
-    id,
-    c.actor_user_cuid,
-    place(c).system_cuid,
-    await exportTemplateOf(c),
-    JSON.stringify({ plan }),
-  ]);
+  const plan = {
+    system_cuid: place(c).system_cuid,
+    columns: [],
+    resolution: 'raw',
+    from: '2026-01-01T00:00:00Z',
+    to: '2026-01-02T00:00:00Z',
+    timezone: 'UTC',
+    format: 'csv',
+    decimal: '.',
+  };
+  await c.w.ds.query(
+    `INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, charged_company_cuid) SELECT $1, $2, $3::varchar, $4, $5, 'policy.csv', company_cuid FROM system WHERE system_cuid = $3::varchar`,
+    [id, c.actor_user_cuid, place(c).system_cuid, await exportTemplateOf(c), JSON.stringify({ plan })],
+  );
   return id;
 }
 /**
@@ -398,13 +423,15 @@ async function freshAlarm(c: CaseCtx): Promise<{ trigger_cuid: string; notificat
   const trigger_cuid = uniq('trg');
   const notification_cuid = uniq('ntf');
   const system_cuid = place(c).system_cuid;
-  await c.w.ds.query(`INSERT INTO notification_trigger (trigger_cuid, system_cuid, name, severity_level, message) VALUES ($1, $2, $3, 'WARNING', 'Low {value}')`, [
-    trigger_cuid,
-    system_cuid,
-    c.w.label(c.rel),
-  ]);
+  await c.w.ds.query(
+    `INSERT INTO notification_trigger (trigger_cuid, system_cuid, name, severity_level, message) VALUES ($1, $2, $3, 'WARNING', 'Low {value}')`,
+    [trigger_cuid, system_cuid, c.w.label(c.rel)],
+  );
   await c.w.ds.query(`INSERT INTO notification_trigger_status (trigger_cuid, trigger_state, state_since) VALUES ($1, 'TRIGGERED', now())`, [trigger_cuid]);
-  await c.w.ds.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'Low 3', 'WARNING', $2)`, [notification_cuid, trigger_cuid]);
+  await c.w.ds.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, 'Low 3', 'WARNING', $2)`, [
+    notification_cuid,
+    trigger_cuid,
+  ]);
   await c.w.ds.query(
     `INSERT INTO notification_trigger_event (event_cuid, "timestamp", trigger_cuid, value, notification_cuid, status) VALUES ($1, now(), $2, $3, $4, 'SENT')`,
     [uniq('evt'), trigger_cuid, JSON.stringify({ state: 'TRIGGERED', value: 3 }), notification_cuid],
@@ -422,10 +449,17 @@ const deviceOf = (c: CaseCtx) =>
   once(`device/${c.rel}`, async () => made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid: place(c).system_cuid }));
 
 /** A fresh device on a system (made by the world's superuser). */
-const freshDevice = async (c: CaseCtx, system_cuid: string) => made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid });
+const freshDevice = async (c: CaseCtx, system_cuid: string) =>
+  made(c.w, 'entity', { name: c.w.label(c.rel), entitytype_id: await entityType(c.w), system_cuid });
 /** A fresh controller of the relation's company on a system of it. */
 const controllerOn = async (c: CaseCtx, system_cuid: string) =>
-  made(c.w, 'controller', { controller_id: uniq('ctl'), controllertype_cuid: await controllerType(c.w), company_cuid: place(c).company_cuid, system_cuid, name: c.w.label(c.rel) });
+  made(c.w, 'controller', {
+    controller_id: uniq('ctl'),
+    controllertype_cuid: await controllerType(c.w),
+    company_cuid: place(c).company_cuid,
+    system_cuid,
+    name: c.w.label(c.rel),
+  });
 /** A PENDING command to a fresh controller of the relation's company (written directly), shared by the reads. */
 const commandOf = (c: CaseCtx) =>
   once(`command/${c.rel}`, async () => {
@@ -506,7 +540,13 @@ function twoCompanyUserCases(): Record<string, Entry> {
       expect: edit,
       input: async (c) => ({ input: { id: (await make(c)).user_cuid, data: { inactive: true } } }),
     };
-    out[`user.deactivate [${variant}]`] = { type: 'mutation', answer: 'one', admin: true, expect: deactivate, input: async (c) => ({ input: { user_cuid: (await make(c)).user_cuid } }) };
+    out[`user.deactivate [${variant}]`] = {
+      type: 'mutation',
+      answer: 'one',
+      admin: true,
+      expect: deactivate,
+      input: async (c) => ({ input: { user_cuid: (await make(c)).user_cuid } }),
+    };
   }
   // the takeover itself: a new password (and email) for a user who is admin of another company
   out['user.update [password of a target admin elsewhere]'] = {
@@ -531,7 +571,10 @@ function twoCompanyUserCases(): Record<string, Entry> {
     return c.w.user(3, false, company, c.rel);
   };
   const listRule: Rule = (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen');
-  for (const [path, key] of [['user.getList', 'user_cuid'], ['companyMembership.getList', 'membership_cuid']] as const) {
+  for (const [path, key] of [
+    ['user.getList', 'user_cuid'],
+    ['companyMembership.getList', 'membership_cuid'],
+  ] as const) {
     out[`${path} [plain member of the target company]`] = {
       type: 'query',
       answer: 'list',
@@ -648,7 +691,10 @@ export const MATRIX: Record<string, Entry> = {
     }),
     makeTarget: async (c) => (await c.w.user(3, false, await c.w.companyFor(c.rel, c.home), c.rel)).user_cuid,
     change: () => ({ phone: '+254700000000' }),
-    reference: async (c, id) => ['company_cuid', (await c.w.ds.query(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1`, [id]))[0].company_cuid],
+    reference: async (c, id) => [
+      'company_cuid',
+      (await c.w.ds.query(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1`, [id]))[0].company_cuid,
+    ],
     view: (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen'),
     create: (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen'),
     // a member of one's own company is seen (as in membership lists) but only an admin may change them
@@ -662,7 +708,10 @@ export const MATRIX: Record<string, Entry> = {
     sample: async (c) => ({ user_cuid: await c.w.bareUser(), company_cuid: c.rel === 'own' ? c.home : place(c).company_cuid, role_cuid: c.w.roles.get(3) }),
     makeTarget: async (c) => (await c.w.user(3, false, await c.w.companyFor(c.rel, c.home), c.rel)).membership_cuid,
     change: () => ({ is_company_admin: true }),
-    reference: async (c, id) => ['company_cuid', (await c.w.ds.query(`SELECT company_cuid FROM company_membership WHERE membership_cuid = $1`, [id]))[0].company_cuid],
+    reference: async (c, id) => [
+      'company_cuid',
+      (await c.w.ds.query(`SELECT company_cuid FROM company_membership WHERE membership_cuid = $1`, [id]))[0].company_cuid,
+    ],
     view: (who, rel) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : rel === 'own' ? 'allow' : 'unseen'),
     // the new member is a user of no company of the admin's: invisible to a company admin (users are seen within one's companies)
     create: (who) => (who.level === 0 ? 'allow' : !who.admin ? 'deny' : 'unseen'),
@@ -704,7 +753,11 @@ export const MATRIX: Record<string, Entry> = {
     expect: companyRecord(3),
     input: async (c) => {
       const id = uniq('f');
-      await c.w.ds.query(`INSERT INTO hosted_file (id, "objectKey", "contentType", company_cuid) VALUES ($1, $2, 'text/plain', $3)`, [id, `policy/${id}`, place(c).company_cuid]);
+      await c.w.ds.query(`INSERT INTO hosted_file (id, "objectKey", "contentType", company_cuid) VALUES ($1, $2, 'text/plain', $3)`, [
+        id,
+        `policy/${id}`,
+        place(c).company_cuid,
+      ]);
       return { input: { id } };
     },
   },
@@ -714,7 +767,11 @@ export const MATRIX: Record<string, Entry> = {
     expect: companyRecord(1),
     input: async (c) => {
       const id = uniq('f');
-      await c.w.ds.query(`INSERT INTO hosted_file (id, "objectKey", "contentType", company_cuid) VALUES ($1, $2, 'text/plain', $3)`, [id, `policy/${id}`, place(c).company_cuid]);
+      await c.w.ds.query(`INSERT INTO hosted_file (id, "objectKey", "contentType", company_cuid) VALUES ($1, $2, 'text/plain', $3)`, [
+        id,
+        `policy/${id}`,
+        place(c).company_cuid,
+      ]);
       return { input: { id } };
     },
   },
@@ -781,21 +838,46 @@ export const MATRIX: Record<string, Entry> = {
       return { input: { notification_cuid: n.notification_cuid } };
     },
   },
-  'portalNotification.mute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }) },
-  'portalNotification.unmute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }) },
+  'portalNotification.mute': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }),
+  },
+  'portalNotification.unmute': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { system_cuid: await systemOf(c), notification_type: 'CHANGELOG' } }),
+  },
 
   // Alarms (issue 11; §6 is silent): alarms are notifications, "open to all" who see the system; a
   // trigger's evaluation state is trigger configuration, "Events: triggers view 2".
   'alarm.active': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
-  'alarm.history': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { filter: { trigger_cuid: (await alarmOf(c)).trigger_cuid } } }) },
-  'alarm.acknowledge': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { notification_cuid: (await alarmOf(c)).notification_cuid } }) },
+  'alarm.history': {
+    type: 'query',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { filter: { trigger_cuid: (await alarmOf(c)).trigger_cuid } } }),
+  },
+  'alarm.acknowledge': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { notification_cuid: (await alarmOf(c)).notification_cuid } }),
+  },
   'alarm.mute': {
     type: 'mutation',
     answer: 'one',
     expect: systemRead(3),
     input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid, until: new Date(Date.now() + 3600_000) } }),
   },
-  'alarm.unmute': { type: 'mutation', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }) },
+  'alarm.unmute': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemRead(3),
+    input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }),
+  },
   'inbox.list': {
     type: 'query',
     answer: 'list',
@@ -812,7 +894,12 @@ export const MATRIX: Record<string, Entry> = {
     expect: systemRead(3),
     input: async (c) => ({ input: { items: [{ kind: 'alarm', notification_cuid: (await freshAlarm(c)).notification_cuid }] } }),
   },
-  'triggerStatus.get': { type: 'query', answer: 'one', expect: systemRead(2), input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }) },
+  'triggerStatus.get': {
+    type: 'query',
+    answer: 'one',
+    expect: systemRead(2),
+    input: async (c) => ({ input: { trigger_cuid: (await alarmOf(c)).trigger_cuid } }),
+  },
   'triggerStatus.list': {
     type: 'query',
     answer: 'list',
@@ -850,9 +937,19 @@ export const MATRIX: Record<string, Entry> = {
   }),
   // One's own entry: its author edits and deletes it while they see the system through the owner company or a
   // share with change; never through a read-only share.
-  'systemChangelog.update [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { id: await ownEntry(c), data: { title: `edited ${uniq()}` } } }) },
+  'systemChangelog.update [own entry]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(2),
+    input: async (c) => ({ input: { id: await ownEntry(c), data: { title: `edited ${uniq()}` } } }),
+  },
   'systemChangelog.delete [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { id: await ownEntry(c) } }) },
-  'systemChangelog.deleteMany [own entry]': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { ids: [await ownEntry(c)] } }) },
+  'systemChangelog.deleteMany [own entry]': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(2),
+    input: async (c) => ({ input: { ids: [await ownEntry(c)] } }),
+  },
 
   // Telemetry of a visible system (not in §6: everyone who sees a system sees its charts)
   // Control (issue 12): "system status view 2", "mute states 1" (a write on the device's system).
@@ -869,7 +966,10 @@ export const MATRIX: Record<string, Entry> = {
     answer: 'one',
     expect: systemWrite(1),
     input: async (c) => {
-      const r = await c.w.superClient.mutate('deviceMute.create', { entity_cuid: await freshDevice(c, place(c).system_cuid), until: new Date(Date.now() + 3600_000) });
+      const r = await c.w.superClient.mutate('deviceMute.create', {
+        entity_cuid: await freshDevice(c, place(c).system_cuid),
+        until: new Date(Date.now() + 3600_000),
+      });
       if (r.status !== 200) throw new Error(`setup mute failed: ${r.text}`);
       return { input: { mute_cuid: (r.data as { mute_cuid: string }).mute_cuid } };
     },
@@ -879,7 +979,9 @@ export const MATRIX: Record<string, Entry> = {
     type: 'query',
     answer: 'one',
     expect: systemRead(3),
-    input: async (c) => ({ input: { system_cuid: await systemOf(c), from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-08T00:00:00Z'), granularity: 'day' } }),
+    input: async (c) => ({
+      input: { system_cuid: await systemOf(c), from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-08T00:00:00Z'), granularity: 'day' },
+    }),
   },
   // The operator's home: every member sees the fleet of their companies and of the systems shared
   // with them (a foreign system is simply not in it); the target is the relation's system, in alarm.
@@ -903,7 +1005,15 @@ export const MATRIX: Record<string, Entry> = {
     type: 'query',
     answer: 'one',
     expect: systemRead(3),
-    input: async (c) => ({ input: { entity_cuid: await deviceOf(c), parameter_ids: [await logParameter(c.w)], from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z'), points: 10 } }),
+    input: async (c) => ({
+      input: {
+        entity_cuid: await deviceOf(c),
+        parameter_ids: [await logParameter(c.w)],
+        from: new Date('2026-01-01T00:00:00Z'),
+        to: new Date('2026-01-02T00:00:00Z'),
+        points: 10,
+      },
+    }),
   },
 
   // Data exports (issue 13): running a template of a visible system is watching its telemetry (level 3,
@@ -955,7 +1065,12 @@ export const MATRIX: Record<string, Entry> = {
 
   // "Controllers and devices: view 2, configure 1." "Catalogues: controller view 2, create and delete 0, edit 1 or 0."
   ...crud('controller', {
-    sample: async (c) => ({ controller_id: uniq('ctl'), controllertype_cuid: await controllerType(c.w), company_cuid: place(c).company_cuid, name: c.w.label(c.rel) }),
+    sample: async (c) => ({
+      controller_id: uniq('ctl'),
+      controllertype_cuid: await controllerType(c.w),
+      company_cuid: place(c).company_cuid,
+      name: c.w.label(c.rel),
+    }),
     change: () => ({ sw_version: uniq('v') }),
     reference: async (c) => ['company_cuid', place(c).company_cuid],
     view: companyRecord(2),
@@ -1005,7 +1120,9 @@ export const MATRIX: Record<string, Entry> = {
     type: 'mutation',
     answer: 'one',
     expect: companyRecord(1),
-    input: async (c) => ({ input: { controller_id: await controllerOn(c, place(c).system_cuid), kind: 'apply_config', payload: { controller: { log_level: 'debug' } } } }),
+    input: async (c) => ({
+      input: { controller_id: await controllerOn(c, place(c).system_cuid), kind: 'apply_config', payload: { controller: { log_level: 'debug' } } },
+    }),
   },
   'controllerConfig.get': {
     type: 'query',
@@ -1055,7 +1172,10 @@ export const MATRIX: Record<string, Entry> = {
     answer: 'one',
     expect: (who, rel) => (who.level === 0 ? 'unseen' : who.level > 1 ? 'deny' : rel === 'sharedRO' ? 'deny' : 'unseen'),
     input: async (c) => ({
-      input: { id: await freshDevice(c, place(c).system_cuid), data: { controller_id: await controllerOn(c, await c.w.system(place(c).company_cuid, c.rel, null)) } },
+      input: {
+        id: await freshDevice(c, place(c).system_cuid),
+        data: { controller_id: await controllerOn(c, await c.w.system(place(c).company_cuid, c.rel, null)) },
+      },
     }),
   },
   'entity.create [controller of another system]': {
@@ -1107,13 +1227,24 @@ export const MATRIX: Record<string, Entry> = {
   }),
   ...crud(
     'controllerType',
-    catalogue(CAT_VIEW, async (c) => ({ model: c.w.label(c.rel), manufacturer_cuid: await manufacturer(c.w) }), () => ({ description: uniq() }), async (c) => [
-      'manufacturer_cuid',
-      await manufacturer(c.w),
-    ]),
+    catalogue(
+      CAT_VIEW,
+      async (c) => ({ model: c.w.label(c.rel), manufacturer_cuid: await manufacturer(c.w) }),
+      () => ({ description: uniq() }),
+      async (c) => ['manufacturer_cuid', await manufacturer(c.w)],
+    ),
   ),
-  ...crud('interfaceType', catalogue(CAT_VIEW, async () => ({ interfacetype_id: uniq('if') }), () => ({ multidevice_support: true }), async () => ['multidevice_support', 'false'])),
-  ...crudOmit(NO_IMPORT, 
+  ...crud(
+    'interfaceType',
+    catalogue(
+      CAT_VIEW,
+      async () => ({ interfacetype_id: uniq('if') }),
+      () => ({ multidevice_support: true }),
+      async () => ['multidevice_support', 'false'],
+    ),
+  ),
+  ...crudOmit(
+    NO_IMPORT,
     'interfaceTypeControllerTypeAssignment',
     catalogue(
       CAT_VIEW,
@@ -1124,20 +1255,56 @@ export const MATRIX: Record<string, Entry> = {
   ),
   ...crud(
     'entityType',
-    catalogue(CAT_VIEW, async () => ({ entitytype_id: uniq('et'), model: 'Policy device', entity_type: 'Device' }), () => ({ description: uniq() }), async () => ['entity_type', 'Device']),
+    catalogue(
+      CAT_VIEW,
+      async () => ({ entitytype_id: uniq('et'), model: 'Policy device', entity_type: 'Device' }),
+      () => ({ description: uniq() }),
+      async () => ['entity_type', 'Device'],
+    ),
   ),
-  ...crudOmit(NO_IMPORT, 
+  ...crudOmit(
+    NO_IMPORT,
     'entityTypeMeta',
-    catalogue(CAT_VIEW, async (c) => ({ entitytype_id: await entityType(c.w), meta: { k: 1 } }), () => ({ meta: { k: 2 } }), async (c) => ['entitytype_id', await entityType(c.w)]),
+    catalogue(
+      CAT_VIEW,
+      async (c) => ({ entitytype_id: await entityType(c.w), meta: { k: 1 } }),
+      () => ({ meta: { k: 2 } }),
+      async (c) => ['entitytype_id', await entityType(c.w)],
+    ),
   ),
-  ...crud('entityCategory', catalogue(CAT_VIEW, async (c) => ({ name: c.w.label(c.rel) }), () => ({ description: uniq() }))),
-  ...crud('unit', catalogue(CAT_VIEW, async () => ({ unit: uniq('u').slice(0, 30) }), () => ({ description: uniq() }))),
-  ...crud('logParameter', catalogue(CAT_VIEW, async () => ({ parameter_id: uniq('lp'), type: 'FloatLogParameter' }), () => ({ description: uniq() }), async () => ['type', 'FloatLogParameter'])),
+  ...crud(
+    'entityCategory',
+    catalogue(
+      CAT_VIEW,
+      async (c) => ({ name: c.w.label(c.rel) }),
+      () => ({ description: uniq() }),
+    ),
+  ),
+  ...crud(
+    'unit',
+    catalogue(
+      CAT_VIEW,
+      async () => ({ unit: uniq('u').slice(0, 30) }),
+      () => ({ description: uniq() }),
+    ),
+  ),
+  ...crud(
+    'logParameter',
+    catalogue(
+      CAT_VIEW,
+      async () => ({ parameter_id: uniq('lp'), type: 'FloatLogParameter' }),
+      () => ({ description: uniq() }),
+      async () => ['type', 'FloatLogParameter'],
+    ),
+  ),
   ...crud(
     'entityTypeLogParameterAssignment',
     catalogue(
       CAT_VIEW,
-      async (c) => ({ entitytype_id: await entityType(c.w), parameter_id: (await made(c.w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' })) }),
+      async (c) => ({
+        entitytype_id: await entityType(c.w),
+        parameter_id: await made(c.w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' }),
+      }),
       () => ({}),
       async (c) => ['entitytype_id', await entityType(c.w)],
     ),
@@ -1146,23 +1313,35 @@ export const MATRIX: Record<string, Entry> = {
     'entityCategoryLogParameterAssignment',
     catalogue(
       CAT_VIEW,
-      async (c) => ({ entitycategory_cuid: await entityCategory(c.w), parameter_id: await made(c.w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' }) }),
+      async (c) => ({
+        entitycategory_cuid: await entityCategory(c.w),
+        parameter_id: await made(c.w, 'logParameter', { parameter_id: uniq('lp'), type: 'FloatLogParameter' }),
+      }),
       () => ({}),
       async (c) => ['entitycategory_cuid', await entityCategory(c.w)],
     ),
   ),
 
   // Events: "templates view 0; assignments view 2; triggers view 2, change 1." Template changes are admin actions (0).
-  ...crudOmit(NO_IMPORT, 
+  ...crudOmit(
+    NO_IMPORT,
     'notificationTemplateAssignment',
-    catalogue(0, async (c) => ({ name: c.w.label(c.rel), message: 'm', entitytype_id: await entityType(c.w), args: TEMPLATE_RULE }), () => ({ description: uniq() }), async (c) => [
-      'entitytype_id',
-      await entityType(c.w),
-    ]),
+    catalogue(
+      0,
+      async (c) => ({ name: c.w.label(c.rel), message: 'm', entitytype_id: await entityType(c.w), args: TEMPLATE_RULE }),
+      () => ({ description: uniq() }),
+      async (c) => ['entitytype_id', await entityType(c.w)],
+    ),
   ),
   ...crud('notificationTrigger', {
     omit: NO_IMPORT,
-    sample: async (c) => ({ name: c.w.label(c.rel), message: 'm', system_cuid: place(c).system_cuid, assignment_cuid: await templateAssignment(c.w), args: TRIGGER_RULE }),
+    sample: async (c) => ({
+      name: c.w.label(c.rel),
+      message: 'm',
+      system_cuid: place(c).system_cuid,
+      assignment_cuid: await templateAssignment(c.w),
+      args: TRIGGER_RULE,
+    }),
     change: () => ({ is_active: false }),
     reference: async (c) => ['system_cuid', place(c).system_cuid],
     view: systemRead(2),
@@ -1190,20 +1369,37 @@ export const MATRIX: Record<string, Entry> = {
     expect: companyRecord(3),
     input: async (c) => ({ input: { company_cuid: place(c).company_cuid, email: `${uniq('mail')}@policy.test` } }),
   },
-  'emailChannel.resendVerification': { type: 'mutation', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  'emailChannel.resendVerification': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(3),
+    input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }),
+  },
   // The policy world has no Telegram bot: a member is told Telegram is not configured (400).
-  'telegramChannel.create': { type: 'mutation', answer: 'one', expect: invalidWhereAllowed(companyRecord(3)), input: async (c) => ({ input: { company_cuid: place(c).company_cuid } }) },
+  'telegramChannel.create': {
+    type: 'mutation',
+    answer: 'one',
+    expect: invalidWhereAllowed(companyRecord(3)),
+    input: async (c) => ({ input: { company_cuid: place(c).company_cuid } }),
+  },
   // No webhook host of the policy world answers: a member's webhook off the allow list is refused (400), never requested.
   'discordChannel.create': {
     type: 'mutation',
     answer: 'one',
     expect: invalidWhereAllowed(companyRecord(3)),
-    input: async (c) => ({ input: { company_cuid: place(c).company_cuid, name: c.w.label(c.rel), webhook: 'https://hooks.policy.invalid/api/webhooks/1/policy' } }),
+    input: async (c) => ({
+      input: { company_cuid: place(c).company_cuid, name: c.w.label(c.rel), webhook: 'https://hooks.policy.invalid/api/webhooks/1/policy' },
+    }),
   },
   'channelDetails.get': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
   'channelDetails.sources': { type: 'query', answer: 'one', expect: openToAll, input: async () => ({ input: undefined }) },
   // A PENDING channel answers { ok: false } (nothing is sent): the call itself is allowed.
-  'channelDetails.sendTest': { type: 'mutation', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
+  'channelDetails.sendTest': {
+    type: 'mutation',
+    answer: 'one',
+    expect: companyRecord(3),
+    input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }),
+  },
   'channelLink.list': { type: 'query', answer: 'one', expect: companyRecord(3), input: async (c) => ({ input: { channel_cuid: await channelOf(c) } }) },
   // By trigger: the caller's channels for a trigger of a system the caller sees (owned or shared).
   'channelLink.list [trigger]': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { trigger_cuid: await triggerOf(c) } }) },
@@ -1216,7 +1412,16 @@ export const MATRIX: Record<string, Entry> = {
   },
 
   // "Admin view 3 … Admin actions need 0."
-  ...crudOmit(NO_IMPORT, 'documentation', catalogue(3, async (c) => ({ content: c.w.label(c.rel), documentation_type: 'ENTITYTYPE' }), () => ({ content: uniq() }), async () => ['documentation_type', 'ENTITYTYPE'])),
+  ...crudOmit(
+    NO_IMPORT,
+    'documentation',
+    catalogue(
+      3,
+      async (c) => ({ content: c.w.label(c.rel), documentation_type: 'ENTITYTYPE' }),
+      () => ({ content: uniq() }),
+      async () => ['documentation_type', 'ENTITYTYPE'],
+    ),
+  ),
   // Export templates: "Configuration view needs 2"; changing one is editing the system (1, owner or change share).
   ...crud('systemDataExportTemplate', {
     omit: NO_IMPORT,
@@ -1247,7 +1452,11 @@ export const MATRIX: Record<string, Entry> = {
     answer: 'one',
     expect: systemWrite(1),
     input: async (c) => {
-      const id = await made(c.w, 'dataProcessor', { name: c.w.label(c.rel), entitytype_id: await processorType(c.w, 'StateMachine'), system_cuid: place(c).system_cuid });
+      const id = await made(c.w, 'dataProcessor', {
+        name: c.w.label(c.rel),
+        entitytype_id: await processorType(c.w, 'StateMachine'),
+        system_cuid: place(c).system_cuid,
+      });
       return { input: { id, config: { interval_s: 60 } } };
     },
   },
@@ -1256,7 +1465,11 @@ export const MATRIX: Record<string, Entry> = {
     answer: 'one',
     expect: onlyLevel0(systemWrite(1)),
     input: async (c) => {
-      const id = await made(c.w, 'dataProcessor', { name: c.w.label(c.rel), entitytype_id: await processorType(c.w, 'CalculatedValue'), system_cuid: place(c).system_cuid });
+      const id = await made(c.w, 'dataProcessor', {
+        name: c.w.label(c.rel),
+        entitytype_id: await processorType(c.w, 'CalculatedValue'),
+        system_cuid: place(c).system_cuid,
+      });
       return { input: { id, config: { formula: 'a + b' } } };
     },
   },
@@ -1317,13 +1530,23 @@ export const MATRIX: Record<string, Entry> = {
     delete: systemWrite(2),
   }),
   'systemMetadata.forSystem': { type: 'query', answer: 'one', expect: systemRead(3), input: async (c) => ({ input: { system_cuid: await systemOf(c) } }) },
-  'systemMetadata.save': { type: 'mutation', answer: 'one', expect: systemWrite(2), input: async (c) => ({ input: { system_cuid: await c.w.freshSystem(c.rel), data: {} } }) },
+  'systemMetadata.save': {
+    type: 'mutation',
+    answer: 'one',
+    expect: systemWrite(2),
+    input: async (c) => ({ input: { system_cuid: await c.w.freshSystem(c.rel), data: {} } }),
+  },
 
   // The metadata template: "Metadata: view 3"; changing the template is an admin action ("Admin actions need 0").
   ...crudOmit(
     NO_IMPORT,
     'systemMetadataTemplateSection',
-    catalogue(3, async (c) => ({ title: c.w.label(c.rel), index: 2 }), () => ({ description: uniq() }), async () => ['isPhaseSection', 'false']),
+    catalogue(
+      3,
+      async (c) => ({ title: c.w.label(c.rel), index: 2 }),
+      () => ({ description: uniq() }),
+      async () => ['isPhaseSection', 'false'],
+    ),
   ),
   ...crudOmit(
     NO_IMPORT,

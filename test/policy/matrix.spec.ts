@@ -32,9 +32,6 @@ describe('policy matrix (spec §6)', () => {
     expect(wrongType).toEqual([]);
   });
 
-
-
-
   it('level 0 (superuser): every procedure on every relation, as the fixture says', async () => {
     const { w } = world;
     const cases = casesFor(w, [0]);
@@ -80,7 +77,8 @@ describe('policy matrix (spec §6)', () => {
       const answer = await call(c.client!, c.path, c.entry.type, c.input);
       if (c.entry.type === 'subscription' && answer.status === 200 && !/UNAUTHORIZED/.test(answer.text))
         failures.push(`${name(c)} (inactive): the stream did not report UNAUTHORIZED: ${answer.text.slice(0, 200)}`);
-      if (answer.status !== 401 && !(c.entry.type === 'subscription' && KNOWN_INACTIVE_STREAM)) failures.push(`${name(c)} (inactive): expected 401, got ${answer.status} ${answer.text.slice(0, 200)}`);
+      if (answer.status !== 401 && !(c.entry.type === 'subscription' && KNOWN_INACTIVE_STREAM))
+        failures.push(`${name(c)} (inactive): expected 401, got ${answer.status} ${answer.text.slice(0, 200)}`);
     });
     expect(failures.sort()).toEqual([]);
     expect(await w.checksumAll(TIME_DRIVEN, since)).toEqual(before);

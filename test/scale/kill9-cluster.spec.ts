@@ -94,12 +94,10 @@ describe('kill -9 of one of two instances under load', () => {
         chat = String(-1_003_000_000_000 - chatOf.size);
         const channel = newCuid();
         await q(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'TELEGRAM', 'ACTIVE', $2)`, [channel, company_cuid]);
-        await q(`INSERT INTO telegram_notification_channel (telegram_channel_cuid, channel_cuid, group_chat_id, group_chat_name, linked_at) VALUES ($1, $2, $3, $4, now())`, [
-          newCuid(),
-          channel,
-          chat,
-          `Kill group ${chatOf.size}`,
-        ]);
+        await q(
+          `INSERT INTO telegram_notification_channel (telegram_channel_cuid, channel_cuid, group_chat_id, group_chat_name, linked_at) VALUES ($1, $2, $3, $4, now())`,
+          [newCuid(), channel, chat, `Kill group ${chatOf.size}`],
+        );
         chatOf.set(company_cuid, chat);
         chatOf.set(`channel:${company_cuid}`, channel);
       }
@@ -115,7 +113,10 @@ describe('kill -9 of one of two instances under load', () => {
       });
       expect(made.error).toBeUndefined();
       const trigger_cuid = made.data.data.trigger_cuid as string;
-      await q(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, true)`, [chatOf.get(`channel:${company_cuid}`), trigger_cuid]);
+      await q(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) VALUES ($1, $2, true)`, [
+        chatOf.get(`channel:${company_cuid}`),
+        trigger_cuid,
+      ]);
       triggers.push({ trigger_cuid, tag, chat });
     }
     expect(triggers.length).toBe(4);
@@ -189,7 +190,9 @@ describe('kill -9 of one of two instances under load', () => {
         );
         writes.push({ name, status: made?.status ?? 0 });
         if (i % 3 === w % 3) {
-          const sent = await timed('command', () => client.mutate('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind: 'set_export_limit', payload: { limit_w: 1000 + w * 100 + i } }));
+          const sent = await timed('command', () =>
+            client.mutate('controllerCommand.send', { controller_id: DEMO_CONTROLLER_ID, kind: 'set_export_limit', payload: { limit_w: 1000 + w * 100 + i } }),
+          );
           if (sent?.status === 200) commandIds.push(sent.data.command_id);
         }
         if (i % 10 === 9) await timed('login', () => client.login('installer@demo.local'));
@@ -233,7 +236,9 @@ describe('kill -9 of one of two instances under load', () => {
       `SELECT count(*)::int AS rows_stored, count(DISTINCT (entity_cuid, parameter_id, "timestamp"))::int AS distinct_keys FROM parameter_log`,
     );
     const storedKeys = new Set(
-      (await q<{ k: string }>(`SELECT entity_cuid || '|' || parameter_id || '|' || (extract(epoch FROM "timestamp") * 1000)::bigint AS k FROM parameter_log`)).map((r) => r.k),
+      (
+        await q<{ k: string }>(`SELECT entity_cuid || '|' || parameter_id || '|' || (extract(epoch FROM "timestamp") * 1000)::bigint AS k FROM parameter_log`)
+      ).map((r) => r.k),
     );
     const missing = [...ledger.keys()].filter((k) => !storedKeys.has(k)).length;
 
@@ -247,7 +252,8 @@ describe('kill -9 of one of two instances under load', () => {
     const firedTwice = [...eventKeys.values()].filter((n) => n > 1).length;
     const received = new Map<string, number>();
     for (const m of peer.sent) {
-      for (const [, tag] of m.text.matchAll(/\[(T\d+ (?:up|down) [^\]]+)\]/g)) received.set(`${m.chat_id}|${tag}`, (received.get(`${m.chat_id}|${tag}`) ?? 0) + 1);
+      for (const [, tag] of m.text.matchAll(/\[(T\d+ (?:up|down) [^\]]+)\]/g))
+        received.set(`${m.chat_id}|${tag}`, (received.get(`${m.chat_id}|${tag}`) ?? 0) + 1);
     }
     const deliveries = await q<{ duplicates: number; status: string }>(
       `SELECT d.duplicates, d.status::text AS status FROM notification_delivery d JOIN notification_trigger_event e ON e.event_cuid = d.event_cuid WHERE e.trigger_cuid = ANY($1::varchar[])`,
@@ -261,7 +267,11 @@ describe('kill -9 of one of two instances under load', () => {
     const stuck = (byState.PENDING ?? 0) + (byState.SENT ?? 0);
 
     // Writes: each answered write there once; an unanswered one there at most once.
-    const counts = new Map((await q<{ name: string; n: number }>(`SELECT name, count(*)::int AS n FROM notification_trigger WHERE name LIKE 'kill9 write %' GROUP BY name`)).map((r) => [r.name, r.n]));
+    const counts = new Map(
+      (await q<{ name: string; n: number }>(`SELECT name, count(*)::int AS n FROM notification_trigger WHERE name LIKE 'kill9 write %' GROUP BY name`)).map(
+        (r) => [r.name, r.n],
+      ),
+    );
     const answeredMissing = writes.filter((w) => w.status === 200 && counts.get(w.name) !== 1);
     const doubled = writes.filter((w) => (counts.get(w.name) ?? 0) > 1);
     const unanswered = writes.filter((w) => w.status !== 200);

@@ -54,10 +54,14 @@ describe('readiness of a built instance', () => {
   });
 
   it('ready with the database and the broker; the broker connection shows in portal_mqtt_connected', async () => {
-    const ready = await eventually(async () => {
-      const r = await get('/api/health/ready');
-      return r.status === 200 ? r : undefined;
-    }, 20_000, 'ready');
+    const ready = await eventually(
+      async () => {
+        const r = await get('/api/health/ready');
+        return r.status === 200 ? r : undefined;
+      },
+      20_000,
+      'ready',
+    );
     expect(ready.body).toEqual({ status: 'ok', checks: { instance: 'ok', database: 'ok', broker: 'ok' } });
     const samples = parsePrometheus((await get('/metrics')).text);
     expect(total(samples, 'portal_mqtt_connected', { instance: 'ready-a' })).toBe(1);
@@ -67,11 +71,20 @@ describe('readiness of a built instance', () => {
     await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
     await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}'`);
     try {
-      const down = await eventually(async () => {
-        const r = await get('/api/health/ready');
-        return r.status === 503 ? r : undefined;
-      }, 20_000, 'not ready');
-      expect(down.body).toMatchObject({ code: 'UNAVAILABLE', status: 'not_ready', message: 'The database does not answer', checks: { database: 'down', broker: 'ok' } });
+      const down = await eventually(
+        async () => {
+          const r = await get('/api/health/ready');
+          return r.status === 503 ? r : undefined;
+        },
+        20_000,
+        'not ready',
+      );
+      expect(down.body).toMatchObject({
+        code: 'UNAVAILABLE',
+        status: 'not_ready',
+        message: 'The database does not answer',
+        checks: { database: 'down', broker: 'ok' },
+      });
       expect(down.body.not_ready).toEqual(['database']);
       expect(down.text).not.toMatch(/SELECT|ALLOW_CONNECTIONS|does not allow|stack/i);
       expect((await get('/api/health/live')).status).toBe(200);
@@ -84,10 +97,14 @@ describe('readiness of a built instance', () => {
     } finally {
       await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
     }
-    const back = await eventually(async () => {
-      const r = await get('/api/health/ready');
-      return r.status === 200 ? r : undefined;
-    }, 30_000, 'ready again');
+    const back = await eventually(
+      async () => {
+        const r = await get('/api/health/ready');
+        return r.status === 200 ? r : undefined;
+      },
+      30_000,
+      'ready again',
+    );
     expect(back.body.checks.database).toBe('ok');
     expect(total(parsePrometheus((await get('/metrics')).text), 'portal_metric_errors')).toBe(0);
   }, 60_000);
@@ -96,11 +113,20 @@ describe('readiness of a built instance', () => {
     const port = broker.port;
     await broker.stop();
     try {
-      const down = await eventually(async () => {
-        const r = await get('/api/health/ready');
-        return r.status === 503 ? r : undefined;
-      }, 20_000, 'not ready');
-      expect(down.body).toMatchObject({ status: 'not_ready', message: 'The MQTT broker is not reachable', not_ready: ['broker'], checks: { database: 'ok', broker: 'down' } });
+      const down = await eventually(
+        async () => {
+          const r = await get('/api/health/ready');
+          return r.status === 503 ? r : undefined;
+        },
+        20_000,
+        'not ready',
+      );
+      expect(down.body).toMatchObject({
+        status: 'not_ready',
+        message: 'The MQTT broker is not reachable',
+        not_ready: ['broker'],
+        checks: { database: 'ok', broker: 'down' },
+      });
       expect(total(parsePrometheus((await get('/metrics')).text), 'portal_mqtt_connected')).toBe(0);
     } finally {
       broker = await startMosquitto([], { port });
@@ -116,11 +142,15 @@ describe('readiness of a built instance', () => {
     const exited = new Promise<number | null>((done) => proc.once('exit', (code) => ((gone = true), done(code))));
     proc.kill('SIGTERM');
     // Draining is seen while the process still runs (an order: it comes before the exit).
-    const draining = await eventually(async () => {
-      if (gone) return { status: 0, body: { status: 'exited before draining was seen', not_ready: [] } };
-      const r = await get('/api/health/ready');
-      return r.status === 503 ? r : undefined;
-    }, 60_000, 'draining');
+    const draining = await eventually(
+      async () => {
+        if (gone) return { status: 0, body: { status: 'exited before draining was seen', not_ready: [] } };
+        const r = await get('/api/health/ready');
+        return r.status === 503 ? r : undefined;
+      },
+      60_000,
+      'draining',
+    );
     expect(draining.body).toMatchObject({ status: 'draining', message: 'This instance is shutting down' });
     expect(draining.body.not_ready[0]).toBe('instance');
     // Liveness keeps answering 200 until the process exits after the drain time (5 s).

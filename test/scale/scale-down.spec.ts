@@ -61,7 +61,9 @@ describe('scaling down: a replica leaves the share group on a graceful stop', ()
     const deadline = Date.now() + 120_000;
     while ((await stored()) < ledger.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     await new Promise((r) => setTimeout(r, 500));
-    const [{ n, keys }] = await db.dataSource.query(`SELECT count(*)::int AS n, count(DISTINCT (entity_cuid, parameter_id, "timestamp"))::int AS keys FROM parameter_log`);
+    const [{ n, keys }] = await db.dataSource.query(
+      `SELECT count(*)::int AS n, count(DISTINCT (entity_cuid, parameter_id, "timestamp"))::int AS keys FROM parameter_log`,
+    );
     expect({ n, keys }).toEqual({ n: ledger.size, keys: ledger.size });
     expect(log.text).toMatch(/left share group portal; session portal-b ended empty/);
 

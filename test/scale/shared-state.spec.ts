@@ -89,7 +89,9 @@ describe('shared state between two instances', () => {
 
     // The directory (controller → devices → parameters) is cached on B for 60 s: a device taken off
     // the controller on A is refused by B at once, and accepted again once it is back.
-    const accepted = async (value: number) => ((await ingest(b.baseUrl, DEMO_CONTROLLER_ID, token, { rows: [{ ...row, timestamp: new Date().toISOString(), value }] })).body as { accepted: number }).accepted;
+    const accepted = async (value: number) =>
+      ((await ingest(b.baseUrl, DEMO_CONTROLLER_ID, token, { rows: [{ ...row, timestamp: new Date().toISOString(), value }] })).body as { accepted: number })
+        .accepted;
     expect(await accepted(56)).toBe(1);
     expect((await superA.mutate('entity.update', { id: a.demo.battery, data: { controller_id: null } })).status).toBe(200);
     await soon(() => accepted(57), 0);
@@ -106,7 +108,12 @@ describe('shared state between two instances', () => {
     expect(b.app.get(AlertEngine)).not.toBe(a.app.get(AlertEngine));
     const sizeBefore = b.engine.size;
     const res = await superA.mutate<{ data: { id: string } }>('notificationTrigger.create', {
-      data: { name: 'Low (created on A)', message: 'm', system_cuid: a.demo.farm, args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20 } },
+      data: {
+        name: 'Low (created on A)',
+        message: 'm',
+        system_cuid: a.demo.farm,
+        args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20 },
+      },
     });
     expect(res.status).toBe(200);
     const id = res.data!.data.id;
@@ -120,7 +127,12 @@ describe('shared state between two instances', () => {
 
   it('one trigger, its samples alternating between the two engines: exactly one fire and one clear per crossing', async () => {
     const res = await superA.mutate<{ data: { id: string } }>('notificationTrigger.create', {
-      data: { name: 'Alternating', message: 'm', system_cuid: a.demo.farm, args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20, release_value: 30 } },
+      data: {
+        name: 'Alternating',
+        message: 'm',
+        system_cuid: a.demo.farm,
+        args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20, release_value: 30 },
+      },
     });
     const id = res.data!.data.id;
     const size = a.engine.size;
@@ -132,8 +144,8 @@ describe('shared state between two instances', () => {
     const expected: [string, string][] = [];
     let state = 'RELEASED';
     values.forEach((v, i) => {
-      if (state === 'RELEASED' && v < 20) (state = 'TRIGGERED'), expected.push(['TRIGGERED', at(100 + i)]);
-      else if (state === 'TRIGGERED' && v > 30) (state = 'RELEASED'), expected.push(['RELEASED', at(100 + i)]);
+      if (state === 'RELEASED' && v < 20) ((state = 'TRIGGERED'), expected.push(['TRIGGERED', at(100 + i)]));
+      else if (state === 'TRIGGERED' && v > 30) ((state = 'RELEASED'), expected.push(['RELEASED', at(100 + i)]));
     });
     expect(expected.length).toBeGreaterThanOrEqual(6);
     for (let i = 0; i < values.length; i++) {
@@ -149,7 +161,12 @@ describe('shared state between two instances', () => {
 
   it('the same with the two engines racing (samples sent to both at once): still one fire and one clear per crossing', async () => {
     const res = await superA.mutate<{ data: { id: string } }>('notificationTrigger.create', {
-      data: { name: 'Racing', message: 'm', system_cuid: a.demo.farm, args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20, release_value: 30 } },
+      data: {
+        name: 'Racing',
+        message: 'm',
+        system_cuid: a.demo.farm,
+        args: { kind: 'threshold', entity_cuid: a.demo.battery, parameter_id: 'battery_soc', op: 'below', value: 20, release_value: 30 },
+      },
     });
     const id = res.data!.data.id;
     await soon(async () => b.engine.size, a.engine.size);
@@ -176,7 +193,9 @@ describe('shared state between two instances', () => {
     const count = await total();
     const receivedBefore = b.app.get(SharedSignals).received;
     // Both instances' listeners go (as a restarted database or a network cut would take them).
-    const killed = await a.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN portal_signal%'`);
+    const killed = await a.query(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN portal_signal%'`,
+    );
     expect(killed.length).toBe(2);
     // Written behind the portal's back meanwhile: no notice at all.
     await a.query(`UPDATE root_domain SET root_domain_data = '{"title":"Behind"}' WHERE name = 'lost.example'`);
@@ -186,7 +205,13 @@ describe('shared state between two instances', () => {
     await eventually(async () => (await brandOf(b, 'lost.example')).title === 'Behind', 9_500, 'the brand written behind the portal');
     expect(await total()).toBe(count + 1);
     // Listening again: a write on A reaches B through a notice.
-    await eventually(async () => (await a.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN portal_signal%'`))[0].n === 2, 5000, 'two listeners');
+    await eventually(
+      async () =>
+        (await a.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN portal_signal%'`))[0].n ===
+        2,
+      5000,
+      'two listeners',
+    );
     expect((await superA.mutate('rootDomain.update', { id: 'lost.example', data: { root_domain_data: { title: 'After' } } })).status).toBe(200);
     await soon(async () => (await brandOf(b, 'lost.example')).title, 'After');
     expect(b.app.get(SharedSignals).received).toBeGreaterThan(receivedBefore);

@@ -33,7 +33,11 @@ export async function startStreamWorld(
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
   const broker = await startMosquitto();
   const { controllers, ...clusterOptions } = opts;
-  const { db, cluster: started, stop } = await startDemoCluster({
+  const {
+    db,
+    cluster: started,
+    stop,
+  } = await startDemoCluster({
     ...clusterOptions,
     mqttUrl: broker.url,
     prepare: async (d) => void (await generateControllers(d.dataSource, controllers ?? 3)),

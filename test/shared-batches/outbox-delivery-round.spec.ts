@@ -47,7 +47,10 @@ describe('a shared batch never fails for one bad item: the outbox delivery round
     expect(clinic.company_cuid).toBe(b);
 
     const triggerA = await addTrigger(t.db.dataSource, farm.system_cuid, { name: 'A battery low' });
-    const channelsA = [await addChannel(t.db.dataSource, a, { triggers: [triggerA] }), await addChannel(t.db.dataSource, a, { source: 'DISCORD', triggers: [triggerA] })];
+    const channelsA = [
+      await addChannel(t.db.dataSource, a, { triggers: [triggerA] }),
+      await addChannel(t.db.dataSource, a, { source: 'DISCORD', triggers: [triggerA] }),
+    ];
     const unrenderable = await addTrigger(t.db.dataSource, clinic.system_cuid, { name: 'B render', message: 'Battery {constructor} on {system}' });
     const renderChannel = await addChannel(t.db.dataSource, b, { triggers: [unrenderable] });
     const unrecordable = await addTrigger(t.db.dataSource, clinic.system_cuid, { name: 'B record' });
@@ -56,7 +59,11 @@ describe('a shared batch never fails for one bad item: the outbox delivery round
     peer.answer = (m) => (m.channel_cuid === recordChannel ? { status: 500, body: { ok: false, description: 'poison pill' } } : { status: 200 });
 
     // One event statement per trigger, as the engine writes them; then one kick: one round claims them all.
-    const eventsA = await addEvents(t.db.dataSource, triggerA, [eventValue(farm, { value: 10 }), eventValue(farm, { value: 11 }), eventValue(farm, { value: 12 })]);
+    const eventsA = await addEvents(t.db.dataSource, triggerA, [
+      eventValue(farm, { value: 10 }),
+      eventValue(farm, { value: 11 }),
+      eventValue(farm, { value: 12 }),
+    ]);
     const [eventRender] = await addEvents(t.db.dataSource, unrenderable, [eventValue(clinic)]);
     const [eventRecord] = await addEvents(t.db.dataSource, unrecordable, [eventValue(clinic)]);
     t.app.get(OutboxSignal).kick();
@@ -77,7 +84,13 @@ describe('a shared batch never fails for one bad item: the outbox delivery round
     // Company A: every delivery SENT and received, once.
     const ofA = deliveries.filter((d) => eventsA.includes(d.event_cuid));
     expect(ofA.map((d) => [d.status, d.last_error, d.duplicates])).toEqual(ofA.map(() => ['SENT', null, 0]));
-    for (const ch of channelsA) expect(peer.messages.filter((m) => m.channel_cuid === ch).flatMap((m) => m.alerts.map((x) => x.event_cuid)).sort()).toEqual([...eventsA].sort());
+    for (const ch of channelsA)
+      expect(
+        peer.messages
+          .filter((m) => m.channel_cuid === ch)
+          .flatMap((m) => m.alerts.map((x) => x.event_cuid))
+          .sort(),
+      ).toEqual([...eventsA].sort());
 
     // Company B: each poisoned delivery ended alone, with its reason, never claimed twice.
     const render = deliveries.find((d) => d.channel_cuid === renderChannel)!;
@@ -90,7 +103,10 @@ describe('a shared batch never fails for one bad item: the outbox delivery round
     // The events are closed: nothing waits for a lease.
     const events = await eventually(
       async () => {
-        const rows = await q<{ event_cuid: string; status: string }>(`SELECT event_cuid, status::text AS status FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`, [all]);
+        const rows = await q<{ event_cuid: string; status: string }>(
+          `SELECT event_cuid, status::text AS status FROM notification_trigger_event WHERE event_cuid = ANY($1::varchar[])`,
+          [all],
+        );
         return rows.every((r) => r.status === 'SENT' || r.status === 'ARCHIVED') ? rows : undefined;
       },
       10_000,

@@ -45,7 +45,13 @@ function valueFields(value: unknown, path: Path = [], out = { text: [] as Path[]
 
 /** A deep copy made in this realm (structuredClone's objects come from another one under jest, and superjson would not walk them). */
 const copy = (v: unknown): unknown =>
-  v instanceof Date ? new Date(v.getTime()) : Array.isArray(v) ? v.map(copy) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)])) : v;
+  v instanceof Date
+    ? new Date(v.getTime())
+    : Array.isArray(v)
+      ? v.map(copy)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
+        : v;
 
 function setAt(input: unknown, path: Path, value: unknown): unknown {
   if (!path.length) return value;
@@ -123,9 +129,16 @@ describe('storable input: every text field, key and number of every procedure', 
       const open = fromSchema.open;
       const tries: { field: Path; named: string; value: unknown; message: string; why: string }[] = [];
       for (const field of texts) for (const [why, v, message] of TEXT_POISON) tries.push({ field, named: field.join('.'), value: v, message, why });
-      for (const field of numbers) for (const [why, v] of NUMBER_POISON) tries.push({ field, named: field.join('.'), value: v, message: NOT_FINITE_MESSAGE, why });
+      for (const field of numbers)
+        for (const [why, v] of NUMBER_POISON) tries.push({ field, named: field.join('.'), value: v, message: NOT_FINITE_MESSAGE, why });
       for (const field of open) {
-        tries.push({ field, named: [...field, 'deep', 0, 'note'].join('.'), value: { deep: [{ note: 'x\u0000' }] }, message: NUL_MESSAGE, why: 'NUL deep in JSON' });
+        tries.push({
+          field,
+          named: [...field, 'deep', 0, 'note'].join('.'),
+          value: { deep: [{ note: 'x\u0000' }] },
+          message: NUL_MESSAGE,
+          why: 'NUL deep in JSON',
+        });
         tries.push({ field, named: [...field, 'k\ud800'].join('.'), value: { 'k\ud800': 1 }, message: SURROGATE_MESSAGE, why: 'a lone surrogate in a key' });
         tries.push({ field, named: [...field, 'n'].join('.'), value: { n: NaN }, message: NOT_FINITE_MESSAGE, why: 'NaN in JSON' });
       }
@@ -135,7 +148,9 @@ describe('storable input: every text field, key and number of every procedure', 
         cases++;
         const res = await call(actor, key, proc.type, setAt(valid, tr.field, tr.value));
         const error = (res.body as { error?: { json?: { data?: { httpStatus?: number; fieldErrors?: { path: string; message: string }[] } } } })?.error?.json;
-        const named = error?.data?.fieldErrors?.some((e) => (e.path === tr.named || tr.named.startsWith(`${e.path}.`) || e.path === tr.named.replace(/\ud800/g, '\ufffd')) && e.message === tr.message);
+        const named = error?.data?.fieldErrors?.some(
+          (e) => (e.path === tr.named || tr.named.startsWith(`${e.path}.`) || e.path === tr.named.replace(/\ud800/g, '\ufffd')) && e.message === tr.message,
+        );
         if (res.status !== 400 || !named) failures.push(`${key} ${tr.named} with ${tr.why}: ${res.status} ${res.text.slice(0, 200)}`);
         else covered.add(key);
       }
@@ -143,7 +158,8 @@ describe('storable input: every text field, key and number of every procedure', 
     expect(failures.sort()).toEqual([]);
     expect(cases).toBeGreaterThan(1000);
     // The findings of issue 24 are among them.
-    for (const p of ['controllerCommand.send', 'controllerConfig.apply', 'dashboard.update', 'company.update', 'controller.update']) if (keys.includes(p)) expect({ p, covered: covered.has(p) }).toEqual({ p, covered: true });
+    for (const p of ['controllerCommand.send', 'controllerConfig.apply', 'dashboard.update', 'company.update', 'controller.update'])
+      if (keys.includes(p)) expect({ p, covered: covered.has(p) }).toEqual({ p, covered: true });
   });
 
   it('a REST upload with NUL in a form field answers 400 naming the field and stores nothing; NUL in the file name is dropped from the stored name', async () => {

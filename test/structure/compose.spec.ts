@@ -96,7 +96,9 @@ describe('docker/compose.yaml: portal replicas behind HAProxy', () => {
   });
 
   it('HAProxy is configured like the one the cluster tests run: health checks, retries, stream timeouts', () => {
-    const tested = haproxyConfig(1, [], 'stats.sock').split('\n').map((l) => l.trim());
+    const tested = haproxyConfig(1, [], 'stats.sock')
+      .split('\n')
+      .map((l) => l.trim());
     for (const header of ['defaults', 'backend instances']) {
       const mine = section(cfgLines, header);
       for (const line of section(tested, header).filter((l) => l && !l.startsWith('server '))) {
@@ -108,7 +110,8 @@ describe('docker/compose.yaml: portal replicas behind HAProxy', () => {
   });
 
   it('live streams get keep-alives well inside HAProxy’s idle limits', () => {
-    const seconds = (name: string) => Number(new RegExp(`^timeout ${name} (\\d+)s$`).exec(section(cfgLines, 'defaults').find((l) => l.startsWith(`timeout ${name} `)) ?? '')?.[1]);
+    const seconds = (name: string) =>
+      Number(new RegExp(`^timeout ${name} (\\d+)s$`).exec(section(cfgLines, 'defaults').find((l) => l.startsWith(`timeout ${name} `)) ?? '')?.[1]);
     for (const name of ['server', 'client']) expect(seconds(name) * 1000).toBeGreaterThanOrEqual(4 * LIVE_PING_MS);
   });
 

@@ -17,22 +17,23 @@ const PER_PROCESS: Record<string, string> = {
   'MqttIngestService.sessions': 'per broker connection (in-process broker): the connection lives in this process; tokens re-checked on the auth-tokens signal',
   'MqttIngestService.authenticated': 'per socket of the in-process broker',
   'MqttIngestService.perAddress': 'open sockets of this process per address (a per-instance connection limit)',
-  'MqttIngestService.commandSubscribers': 'per connection: which of this process\'s broker clients subscribed',
-  'MqttIngestService.retiring': 'connections this process opened to retire dead members\' sessions (their claim lives in mqtt_member)',
+  'MqttIngestService.commandSubscribers': "per connection: which of this process's broker clients subscribed",
+  'MqttIngestService.retiring': "connections this process opened to retire dead members' sessions (their claim lives in mqtt_member)",
   'LiveEventsService.streams': 'per open event stream of this process',
   'LiveEventsService.loading': 'per-request coalescing: one read of an event body for the streams that wait for it (30 s at most)',
-  'OutboxWorker.loops': 'this process\'s delivery loops',
-  'OutboxWorker.counters': 'this process\'s metrics',
-  'OutboxWorker.heartbeats': 'lease renewals of this process\'s delivery rounds (the claims themselves live in notification_delivery.claim_token)',
+  'OutboxWorker.loops': "this process's delivery loops",
+  'OutboxWorker.counters': "this process's metrics",
+  'OutboxWorker.heartbeats': "lease renewals of this process's delivery rounds (the claims themselves live in notification_delivery.claim_token)",
   'ExportJobsWorker.aborts': 'running export jobs of this process (claimed with SKIP LOCKED)',
   'ExportThreads.idle': 'worker threads of this process waiting for its next export job',
   'ExportThreads.all': 'worker threads of this process (terminated when it stops)',
-  'ExportJobsWorker.waiting': 'only which waiting schedules this process already logged and counted; the schedule itself waits in the database (export_schedule stays due)',
+  'ExportJobsWorker.waiting':
+    'only which waiting schedules this process already logged and counted; the schedule itself waits in the database (export_schedule stays due)',
   'ExportHttpService.streams': 'export streams open on this process (a per-instance limit, like MQTT connections per address)',
   'AccountsService.background': 'in-flight work of this process (awaited on shutdown)',
   // Work queues and in-flight bookkeeping of this process.
   'AlertEngine.pending': 'samples this process received and has not judged yet (its own queue)',
-  'AlertEngine.catchUp': 'this process\'s queue of triggers to read back',
+  'AlertEngine.catchUp': "this process's queue of triggers to read back",
   'AlertEngine.transitions': 'in-flight evaluations of this process (awaited on shutdown)',
   'CommandService.ackQueue': 'acknowledgements this process received, written in batches',
   'CommandService.background': 'in-flight work of this process (awaited on shutdown)',
@@ -150,7 +151,12 @@ function scan(): { findings: Finding[]; providers: number; invalidated: string[]
             // Fields given their value in the constructor: `this.x = new Map()`.
             if (ts.isConstructorDeclaration(m) && m.body) {
               const walk = (n: ts.Node): void => {
-                if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(n.left) && n.left.expression.kind === ts.SyntaxKind.ThisKeyword) {
+                if (
+                  ts.isBinaryExpression(n) &&
+                  n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+                  ts.isPropertyAccessExpression(n.left) &&
+                  n.left.expression.kind === ts.SyntaxKind.ThisKeyword
+                ) {
                   const why = stateOf(n.right);
                   if (why) fields.set(n.left.name.text, why);
                 }
@@ -183,7 +189,14 @@ describe('state kept by one instance', () => {
     expect(providers).toBeGreaterThan(50);
     // The caches wired to SharedSignals are seen as such (a handler, or a method it calls, drops them).
     expect(invalidated).toEqual(
-      expect.arrayContaining(['BrandingService.cache', 'CrudService.counts', 'ControllerDirectoryService.controllers', 'ControllerDirectoryService.loadedAt', 'CommandService.infoCache', 'AlertEngine.cache']),
+      expect.arrayContaining([
+        'BrandingService.cache',
+        'CrudService.counts',
+        'ControllerDirectoryService.controllers',
+        'ControllerDirectoryService.loadedAt',
+        'CommandService.infoCache',
+        'AlertEngine.cache',
+      ]),
     );
   });
 

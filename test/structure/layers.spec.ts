@@ -3,8 +3,7 @@ import { join } from 'node:path';
 
 /** The layers of the README, read from the code's own imports by scripts/layers.mjs. */
 describe('server layers', () => {
-  const run = (...args: string[]) =>
-    execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'layers.mjs'), ...args], { encoding: 'utf8' });
+  const run = (...args: string[]) => execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'layers.mjs'), ...args], { encoding: 'utf8' });
 
   it('no import between folders runs upward or sits in a cycle, and every folder has a layer', () => {
     const summary = JSON.parse(run().split('\n')[0]) as Record<string, unknown>;

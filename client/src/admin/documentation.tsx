@@ -34,14 +34,19 @@ const typeChoices = DOCUMENTATION_TYPES.map((t) => ({ id: t, name: `portal.admin
 function TypeField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
-  return record ? <span>{translate(`portal.admin.documentation.type.${String(record.documentation_type)}`, { _: String(record.documentation_type) })}</span> : null;
+  return record ? (
+    <span>{translate(`portal.admin.documentation.type.${String(record.documentation_type)}`, { _: String(record.documentation_type) })}</span>
+  ) : null;
 }
 
 /** First line of the Markdown, as plain text (React escapes it). */
 function Excerpt(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
   if (!record) return null;
-  const first = String(record.content ?? '').split('\n').find((l) => l.trim()) ?? '';
+  const first =
+    String(record.content ?? '')
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
   const text = first.replace(/^#+\s*/, '');
   return <span data-testid="documentation-excerpt">{text.length > 80 ? `${text.slice(0, 79)}…` : text}</span>;
 }
@@ -59,7 +64,10 @@ function MakeActiveButton() {
   const [busy, setBusy] = useState(false);
   const translate = useTranslate();
   if (!record) return null;
-  if (record.is_active) return <Chip size="small" color="success" icon={<CheckCircleIcon />} label={translate('portal.admin.documentation.active')} data-testid="documentation-active" />;
+  if (record.is_active)
+    return (
+      <Chip size="small" color="success" icon={<CheckCircleIcon />} label={translate('portal.admin.documentation.active')} data-testid="documentation-active" />
+    );
   if (!canAccess) return null;
   const run = async () => {
     setBusy(true);
@@ -83,7 +91,10 @@ function MakeActiveButton() {
   return <Button label="portal.admin.documentation.make_active" onClick={run} disabled={busy} data-testid="documentation-make-active" />;
 }
 
-const filters = [<SelectInput key="documentation_type" source="documentation_type" choices={typeChoices} alwaysOn />, <BooleanInput key="is_active" source="is_active" />];
+const filters = [
+  <SelectInput key="documentation_type" source="documentation_type" choices={typeChoices} alwaysOn />,
+  <BooleanInput key="is_active" source="is_active" />,
+];
 
 export function DocumentationList() {
   return (

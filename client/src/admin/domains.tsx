@@ -52,7 +52,9 @@ function BrandingPreview({ source }: { source: string }) {
           <Typography variant="subtitle1" noWrap>
             {typeof brand.owner_name === 'string' && brand.owner_name ? brand.owner_name : title}
           </Typography>
-          {colour(colors.secondary) ? <Box sx={{ ml: 'auto', width: 16, height: 16, borderRadius: '50%', bgcolor: colour(colors.secondary), border: '1px solid #fff' }} /> : null}
+          {colour(colors.secondary) ? (
+            <Box sx={{ ml: 'auto', width: 16, height: 16, borderRadius: '50%', bgcolor: colour(colors.secondary), border: '1px solid #fff' }} />
+          ) : null}
         </Box>
       </CardContent>
     </Card>
@@ -71,7 +73,12 @@ const BRAND_HINT = 'portal.admin.domain.data_hint';
 
 export function RootDomainList() {
   return (
-    <List actions={<ListActions />} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} data-testid="root-domain-list">
+    <List
+      actions={<ListActions />}
+      filters={[<SearchInput key="q" source="q" alwaysOn />]}
+      sort={{ field: 'name', order: 'ASC' }}
+      data-testid="root-domain-list"
+    >
       <DataTable rowClick={false} bulkActionButtons={false}>
         <DataTable.Col source="name" />
         <DataTable.Col source="company_cuid" disableSort>
@@ -161,7 +168,9 @@ export function DomainList() {
 
 /** The server checks name = sub_domain_name.root_domain_name; the form fills it in. */
 const withName = (data: Record<string, unknown>) => {
-  const sub = String(data.sub_domain_name ?? '').trim().toLowerCase();
+  const sub = String(data.sub_domain_name ?? '')
+    .trim()
+    .toLowerCase();
   const root = String(data.root_domain_name ?? '');
   return { ...data, sub_domain_name: sub, name: sub ? `${sub}.${root}` : root };
 };

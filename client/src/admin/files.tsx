@@ -65,7 +65,14 @@ function DownloadLink(_props: { label?: string }) {
   if (!record) return null;
   const href = `/api/files/${encodeURIComponent(String(record.id))}`;
   return (
-    <MuiButton size="small" href={href} download={record.fileName ?? undefined} startIcon={<DownloadIcon />} onClick={(e) => e.stopPropagation()} data-testid="file-download">
+    <MuiButton
+      size="small"
+      href={href}
+      download={record.fileName ?? undefined}
+      startIcon={<DownloadIcon />}
+      onClick={(e) => e.stopPropagation()}
+      data-testid="file-download"
+    >
       {translate('portal.admin.file.download')}
     </MuiButton>
   );
@@ -119,7 +126,11 @@ function UploadButton() {
   // The server's limits (size, accepted types), so the form can say them before sending.
   const limits = useQuery({ queryKey: ['hostedFile', 'limits'], queryFn: () => trpc.hostedFile.limits.query(), enabled: open, staleTime: 60_000 });
   const companies = useGetList('company', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } }, { enabled: open });
-  const systems = useGetList('system', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: company ? { company_cuid: company } : {} }, { enabled: open && !!company });
+  const systems = useGetList(
+    'system',
+    { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: company ? { company_cuid: company } : {} },
+    { enabled: open && !!company },
+  );
 
   if (!canAccess) return null;
 
@@ -198,7 +209,11 @@ function UploadButton() {
                 {translate('portal.admin.file.limits', { max: formatBytes(limits.data.maxBytes, locale), types: limits.data.allowedTypes.join(', ') })}
               </Typography>
             ) : null}
-            {fieldError('file') ? <Typography color="error" variant="body2">{fieldError('file')}</Typography> : null}
+            {fieldError('file') ? (
+              <Typography color="error" variant="body2">
+                {fieldError('file')}
+              </Typography>
+            ) : null}
           </Box>
           <MuiTextField
             select
@@ -237,7 +252,12 @@ function UploadButton() {
           </MuiTextField>
           {progress !== null ? (
             <Box>
-              <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label={translate('portal.admin.file.progress')} data-testid="file-upload-progress" />
+              <LinearProgress
+                variant="determinate"
+                value={Math.round(progress * 100)}
+                aria-label={translate('portal.admin.file.progress')}
+                data-testid="file-upload-progress"
+              />
               <Typography variant="caption">{Math.round(progress * 100)} %</Typography>
             </Box>
           ) : null}

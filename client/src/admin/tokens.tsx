@@ -35,9 +35,23 @@ function TokenStatusField(_props: { label?: string; source?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
   if (!record) return null;
-  if (record.revoked_at) return <Typography variant="body2" color="text.secondary">{translate('portal.admin.token.revoked')}</Typography>;
-  if (record.expires_at && new Date(record.expires_at as string) < new Date()) return <Typography variant="body2" color="warning.main">{translate('portal.admin.token.expired')}</Typography>;
-  return <Typography variant="body2" color="success.main">{translate('portal.admin.token.active')}</Typography>;
+  if (record.revoked_at)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('portal.admin.token.revoked')}
+      </Typography>
+    );
+  if (record.expires_at && new Date(record.expires_at as string) < new Date())
+    return (
+      <Typography variant="body2" color="warning.main">
+        {translate('portal.admin.token.expired')}
+      </Typography>
+    );
+  return (
+    <Typography variant="body2" color="success.main">
+      {translate('portal.admin.token.active')}
+    </Typography>
+  );
 }
 
 /** Revoke (react-admin delete = revoke on the server), with a confirmation. */
@@ -211,7 +225,12 @@ export function AuthTokenCreate() {
           <Form onSubmit={submit}>
             <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 480 }}>
               <ReferenceInput source="company_cuid" reference="company">
-                <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} validate={required()} label="resources.authToken.fields.company_cuid" />
+                <AutocompleteInput
+                  optionText="name"
+                  filterToQuery={(q: string) => ({ q })}
+                  validate={required()}
+                  label="resources.authToken.fields.company_cuid"
+                />
               </ReferenceInput>
               <TextInput source="description" validate={required()} label="resources.authToken.fields.description" />
               <DateTimeInput source="expires_at" label="resources.authToken.fields.expires_at" />

@@ -22,7 +22,9 @@ export function sortAlarms(rows: readonly ActiveAlarm[], field: SortField, order
   const sign = order === 'asc' ? 1 : -1;
   const since = (a: ActiveAlarm) => (a.since ? new Date(a.since).getTime() : 0);
   return [...rows].sort((a, b) =>
-    field === 'severity' ? sign * (rank(a.severity_level) - rank(b.severity_level)) || since(b) - since(a) : sign * (since(a) - since(b)) || rank(b.severity_level) - rank(a.severity_level),
+    field === 'severity'
+      ? sign * (rank(a.severity_level) - rank(b.severity_level)) || since(b) - since(a)
+      : sign * (since(a) - since(b)) || rank(b.severity_level) - rank(a.severity_level),
   );
 }
 
@@ -53,7 +55,12 @@ export function ActiveAlarmsTable({ system_cuid }: { system_cuid?: string }) {
         <TableHead>
           <TableRow>
             <TableCell sortDirection={sort.field === 'severity' ? sort.order : false}>
-              <TableSortLabel active={sort.field === 'severity'} direction={sort.field === 'severity' ? sort.order : 'desc'} onClick={() => sortBy('severity')} data-testid="sort-severity">
+              <TableSortLabel
+                active={sort.field === 'severity'}
+                direction={sort.field === 'severity' ? sort.order : 'desc'}
+                onClick={() => sortBy('severity')}
+                data-testid="sort-severity"
+              >
                 {translate('portal.alarms.col.severity')}
               </TableSortLabel>
             </TableCell>
@@ -61,20 +68,33 @@ export function ActiveAlarmsTable({ system_cuid }: { system_cuid?: string }) {
             {!system_cuid && <TableCell>{translate('portal.alarms.col.system')}</TableCell>}
             <TableCell>{translate('portal.alarms.col.message')}</TableCell>
             <TableCell sortDirection={sort.field === 'since' ? sort.order : false}>
-              <TableSortLabel active={sort.field === 'since'} direction={sort.field === 'since' ? sort.order : 'desc'} onClick={() => sortBy('since')} data-testid="sort-since">
+              <TableSortLabel
+                active={sort.field === 'since'}
+                direction={sort.field === 'since' ? sort.order : 'desc'}
+                onClick={() => sortBy('since')}
+                data-testid="sort-since"
+              >
                 {translate('portal.alarms.col.since')}
               </TableSortLabel>
             </TableCell>
             <TableCell>{translate('portal.alarms.col.last_value')}</TableCell>
             <TableCell>{translate('portal.alarms.col.state')}</TableCell>
             <TableCell align="right">
-              <Box component="span" sx={VISUALLY_HIDDEN}>{translate('portal.alarms.col.actions')}</Box>
+              <Box component="span" sx={VISUALLY_HIDDEN}>
+                {translate('portal.alarms.col.actions')}
+              </Box>
             </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {rows.map((a) => (
-            <TableRow key={a.trigger_cuid} data-testid="active-alarm" data-trigger={a.trigger_cuid} data-severity={a.severity_level} data-muted={a.muted || undefined}>
+            <TableRow
+              key={a.trigger_cuid}
+              data-testid="active-alarm"
+              data-trigger={a.trigger_cuid}
+              data-severity={a.severity_level}
+              data-muted={a.muted || undefined}
+            >
               <TableCell>
                 <SeverityChip severity={a.severity_level} />
               </TableCell>
@@ -97,7 +117,15 @@ export function ActiveAlarmsTable({ system_cuid }: { system_cuid?: string }) {
               <TableCell>{showValue(a.last_value)}</TableCell>
               <TableCell>
                 {a.muted && (
-                  <Tooltip title={a.muted_until ? translate('portal.alarms.muted_until', { until: formatDeviceTime(a.muted_until, Intl.DateTimeFormat().resolvedOptions().timeZone, locale ?? 'en') }) : translate('portal.alarms.muted_forever')}>
+                  <Tooltip
+                    title={
+                      a.muted_until
+                        ? translate('portal.alarms.muted_until', {
+                            until: formatDeviceTime(a.muted_until, Intl.DateTimeFormat().resolvedOptions().timeZone, locale ?? 'en'),
+                          })
+                        : translate('portal.alarms.muted_forever')
+                    }
+                  >
                     <NotificationsOffIcon fontSize="small" aria-label={translate('portal.alarms.muted_label')} data-testid="alarm-muted" />
                   </Tooltip>
                 )}

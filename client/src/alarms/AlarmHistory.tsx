@@ -1,5 +1,23 @@
 import DownloadIcon from '@mui/icons-material/GetApp';
-import { Alert, Box, Button, Chip, CircularProgress, FormControl, InputLabel, MenuItem, Select, Stack, Table, TableBody, TableCell, TableHead, TableRow, TablePagination, TextField } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TablePagination,
+  TextField,
+} from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { downloadCSV, useLocaleState, useNotify, useTranslate } from 'react-admin';
@@ -52,7 +70,8 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
   });
   const history = useQuery({
     queryKey: ['alarm', 'history', filter, page, perPage],
-    queryFn: ({ signal }) => trpc.alarm.history.query({ filter, pagination: { page: page + 1, perPage }, sort: { field: 'timestamp', order: 'DESC' } }, { signal }),
+    queryFn: ({ signal }) =>
+      trpc.alarm.history.query({ filter, pagination: { page: page + 1, perPage }, sort: { field: 'timestamp', order: 'DESC' } }, { signal }),
     placeholderData: keepPreviousData,
     enabled: !rangeError,
   });
@@ -162,7 +181,12 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
                       <time dateTime={new Date(r.timestamp).toISOString()}>{formatDeviceTime(r.timestamp, r.timezone, locale ?? 'en')}</time>
                     </TableCell>
                     <TableCell>
-                      <Chip size="small" variant="outlined" color={r.state === 'TRIGGERED' ? 'error' : 'success'} label={translate(`portal.alarms.state.${r.state}`)} />
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={r.state === 'TRIGGERED' ? 'error' : 'success'}
+                        label={translate(`portal.alarms.state.${r.state}`)}
+                      />
                     </TableCell>
                     <TableCell>
                       <SeverityChip severity={r.severity_level} />

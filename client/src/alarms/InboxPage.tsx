@@ -1,5 +1,19 @@
 import DoneAllIcon from '@mui/icons-material/DoneAll';
-import { Alert, Box, Button, Chip, CircularProgress, FormControlLabel, Link, List, ListItem, ListItemText, Stack, Switch, TablePagination } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  FormControlLabel,
+  Link,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  Switch,
+  TablePagination,
+} from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
@@ -40,7 +54,13 @@ export default function InboxPage() {
       <Title title="portal.inbox.menu" />
       <Stack direction="row" spacing={2} sx={{ mb: 1, alignItems: 'center' }}>
         <FormControlLabel
-          control={<Switch checked={unreadOnly} onChange={(e) => (setUnreadOnly(e.target.checked), setPage(0))} slotProps={{ input: { 'aria-label': translate('portal.inbox.unread_only') } }} />}
+          control={
+            <Switch
+              checked={unreadOnly}
+              onChange={(e) => (setUnreadOnly(e.target.checked), setPage(0))}
+              slotProps={{ input: { 'aria-label': translate('portal.inbox.unread_only') } }}
+            />
+          }
           label={translate('portal.inbox.unread_only')}
         />
         <Button startIcon={<DoneAllIcon />} onClick={() => void markRead({ all: true })} data-testid="inbox-mark-all">
@@ -66,7 +86,11 @@ export default function InboxPage() {
               sx={{ bgcolor: item.read ? undefined : 'action.hover', alignItems: 'flex-start', gap: 1 }}
               secondaryAction={
                 !item.read && (
-                  <Button size="small" onClick={() => void markRead({ items: [{ kind: item.kind, notification_cuid: item.notification_cuid }] })} data-testid="inbox-mark-read">
+                  <Button
+                    size="small"
+                    onClick={() => void markRead({ items: [{ kind: item.kind, notification_cuid: item.notification_cuid }] })}
+                    data-testid="inbox-mark-read"
+                  >
                     {translate('portal.inbox.mark_read')}
                   </Button>
                 )
@@ -75,8 +99,15 @@ export default function InboxPage() {
               <SeverityChip severity={item.severity_level} />
               <ListItemText
                 primary={
-                  <Link component={RouterLink} to={item.target} onClick={() => open(item)} sx={{ fontWeight: item.read ? 400 : 700, display: 'inline-flex', alignItems: 'center', minHeight: 44 }}>
-                    {item.kind === 'alarm' ? `${item.system_name}: ${item.trigger_name ?? ''}` : `${item.system_name}: ${translate(`portal.inbox.type.${item.type ?? 'CHANGELOG'}`)}`}
+                  <Link
+                    component={RouterLink}
+                    to={item.target}
+                    onClick={() => open(item)}
+                    sx={{ fontWeight: item.read ? 400 : 700, display: 'inline-flex', alignItems: 'center', minHeight: 44 }}
+                  >
+                    {item.kind === 'alarm'
+                      ? `${item.system_name}: ${item.trigger_name ?? ''}`
+                      : `${item.system_name}: ${translate(`portal.inbox.type.${item.type ?? 'CHANGELOG'}`)}`}
                   </Link>
                 }
                 secondary={

@@ -5,8 +5,14 @@ import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
 import { InboxIcon } from './InboxIcon';
 
-const AlarmsPage = lazyPage(() => import('./AlarmsPage'), (m) => m.default);
-const InboxPage = lazyPage(() => import('./InboxPage'), (m) => m.default);
+const AlarmsPage = lazyPage(
+  () => import('./AlarmsPage'),
+  (m) => m.default,
+);
+const InboxPage = lazyPage(
+  () => import('./InboxPage'),
+  (m) => m.default,
+);
 
 /**
  * The alarms section of the menu, for everyone who sees a system: the fleet's active alarms (with

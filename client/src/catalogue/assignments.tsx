@@ -81,7 +81,13 @@ function ParameterDetails() {
  * change the catalogue add one with an autocomplete (creating a new parameter on the way) and
  * remove one per row; the others see the list only.
  */
-export function ParameterAssignments({ resource, target }: { resource: 'entityTypeLogParameterAssignment' | 'entityCategoryLogParameterAssignment'; target: string }) {
+export function ParameterAssignments({
+  resource,
+  target,
+}: {
+  resource: 'entityTypeLogParameterAssignment' | 'entityCategoryLogParameterAssignment';
+  target: string;
+}) {
   const record = useRecordContext();
   const translate = useTranslate();
   const { canAccess: canAdd } = useCanAccess({ resource, action: 'create' });
@@ -97,7 +103,13 @@ export function ParameterAssignments({ resource, target }: { resource: 'entityTy
             <ParameterDetails />
           </DataTable.Col>
           <DataTable.Col label="" disableSort>
-            <DeleteButton mutationMode="pessimistic" redirect={false} label="portal.catalogue.remove" confirmTitle="portal.catalogue.remove_parameter" confirmContent="portal.catalogue.remove_parameter_content" />
+            <DeleteButton
+              mutationMode="pessimistic"
+              redirect={false}
+              label="portal.catalogue.remove"
+              confirmTitle="portal.catalogue.remove_parameter"
+              confirmContent="portal.catalogue.remove_parameter_content"
+            />
           </DataTable.Col>
         </DataTable>
       </ReferenceManyField>

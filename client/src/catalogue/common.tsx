@@ -54,9 +54,21 @@ export function RecordTabs({ tabs }: { tabs: TabDef[] }) {
   const id = useId();
   return (
     <Box>
-      <Tabs value={current} onChange={(_, value: string) => setCurrent(value)} aria-label={translate('portal.catalogue.tabs')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={current}
+        onChange={(_, value: string) => setCurrent(value)}
+        aria-label={translate('portal.catalogue.tabs')}
+        sx={{ borderBottom: 1, borderColor: 'divider' }}
+      >
         {tabs.map((t) => (
-          <Tab key={t.key} value={t.key} label={translate(t.label)} id={`${id}-tab-${t.key}`} aria-controls={`${id}-panel-${t.key}`} data-testid={`tab-${t.key}`} />
+          <Tab
+            key={t.key}
+            value={t.key}
+            label={translate(t.label)}
+            id={`${id}-tab-${t.key}`}
+            aria-controls={`${id}-panel-${t.key}`}
+            data-testid={`tab-${t.key}`}
+          />
         ))}
       </Tabs>
       {tabs.map((t) => (

@@ -55,7 +55,12 @@ function DeclaredCommandsField() {
       <span data-testid="declared-commands">
         {list.length === 0
           ? '—'
-          : list.map((c) => `${c.label ? `${c.label} (${c.name})` : c.name}${c.dangerous ? ` ⚠ ${translate('portal.control.dangerous')}` : ''}${c.args?.length ? `: ${c.args.map((a) => a.name).join(', ')}` : ''}`).join(' · ')}
+          : list
+              .map(
+                (c) =>
+                  `${c.label ? `${c.label} (${c.name})` : c.name}${c.dangerous ? ` ⚠ ${translate('portal.control.dangerous')}` : ''}${c.args?.length ? `: ${c.args.map((a) => a.name).join(', ')}` : ''}`,
+              )
+              .join(' · ')}
       </span>
     </Labeled>
   );

@@ -25,7 +25,11 @@ export function EntityCategoryList() {
 
 const tabs = (first: React.ReactNode) => [
   { key: 'details', label: 'portal.catalogue.tab_details', content: first },
-  { key: 'parameters', label: 'portal.catalogue.tab_parameters', content: <ParameterAssignments resource="entityCategoryLogParameterAssignment" target="entitycategory_cuid" /> },
+  {
+    key: 'parameters',
+    label: 'portal.catalogue.tab_parameters',
+    content: <ParameterAssignments resource="entityCategoryLogParameterAssignment" target="entitycategory_cuid" />,
+  },
 ];
 
 export function EntityCategoryShow() {

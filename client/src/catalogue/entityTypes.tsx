@@ -69,7 +69,11 @@ const details = (
 
 const tabs = (first: React.ReactNode) => [
   { key: 'details', label: 'portal.catalogue.tab_details', content: first },
-  { key: 'parameters', label: 'portal.catalogue.tab_parameters', content: <ParameterAssignments resource="entityTypeLogParameterAssignment" target="entitytype_id" /> },
+  {
+    key: 'parameters',
+    label: 'portal.catalogue.tab_parameters',
+    content: <ParameterAssignments resource="entityTypeLogParameterAssignment" target="entitytype_id" />,
+  },
   { key: 'meta', label: 'portal.catalogue.tab_meta', content: <MetaVersions /> },
 ];
 

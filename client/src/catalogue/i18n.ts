@@ -190,7 +190,7 @@ export const messages: GroupMessages = {
         json_not_object: 'Un objet JSON est attendu ({ … }).',
         enum: {
           Device: 'Appareil',
-          StateMachine: "Machine à états",
+          StateMachine: 'Machine à états',
           CalculatedValue: 'Valeur calculée',
           DataSource: 'Source de données',
           ExternalInterface: 'Interface externe',

@@ -1,4 +1,18 @@
-import { BooleanField, BooleanInput, Create, Edit, List, NullableBooleanInput, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Edit,
+  List,
+  NullableBooleanInput,
+  SearchInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  required,
+} from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { EditOrShow } from './common';
 import { ListActions } from '../kit/ListActions';

@@ -1,6 +1,20 @@
 import { LocalTextField } from '../kit/LocalTextField';
 import { FrenchInput } from '../kit/FrenchInput';
-import { ChipField, Create, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextArrayInput, TextField, TextInput, required, useRecordContext } from 'react-admin';
+import {
+  ChipField,
+  Create,
+  Edit,
+  List,
+  SearchInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextArrayInput,
+  TextField,
+  TextInput,
+  required,
+  useRecordContext,
+} from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { Stack } from '@mui/material';
 import { EditOrShow } from './common';

@@ -47,7 +47,12 @@ export function CommandList({ controllerId, labels = {} }: { controllerId: strin
   );
   if (isPending) return <Typography variant="body2">{translate('ra.page.loading')}</Typography>;
   if (error) return <Alert severity="error">{translate('portal.control.load_failed', { message: messageOf(error) })}</Alert>;
-  if (!data?.length) return <Typography variant="body2" data-testid="commands-empty">{translate('portal.control.commands.none')}</Typography>;
+  if (!data?.length)
+    return (
+      <Typography variant="body2" data-testid="commands-empty">
+        {translate('portal.control.commands.none')}
+      </Typography>
+    );
   const loc = formatLocale(locale ?? 'en');
   return (
     <>
@@ -67,9 +72,7 @@ export function CommandList({ controllerId, labels = {} }: { controllerId: strin
             <TableRow key={c.id} data-testid="command-row" data-command-id={c.command_id} data-kind={c.kind} data-status={c.status}>
               <TableCell>
                 {kindLabel(c.kind, translate, ownEntry(labels, c.kind))}
-                {c.dangerous && (
-                  <Chip size="small" variant="outlined" color="warning" sx={{ ml: 1 }} label={translate('portal.control.dangerous')} />
-                )}
+                {c.dangerous && <Chip size="small" variant="outlined" color="warning" sx={{ ml: 1 }} label={translate('portal.control.dangerous')} />}
               </TableCell>
               <TableCell>
                 <Chip size="small" color={statusColour(c.status)} label={translate(`portal.control.status.${c.status}`)} data-testid="command-status" />

@@ -65,7 +65,13 @@ export function ConfigTable({ target }: { target: TConfigTarget }) {
       </TableHead>
       <TableBody>
         {rows.map((row) => (
-          <TableRow key={row.path} data-testid="config-row" data-path={row.path} data-change={row.change} sx={{ bgcolor: CHANGE_COLOURS[row.change], '& td': { wordBreak: 'break-word' } }}>
+          <TableRow
+            key={row.path}
+            data-testid="config-row"
+            data-path={row.path}
+            data-change={row.change}
+            sx={{ bgcolor: CHANGE_COLOURS[row.change], '& td': { wordBreak: 'break-word' } }}
+          >
             <TableCell component="th" scope="row">
               <code>{row.path}</code>
             </TableCell>
@@ -129,7 +135,10 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
 
   const applyReason = (differs: boolean, allowed: boolean) =>
     !mayApply || !allowed ? translate('portal.control.config.not_allowed') : !differs ? translate('portal.control.config.in_sync') : undefined;
-  const allReason = applyReason(!config.in_sync, config.targets.some((t) => t.may_apply));
+  const allReason = applyReason(
+    !config.in_sync,
+    config.targets.some((t) => t.may_apply),
+  );
 
   return (
     <Stack spacing={2} data-testid="config-view" data-in-sync={config.in_sync}>
@@ -143,7 +152,11 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
           <Button variant="contained" disabled={Boolean(allReason) || busy !== null} onClick={() => void apply('*')} data-testid="config-apply-all">
             {translate('portal.control.config.apply_all')}
           </Button>
-          {allReason && <Typography variant="body2" color="text.secondary" data-testid="config-apply-all-reason">{allReason}</Typography>}
+          {allReason && (
+            <Typography variant="body2" color="text.secondary" data-testid="config-apply-all-reason">
+              {allReason}
+            </Typography>
+          )}
         </Box>
       )}
       {readOnly && (
@@ -156,13 +169,25 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
       {targets.map((target) => {
         const reason = applyReason(target.difference !== null, target.may_apply);
         return (
-          <Card key={`${target.target}:${target.key}`} variant="outlined" data-testid="config-target" data-key={target.key} data-differs={target.difference !== null}>
+          <Card
+            key={`${target.target}:${target.key}`}
+            variant="outlined"
+            data-testid="config-target"
+            data-key={target.key}
+            data-differs={target.difference !== null}
+          >
             <CardHeader
               title={target.name}
               titleTypographyProps={{ variant: 'subtitle1', component: 'h3' }}
               subheader={
                 <>
-                  {translate(target.target === 'controller' ? 'portal.control.config.target_controller' : target.processor ? 'portal.control.config.target_processor' : 'portal.control.config.target_device')}
+                  {translate(
+                    target.target === 'controller'
+                      ? 'portal.control.config.target_controller'
+                      : target.processor
+                        ? 'portal.control.config.target_processor'
+                        : 'portal.control.config.target_device',
+                  )}
                   {' · '}
                   <ReportedAgo at={target.reported_at} />
                   {' · '}
@@ -172,10 +197,19 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
               action={
                 readOnly ? undefined : (
                   <Stack alignItems="flex-end">
-                    <Button size="small" disabled={Boolean(reason) || busy !== null} onClick={() => void apply(target.key, [target.key])} data-testid="config-apply">
+                    <Button
+                      size="small"
+                      disabled={Boolean(reason) || busy !== null}
+                      onClick={() => void apply(target.key, [target.key])}
+                      data-testid="config-apply"
+                    >
                       {translate('portal.control.config.apply_one')}
                     </Button>
-                    {reason && <Typography variant="caption" color="text.secondary">{reason}</Typography>}
+                    {reason && (
+                      <Typography variant="caption" color="text.secondary">
+                        {reason}
+                      </Typography>
+                    )}
                   </Stack>
                 )
               }

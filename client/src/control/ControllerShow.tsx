@@ -1,14 +1,5 @@
 import Box from '@mui/material/Box';
-import {
-  ReferenceField,
-  Show,
-  TabbedShowLayout,
-  TextField,
-  TopToolbar,
-  useGetOne,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { ReferenceField, Show, TabbedShowLayout, TextField, TopToolbar, useGetOne, useRecordContext, useTranslate } from 'react-admin';
 import { ZDeclaredCommands } from '../../../shared/controllers/command-wire';
 import { JsonField } from '../kit/JsonField';
 import { AccessEditButton } from '../kit/RecordButtons';

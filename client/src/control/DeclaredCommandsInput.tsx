@@ -1,14 +1,4 @@
-import {
-  ArrayInput,
-  BooleanInput,
-  maxLength,
-  regex,
-  required,
-  SelectInput,
-  SimpleFormIterator,
-  TextInput,
-  useTranslate,
-} from 'react-admin';
+import { ArrayInput, BooleanInput, maxLength, regex, required, SelectInput, SimpleFormIterator, TextInput, useTranslate } from 'react-admin';
 import { COMMAND_NAME_PATTERN } from '../../../shared/controllers/command-wire';
 import { DecimalInput } from '../kit/DecimalInput';
 
@@ -18,7 +8,10 @@ const validName = [required(), regex(COMMAND_NAME_PATTERN, 'portal.catalogue.com
 /** Allowed values of a text argument: one per line in the form, a list in the record. */
 const choicesFormat = (v: unknown) => (Array.isArray(v) ? v.join('\n') : '');
 const choicesParse = (v: string) => {
-  const list = v.split('\n').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length ? list : undefined;
 };
 

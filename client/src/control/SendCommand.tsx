@@ -103,7 +103,11 @@ function DeclaredFields({ command }: { command: TDeclaredCommand }) {
   const translate = useTranslate();
   return (
     <>
-      {command.description && <Alert severity="info" sx={{ mb: 1 }}>{command.description}</Alert>}
+      {command.description && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {command.description}
+        </Alert>
+      )}
       {command.args.map((arg) => {
         const source = `args.${arg.name}`;
         const label = arg.label || arg.name;
@@ -116,7 +120,9 @@ function DeclaredFields({ command }: { command: TDeclaredCommand }) {
         }
         if (arg.type === 'boolean') return <BooleanInput key={arg.name} source={source} label={label} />;
         if (arg.choices?.length)
-          return <SelectInput key={arg.name} source={source} label={label} choices={arg.choices.map((c) => ({ id: c, name: c }))} validate={validate} fullWidth />;
+          return (
+            <SelectInput key={arg.name} source={source} label={label} choices={arg.choices.map((c) => ({ id: c, name: c }))} validate={validate} fullWidth />
+          );
         return <TextInput key={arg.name} source={source} label={label} validate={validate} fullWidth />;
       })}
       {command.args.length === 0 && <span>{translate('portal.control.send.no_args')}</span>}
@@ -203,7 +209,11 @@ export function SendCommandButton({ controllerId, declared }: { controllerId: st
           <DialogTitle id={titleId}>{translate('portal.control.send.title')}</DialogTitle>
           <DialogContent>
             <KindFields controllerId={controllerId} choices={choices} />
-            {failure && <Alert severity="error" data-testid="send-error">{failure}</Alert>}
+            {failure && (
+              <Alert severity="error" data-testid="send-error">
+                {failure}
+              </Alert>
+            )}
           </DialogContent>
           <DialogActions>
             <Button onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</Button>

@@ -171,7 +171,7 @@ export const messages: GroupMessages = {
           apply_all: 'Appliquer toutes les différences',
           apply_one: 'Appliquer',
           in_sync: 'Rien à appliquer : à jour',
-          not_allowed: "Vous ne pouvez pas appliquer cette configuration",
+          not_allowed: 'Vous ne pouvez pas appliquer cette configuration',
           no_target: 'Rien à configurer.',
           open_controller: 'Appliquez-la depuis la configuration du contrôleur',
           device_title: 'Configuration sur le contrôleur',

@@ -8,11 +8,21 @@ import type { MineDashboard } from './data';
 export function DashboardCards({ dashboards }: { dashboards: readonly MineDashboard[] }) {
   const translate = useTranslate();
   return (
-    <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }} data-testid="dashboard-cards">
+    <Box
+      component="ul"
+      sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}
+      data-testid="dashboard-cards"
+    >
       {dashboards.map((d) => (
         <li key={d.dashboard_cuid}>
           <Card variant="outlined" sx={{ height: '100%' }}>
-            <CardActionArea component={RouterLink} to={`/dashboards/${encodeURIComponent(d.dashboard_cuid)}`} sx={{ height: '100%' }} data-testid="dashboard-card" data-dashboard={d.dashboard_cuid}>
+            <CardActionArea
+              component={RouterLink}
+              to={`/dashboards/${encodeURIComponent(d.dashboard_cuid)}`}
+              sx={{ height: '100%' }}
+              data-testid="dashboard-card"
+              data-dashboard={d.dashboard_cuid}
+            >
               <CardContent>
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 0.5 }}>
                   <DashboardIcon fontSize="small" color="primary" />

@@ -53,7 +53,17 @@ export default function DashboardGrid(props: DashboardGridProps) {
       {mounted && !phone && (
         <ReactGridLayout
           width={width}
-          layout={ordered.map((w) => ({ i: w.id, x: w.x, y: w.y, w: w.w, h: w.h, maxH: 24, static: !props.editing, isDraggable: props.editing, isResizable: props.editing }))}
+          layout={ordered.map((w) => ({
+            i: w.id,
+            x: w.x,
+            y: w.y,
+            w: w.w,
+            h: w.h,
+            maxH: 24,
+            static: !props.editing,
+            isDraggable: props.editing,
+            isResizable: props.editing,
+          }))}
           gridConfig={{ cols: GRID_COLUMNS, rowHeight: ROW_HEIGHT, margin: [12, 12] }}
           dragConfig={{ enabled: props.editing, handle: '.widget-drag-handle', cancel: '.widget-no-drag' }}
           resizeConfig={{ enabled: props.editing }}
@@ -98,7 +108,16 @@ const WidgetFrame = memo(function WidgetFrame({
       <Box
         className={editing ? 'widget-drag-handle' : undefined}
         data-testid={editing ? 'widget-drag-handle' : undefined}
-        sx={{ display: 'flex', alignItems: 'center', gap: 0.5, px: 1.5, py: 0.5, borderBottom: 1, borderColor: 'divider', cursor: editing ? 'move' : 'default' }}
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 0.5,
+          px: 1.5,
+          py: 0.5,
+          borderBottom: 1,
+          borderColor: 'divider',
+          cursor: editing ? 'move' : 'default',
+        }}
       >
         {editing && <DragIndicatorIcon fontSize="small" color="action" />}
         <Typography variant="subtitle2" component="h2" sx={{ flex: 1 }} noWrap>

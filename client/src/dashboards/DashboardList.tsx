@@ -101,10 +101,24 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {error && <Alert severity="error">{error}</Alert>}
-          <TextField label={translate('portal.dashboards.name')} value={name} required onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'dashboard-name' } }} />
+          <TextField
+            label={translate('portal.dashboards.name')}
+            value={name}
+            required
+            onChange={(e) => setName(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'dashboard-name' } }}
+          />
           <FormControl>
             <FormLabel id="dashboard-owner-kind">{translate('portal.dashboards.owner_kind')}</FormLabel>
-            <RadioGroup row aria-labelledby="dashboard-owner-kind" value={kind} onChange={(e) => { setKind(e.target.value as 'company' | 'system'); setOwner(''); }}>
+            <RadioGroup
+              row
+              aria-labelledby="dashboard-owner-kind"
+              value={kind}
+              onChange={(e) => {
+                setKind(e.target.value as 'company' | 'system');
+                setOwner('');
+              }}
+            >
               <FormControlLabel value="company" control={<Radio />} label={translate('portal.dashboards.kind_company')} />
               <FormControlLabel value="system" control={<Radio />} label={translate('portal.dashboards.kind_system')} />
             </RadioGroup>
@@ -123,7 +137,13 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
               </MenuItem>
             ))}
           </TextField>
-          <TextField select label={translate('portal.dashboards.role')} value={role} onChange={(e) => setRole(e.target.value)} slotProps={{ select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'dashboard-role' } as object }, inputLabel: { shrink: true } }}>
+          <TextField
+            select
+            label={translate('portal.dashboards.role')}
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+            slotProps={{ select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'dashboard-role' } as object }, inputLabel: { shrink: true } }}
+          >
             <MenuItem value="">{translate('portal.dashboards.role_any')}</MenuItem>
             {(roles.data ?? []).map((r) => (
               <MenuItem key={r.role_cuid} value={r.role_cuid} data-testid={`dashboard-role-${r.level}`}>

@@ -5,13 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Title, useCanAccess, useNotify, useTranslate } from 'react-admin';
-import {
-  RANGE_PRESETS,
-  type TDashboardLayout,
-  type TDashboardRange,
-  type TWidget,
-  ZDashboardLayout,
-} from '../../../shared/dashboards/dashboard-layout.schema';
+import { RANGE_PRESETS, type TDashboardLayout, type TDashboardRange, type TWidget, ZDashboardLayout } from '../../../shared/dashboards/dashboard-layout.schema';
 import { usePageTitle } from '../theme/brand';
 import { httpStatusOf, messageOf, trpc } from '../trpc';
 import { fromLocalInput, rangeOf, toLocalInput } from './range';
@@ -121,7 +115,10 @@ function Dashboard({ id, name, saved, embedded }: { id: string; name: string; sa
       }),
     }));
   const submitWidget = (widget: TWidget) => {
-    setDraft((d) => ({ ...d, widgets: d.widgets.some((w) => w.id === widget.id) ? d.widgets.map((w) => (w.id === widget.id ? widget : w)) : [...d.widgets, widget] }));
+    setDraft((d) => ({
+      ...d,
+      widgets: d.widgets.some((w) => w.id === widget.id) ? d.widgets.map((w) => (w.id === widget.id ? widget : w)) : [...d.widgets, widget],
+    }));
     setForm(null);
   };
 

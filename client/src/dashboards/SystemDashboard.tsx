@@ -12,7 +12,14 @@ export default function SystemDashboard({ dashboards }: { dashboards: readonly M
   return (
     <>
       {dashboards.length > 1 && (
-        <TextField select size="small" label={translate('portal.dashboards.title')} value={chosen} onChange={(e) => setChosen(e.target.value)} sx={{ mb: 2, minWidth: 240 }}>
+        <TextField
+          select
+          size="small"
+          label={translate('portal.dashboards.title')}
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value)}
+          sx={{ mb: 2, minWidth: 240 }}
+        >
           {dashboards.map((d) => (
             <MenuItem key={d.dashboard_cuid} value={d.dashboard_cuid}>
               {d.name}

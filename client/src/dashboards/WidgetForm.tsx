@@ -140,7 +140,9 @@ export default function WidgetForm({ widget, widgets, onClose, onSubmit }: Widge
       setMissing(result.missing);
       return;
     }
-    const size = widget ? { x: widget.x, y: widget.y, w: widget.w, h: widget.h } : { x: 0, y: widgets.reduce((m, w) => Math.max(m, w.y + w.h), 0), ...DEFAULT_SIZE[d.type] };
+    const size = widget
+      ? { x: widget.x, y: widget.y, w: widget.w, h: widget.h }
+      : { x: 0, y: widgets.reduce((m, w) => Math.max(m, w.y + w.h), 0), ...DEFAULT_SIZE[d.type] };
     size.w = Math.min(size.w, GRID_COLUMNS - size.x);
     const title = d.title.trim() || undefined;
     onSubmit({ id: widget?.id ?? newId(widgets), type: d.type, ...size, ...(title ? { title } : {}), settings: result.settings } as TWidget);
@@ -152,16 +154,34 @@ export default function WidgetForm({ widget, widgets, onClose, onSubmit }: Widge
       <DialogTitle id="widget-form-title">{translate(widget ? 'portal.dashboards.edit_widget' : 'portal.dashboards.add_widget')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }} data-testid="widget-form">
-          <TextField select label={t('type')} value={d.type} onChange={(e) => set({ type: e.target.value as TWidgetType })} disabled={!!widget} slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'widget-type' } as object } }}>
+          <TextField
+            select
+            label={t('type')}
+            value={d.type}
+            onChange={(e) => set({ type: e.target.value as TWidgetType })}
+            disabled={!!widget}
+            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'widget-type' } as object } }}
+          >
             {WIDGET_TYPES.map((type) => (
               <MenuItem key={type} value={type} data-testid={`widget-type-${type}`}>
                 {translate(`portal.dashboards.types.${type}`)}
               </MenuItem>
             ))}
           </TextField>
-          <TextField label={t('title')} value={d.title} onChange={(e) => set({ title: e.target.value })} slotProps={{ htmlInput: { maxLength: 120, 'data-testid': 'widget-title' } }} />
+          <TextField
+            label={t('title')}
+            value={d.title}
+            onChange={(e) => set({ title: e.target.value })}
+            slotProps={{ htmlInput: { maxLength: 120, 'data-testid': 'widget-title' } }}
+          />
           {d.type === 'kpi' && (
-            <TextField select label={t('metric')} value={d.metric} onChange={(e) => set({ metric: e.target.value as Draft['metric'] })} slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'widget-metric' } as object } }}>
+            <TextField
+              select
+              label={t('metric')}
+              value={d.metric}
+              onChange={(e) => set({ metric: e.target.value as Draft['metric'] })}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'widget-metric' } as object } }}
+            >
               {KPI_METRICS.map((m) => (
                 <MenuItem key={m} value={m} data-testid={`widget-metric-${m}`}>
                   {translate(`portal.dashboards.metrics.${m}`)}

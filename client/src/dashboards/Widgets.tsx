@@ -71,7 +71,11 @@ function Figure({ value, unit, testid }: { value: string; unit?: string | null; 
   return (
     <Typography variant="h4" component="p" sx={{ fontWeight: 600 }} data-testid={testid ?? 'kpi-value'} data-value={value}>
       {value}
-      {unit ? <Typography component="span" variant="h6" sx={{ ml: 0.5 }}>{unit}</Typography> : null}
+      {unit ? (
+        <Typography component="span" variant="h6" sx={{ ml: 0.5 }}>
+          {unit}
+        </Typography>
+      ) : null}
     </Typography>
   );
 }
@@ -170,7 +174,11 @@ function TimeseriesWidget({ settings, range }: { settings: Settings<'timeseries'
   const parameters = settings.series.map((s) => {
     const d = devices.find((x) => x.entity_cuid === s.entity_cuid);
     const p = d?.parameters.find((x) => x.parameter_id === s.parameter_id);
-    return { parameter_id: `${s.entity_cuid}:${s.parameter_id}`, label: `${d?.name ?? ''} ${(p && localText(p, 'description', locale)) ?? s.parameter_id}`.trim(), unit: p?.unit ?? null };
+    return {
+      parameter_id: `${s.entity_cuid}:${s.parameter_id}`,
+      label: `${d?.name ?? ''} ${(p && localText(p, 'description', locale)) ?? s.parameter_id}`.trim(),
+      unit: p?.unit ?? null,
+    };
   });
   const chartSeries = (series.data ?? []).flatMap((answer) =>
     answer.series.map((s) => ({ parameter_id: `${answer.entity_cuid}:${s.parameter_id}`, points: s.points })),
@@ -220,7 +228,13 @@ function FleetStatusWidget() {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }} data-testid="widget-fleet-status">
       {rows.map(([key, n, colour]) => (
-        <Chip key={key} label={`${translate(`portal.dashboards.status.${key}`)}: ${n}`} sx={{ bgcolor: colour, color: '#fff', fontWeight: 500 }} data-status={key} data-count={n} />
+        <Chip
+          key={key}
+          label={`${translate(`portal.dashboards.status.${key}`)}: ${n}`}
+          sx={{ bgcolor: colour, color: '#fff', fontWeight: 500 }}
+          data-status={key}
+          data-count={n}
+        />
       ))}
     </Box>
   );

@@ -58,7 +58,10 @@ export default function EnergyBars(props: EnergyBarsProps) {
   const periods = energy.data?.periods ?? [];
   const total = energy.data?.total_kwh ?? 0;
   const chartHeight = Math.max(60, height - 48);
-  const layout = barLayout(periods.map((p) => p.kwh), chartHeight);
+  const layout = barLayout(
+    periods.map((p) => p.kwh),
+    chartHeight,
+  );
   const caption = translate(granularity === 'day' ? 'portal.energy.caption_day' : 'portal.energy.caption_month');
 
   return (

@@ -53,7 +53,14 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
       {kind === 'threshold' && (
         <>
           {parameter}
-          <SelectInput source="args.op" label="portal.rules.op" choices={[{ id: 'above', name: 'portal.rules.ops.above' }, { id: 'below', name: 'portal.rules.ops.below' }]} />
+          <SelectInput
+            source="args.op"
+            label="portal.rules.op"
+            choices={[
+              { id: 'above', name: 'portal.rules.ops.above' },
+              { id: 'below', name: 'portal.rules.ops.below' },
+            ]}
+          />
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
             <DecimalInput source="args.value" label="portal.rules.value" />
             <DecimalInput source="args.release_value" label="portal.rules.release_value" />
@@ -81,8 +88,19 @@ export function RuleInputs({ template = false }: { template?: boolean }) {
       {kind === 'state' && (
         <>
           <TextInput source="args.key" label="portal.rules.key" />
-          <SelectInput source="args.op" label="portal.rules.op" choices={[{ id: 'equals', name: 'portal.rules.ops.equals' }, { id: 'differs', name: 'portal.rules.ops.differs' }]} />
-          <TextInput source="args.value" label="portal.rules.state_value" format={(v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))} />
+          <SelectInput
+            source="args.op"
+            label="portal.rules.op"
+            choices={[
+              { id: 'equals', name: 'portal.rules.ops.equals' },
+              { id: 'differs', name: 'portal.rules.ops.differs' },
+            ]}
+          />
+          <TextInput
+            source="args.value"
+            label="portal.rules.state_value"
+            format={(v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))}
+          />
           <DecimalInput source="args.for_seconds" label="portal.rules.for_seconds" {...seconds} />
         </>
       )}

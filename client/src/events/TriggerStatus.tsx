@@ -64,7 +64,12 @@ export function TriggerStatusPanel() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const id = record ? String(record.id) : '';
-  const query = useQuery({ queryKey: ['alarm', 'triggerStatus', id], queryFn: () => trpc.triggerStatus.get.query({ trigger_cuid: id }), enabled: !!id, refetchInterval: 15_000 });
+  const query = useQuery({
+    queryKey: ['alarm', 'triggerStatus', id],
+    queryFn: () => trpc.triggerStatus.get.query({ trigger_cuid: id }),
+    enabled: !!id,
+    refetchInterval: 15_000,
+  });
   const s = query.data;
   if (!s) return null;
   const rows: [string, string | null][] = [

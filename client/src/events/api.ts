@@ -19,7 +19,12 @@ export function useChannelDetails(channel_cuid: string, pendingPollMs: number) {
 
 /** The same details for a list row's address, kept 30 s (the list shows many). */
 export function useChannelAddress(channel_cuid: string) {
-  return useQuery({ queryKey: channelDetailsKey(channel_cuid), queryFn: () => trpc.channelDetails.get.query({ channel_cuid }), enabled: !!channel_cuid, staleTime: 30_000 });
+  return useQuery({
+    queryKey: channelDetailsKey(channel_cuid),
+    queryFn: () => trpc.channelDetails.get.query({ channel_cuid }),
+    enabled: !!channel_cuid,
+    staleTime: 30_000,
+  });
 }
 
 /** The channel kinds this portal can deliver through (configured senders). */

@@ -43,15 +43,7 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { messageOf } from '../trpc';
-import {
-  channelDetailsKey,
-  createChannel,
-  resendChannelVerification,
-  sendChannelTest,
-  useChannelAddress,
-  useChannelDetails,
-  useChannelSources,
-} from './api';
+import { channelDetailsKey, createChannel, resendChannelVerification, sendChannelTest, useChannelAddress, useChannelDetails, useChannelSources } from './api';
 import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
@@ -70,7 +62,15 @@ const PENDING_POLL_MS = 3000;
 
 function StatusChip({ status }: { status: string }) {
   const translate = useTranslate();
-  return <Chip size="small" variant="outlined" color={ownEntry(STATUS_COLOUR, status) ?? 'default'} label={translate(`portal.events.status.${status}`, { _: status })} data-status={status} />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={ownEntry(STATUS_COLOUR, status) ?? 'default'}
+      label={translate(`portal.events.status.${status}`, { _: status })}
+      data-status={status}
+    />
+  );
 }
 
 function StatusField(_props: { source?: string; label?: string }) {
@@ -131,12 +131,26 @@ export function ChannelList() {
 function CreateFields({ source }: { source: Source }) {
   const translate = useTranslate();
   if (source === 'EMAIL') {
-    return <TextInput source="email" type="email" label="portal.channels.email.address" validate={[required(), email()]} autoComplete="email" inputProps={{ 'data-testid': 'channel-email' }} />;
+    return (
+      <TextInput
+        source="email"
+        type="email"
+        label="portal.channels.email.address"
+        validate={[required(), email()]}
+        autoComplete="email"
+        inputProps={{ 'data-testid': 'channel-email' }}
+      />
+    );
   }
   if (source === 'DISCORD') {
     return (
       <>
-        <TextInput source="name" label="portal.channels.discord.name" validate={[required(), maxLength(200)]} inputProps={{ 'data-testid': 'channel-discord-name' }} />
+        <TextInput
+          source="name"
+          label="portal.channels.discord.name"
+          validate={[required(), maxLength(200)]}
+          inputProps={{ 'data-testid': 'channel-discord-name' }}
+        />
         <TextInput
           source="webhook"
           type="url"
@@ -184,7 +198,13 @@ export function ChannelCreate() {
         <Form onSubmit={submit}>
           <Stack spacing={2} sx={{ maxWidth: 560 }}>
             <CompanyInput source="company_cuid" required />
-            <ToggleButtonGroup exclusive value={source} onChange={(_e, v: Source | null) => v && setSource(v)} aria-label={translate('portal.channels.source')} color="primary">
+            <ToggleButtonGroup
+              exclusive
+              value={source}
+              onChange={(_e, v: Source | null) => v && setSource(v)}
+              aria-label={translate('portal.channels.source')}
+              color="primary"
+            >
               {NOTIFICATION_CHANNEL_SOURCES.map((s) => (
                 <ToggleButton key={s} value={s} data-testid={`channel-source-${s}`} disabled={s === 'TELEGRAM' && telegramOff}>
                   {translate(`portal.events.source.${s}`)}
@@ -198,7 +218,13 @@ export function ChannelCreate() {
             ) : null}
             <CreateFields source={source} />
             <Box>
-              <Button type="submit" variant="contained" disabled={busy} data-testid="channel-create-submit" startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={busy}
+                data-testid="channel-create-submit"
+                startIcon={busy ? <CircularProgress size={16} /> : undefined}
+              >
                 {translate(source === 'DISCORD' ? 'portal.channels.discord.check' : 'portal.channels.create')}
               </Button>
             </Box>
@@ -309,8 +335,12 @@ function ChannelDetailsPanel() {
                 </Link>
               </Stack>
             ) : null}
-            {d.telegram.deepLink ? <CopyField label={translate('portal.channels.telegram.deepLink')} value={d.telegram.deepLink} testId="telegram-deeplink-text" /> : null}
-            {d.telegram.command ? <CopyField label={translate('portal.channels.telegram.command')} value={d.telegram.command} testId="telegram-command" /> : null}
+            {d.telegram.deepLink ? (
+              <CopyField label={translate('portal.channels.telegram.deepLink')} value={d.telegram.deepLink} testId="telegram-deeplink-text" />
+            ) : null}
+            {d.telegram.command ? (
+              <CopyField label={translate('portal.channels.telegram.command')} value={d.telegram.command} testId="telegram-command" />
+            ) : null}
             <Stack direction="row" spacing={1} alignItems="center">
               <CircularProgress size={14} />
               <Typography variant="body2" color="text.secondary">
@@ -328,7 +358,13 @@ function ChannelDetailsPanel() {
       ) : null}
 
       <Box>
-        <Button variant="outlined" startIcon={<SendIcon />} onClick={() => sendTest.mutate()} disabled={sendTest.isPending || pending} data-testid="channel-send-test">
+        <Button
+          variant="outlined"
+          startIcon={<SendIcon />}
+          onClick={() => sendTest.mutate()}
+          disabled={sendTest.isPending || pending}
+          data-testid="channel-send-test"
+        >
           {translate('portal.channels.sendTest')}
         </Button>
       </Box>

@@ -27,7 +27,13 @@ export function SystemInput(props: { source: string; alwaysOn?: boolean; require
   const { required: isRequired, disabled, alwaysOn: _alwaysOn, ...rest } = props;
   return (
     <ReferenceInput reference="system" {...rest}>
-      <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 280 }} disabled={disabled} validate={isRequired ? requiredValidator : undefined} />
+      <AutocompleteInput
+        optionText="name"
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 280 }}
+        disabled={disabled}
+        validate={isRequired ? requiredValidator : undefined}
+      />
     </ReferenceInput>
   );
 }

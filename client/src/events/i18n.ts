@@ -147,7 +147,8 @@ export const messages: GroupMessages = {
         deliversTrigger: 'Diffuser « %{trigger} » de %{system} ici',
         email: {
           address: 'Adresse e-mail',
-          checkInbox: 'Consultez la boîte de %{email} : ouvrez le lien du message pour confirmer l’adresse. Les alertes commencent une fois l’adresse confirmée.',
+          checkInbox:
+            'Consultez la boîte de %{email} : ouvrez le lien du message pour confirmer l’adresse. Les alertes commencent une fois l’adresse confirmée.',
           resend: 'Renvoyer',
           verifiedAt: 'Confirmée le %{date}',
         },

@@ -31,12 +31,5 @@ export function SeverityField(_props: { source?: string; label?: string }) {
 const SEVERITY_CHOICES = NOTIFICATION_SEVERITIES.map((s) => ({ id: s, name: s }));
 
 export function SeverityInput(props: Omit<SelectInputProps, 'choices'>) {
-  return (
-    <SelectInput
-      source="severity_level"
-      {...props}
-      choices={SEVERITY_CHOICES}
-      optionText={(c: { id: string }) => <SeverityChip severity={c.id} />}
-    />
-  );
+  return <SelectInput source="severity_level" {...props} choices={SEVERITY_CHOICES} optionText={(c: { id: string }) => <SeverityChip severity={c.id} />} />;
 }

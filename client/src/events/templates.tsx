@@ -86,7 +86,10 @@ function TemplateInputs({ creating }: { creating?: boolean }) {
 export function TemplateCreate() {
   return (
     <Create redirect="list" transform={transformRule}>
-      <SimpleForm defaultValues={{ severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 }, autocreate_triggers: false }} validate={validateRuleForm(true)}>
+      <SimpleForm
+        defaultValues={{ severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 }, autocreate_triggers: false }}
+        validate={validateRuleForm(true)}
+      >
         <TemplateInputs creating />
       </SimpleForm>
     </Create>

@@ -1,5 +1,18 @@
 import { DateField } from '../kit/fields';
-import { BooleanField, BooleanInput, Create, Edit, List, ReferenceField, required, SearchInput, SimpleForm, TextInput, AutocompleteInput, ReferenceInput } from 'react-admin';
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Edit,
+  List,
+  ReferenceField,
+  required,
+  SearchInput,
+  SimpleForm,
+  TextInput,
+  AutocompleteInput,
+  ReferenceInput,
+} from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonField } from '../kit/JsonField';
 import { ListActions } from '../kit/ListActions';
@@ -68,7 +81,10 @@ function TriggerInputs({ creating }: { creating?: boolean }) {
 export function TriggerCreate() {
   return (
     <Create redirect="list" transform={transformRule}>
-      <SimpleForm defaultValues={{ is_active: true, severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 } }} validate={validateRuleForm()}>
+      <SimpleForm
+        defaultValues={{ is_active: true, severity_level: 'INFO', args: { kind: 'threshold', op: 'below', for_seconds: 0, release_for_seconds: 0 } }}
+        validate={validateRuleForm()}
+      >
         <TriggerInputs creating />
       </SimpleForm>
     </Create>

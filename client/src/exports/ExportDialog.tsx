@@ -125,7 +125,8 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
   const badRange = !!range && range.from >= range.to;
 
   const start = useMutation({
-    mutationFn: () => trpc.exportJob.start.mutate({ template_cuid: chosen!.template_cuid, from: new Date(range!.from), to: new Date(range!.to), format, timezone, decimal }),
+    mutationFn: () =>
+      trpc.exportJob.start.mutate({ template_cuid: chosen!.template_cuid, from: new Date(range!.from), to: new Date(range!.to), format, timezone, decimal }),
     onSuccess: (job) => props.onStarted(job),
   });
   const errors = start.isError ? fieldErrorsOf(start.error) : {};
@@ -169,7 +170,13 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
           </Stack>
           <FormControl component="fieldset">
             <FormLabel component="legend">{translate(`${T}.range`)}</FormLabel>
-            <ToggleButtonGroup size="small" exclusive value={preset} onChange={(_e, v: ExportPreset | null) => v && setPreset(v)} sx={{ flexWrap: 'wrap', mt: 0.5 }}>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={preset}
+              onChange={(_e, v: ExportPreset | null) => v && setPreset(v)}
+              sx={{ flexWrap: 'wrap', mt: 0.5 }}
+            >
               {EXPORT_PRESETS.map((p) => (
                 <ToggleButton key={p} value={p} data-testid={`export-preset-${p}`}>
                   {translate(`${T}.presets.${p}`)}
@@ -223,23 +230,25 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
             onInputChange={(_e, v) => setTimezone(v)}
             onChange={(_e, v) => v && setTimezone(v)}
             renderInput={(params) => (
-              <TextField
-                {...params}
-                size="small"
-                label={translate(`${T}.timezone`)}
-                error={!zoneOk || !!errors.timezone}
-                helperText={errors.timezone}
-              />
+              <TextField {...params} size="small" label={translate(`${T}.timezone`)} error={!zoneOk || !!errors.timezone} helperText={errors.timezone} />
             )}
           />
           <FormControl>
             <FormLabel id="export-decimal-label">{translate(`${T}.decimal`)}</FormLabel>
-            <RadioGroup aria-labelledby="export-decimal-label" value={decimal} onChange={(e) => setDecimal(e.target.value as '.' | ',')} data-testid="export-decimal" data-value={decimal}>
+            <RadioGroup
+              aria-labelledby="export-decimal-label"
+              value={decimal}
+              onChange={(e) => setDecimal(e.target.value as '.' | ',')}
+              data-testid="export-decimal"
+              data-value={decimal}
+            >
               <FormControlLabel value="." control={<Radio />} label={translate(`${T}.decimals.dot`)} data-testid="export-decimal-dot" />
               <FormControlLabel value="," control={<Radio />} label={translate(`${T}.decimals.comma`)} data-testid="export-decimal-comma" />
             </RadioGroup>
           </FormControl>
-          {start.isError && Object.keys(errors).length === 0 && <Alert severity="error">{translate(`${T}.start_failed`, { message: messageOf(start.error) })}</Alert>}
+          {start.isError && Object.keys(errors).length === 0 && (
+            <Alert severity="error">{translate(`${T}.start_failed`, { message: messageOf(start.error) })}</Alert>
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -306,7 +315,11 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
             {translate(`${T}.cancel_job`)}
           </Button>
         )}
-        {!active && <Button onClick={onNewExport} data-testid="export-again">{translate(`${T}.new_export`)}</Button>}
+        {!active && (
+          <Button onClick={onNewExport} data-testid="export-again">
+            {translate(`${T}.new_export`)}
+          </Button>
+        )}
         {job.status === 'DONE' && job.download_url && (
           <Button variant="contained" component="a" href={job.download_url} download={job.file_name} data-testid="export-download">
             {translate(`${T}.download`)}
@@ -324,7 +337,11 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
 export function JobProgress({ job, locale, compact }: { job: ExportJob; locale: string; compact?: boolean }) {
   const translate = useTranslate();
   const percent = percentOf(job);
-  const line = jobLine(job, (v) => formatNumber(v, locale), (bytes) => sizeLabel(bytes, locale));
+  const line = jobLine(
+    job,
+    (v) => formatNumber(v, locale),
+    (bytes) => sizeLabel(bytes, locale),
+  );
   const text = translate(`${T}.${line.key}`, line.args);
   return (
     <Box data-testid="export-job" data-status={job.status} data-rows={job.rows_done}>

@@ -78,7 +78,12 @@ export default function ExportsPage() {
                   </TableCell>
                   <TableCell>{j.format.toUpperCase()}</TableCell>
                   <TableCell sx={{ minWidth: 160 }}>
-                    <Chip size="small" color={ownEntry(STATUS_COLOURS, j.status)} label={translate(`${T}.status.${j.status}`)} data-testid="export-status-chip" />
+                    <Chip
+                      size="small"
+                      color={ownEntry(STATUS_COLOURS, j.status)}
+                      label={translate(`${T}.status.${j.status}`)}
+                      data-testid="export-status-chip"
+                    />
                     {isActive(j) && <JobProgress job={j} locale={locale} compact />}
                     {j.status === 'FAILED' && j.error && (
                       <Typography variant="caption" color="error" sx={{ display: 'block' }}>

@@ -84,7 +84,10 @@ export function TemplateConfigInputs() {
                 <SelectInput
                   source="parameter_id"
                   label={`${T}.column_parameter`}
-                  choices={(device?.parameters ?? []).map((p) => ({ id: p.parameter_id, name: `${localText(p, 'description', locale) ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}` }))}
+                  choices={(device?.parameters ?? []).map((p) => ({
+                    id: p.parameter_id,
+                    name: `${localText(p, 'description', locale) ?? p.parameter_id}${p.unit ? ` (${p.unit})` : ''}`,
+                  }))}
                   validate={required()}
                   disabled={!device}
                   sx={{ minWidth: 220 }}
@@ -93,11 +96,29 @@ export function TemplateConfigInputs() {
             }}
           </FormDataConsumer>
           <TextInput source="label" label={`${T}.column_label`} validate={maxLength(120)} />
-          <SelectInput source="aggregate" label={`${T}.column_aggregate`} choices={choices(EXPORT_AGGREGATES, 'aggregates')} defaultValue="avg" validate={required()} />
+          <SelectInput
+            source="aggregate"
+            label={`${T}.column_aggregate`}
+            choices={choices(EXPORT_AGGREGATES, 'aggregates')}
+            defaultValue="avg"
+            validate={required()}
+          />
         </SimpleFormIterator>
       </ArrayInput>
-      <SelectInput source="config.resolution" label={`${T}.resolution`} choices={choices(EXPORT_RESOLUTIONS, 'resolutions')} defaultValue="raw" validate={required()} />
-      <SelectInput source="config.format" label={`${T}.default_format`} choices={choices(['csv', 'xlsx'], 'formats')} defaultValue="csv" validate={required()} />
+      <SelectInput
+        source="config.resolution"
+        label={`${T}.resolution`}
+        choices={choices(EXPORT_RESOLUTIONS, 'resolutions')}
+        defaultValue="raw"
+        validate={required()}
+      />
+      <SelectInput
+        source="config.format"
+        label={`${T}.default_format`}
+        choices={choices(['csv', 'xlsx'], 'formats')}
+        defaultValue="csv"
+        validate={required()}
+      />
       <SelectInput
         source="config.decimal"
         label={`${T}.default_decimal`}
@@ -132,10 +153,16 @@ export function TemplateConfigInputs() {
 export function cleanTemplate<T extends { config?: unknown }>(data: T): T {
   const config = (data.config ?? {}) as Record<string, unknown>;
   const columns = Array.isArray(config.columns)
-    ? config.columns.map((c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([k, v]) => !(k === 'label' && (v === '' || v === null || v === undefined)))))
+    ? config.columns.map((c: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(c).filter(([k, v]) => !(k === 'label' && (v === '' || v === null || v === undefined)))),
+      )
     : [];
   const schedule = config.schedule as { frequency?: string; recipients?: string[] } | null | undefined;
-  const out: Record<string, unknown> = { ...config, columns, schedule: schedule?.frequency ? { frequency: schedule.frequency, recipients: schedule.recipients ?? [] } : null };
+  const out: Record<string, unknown> = {
+    ...config,
+    columns,
+    schedule: schedule?.frequency ? { frequency: schedule.frequency, recipients: schedule.recipients ?? [] } : null,
+  };
   if (!out.timezone) delete out.timezone;
   return { ...data, config: out };
 }

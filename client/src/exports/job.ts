@@ -39,6 +39,9 @@ export function sizeLabel(bytes: number | null, locale: string): string {
 
 /** Field errors of a failed tRPC call, by path (`to`, `timezone` …). */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
-  const list = ((error as { data?: { fieldErrors?: { path: string; message: string }[] } } | null)?.data?.fieldErrors ?? []) as { path: string; message: string }[];
+  const list = ((error as { data?: { fieldErrors?: { path: string; message: string }[] } } | null)?.data?.fieldErrors ?? []) as {
+    path: string;
+    message: string;
+  }[];
   return Object.fromEntries(list.map((f) => [f.path.replace(/^data\./, ''), f.message]));
 }

@@ -90,7 +90,7 @@ export function toFormValues(template: MetadataSection[], data: Record<string, a
       const o: Record<string, any> = {};
       for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
         const values = ownEntry(source, String(fs.fieldset_id)) ?? {};
-        o[`f${fs.fieldset_id}`] = Object.fromEntries((fieldsOf(fs)).map((f) => [f.key, ownEntry(values, f.key) ?? null]));
+        o[`f${fs.fieldset_id}`] = Object.fromEntries(fieldsOf(fs).map((f) => [f.key, ownEntry(values, f.key) ?? null]));
       }
       return o;
     };
@@ -191,8 +191,15 @@ function Fieldsets({ section, readOnly, phase }: { section: MetadataSection; rea
               </Typography>
             ) : null}
             <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', columnGap: 2 }}>
-              {(fieldsOf(fs)).map((field) => (
-                <MetadataInput key={field.key} field={field} text={fieldLabel(fs, field, locale)} readOnly={readOnly} phase={phase} source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)} />
+              {fieldsOf(fs).map((field) => (
+                <MetadataInput
+                  key={field.key}
+                  field={field}
+                  text={fieldLabel(fs, field, locale)}
+                  readOnly={readOnly}
+                  phase={phase}
+                  source={metadataPath(section.section_id, fs.fieldset_id, field.key, phase)}
+                />
               ))}
             </Box>
           </Box>

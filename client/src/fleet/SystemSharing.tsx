@@ -35,13 +35,21 @@ export function SystemSharingPanel({ system }: { system: RaRecord }) {
   const translate = useTranslate();
   const notify = useNotify();
   const systemCuid = String(system.id);
-  const { data: shares = [], isPending, error, refetch } = useGetList<Share>('systemSharing', {
+  const {
+    data: shares = [],
+    isPending,
+    error,
+    refetch,
+  } = useGetList<Share>('systemSharing', {
     filter: { system_cuid: systemCuid },
     pagination: { page: 1, perPage: 1000 },
     sort: { field: 'company_name', order: 'ASC' },
   });
   const systemAccess = useRecordAccess('system', [systemCuid]);
-  const shareAccess = useRecordAccess('systemSharing', shares.map((s) => s.id));
+  const shareAccess = useRecordAccess(
+    'systemSharing',
+    shares.map((s) => s.id),
+  );
   const { canAccess: mayCreate } = useCanAccess({ resource: 'systemSharing', action: 'create' });
   const mayAdd = mayCreate === true && systemAccess.canEdit(systemCuid);
 
@@ -78,7 +86,11 @@ export function SystemSharingPanel({ system }: { system: RaRecord }) {
     update(
       'systemSharing',
       { id: share.id, data: { change: !share.change }, previousData: share },
-      { mutationMode: 'pessimistic', onSuccess: () => void after(), onError: (err) => notify(err instanceof Error ? err.message : String(err), { type: 'error' }) },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => void after(),
+        onError: (err) => notify(err instanceof Error ? err.message : String(err), { type: 'error' }),
+      },
     );
   const onRemove = () => {
     if (!toRemove) return;
@@ -154,7 +166,10 @@ export function SystemSharingPanel({ system }: { system: RaRecord }) {
             onChange={(e) => setPartner(e.target.value)}
             slotProps={{ htmlInput: { 'data-testid': 'share-company', maxLength: 64 } }}
           />
-          <FormControlLabel control={<Switch checked={change} onChange={(e) => setChange(e.target.checked)} />} label={translate('portal.fleet.sharing.change')} />
+          <FormControlLabel
+            control={<Switch checked={change} onChange={(e) => setChange(e.target.checked)} />}
+            label={translate('portal.fleet.sharing.change')}
+          />
           <Button type="submit" variant="contained" disabled={creating || !partner.trim()} data-testid="share-add">
             {translate('portal.fleet.sharing.add')}
           </Button>

@@ -39,13 +39,22 @@ const filters = [
 
 export function ControllerList() {
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'name', order: 'ASC' }}
-      actions={<ListActions />}
-      exporter={false}
-    >
-      <DataTable bulkActionButtons={<BulkActions edit={[{ source: 'system_cuid', label: 'resources.controller.fields.system_cuid', reference: { resource: 'system', optionText: 'name' }, nullable: true }]} />} rowClick="show">
+    <List filters={filters} sort={{ field: 'name', order: 'ASC' }} actions={<ListActions />} exporter={false}>
+      <DataTable
+        bulkActionButtons={
+          <BulkActions
+            edit={[
+              {
+                source: 'system_cuid',
+                label: 'resources.controller.fields.system_cuid',
+                reference: { resource: 'system', optionText: 'name' },
+                nullable: true,
+              },
+            ]}
+          />
+        }
+        rowClick="show"
+      >
         <DataTable.Col source="controller_id" />
         <DataTable.Col source="name" />
         <DataTable.Col source="controllertype_cuid" disableSort>

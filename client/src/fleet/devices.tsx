@@ -55,7 +55,18 @@ function EntityList({ kind }: { kind: Kind }) {
   return (
     <List filters={filtersOf(kind)} sort={{ field: 'name', order: 'ASC' }} actions={<ListActions />} exporter={false}>
       <DataTable
-        bulkActionButtons={<BulkActions edit={[{ source: 'controller_id', label: `resources.${kind}.fields.controller_id`, reference: { resource: 'controller', optionText: 'name' }, nullable: true }]} />}
+        bulkActionButtons={
+          <BulkActions
+            edit={[
+              {
+                source: 'controller_id',
+                label: `resources.${kind}.fields.controller_id`,
+                reference: { resource: 'controller', optionText: 'name' },
+                nullable: true,
+              },
+            ]}
+          />
+        }
         rowClick={false}
       >
         <DataTable.Col source="name" />
@@ -86,9 +97,18 @@ function EntityFields({ kind }: { kind: Kind }) {
         <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} validate={required()} />
       </ReferenceInput>
       <ReferenceInput source="entitytype_id" reference="entityType" filter={typeFilter(kind)} sort={{ field: 'model', order: 'ASC' }}>
-        <AutocompleteInput optionText={(r: { model?: string; entitytype_id?: string }) => `${r.model ?? ''} (${r.entitytype_id ?? ''})`} filterToQuery={(q) => ({ q })} validate={required()} />
+        <AutocompleteInput
+          optionText={(r: { model?: string; entitytype_id?: string }) => `${r.model ?? ''} (${r.entitytype_id ?? ''})`}
+          filterToQuery={(q) => ({ q })}
+          validate={required()}
+        />
       </ReferenceInput>
-      <ReferenceInput source="controller_id" reference="controller" filter={systemCuid ? { system_cuid: systemCuid } : {}} sort={{ field: 'name', order: 'ASC' }}>
+      <ReferenceInput
+        source="controller_id"
+        reference="controller"
+        filter={systemCuid ? { system_cuid: systemCuid } : {}}
+        sort={{ field: 'name', order: 'ASC' }}
+      >
         <AutocompleteInput optionText="name" filterToQuery={(q) => ({ q })} parse={emptyToNull} />
       </ReferenceInput>
       <JsonInput source="config" />

@@ -1,16 +1,4 @@
-import {
-  Create,
-  Edit,
-  List,
-  ReferenceField,
-  ReferenceInput,
-  AutocompleteInput,
-  SearchInput,
-  SimpleForm,
-  TextInput,
-  required,
-  maxLength,
-} from 'react-admin';
+import { Create, Edit, List, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SimpleForm, TextInput, required, maxLength } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { BulkActions } from '../kit/BulkActions';
 import { ListActions } from '../kit/ListActions';
@@ -27,12 +15,7 @@ const filters = [
 
 export function SiteList() {
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'name', order: 'ASC' }}
-      actions={<ListActions />}
-      exporter={false}
-    >
+    <List filters={filters} sort={{ field: 'name', order: 'ASC' }} actions={<ListActions />} exporter={false}>
       <DataTable bulkActionButtons={<BulkActions />} rowClick={false}>
         <DataTable.Col source="name" />
         <DataTable.NumberCol source="lat" options={{ maximumFractionDigits: 6 }} />

@@ -23,7 +23,6 @@ import { SystemMetadataPanel } from './SystemMetadata';
 import { SystemSharingPanel } from './SystemSharing';
 import { useSystemPrefetch } from '../systems/prefetch';
 
-
 /** Site of a system: only the owner company's sites (the server checks it too). */
 function SiteInput({ companyCuid }: { companyCuid?: string }) {
   return (
@@ -94,7 +93,15 @@ function SystemEditView() {
     <Box sx={{ mt: 1 }}>
       <Title title={String(record.name ?? '')} />
       {/* The monitoring page of this system (issue 13), which links back here. */}
-      <Button ref={prefetch} component={RouterLink} to={`/systems/${encodeURIComponent(String(record.id))}`} variant="outlined" size="small" sx={{ mb: 1 }} data-testid="system-monitoring-link">
+      <Button
+        ref={prefetch}
+        component={RouterLink}
+        to={`/systems/${encodeURIComponent(String(record.id))}`}
+        variant="outlined"
+        size="small"
+        sx={{ mb: 1 }}
+        data-testid="system-monitoring-link"
+      >
         {translate('portal.system_page.monitoring')}
       </Button>
       <Card>

@@ -1,17 +1,5 @@
 import { localText } from '../i18n/localText';
-import {
-  Alert,
-  Box,
-  Card,
-  CardContent,
-  Chip,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Select,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Card, CardContent, Chip, FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Title, useLocaleState, useTranslate } from 'react-admin';
 import HomeDashboards from '../dashboards/HomeDashboards';
@@ -27,7 +15,6 @@ import { useFleetOverview } from './api';
 import { homeSections } from './sections';
 import { Section, StatusTiles, Attention, Alarms, Commands, MySystems } from './HomeSections';
 import { useNow } from '../kit/useNow';
-
 
 /** A role by its level, named in the reader's language (role.all's translations), else as given. */
 function RoleChip({ name, level }: { name: string; level: number }) {
@@ -90,7 +77,12 @@ export default function Home() {
             </Typography>
             <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
               {isSuperUser && (
-                <Chip size="small" sx={{ color: '#fff', backgroundColor: roleColour(0) }} label={translate('portal.home.superuser')} data-testid="superuser-chip" />
+                <Chip
+                  size="small"
+                  sx={{ color: '#fff', backgroundColor: roleColour(0) }}
+                  label={translate('portal.home.superuser')}
+                  data-testid="superuser-chip"
+                />
               )}
               {memberships.map((m) => (
                 <Stack key={m.membership_cuid} direction="row" spacing={0.5} sx={{ alignItems: 'center' }} data-testid="membership">
@@ -114,7 +106,14 @@ export default function Home() {
               </Typography>
             </Stack>
             {roles.length > 0 && (
-              <Stack direction="row" spacing={0.5} useFlexGap sx={{ mt: 1, flexWrap: 'wrap', alignItems: 'center' }} data-testid="roles" aria-label={translate('portal.home.roles')}>
+              <Stack
+                direction="row"
+                spacing={0.5}
+                useFlexGap
+                sx={{ mt: 1, flexWrap: 'wrap', alignItems: 'center' }}
+                data-testid="roles"
+                aria-label={translate('portal.home.roles')}
+              >
                 <Typography variant="caption" color="text.secondary">
                   {translate('portal.home.roles')}:
                 </Typography>
@@ -200,4 +199,3 @@ export default function Home() {
     </Box>
   );
 }
-

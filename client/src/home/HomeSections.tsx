@@ -1,18 +1,5 @@
 import { formatNumber } from '../i18n/format';
-import {
-  Box,
-  Card,
-  CardActionArea,
-  CardContent,
-  Chip,
-  Link,
-  List,
-  ListItem,
-  ListItemButton,
-  ListItemText,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Box, Card, CardActionArea, CardContent, Chip, Link, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import { type ReactNode } from 'react';
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
@@ -72,13 +59,7 @@ export function StatusTiles({ counts }: { counts: Overview['counts'] }) {
         const label = translate(`portal.home.tiles.${t.key}`);
         return (
           <Card key={t.key} sx={{ borderTop: `4px solid ${STATE_COLOURS[t.state]}` }}>
-            <CardActionArea
-              component={RouterLink}
-              to={t.to}
-              data-testid={`tile-${t.key}`}
-              data-count={t.value}
-              sx={{ p: 2 }}
-            >
+            <CardActionArea component={RouterLink} to={t.to} data-testid={`tile-${t.key}`} data-count={t.value} sx={{ p: 2 }}>
               <Typography variant="h4" component="p">
                 {t.value}
               </Typography>
@@ -106,18 +87,39 @@ export function Attention({ items, now }: { items: Overview['attention']; now: n
               <ListItem key={a.system_cuid} disablePadding>
                 <SystemPrefetch id={a.system_cuid}>
                   {(ref) => (
-                    <ListItemButton ref={ref} component={RouterLink} to={systemPath(a.system_cuid)} data-testid="attention-row" data-system={a.system_cuid} data-reason={a.reason}>
+                    <ListItemButton
+                      ref={ref}
+                      component={RouterLink}
+                      to={systemPath(a.system_cuid)}
+                      data-testid="attention-row"
+                      data-system={a.system_cuid}
+                      data-reason={a.reason}
+                    >
                       <ListItemText
                         primary={
                           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} component="span">
                             <span>{a.name}</span>
-                            <Chip component="span" size="small" label={translate(`portal.home.reason.${a.reason}`)} sx={{ bgcolor: REASON_COLOURS[a.reason], color: '#fff' }} />
-                            {a.active_alarms > 0 && <Chip component="span" size="small" variant="outlined" label={translate('portal.home.alarms_count', { smart_count: a.active_alarms })} />}
+                            <Chip
+                              component="span"
+                              size="small"
+                              label={translate(`portal.home.reason.${a.reason}`)}
+                              sx={{ bgcolor: REASON_COLOURS[a.reason], color: '#fff' }}
+                            />
+                            {a.active_alarms > 0 && (
+                              <Chip
+                                component="span"
+                                size="small"
+                                variant="outlined"
+                                label={translate('portal.home.alarms_count', { smart_count: a.active_alarms })}
+                              />
+                            )}
                           </Stack>
                         }
                         secondary={[
                           a.site_name,
-                          contact === null ? translate('portal.home.never_contacted') : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
+                          contact === null
+                            ? translate('portal.home.never_contacted')
+                            : translate('portal.home.last_contact', { age: ageLabel(contact, now, locale) ?? '' }),
                           a.soc === null ? null : translate('portal.home.soc', { soc: formatNumber(a.soc, locale, { maximumFractionDigits: 0 }) + ' %' }),
                         ]
                           .filter(Boolean)
@@ -151,7 +153,12 @@ export function Alarms({ alarms, now }: { alarms: NonNullable<Overview['alarms']
                   <ListItemButton ref={ref} component={RouterLink} to={`${systemPath(a.system_cuid)}/alarms`} data-testid="alarm-row">
                     <ListItemText
                       primary={`${a.name} — ${a.system_name}`}
-                      secondary={[a.severity_level, a.since ? translate('portal.home.alarm_since', { age: ageLabel(new Date(a.since).getTime(), now, locale) ?? '' }) : null].filter(Boolean).join(' · ')}
+                      secondary={[
+                        a.severity_level,
+                        a.since ? translate('portal.home.alarm_since', { age: ageLabel(new Date(a.since).getTime(), now, locale) ?? '' }) : null,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
                     />
                   </ListItemButton>
                 )}
@@ -228,7 +235,9 @@ export function MySystems({ company }: { company: string }) {
                     <ListItemText
                       primary={s.name}
                       secondary={
-                        s.energy_today_kwh === undefined || s.energy_today_kwh === null ? null : translate('portal.home.today_energy', { kwh: formatKwh(s.energy_today_kwh, locale) })
+                        s.energy_today_kwh === undefined || s.energy_today_kwh === null
+                          ? null
+                          : translate('portal.home.today_energy', { kwh: formatKwh(s.energy_today_kwh, locale) })
                       }
                     />
                     {s.online_state && <StateChip state={s.online_state} />}

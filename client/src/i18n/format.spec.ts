@@ -110,7 +110,9 @@ describe('every date and number the browser app shows', () => {
   it('never shows a date as ISO text or with Date#toString', () => {
     const offenders = files.flatMap(({ file, text }) => [
       // toISOString in a screen only as the machine value of <time dateTime> or a datetime-local input.
-      ...(file.endsWith('.tsx') ? hits(file, text, /toISOString\(\)/).filter((hit) => !/dateTime=\{|datetime-local|\.slice\(0, 16\)|onChange\(/.test(hit)) : []),
+      ...(file.endsWith('.tsx')
+        ? hits(file, text, /toISOString\(\)/).filter((hit) => !/dateTime=\{|datetime-local|\.slice\(0, 16\)|onChange\(/.test(hit))
+        : []),
       ...hits(file, text, /String\(new Date\(|new Date\([^)]*\)\.toString\(\)|`\$\{new Date\(/),
     ]);
     expect(offenders).toEqual([]);

@@ -125,8 +125,19 @@ export function formatRelative(value: DateInput, now: number, locale: string): s
 
 /** The parts of an instant in a zone (for computing, not for display). */
 export function zoneParts(t: Date, timeZone: string | undefined): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  const parts = cached(`p|${timeZone ?? ''}`, () =>
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+  const parts = cached(
+    `p|${timeZone ?? ''}`,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
   ).formatToParts(t);
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { y: n('year'), m: n('month'), d: n('day'), h: n('hour'), mi: n('minute'), s: n('second') };

@@ -33,7 +33,7 @@ export const fr: PortalMessages = {
       submitting: 'Connexion…',
       errors: {
         wrong_credentials: 'E-mail ou mot de passe incorrect.',
-        inactive: "Ce compte est désactivé. Demandez à un administrateur de votre société de le réactiver.",
+        inactive: 'Ce compte est désactivé. Demandez à un administrateur de votre société de le réactiver.',
         too_many: 'Trop de tentatives. Vous pourrez réessayer dans %{wait} (à %{time}).',
         network: 'Le portail est injoignable. Vérifiez votre connexion et réessayez.',
         server: "Le portail n'a pas pu vous connecter (erreur %{status}). Réessayez dans un instant.",

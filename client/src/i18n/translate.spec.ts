@@ -4,9 +4,7 @@ import { makeTranslate } from './translate';
 import { GROUP_MESSAGES } from '../messages';
 
 const keys = (node: unknown, prefix = ''): string[] =>
-  Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
-    typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`),
-  );
+  Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 
 /** Every message by its full key; a key may itself hold dots (react-admin's labels of an array input's fields). */
 const flat = (node: unknown, prefix = ''): Map<string, unknown> =>

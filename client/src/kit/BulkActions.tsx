@@ -188,7 +188,14 @@ function BulkEditButton({ fields, blocked }: { fields: BulkEditField[]; blocked:
             ))}
           </TextField>
           {choices ? (
-            <TextField select fullWidth margin="normal" label={translate('portal.kit.bulk.edit_value')} value={value} onChange={(e) => setValue(e.target.value)}>
+            <TextField
+              select
+              fullWidth
+              margin="normal"
+              label={translate('portal.kit.bulk.edit_value')}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+            >
               {field?.nullable ? <MenuItem value={NONE}>—</MenuItem> : null}
               {choices.map((c) => (
                 <MenuItem key={c.id} value={c.id}>

@@ -13,7 +13,8 @@ export interface DecimalInputProps extends Omit<InputProps, 'format' | 'parse'> 
   readOnly?: boolean;
 }
 
-const asText = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value));
+const asText = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
 
 /**
  * The one number field of the portal, in place of react-admin's NumberInput: a text input (the

@@ -46,7 +46,11 @@ export function DependentsNotice({ resource, ids, plain }: { resource: string; i
         </Stack>
       ) : null}
       {answer?.deletable ? (
-        <Alert severity={answer.blocked ? 'error' : answer.dependents.some((d) => d.action === 'delete') ? 'warning' : 'info'} data-testid="dependents-message" data-blocked={answer.blocked ? 'true' : 'false'}>
+        <Alert
+          severity={answer.blocked ? 'error' : answer.dependents.some((d) => d.action === 'delete') ? 'warning' : 'info'}
+          data-testid="dependents-message"
+          data-blocked={answer.blocked ? 'true' : 'false'}
+        >
           {answer.message}
           {answer.dependents.length > 1 ? (
             <List dense disablePadding>

@@ -172,18 +172,20 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
         <UploadIcon />
       </Button>
       <Dialog open={open} onClose={close} fullWidth maxWidth="md" aria-labelledby="import-title" data-testid="import-dialog">
-        <DialogTitle id="import-title">{translate('portal.kit.import.title', { name: label ?? translate(`resources.${resource}.name`, { smart_count: 2, _: resource }).toLowerCase() })}</DialogTitle>
+        <DialogTitle id="import-title">
+          {translate('portal.kit.import.title', { name: label ?? translate(`resources.${resource}.name`, { smart_count: 2, _: resource }).toLowerCase() })}
+        </DialogTitle>
         <DialogContent dividers>
-          <input
-            ref={inputRef}
-            type="file"
-            accept=".csv,text/csv"
-            hidden
-            data-testid="import-file"
-            onChange={(e) => void onFile(e.target.files?.[0])}
-          />
+          <input ref={inputRef} type="file" accept=".csv,text/csv" hidden data-testid="import-file" onChange={(e) => void onFile(e.target.files?.[0])} />
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2, flexWrap: 'wrap' }}>
-            <MuiButton variant="outlined" startIcon={<UploadIcon />} onClick={() => inputRef.current?.click()} disabled={busy} autoFocus data-testid="import-choose">
+            <MuiButton
+              variant="outlined"
+              startIcon={<UploadIcon />}
+              onClick={() => inputRef.current?.click()}
+              disabled={busy}
+              autoFocus
+              data-testid="import-choose"
+            >
               {translate('portal.kit.import.choose')}
             </MuiButton>
             {parsed ? (
@@ -208,8 +210,12 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
               {p}
             </Alert>
           ))}
-          {parsed && parsed.problems.length === 0 && parsed.rows.length === 0 ? <Alert severity="warning">{translate('portal.kit.import.no_rows')}</Alert> : null}
-          {parsed && parsed.header.length > 0 && parsed.mapped.length === 0 ? <Alert severity="error">{translate('portal.kit.import.no_columns')}</Alert> : null}
+          {parsed && parsed.problems.length === 0 && parsed.rows.length === 0 ? (
+            <Alert severity="warning">{translate('portal.kit.import.no_rows')}</Alert>
+          ) : null}
+          {parsed && parsed.header.length > 0 && parsed.mapped.length === 0 ? (
+            <Alert severity="error">{translate('portal.kit.import.no_columns')}</Alert>
+          ) : null}
           {failure ? (
             <Alert severity="error" sx={{ mb: 1 }} data-testid="import-failure">
               {translate('portal.kit.import.failed', { message: failure })}
@@ -246,7 +252,11 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
                 {translate(phase === 'validating' ? 'portal.kit.import.validating' : 'portal.kit.import.importing')}{' '}
                 {translate('portal.kit.import.progress', { done: progress.done, total: progress.total })}
               </Typography>
-              <LinearProgress variant="determinate" value={percent} aria-label={translate('portal.kit.import.progress', { done: progress.done, total: progress.total })} />
+              <LinearProgress
+                variant="determinate"
+                value={percent}
+                aria-label={translate('portal.kit.import.progress', { done: progress.done, total: progress.total })}
+              />
             </Box>
           ) : null}
 

@@ -17,13 +17,21 @@ export function JsonField(props: JsonFieldProps) {
   const value = useFieldValue(props);
   const translate = useTranslate();
   if (value === null || value === undefined) {
-    return <Box component="span" sx={{ color: 'text.disabled' }}>{props.emptyText ? translate(props.emptyText, { _: props.emptyText }) : '—'}</Box>;
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        {props.emptyText ? translate(props.emptyText, { _: props.emptyText }) : '—'}
+      </Box>
+    );
   }
   if (compact) {
     const line = JSON.stringify(value);
     const cut = line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
     return (
-      <Box component="code" title={line.length > maxLength ? line : undefined} sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 }}>
+      <Box
+        component="code"
+        title={line.length > maxLength ? line : undefined}
+        sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 }}
+      >
         {cut}
       </Box>
     );
@@ -31,7 +39,18 @@ export function JsonField(props: JsonFieldProps) {
   return (
     <Box
       component="pre"
-      sx={{ m: 0, p: 1, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, bgcolor: 'action.hover', borderRadius: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: 400, overflow: 'auto' }}
+      sx={{
+        m: 0,
+        p: 1,
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        fontSize: 13,
+        bgcolor: 'action.hover',
+        borderRadius: 1,
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-word',
+        maxHeight: 400,
+        overflow: 'auto',
+      }}
     >
       {formatJsonValue(value)}
     </Box>

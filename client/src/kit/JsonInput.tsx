@@ -13,7 +13,15 @@ const keep = (v: unknown) => v;
 /** Blocks saving while the text does not parse (react-admin validation). */
 export const validJson: Validator = (value) =>
   value instanceof InvalidJson
-    ? { message: 'portal.kit.json.invalid_at', args: { line: value.line, column: value.column, message: value.message, _: `Invalid JSON (line ${value.line}, column ${value.column}): ${value.message}` } }
+    ? {
+        message: 'portal.kit.json.invalid_at',
+        args: {
+          line: value.line,
+          column: value.column,
+          message: value.message,
+          _: `Invalid JSON (line ${value.line}, column ${value.column}): ${value.message}`,
+        },
+      }
     : undefined;
 
 /** The value must be a JSON object (not an array, not empty): for `meta`, `args`, `config` … */
@@ -132,7 +140,9 @@ export function JsonInput(props: JsonInputProps) {
         }}
       />
       <FormHelperText id={errorId} error={!!shownError} role={shownError ? 'alert' : undefined}>
-        {shownError ?? (typeof helperText === 'string' ? translate(helperText, { _: helperText }) : helperText) ?? translate('portal.kit.json.hint', { _: 'JSON; empty means none. Ctrl+Shift+F formats.' })}
+        {shownError ??
+          (typeof helperText === 'string' ? translate(helperText, { _: helperText }) : helperText) ??
+          translate('portal.kit.json.hint', { _: 'JSON; empty means none. Ctrl+Shift+F formats.' })}
       </FormHelperText>
     </Box>
   );

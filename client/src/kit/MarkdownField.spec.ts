@@ -10,7 +10,18 @@ describe('Markdown link and image addresses', () => {
   });
 
   it('drops script, data and other schemes, also when disguised', () => {
-    for (const url of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\nscript:alert(1)', 'java\tscript:x', 'data:text/html,<script>x</script>', 'vbscript:x', 'file:///etc/passwd', '//evil.example/x', 'tel:123']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'java\nscript:alert(1)',
+      'java\tscript:x',
+      'data:text/html,<script>x</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '//evil.example/x',
+      'tel:123',
+    ]) {
       expect(safeMarkdownUrl(url, 'href')).toBe('');
     }
   });

@@ -34,7 +34,8 @@ export function MarkdownView({ text, sx }: { text: string; sx?: SxProps<Theme> }
             ) : (
               <span>{children}</span>
             ),
-          img: ({ node: _node, src, alt }) => (src ? <img src={String(src)} alt={alt ?? ''} loading="lazy" referrerPolicy="no-referrer" /> : <span>{alt}</span>),
+          img: ({ node: _node, src, alt }) =>
+            src ? <img src={String(src)} alt={alt ?? ''} loading="lazy" referrerPolicy="no-referrer" /> : <span>{alt}</span>,
         }}
       >
         {text}

@@ -18,8 +18,20 @@ export function MarkdownInput(props: TextInputProps & { minRows?: number }) {
   return (
     <Box sx={{ width: '100%' }} data-testid={`markdown-input-${props.source}`}>
       <Tabs value={tab} onChange={(_e, v) => setTab(v)} aria-label={translate('portal.kit.markdown.write', { _: 'Write' })} sx={{ minHeight: 36 }}>
-        <Tab value="write" label={translate('portal.kit.markdown.write', { _: 'Write' })} id={`${base}-write`} aria-controls={`${base}-write-panel`} sx={{ minHeight: 36 }} />
-        <Tab value="preview" label={translate('portal.kit.markdown.preview', { _: 'Preview' })} id={`${base}-preview`} aria-controls={`${base}-preview-panel`} sx={{ minHeight: 36 }} />
+        <Tab
+          value="write"
+          label={translate('portal.kit.markdown.write', { _: 'Write' })}
+          id={`${base}-write`}
+          aria-controls={`${base}-write-panel`}
+          sx={{ minHeight: 36 }}
+        />
+        <Tab
+          value="preview"
+          label={translate('portal.kit.markdown.preview', { _: 'Preview' })}
+          id={`${base}-preview`}
+          aria-controls={`${base}-preview-panel`}
+          sx={{ minHeight: 36 }}
+        />
       </Tabs>
       {/* The text input stays mounted (hidden) so its value and validation live on. */}
       <Box role="tabpanel" id={`${base}-write-panel`} aria-labelledby={`${base}-write`} hidden={tab !== 'write'}>

@@ -1,7 +1,18 @@
 import { NumberField } from './fields';
 import { Box, useMediaQuery, type Theme } from '@mui/material';
 import { Children, cloneElement, createContext, Fragment, isValidElement, useContext, type ReactElement, type ReactNode } from 'react';
-import { DataTable, type DataTableProps, ListNoResults, type RaRecord, ReferenceField, SimpleList, TextField, useResourceContext, useTranslate, useTranslateLabel } from 'react-admin';
+import {
+  DataTable,
+  type DataTableProps,
+  ListNoResults,
+  type RaRecord,
+  ReferenceField,
+  SimpleList,
+  TextField,
+  useResourceContext,
+  useTranslate,
+  useTranslateLabel,
+} from 'react-admin';
 
 /**
  * What a record's row shows at phone width. Each entry is a field element (rendered in the row's
@@ -81,7 +92,12 @@ export function ResponsiveDataTable<R extends RaRecord = RaRecord>({ phone, ...p
   const statusCol = cols.find((c) => STATUS_SOURCES.includes(c.props.source ?? ''));
   const primary = phone?.primary ? asField(phone.primary, cols) : primaryCol ? fieldOf(primaryCol) : undefined;
   const status = phone?.status ? asField(phone.status, cols) : statusCol ? fieldOf(statusCol) : undefined;
-  const secondarySources = phone?.secondary ?? cols.filter((c) => c !== primaryCol && c !== statusCol).slice(0, SECONDARY_MAX).map((c) => c.props.source ?? '');
+  const secondarySources =
+    phone?.secondary ??
+    cols
+      .filter((c) => c !== primaryCol && c !== statusCol)
+      .slice(0, SECONDARY_MAX)
+      .map((c) => c.props.source ?? '');
   const secondary = secondarySources.map((entry, i) => {
     const source = typeof entry === 'string' ? entry : ((entry.props as { source?: string }).source ?? '');
     const col = cols.find((c) => c.props.source === source);
@@ -98,7 +114,13 @@ export function ResponsiveDataTable<R extends RaRecord = RaRecord>({ phone, ...p
       <SimpleList<R>
         data-testid="phone-list"
         empty={<Box data-testid="phone-list-empty">{props.empty ?? <ListNoResults />}</Box>}
-        primaryText={primary ? <Box component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{primary}</Box> : undefined}
+        primaryText={
+          primary ? (
+            <Box component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
+              {primary}
+            </Box>
+          ) : undefined
+        }
         secondaryText={secondary.length ? <>{secondary}</> : undefined}
         tertiaryText={status}
         rowClick={phoneRowClick(props.rowClick) as never}

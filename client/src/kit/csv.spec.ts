@@ -29,7 +29,12 @@ describe('CSV import parsing', () => {
   it('splits in chunks', () => {
     expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(chunks([], 100)).toEqual([]);
-    expect(chunks(Array.from({ length: 250 }, (_, i) => i), 100).map((c) => c.length)).toEqual([100, 100, 50]);
+    expect(
+      chunks(
+        Array.from({ length: 250 }, (_, i) => i),
+        100,
+      ).map((c) => c.length),
+    ).toEqual([100, 100, 50]);
   });
 });
 

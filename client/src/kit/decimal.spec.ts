@@ -36,8 +36,10 @@ describe('parseDecimal: what is typed in a number field', () => {
   it('whole-number fields take digits only: a separator is refused, never dropped', () => {
     expect(parseDecimal('22', { integer: true })).toEqual({ ok: true, value: 22 });
     expect(parseDecimal('-3', { integer: true })).toEqual({ ok: true, value: -3 });
-    for (const text of ['2,2', '2.2', '1,000', '1.000', '22,']) expect(parseDecimal(text, { integer: true })).toEqual({ ok: false, message: 'portal.kit.number.whole' });
-    for (const text of ['2 2', 'x', '1,0,0', '99999999999999999999']) expect(parseDecimal(text, { integer: true })).toEqual({ ok: false, message: 'portal.kit.number.invalid' });
+    for (const text of ['2,2', '2.2', '1,000', '1.000', '22,'])
+      expect(parseDecimal(text, { integer: true })).toEqual({ ok: false, message: 'portal.kit.number.whole' });
+    for (const text of ['2 2', 'x', '1,0,0', '99999999999999999999'])
+      expect(parseDecimal(text, { integer: true })).toEqual({ ok: false, message: 'portal.kit.number.invalid' });
   });
 });
 
@@ -51,7 +53,7 @@ function screens(dir: string): string[] {
 }
 
 describe('number fields of the browser app', () => {
-  it("go through DecimalInput: no react-admin NumberInput, no type=number input (the browser drops a decimal comma)", () => {
+  it('go through DecimalInput: no react-admin NumberInput, no type=number input (the browser drops a decimal comma)', () => {
     const root = join(__dirname, '..');
     const offenders = screens(root).flatMap((file) => {
       const text = readFileSync(file, 'utf8');

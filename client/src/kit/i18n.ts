@@ -27,7 +27,8 @@ export const messages: GroupMessages = {
           no_rows: 'The file has no data rows.',
           no_columns: 'No column of the file is a field of this list.',
           all_valid: 'All %{smart_count} row is valid. |||| All %{smart_count} rows are valid.',
-          errors_found: '%{smart_count} row has errors. Nothing is imported unless you choose the valid rows. |||| %{smart_count} rows have errors. Nothing is imported unless you choose the valid rows.',
+          errors_found:
+            '%{smart_count} row has errors. Nothing is imported unless you choose the valid rows. |||| %{smart_count} rows have errors. Nothing is imported unless you choose the valid rows.',
           line: 'Line',
           field: 'Field',
           message: 'Error',
@@ -104,7 +105,8 @@ export const messages: GroupMessages = {
           no_rows: 'Le fichier ne contient aucune ligne de données.',
           no_columns: 'Aucune colonne du fichier ne correspond à un champ de cette liste.',
           all_valid: 'La ligne est valide. |||| Les %{smart_count} lignes sont valides.',
-          errors_found: '%{smart_count} ligne contient des erreurs. Rien n’est importé sauf si vous choisissez les lignes valides. |||| %{smart_count} lignes contiennent des erreurs. Rien n’est importé sauf si vous choisissez les lignes valides.',
+          errors_found:
+            '%{smart_count} ligne contient des erreurs. Rien n’est importé sauf si vous choisissez les lignes valides. |||| %{smart_count} lignes contiennent des erreurs. Rien n’est importé sauf si vous choisissez les lignes valides.',
           line: 'Ligne',
           field: 'Champ',
           message: 'Erreur',
@@ -129,7 +131,8 @@ export const messages: GroupMessages = {
           updated: '%{smart_count} enregistrement modifié |||| %{smart_count} enregistrements modifiés',
           apply: 'Appliquer',
           cancel: 'Annuler',
-          not_allowed: 'Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis |||| Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis',
+          not_allowed:
+            'Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis |||| Vous ne pouvez pas modifier %{smart_count} des enregistrements choisis',
         },
         dependents: {
           sure: 'Supprimer cet enregistrement ? Cette action est définitive.',

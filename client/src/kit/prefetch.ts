@@ -6,7 +6,9 @@ export const PREFETCH_ROOT_MARGIN = '200px';
 type NetworkInformation = { saveData?: boolean; effectiveType?: string };
 
 /** Not when the user asked to save data, nor on a 2G link (prefetching would compete with what they look at). */
-export function prefetchAllowed(nav: { connection?: NetworkInformation } | undefined = typeof navigator === 'undefined' ? undefined : (navigator as never)): boolean {
+export function prefetchAllowed(
+  nav: { connection?: NetworkInformation } | undefined = typeof navigator === 'undefined' ? undefined : (navigator as never),
+): boolean {
   const connection = nav?.connection;
   if (!connection) return true;
   if (connection.saveData) return false;

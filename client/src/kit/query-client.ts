@@ -47,7 +47,9 @@ export function createQueryClient(): QueryClient {
     const defaulted = defaults(options);
     if (defaulted.suspense) {
       const stale: unknown = defaulted.staleTime;
-      defaulted.staleTime = (typeof stale === 'function' ? (...args: unknown[]) => clamp((stale as (...a: unknown[]) => unknown)(...args)) : clamp(stale)) as typeof defaulted.staleTime;
+      defaulted.staleTime = (
+        typeof stale === 'function' ? (...args: unknown[]) => clamp((stale as (...a: unknown[]) => unknown)(...args)) : clamp(stale)
+      ) as typeof defaulted.staleTime;
     }
     return defaulted;
   }) as typeof client.defaultQueryOptions;

@@ -21,9 +21,11 @@ function MenuGroup({ group }: { group: ResourceGroup }) {
         </ListSubheader>
       )}
       <ul role="group" aria-label={translate(group.label)} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-        {names.filter((n) => canAccess[n]).map((name) => (
-          <Menu.ResourceItem key={name} name={name} />
-        ))}
+        {names
+          .filter((n) => canAccess[n])
+          .map((name) => (
+            <Menu.ResourceItem key={name} name={name} />
+          ))}
       </ul>
     </li>
   );

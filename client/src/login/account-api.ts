@@ -27,7 +27,12 @@ async function post(path: string, body: unknown, locale: string): Promise<Accoun
   if (res.ok) return { ok: true, message };
   if (res.status === 400 && data.code === 'INVALID_LINK') return { ok: false, kind: 'invalid-link', message };
   if (res.status === 400) {
-    return { ok: false, kind: 'invalid', message, fieldErrors: Array.isArray(data.fieldErrors) ? (data.fieldErrors as { path: string; message: string }[]) : [] };
+    return {
+      ok: false,
+      kind: 'invalid',
+      message,
+      fieldErrors: Array.isArray(data.fieldErrors) ? (data.fieldErrors as { path: string; message: string }[]) : [],
+    };
   }
   return { ok: false, kind: 'server', message, status: res.status };
 }

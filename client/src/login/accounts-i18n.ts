@@ -96,7 +96,7 @@ export const messages: GroupMessages = {
           repeat: 'Répétez le nouveau mot de passe',
           submit: 'Enregistrer le mot de passe',
           submitting: 'Enregistrement…',
-          no_token: "Cette page a besoin du lien reçu par e-mail. Ouvrez à nouveau le lien, ou demandez-en un nouveau.",
+          no_token: 'Cette page a besoin du lien reçu par e-mail. Ouvrez à nouveau le lien, ou demandez-en un nouveau.',
           invalid_link: "Ce lien n'est plus valable (déjà utilisé, expiré ou remplacé par un plus récent).",
           ask_new: 'Demander un nouveau lien',
           done: 'Votre mot de passe est enregistré. Connectez-vous avec.',

@@ -39,8 +39,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
   const choose = useRef<(pin: MapPin) => void>(() => undefined);
   choose.current = onPinClick ?? ((pin) => navigate(siteSystemsPath(pin.site_cuid)));
   const label = useRef<(pin: MapPin) => string>(() => '');
-  label.current = (pin) =>
-    translate('portal.map.pin_label', { name: pin.name, state: translate(`portal.map.state.${pin.state}`), smart_count: pin.systems });
+  label.current = (pin) => translate('portal.map.pin_label', { name: pin.name, state: translate(`portal.map.state.${pin.state}`), smart_count: pin.systems });
   const clusterLabel = useRef<(count: number, state: MapPin['state']) => string>(() => '');
   clusterLabel.current = (count, state) => translate('portal.map.cluster_label', { smart_count: count, state: translate(`portal.map.state.${state}`) });
 
@@ -173,7 +172,15 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
       data-tiles={settings.data?.tile_url ? 'true' : 'false'}
       role="region"
       aria-label={translate('portal.map.label', { smart_count: pins.length })}
-      sx={{ height, width: '100%', borderRadius: 1, overflow: 'hidden', bgcolor: '#cfe3f1', '& .leaflet-container': { bgcolor: '#cfe3f1' }, '& .site-map-pin, & .site-map-cluster': { background: 'none', border: 'none' } }}
+      sx={{
+        height,
+        width: '100%',
+        borderRadius: 1,
+        overflow: 'hidden',
+        bgcolor: '#cfe3f1',
+        '& .leaflet-container': { bgcolor: '#cfe3f1' },
+        '& .site-map-pin, & .site-map-cluster': { background: 'none', border: 'none' },
+      }}
     />
   );
 }

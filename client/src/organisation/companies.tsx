@@ -36,7 +36,9 @@ export function LogoField(_props: { label?: string; source?: string }) {
   const src = typeof record?.logo === 'string' && /^https?:\/\//i.test(record.logo) ? record.logo : undefined;
   return (
     <Avatar src={src} alt="" variant="rounded" sx={{ width: 32, height: 32, fontSize: 14 }}>
-      {String(record?.name ?? '?').slice(0, 1).toUpperCase()}
+      {String(record?.name ?? '?')
+        .slice(0, 1)
+        .toUpperCase()}
     </Avatar>
   );
 }

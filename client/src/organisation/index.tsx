@@ -7,16 +7,46 @@ import { lazyPage } from '../kit/lazy';
 import { messages } from './i18n';
 
 // Each screen is its own chunk, loaded on first use: the shell stays small.
-const CompanyCreate = lazyPage(() => import('./companies'), (m) => m.CompanyCreate);
-const CompanyEdit = lazyPage(() => import('./companies'), (m) => m.CompanyEdit);
-const CompanyList = lazyPage(() => import('./companies'), (m) => m.CompanyList);
-const MembershipCreate = lazyPage(() => import('./memberships'), (m) => m.MembershipCreate);
-const MembershipEdit = lazyPage(() => import('./memberships'), (m) => m.MembershipEdit);
-const MembershipList = lazyPage(() => import('./memberships'), (m) => m.MembershipList);
-const RoleList = lazyPage(() => import('./roles'), (m) => m.RoleList);
-const UserCreate = lazyPage(() => import('./users'), (m) => m.UserCreate);
-const UserEdit = lazyPage(() => import('./users'), (m) => m.UserEdit);
-const UserList = lazyPage(() => import('./users'), (m) => m.UserList);
+const CompanyCreate = lazyPage(
+  () => import('./companies'),
+  (m) => m.CompanyCreate,
+);
+const CompanyEdit = lazyPage(
+  () => import('./companies'),
+  (m) => m.CompanyEdit,
+);
+const CompanyList = lazyPage(
+  () => import('./companies'),
+  (m) => m.CompanyList,
+);
+const MembershipCreate = lazyPage(
+  () => import('./memberships'),
+  (m) => m.MembershipCreate,
+);
+const MembershipEdit = lazyPage(
+  () => import('./memberships'),
+  (m) => m.MembershipEdit,
+);
+const MembershipList = lazyPage(
+  () => import('./memberships'),
+  (m) => m.MembershipList,
+);
+const RoleList = lazyPage(
+  () => import('./roles'),
+  (m) => m.RoleList,
+);
+const UserCreate = lazyPage(
+  () => import('./users'),
+  (m) => m.UserCreate,
+);
+const UserEdit = lazyPage(
+  () => import('./users'),
+  (m) => m.UserEdit,
+);
+const UserList = lazyPage(
+  () => import('./users'),
+  (m) => m.UserList,
+);
 
 /**
  * The organisation section of the menu (spec §6: company admins and superusers): companies,

@@ -57,7 +57,11 @@ const filters = [
     <AutocompleteInput optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
   </ReferenceInput>,
   <ReferenceInput key="user_cuid" source="user_cuid" reference="user" alwaysOn>
-    <AutocompleteInput optionText={(u: { name?: string; email?: string }) => (u ? `${u.name ?? ''} <${u.email ?? ''}>` : '')} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+    <AutocompleteInput
+      optionText={(u: { name?: string; email?: string }) => (u ? `${u.name ?? ''} <${u.email ?? ''}>` : '')}
+      filterToQuery={(q: string) => ({ q })}
+      sx={{ minWidth: 240 }}
+    />
   </ReferenceInput>,
 ];
 

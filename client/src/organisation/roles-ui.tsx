@@ -39,9 +39,14 @@ export function RoleChipField(_props: { source?: string; label?: string; sortabl
   const roleName = useRoleName();
   if (!record) return null;
   const level = (record.role_level ?? record.level) as number | undefined;
-  const known = roles.find((r) => r.role_cuid === record.role_cuid) ?? (level === undefined || level === null ? undefined : roles.find((r) => r.level === level));
+  const known =
+    roles.find((r) => r.role_cuid === record.role_cuid) ?? (level === undefined || level === null ? undefined : roles.find((r) => r.level === level));
   if (level === undefined || level === null) return known ? <RoleLevelChip level={known.level} name={roleName(known)} /> : null;
-  const name = known ? roleName(known) : record.translations ? roleName(record as unknown as { name: string }) : ((record.role_name ?? record.name) as string | undefined);
+  const name = known
+    ? roleName(known)
+    : record.translations
+      ? roleName(record as unknown as { name: string })
+      : ((record.role_name ?? record.name) as string | undefined);
   return <RoleLevelChip level={level} name={name} />;
 }
 

@@ -75,7 +75,14 @@ export function UserStatusField(_props: { label?: string; source?: string }) {
   const translate = useTranslate();
   if (!record) return null;
   return record.inactive ? (
-    <Chip size="small" color="default" variant="outlined" icon={<BlockIcon />} label={translate('portal.organisation.user.inactive')} data-testid="user-inactive" />
+    <Chip
+      size="small"
+      color="default"
+      variant="outlined"
+      icon={<BlockIcon />}
+      label={translate('portal.organisation.user.inactive')}
+      data-testid="user-inactive"
+    />
   ) : (
     <Chip size="small" color="success" variant="outlined" label={translate('portal.organisation.user.active')} data-testid="user-active" />
   );
@@ -99,7 +106,10 @@ export function UserStatusButton() {
     try {
       if (deactivating) await trpc.user.deactivate.mutate({ user_cuid: String(record.user_cuid) });
       else await trpc.user.reactivate.mutate({ user_cuid: String(record.user_cuid) });
-      notify(deactivating ? 'portal.organisation.user.deactivated' : 'portal.organisation.user.reactivated', { type: 'success', messageArgs: { name: record.name } });
+      notify(deactivating ? 'portal.organisation.user.deactivated' : 'portal.organisation.user.reactivated', {
+        type: 'success',
+        messageArgs: { name: record.name },
+      });
       refresh();
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
@@ -209,7 +219,8 @@ export function UserCreate() {
   const save = async (values: Record<string, unknown>) => {
     try {
       const answer = await trpc.user.create.mutate({ data: values as never });
-      if (answer.invitation) notify(answer.invitation.message, { type: answer.invitation.sent ? 'success' : 'warning', autoHideDuration: answer.invitation.sent ? 5000 : null });
+      if (answer.invitation)
+        notify(answer.invitation.message, { type: answer.invitation.sent ? 'success' : 'warning', autoHideDuration: answer.invitation.sent ? 5000 : null });
       else notify('ra.notification.created', { type: 'info', messageArgs: { smart_count: 1 } });
       redirect('list', 'user');
       return undefined;
@@ -301,9 +312,7 @@ function OwnCurrentPassword() {
   const record = useRecordContext();
   const { identity } = useGetIdentity();
   if (!record || !identity || String(identity.id) !== String(record.id)) return null;
-  return (
-    <PasswordInput source="current_password" autoComplete="current-password" helperText="portal.organisation.user.current_password_hint" />
-  );
+  return <PasswordInput source="current_password" autoComplete="current-password" helperText="portal.organisation.user.current_password_hint" />;
 }
 
 export function UserEdit() {
@@ -317,7 +326,9 @@ export function UserEdit() {
         <TextInput source="phone" autoComplete="off" />
         <PasswordInput
           source="password"
-          validate={(v: string | null | undefined) => (v && v.length < MIN_PASSWORD ? { message: 'ra.validation.minLength', args: { min: MIN_PASSWORD } } : undefined)}
+          validate={(v: string | null | undefined) =>
+            v && v.length < MIN_PASSWORD ? { message: 'ra.validation.minLength', args: { min: MIN_PASSWORD } } : undefined
+          }
           autoComplete="new-password"
           helperText="portal.organisation.user.password_keep"
         />

@@ -52,7 +52,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       const fields = fieldErrorsOf(error);
       if (fields.current_password) fields.current_password = translate('portal.account.change.wrong_current');
       if (Object.keys(fields).length) setErrors(fields);
-      else notify(httpStatusOf(error) === 429 ? messageOf(error) : translate('portal.account.errors.server', { status: httpStatusOf(error) }), { type: 'error' });
+      else
+        notify(httpStatusOf(error) === 429 ? messageOf(error) : translate('portal.account.errors.server', { status: httpStatusOf(error) }), { type: 'error' });
     } finally {
       setSaving(false);
     }

@@ -1,8 +1,4 @@
-import {
-  ROLES_FETCH_DELAY_MS,
-  SESSION_MAX_FAILURES,
-  SESSION_RECHECK_MS,
-} from '../../../shared/common/spec-constants';
+import { ROLES_FETCH_DELAY_MS, SESSION_MAX_FAILURES, SESSION_RECHECK_MS } from '../../../shared/common/spec-constants';
 import { FakeClock } from '../test-support/fake-clock';
 import type { SessionCheck, TSessionContext } from './auth-api';
 import { SessionManager, type TRole } from './session-manager';
@@ -180,13 +176,37 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
       { name: 'a 502 from a proxy', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true },
       { name: 'a 503 answer', answer: () => ({ kind: 'failed', message: 'down', status: 503 }), counts: true },
       { name: 'a 404 or other unexpected status', answer: () => ({ kind: 'failed', message: 'not found', status: 404 }), counts: true },
-      { name: 'a time-out of an answering server (online, other requests answered meanwhile)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: true },
-      { name: 'a time-out with nothing answered meanwhile (a silent drop)', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, silent: true },
-      { name: 'a 502 even when nothing else answered meanwhile (it is an answer)', answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }), counts: true, silent: true },
+      {
+        name: 'a time-out of an answering server (online, other requests answered meanwhile)',
+        answer: () => ({ kind: 'failed', message: 'The session check timed out' }),
+        counts: true,
+      },
+      {
+        name: 'a time-out with nothing answered meanwhile (a silent drop)',
+        answer: () => ({ kind: 'failed', message: 'The session check timed out' }),
+        counts: false,
+        silent: true,
+      },
+      {
+        name: 'a 502 even when nothing else answered meanwhile (it is an answer)',
+        answer: () => ({ kind: 'failed', message: 'bad gateway', status: 502 }),
+        counts: true,
+        silent: true,
+      },
       { name: 'a malformed or incomplete 200', answer: () => ({ kind: 'ok', context: { user: null } as unknown as TSessionContext }), counts: true },
       { name: 'no answer at all (fetch rejected)', answer: () => ({ kind: 'unreachable', message: 'Failed to fetch' }), counts: false },
-      { name: 'a time-out while the browser is offline', answer: () => ({ kind: 'failed', message: 'The session check timed out' }), counts: false, offline: true },
-      { name: 'a 503 answer even while the browser says offline (it did answer)', answer: () => ({ kind: 'failed', message: 'x', status: 503 }), counts: true, offline: true },
+      {
+        name: 'a time-out while the browser is offline',
+        answer: () => ({ kind: 'failed', message: 'The session check timed out' }),
+        counts: false,
+        offline: true,
+      },
+      {
+        name: 'a 503 answer even while the browser says offline (it did answer)',
+        answer: () => ({ kind: 'failed', message: 'x', status: 503 }),
+        counts: true,
+        offline: true,
+      },
     ];
     for (const c of cases) {
       it(`${c.name} ${c.counts ? 'counts as a failed check' : 'does not count, and marks the state unreachable'}`, async () => {
@@ -266,7 +286,10 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     });
 
     it('a 401 while the state was unreachable still signs out at once', async () => {
-      answers = [{ kind: 'unreachable', message: 'Failed to fetch' }, { kind: 'unauthorized', code: 'REVOKED', message: 'gone' }];
+      answers = [
+        { kind: 'unreachable', message: 'Failed to fetch' },
+        { kind: 'unauthorized', code: 'REVOKED', message: 'gone' },
+      ];
       sut.start(context());
       await clock.advance(SESSION_RECHECK_MS);
       expect(sut.getState().unreachable).toBe(true);

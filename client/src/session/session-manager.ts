@@ -1,8 +1,4 @@
-import {
-  ROLES_FETCH_DELAY_MS,
-  SESSION_MAX_FAILURES,
-  SESSION_RECHECK_MS,
-} from '../../../shared/common/spec-constants';
+import { ROLES_FETCH_DELAY_MS, SESSION_MAX_FAILURES, SESSION_RECHECK_MS } from '../../../shared/common/spec-constants';
 import type { SessionCheck, TSessionContext } from './auth-api';
 import { isCompleteContext } from './context';
 

@@ -16,7 +16,17 @@ export interface EditableEntry {
  * a dialog. Shown only for entries the server lets the caller change; entries the portal wrote
  * never get them (the server refuses them anyway).
  */
-export function ChangelogEntryActions({ entry, canEdit, canDelete, onChanged }: { entry: EditableEntry; canEdit: boolean; canDelete: boolean; onChanged: () => void }) {
+export function ChangelogEntryActions({
+  entry,
+  canEdit,
+  canDelete,
+  onChanged,
+}: {
+  entry: EditableEntry;
+  canEdit: boolean;
+  canDelete: boolean;
+  onChanged: () => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const [open, setOpen] = useState<'edit' | 'delete' | null>(null);

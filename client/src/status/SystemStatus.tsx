@@ -140,7 +140,12 @@ function DeviceCard({ device, timezone, canMute, onMute }: { device: Device; tim
           </Typography>
         ) : (
           <>
-            <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 0.5 }} title={fullLabel(new Date(state.timestamp).getTime(), locale, timezone)}>
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              sx={{ display: 'block', mt: 0.5 }}
+              title={fullLabel(new Date(state.timestamp).getTime(), locale, timezone)}
+            >
               {translate('portal.status.last_reported', { age: ageLabel(new Date(state.timestamp).getTime(), Date.now(), locale) })}
             </Typography>
             <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.25, my: 1 }}>
@@ -157,10 +162,24 @@ function DeviceCard({ device, timezone, canMute, onMute }: { device: Device; tim
             </Box>
             <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label={translate('portal.status.faults')}>
               {state.faults.map((f, i) => (
-                <Chip key={`f${i}`} size="small" color="error" label={f.text} aria-label={translate('portal.status.fault', { text: f.text })} data-testid="fault-chip" />
+                <Chip
+                  key={`f${i}`}
+                  size="small"
+                  color="error"
+                  label={f.text}
+                  aria-label={translate('portal.status.fault', { text: f.text })}
+                  data-testid="fault-chip"
+                />
               ))}
               {state.warnings.map((w, i) => (
-                <Chip key={`w${i}`} size="small" color="warning" label={w.text} aria-label={translate('portal.status.warning', { text: w.text })} data-testid="warning-chip" />
+                <Chip
+                  key={`w${i}`}
+                  size="small"
+                  color="warning"
+                  label={w.text}
+                  aria-label={translate('portal.status.warning', { text: w.text })}
+                  data-testid="warning-chip"
+                />
               ))}
               {issues === 0 && <Chip size="small" color="success" variant="outlined" label={translate('portal.status.no_faults')} />}
             </Stack>

@@ -42,7 +42,6 @@ export function Header({ data }: { data: Latest }) {
   );
 }
 
-
 export function LatestValues({ data }: { data: Latest }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -61,7 +60,12 @@ export function LatestValues({ data }: { data: Latest }) {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
         {data.devices.map((d) => (
           <Card key={d.entity_cuid} variant="outlined" data-testid="device-card" data-device={d.entity_cuid}>
-            <CardHeader title={d.name} subheader={d.entitytype_id ?? undefined} slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }} sx={{ pb: 0 }} />
+            <CardHeader
+              title={d.name}
+              subheader={d.entitytype_id ?? undefined}
+              slotProps={{ title: { variant: 'subtitle1', component: 'h3' } }}
+              sx={{ pb: 0 }}
+            />
             <CardContent sx={{ pt: 1 }}>
               {d.parameters.length === 0 && (
                 <Typography variant="body2" color="text.secondary">
@@ -70,11 +74,20 @@ export function LatestValues({ data }: { data: Latest }) {
               )}
               {/* The device's latest DeviceState, readable (issue 13). */}
               {d.state && <DeviceStateList state={d.state} now={now} />}
-              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}>
+              <Box
+                component="dl"
+                sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', overflowWrap: 'anywhere', columnGap: 1, rowGap: 0.5 }}
+              >
                 {d.parameters.map((p) => {
                   const ts = p.timestamp ? new Date(p.timestamp).getTime() : null;
                   return (
-                    <Box key={p.parameter_id} sx={{ display: 'contents' }} data-testid="latest-value" data-parameter={p.parameter_id} data-value={p.value ?? ''}>
+                    <Box
+                      key={p.parameter_id}
+                      sx={{ display: 'contents' }}
+                      data-testid="latest-value"
+                      data-parameter={p.parameter_id}
+                      data-value={p.value ?? ''}
+                    >
                       <Typography component="dt" variant="body2" color="text.secondary" title={p.parameter_id}>
                         {localText(p, 'description', locale) ?? p.parameter_id}
                       </Typography>

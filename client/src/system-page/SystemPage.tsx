@@ -41,7 +41,15 @@ export default function SystemPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   const translate = useTranslate();
-  const tab = location.pathname.endsWith('/changelog') ? 'changelog' : location.pathname.endsWith('/alarms') ? 'alarms' : location.pathname.endsWith('/status') ? 'status' : location.pathname.endsWith('/dashboard') ? 'dashboard' : 'overview';
+  const tab = location.pathname.endsWith('/changelog')
+    ? 'changelog'
+    : location.pathname.endsWith('/alarms')
+      ? 'alarms'
+      : location.pathname.endsWith('/status')
+        ? 'status'
+        : location.pathname.endsWith('/dashboard')
+          ? 'dashboard'
+          : 'overview';
   // The status view (spec §6: system status view 2).
   const { canAccess: canSeeStatus } = useCanAccess({ resource: 'systemStatus', action: 'show' });
   // The system's own dashboards made for the user (issue 13 §2).
@@ -82,9 +90,31 @@ export default function SystemPage() {
       <Tabs value={tab} sx={{ mb: 2 }} aria-label={data.name}>
         <Tab value="overview" label={translate('portal.system.tab_overview')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}`} />
         <Tab value="changelog" label={translate('portal.system.tab_changelog')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/changelog`} />
-        <Tab value="alarms" label={translate('portal.alarms.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/alarms`} data-testid="tab-alarms" />
-        {canSeeStatus && <Tab value="status" label={translate('portal.status.tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/status`} data-testid="tab-status" />}
-        {hasDashboard && <Tab value="dashboard" label={translate('portal.dashboards.system_tab')} component={RouterLink} to={`/systems/${encodeURIComponent(id)}/dashboard`} data-testid="tab-dashboard" />}
+        <Tab
+          value="alarms"
+          label={translate('portal.alarms.system_tab')}
+          component={RouterLink}
+          to={`/systems/${encodeURIComponent(id)}/alarms`}
+          data-testid="tab-alarms"
+        />
+        {canSeeStatus && (
+          <Tab
+            value="status"
+            label={translate('portal.status.tab')}
+            component={RouterLink}
+            to={`/systems/${encodeURIComponent(id)}/status`}
+            data-testid="tab-status"
+          />
+        )}
+        {hasDashboard && (
+          <Tab
+            value="dashboard"
+            label={translate('portal.dashboards.system_tab')}
+            component={RouterLink}
+            to={`/systems/${encodeURIComponent(id)}/dashboard`}
+            data-testid="tab-dashboard"
+          />
+        )}
       </Tabs>
       {tab === 'changelog' ? (
         <Suspense fallback={<CircularProgress size={24} />}>
@@ -154,19 +184,13 @@ function ChartPanel({ data }: { data: Latest }) {
       }),
     [device, parameterIds, locale],
   );
-  const labels = useMemo(
-    () => ({ avg: translate('portal.system.avg'), min: 'min', max: 'max', time: translate('portal.system.time') }),
-    [translate],
-  );
+  const labels = useMemo(() => ({ avg: translate('portal.system.avg'), min: 'min', max: 'max', time: translate('portal.system.time') }), [translate]);
   const onZoom = useCallback((from: number, to: number) => setZoom({ from, to }), []);
   const onWidth = useCallback((w: number) => setWidth(Math.round(w / 10) * 10), []);
 
   // While a new range loads, the previous answer stays drawn (keepPreviousData).
   const answer = series.data;
-  const chartSeries = useMemo(
-    () => (answer ? answer.series.filter((s) => parameterIds.includes(s.parameter_id)) : []),
-    [answer, parameterIds],
-  );
+  const chartSeries = useMemo(() => (answer ? answer.series.filter((s) => parameterIds.includes(s.parameter_id)) : []), [answer, parameterIds]);
   const pointCount = chartSeries.reduce((n, s) => n + s.points.length, 0);
 
   const choosePreset = (p: RangePreset) => {

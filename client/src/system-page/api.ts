@@ -39,8 +39,7 @@ export interface SeriesRequest {
 export function useSystemSeries({ entity_cuid, parameter_ids, from, to, points, timezone, enabled }: SeriesRequest) {
   return useQuery({
     queryKey: ['telemetry.series', entity_cuid, parameter_ids, from, to, points],
-    queryFn: ({ signal }) =>
-      trpc.telemetry.series.query({ entity_cuid, parameter_ids, from: new Date(from), to: new Date(to), points, timezone }, { signal }),
+    queryFn: ({ signal }) => trpc.telemetry.series.query({ entity_cuid, parameter_ids, from: new Date(from), to: new Date(to), points, timezone }, { signal }),
     enabled,
     placeholderData: keepPreviousData,
     retry: false,

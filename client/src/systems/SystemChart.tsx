@@ -98,7 +98,12 @@ export default function SystemChart(props: SystemChartProps) {
     });
     const axes: uPlot.Axis[] = [
       {
-        values: (_u, splits, _axis, _space, incr) => ticks(el, 'x', splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone))),
+        values: (_u, splits, _axis, _space, incr) =>
+          ticks(
+            el,
+            'x',
+            splits.map((s) => axisLabel(s * 1000, incr * 1000, locale, timeZone)),
+          ),
       },
     ];
     units.slice(0, 2).forEach((unit, i) =>
@@ -109,7 +114,12 @@ export default function SystemChart(props: SystemChartProps) {
         grid: { show: i === 0 },
         size: 60,
         // uPlot writes numbers in the browser's language; these follow the portal's.
-        values: (_u, splits) => ticks(el, i === 0 ? 'y' : 'y2', splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 }))),
+        values: (_u, splits) =>
+          ticks(
+            el,
+            i === 0 ? 'y' : 'y2',
+            splits.map((v) => formatNumber(v, locale, { maximumFractionDigits: 6 })),
+          ),
       }),
     );
     const opts: uPlot.Options = {

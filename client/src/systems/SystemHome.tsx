@@ -65,7 +65,11 @@ export function SiteCard({ data }: { data: Latest }) {
   const system = useGetOne<SystemRecord>('system', { id: data.system_cuid });
   const prefetchList = useSystemListPrefetch<HTMLAnchorElement>();
   // The level held in the system's company decides (a user Basic there and installer elsewhere does not read its site).
-  const { canAccess: maySeeSites } = useCanAccess({ resource: 'site', action: 'list', record: system.data?.company_cuid ? { company_cuid: system.data.company_cuid } : undefined });
+  const { canAccess: maySeeSites } = useCanAccess({
+    resource: 'site',
+    action: 'list',
+    record: system.data?.company_cuid ? { company_cuid: system.data.company_cuid } : undefined,
+  });
   const siteCuid = system.data?.site_cuid ?? null;
   const site = useGetOne<SiteRecord>('site', { id: siteCuid ?? '' }, { enabled: !!siteCuid && !!maySeeSites });
   const state = data.controllers.reduce<MapPin['state']>((worst, c) => worseState(worst, c.online_state), data.controllers.length ? 'ONLINE' : 'UNKNOWN');

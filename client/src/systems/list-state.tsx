@@ -20,7 +20,6 @@ export const OFFLINE_FOR_CHOICES = [
   { id: 168, name: 'portal.lists.offline_7d' },
 ];
 
-
 /** The system's name as a real link to its monitoring page (the row's keyboard way in). */
 export function SystemNameLink() {
   const record = useRecordContext<{ id: string; name: string }>();
@@ -44,7 +43,13 @@ export function SystemNameLink() {
 export function StateChip({ state }: { state: State }) {
   const translate = useTranslate();
   return (
-    <Chip size="small" label={translate(`portal.fleet_state.${state}`)} data-testid="state-chip" data-state={state} sx={{ bgcolor: ownEntry(STATE_COLOURS, state), color: '#fff', fontWeight: 500 }} />
+    <Chip
+      size="small"
+      label={translate(`portal.fleet_state.${state}`)}
+      data-testid="state-chip"
+      data-state={state}
+      sx={{ bgcolor: ownEntry(STATE_COLOURS, state), color: '#fff', fontWeight: 500 }}
+    />
   );
 }
 
@@ -61,7 +66,12 @@ export function LastContactField({ source = 'last_contact' }: { source?: string 
   const now = useNow();
   const raw = record?.[source] as Date | string | null | undefined;
   if (raw === undefined) return null;
-  if (raw === null) return <Typography variant="body2" color="text.secondary">{translate('portal.lists.never')}</Typography>;
+  if (raw === null)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('portal.lists.never')}
+      </Typography>
+    );
   const t = new Date(raw).getTime();
   return (
     <Typography variant="body2" component="span" title={formatDateTime(t, locale)} data-testid="last-contact">
@@ -73,7 +83,11 @@ export function LastContactField({ source = 'last_contact' }: { source?: string 
 export function ActiveAlarmsField() {
   const record = useRecordContext<{ active_alarms?: number }>();
   if (record?.active_alarms === undefined) return null;
-  return record.active_alarms > 0 ? <Chip size="small" color="error" label={record.active_alarms} data-testid="active-alarms" /> : <span data-testid="active-alarms">0</span>;
+  return record.active_alarms > 0 ? (
+    <Chip size="small" color="error" label={record.active_alarms} data-testid="active-alarms" />
+  ) : (
+    <span data-testid="active-alarms">0</span>
+  );
 }
 
 export function SocField() {

@@ -7,11 +7,7 @@ import InfoIcon from '@mui/icons-material/Info';
 import ReportIcon from '@mui/icons-material/Report';
 import WarningIcon from '@mui/icons-material/Warning';
 import { type CSSProperties, type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
-import {
-  ACTION_RESPONSE_COLOURS,
-  SEVERITY_COLOURS,
-  TOAST_SWIPE_THRESHOLD_PX,
-} from '../../../shared/common/spec-constants';
+import { ACTION_RESPONSE_COLOURS, SEVERITY_COLOURS, TOAST_SWIPE_THRESHOLD_PX } from '../../../shared/common/spec-constants';
 import type { Translate } from '../i18n/translate';
 import { formatTriggeredAt } from './format';
 import type { CloseReason, ToastEntry } from './toast-store';

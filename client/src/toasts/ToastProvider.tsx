@@ -89,9 +89,7 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
 
   const onAcknowledge = (toast: ToastEntry) => {
     store.close(toast.id, 'acknowledge');
-    acknowledge(toast)?.catch((error: unknown) =>
-      notify('portal.toasts.acknowledge_failed', { type: 'error', messageArgs: { message: messageOf(error) } }),
-    );
+    acknowledge(toast)?.catch((error: unknown) => notify('portal.toasts.acknowledge_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
   };
 
   const onClickThrough = (toast: ToastEntry) => {

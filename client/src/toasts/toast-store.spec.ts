@@ -1,9 +1,4 @@
-import {
-  TOAST_ACTION_RESPONSE_TIMEOUT_MS,
-  TOAST_DEFAULT_TIMEOUT_MS,
-  TOAST_MAX_VISIBLE,
-  TOAST_REMOVE_DELAY_MS,
-} from '../../../shared/common/spec-constants';
+import { TOAST_ACTION_RESPONSE_TIMEOUT_MS, TOAST_DEFAULT_TIMEOUT_MS, TOAST_MAX_VISIBLE, TOAST_REMOVE_DELAY_MS } from '../../../shared/common/spec-constants';
 import { FakeClock } from '../test-support/fake-clock';
 import { ToastStore, type TToast } from './toast-store';
 

@@ -1,9 +1,4 @@
-import {
-  TOAST_ACTION_RESPONSE_TIMEOUT_MS,
-  TOAST_DEFAULT_TIMEOUT_MS,
-  TOAST_MAX_VISIBLE,
-  TOAST_REMOVE_DELAY_MS,
-} from '../../../shared/common/spec-constants';
+import { TOAST_ACTION_RESPONSE_TIMEOUT_MS, TOAST_DEFAULT_TIMEOUT_MS, TOAST_MAX_VISIBLE, TOAST_REMOVE_DELAY_MS } from '../../../shared/common/spec-constants';
 import type { TToast } from '../../../server/src/notifications/notifications.schema';
 
 export type { TToast };
@@ -11,15 +6,7 @@ export type { TToast };
 /** Spec §4 Toasts: queued → open (at most TOAST_MAX_VISIBLE) → closed → removed 300 ms later. */
 export type ToastState = 'queued' | 'open' | 'closed';
 
-export type CloseReason =
-  | 'timeout'
-  | 'close-button'
-  | 'click-through'
-  | 'acknowledge'
-  | 'mute'
-  | 'close-all'
-  | 'escape'
-  | 'swipe';
+export type CloseReason = 'timeout' | 'close-button' | 'click-through' | 'acknowledge' | 'mute' | 'close-all' | 'escape' | 'swipe';
 
 /** Spec §3.2: a toast with its open flag and duration, plus the machine's bookkeeping. */
 export interface ToastEntry extends TToast {

@@ -57,12 +57,16 @@ describe('Connection (the server reachable or not)', () => {
 });
 
 describe('the tRPC client during a drop', () => {
-  const ok = (value: unknown) => new Response(JSON.stringify([{ result: { data: superjson.serialize(value) } }]), { status: 200, headers: { 'content-type': 'application/json' } });
+  const ok = (value: unknown) =>
+    new Response(JSON.stringify([{ result: { data: superjson.serialize(value) } }]), { status: 200, headers: { 'content-type': 'application/json' } });
   const failure = (status: number) =>
-    new Response(JSON.stringify([{ error: superjson.serialize({ message: 'no', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: status } }) }]), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
+    new Response(
+      JSON.stringify([{ error: superjson.serialize({ message: 'no', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: status } }) }]),
+      {
+        status,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
 
   /** A client over a scripted fetch: each call takes the next step (a Response, or 'drop' to reject). */
   function clientWith(steps: (Response | 'drop')[]) {
@@ -77,7 +81,10 @@ describe('the tRPC client during a drop', () => {
     }) as typeof fetch;
     globalThis.fetch = scripted;
     const client = createTRPCClient<AppRouter>({
-      links: [holdWhileUnreachableLink(connection), httpBatchLink({ url: 'http://portal.test/api/trpc', transformer: superjson, fetch: trackedFetch(connection) })],
+      links: [
+        holdWhileUnreachableLink(connection),
+        httpBatchLink({ url: 'http://portal.test/api/trpc', transformer: superjson, fetch: trackedFetch(connection) }),
+      ],
     });
     return { client, connection, calls, restore: () => (globalThis.fetch = realFetch) };
   }

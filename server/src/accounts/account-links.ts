@@ -81,7 +81,13 @@ export class AccountLinks implements OnModuleDestroy {
     if (!m) return undefined;
     const [, token_cuid, secret] = m;
     const row = await this.rows.read({ token_cuid }, tx, lock);
-    if (!row || row.expired || !KINDS.includes(row.data.kind as AccountLinkKind) || typeof row.data.secret_sha256 !== 'string' || typeof row.data.user_cuid !== 'string') {
+    if (
+      !row ||
+      row.expired ||
+      !KINDS.includes(row.data.kind as AccountLinkKind) ||
+      typeof row.data.secret_sha256 !== 'string' ||
+      typeof row.data.user_cuid !== 'string'
+    ) {
       return undefined;
     }
     // Sent to another address than the account's (changed since, or a link from before addresses were kept): dead.

@@ -41,6 +41,11 @@ export class AccountRequestsRepository extends SqlRepository<AccountRequestsRepo
   }
 
   async insert(who: ResetRequester, request_cuid: string, at: Date): Promise<void> {
-    await this.db.query(`INSERT INTO account_request (request_cuid, account, address, at) VALUES ($1, $2, $3, $4)`, [request_cuid, who.account, who.address, at]);
+    await this.db.query(`INSERT INTO account_request (request_cuid, account, address, at) VALUES ($1, $2, $3, $4)`, [
+      request_cuid,
+      who.account,
+      who.address,
+      at,
+    ]);
   }
 }

@@ -33,15 +33,18 @@ export interface PasswordStateRow {
 export class AccountUsersRepository {
   /** The active user with this address (trimmed, lower case), if any. */
   async activeByEmail(who: ResetAddress, db: Queryable): Promise<ResetUserRow | undefined> {
-    const [user] = (await db.query(`SELECT user_cuid, email, name, meta FROM "user" WHERE email = $1 AND NOT inactive`, [who.email.trim().toLowerCase()])) as ResetUserRow[];
+    const [user] = (await db.query(`SELECT user_cuid, email, name, meta FROM "user" WHERE email = $1 AND NOT inactive`, [
+      who.email.trim().toLowerCase(),
+    ])) as ResetUserRow[];
     return user;
   }
 
   /** The user's password state, their row locked (FOR UPDATE) in `tx`. */
   async lockPasswordState(user: LinkUser, tx: Queryable): Promise<PasswordStateRow | undefined> {
-    const [row] = (await tx.query(`SELECT password IS NOT NULL AS has_password, inactive, inactivated_by_user_cuid FROM "user" WHERE user_cuid = $1 FOR UPDATE`, [
-      user.user_cuid,
-    ])) as PasswordStateRow[];
+    const [row] = (await tx.query(
+      `SELECT password IS NOT NULL AS has_password, inactive, inactivated_by_user_cuid FROM "user" WHERE user_cuid = $1 FOR UPDATE`,
+      [user.user_cuid],
+    )) as PasswordStateRow[];
     return row;
   }
 

@@ -30,7 +30,11 @@ export class AccountsController {
     if (!parsed.success) {
       throw new BadRequestException({ code: 'BAD_REQUEST', message: texts.enterEmail, fieldErrors: [{ path: 'email', message: texts.enterEmail }] });
     }
-    await this.accounts.requestReset(parsed.data.email, { host: req.headers.host, protocol: req.protocol, address: req.ip ?? 'unknown' }, localeOfAcceptLanguage(req.headers['accept-language']));
+    await this.accounts.requestReset(
+      parsed.data.email,
+      { host: req.headers.host, protocol: req.protocol, address: req.ip ?? 'unknown' },
+      localeOfAcceptLanguage(req.headers['accept-language']),
+    );
     return { ok: true, message: texts.forgotSent };
   }
 

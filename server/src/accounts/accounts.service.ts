@@ -118,7 +118,10 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     const token = await this.links.issue('accountInvitation', invitee.user_cuid, invitee.email, ttl);
     const brand = await this.branding.forHost(invitee.host, invitee.protocol);
     const link = `${this.publicUrl}/auth/reset?token=${token}&welcome=1`;
-    const r = await this.send(invitee.email, invitationMail(invitee.locale, { brand: brand.title, name: invitee.name, link, validity: validityOf(invitee.locale, ttl) }));
+    const r = await this.send(
+      invitee.email,
+      invitationMail(invitee.locale, { brand: brand.title, name: invitee.name, link, validity: validityOf(invitee.locale, ttl) }),
+    );
     if (r.ok) return { sent: true, message: this.mailer.folder ? texts.invitationWritten : texts.invitationSent(invitee.email) };
     this.logger.warn(`Invitation mail for user ${invitee.user_cuid} not sent: ${r.reason}`);
     return { sent: false, message: texts.invitationFailed(r.reason) };

@@ -26,7 +26,14 @@ export class ResetThrottle implements OnModuleDestroy {
     private readonly config: AppConfig,
   ) {
     this.requests = new AccountRequestsRepository(ds);
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password reset requests', AccountRequestsRepository.SWEEP_ACCOUNT_REQUESTS, () => new Date(Date.now() - HOUR_MS), 10 * 60 * 1000);
+    this.sweeper = new OldRowsSweeper(
+      ds,
+      this.logger,
+      'old password reset requests',
+      AccountRequestsRepository.SWEEP_ACCOUNT_REQUESTS,
+      () => new Date(Date.now() - HOUR_MS),
+      10 * 60 * 1000,
+    );
   }
 
   onModuleDestroy(): void {

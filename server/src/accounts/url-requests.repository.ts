@@ -38,7 +38,13 @@ export class UrlRequestsRepository {
   }
 
   /** Adds a link of the user, live for `ttlSeconds`; `data` must name the owner (data.user_cuid). */
-  async insert(owner: LinkOwner, db: Queryable, link: LinkToken, data: { kind: string; email: string; secret_sha256: string }, ttlSeconds: number): Promise<void> {
+  async insert(
+    owner: LinkOwner,
+    db: Queryable,
+    link: LinkToken,
+    data: { kind: string; email: string; secret_sha256: string },
+    ttlSeconds: number,
+  ): Promise<void> {
     await db.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
       link.token_cuid,
       JSON.stringify({ kind: data.kind, user_cuid: owner.user_cuid, email: data.email, secret_sha256: data.secret_sha256 }),

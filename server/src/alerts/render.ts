@@ -16,8 +16,7 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ow
 /** Discord markdown: every formatting character is escaped, and mentions are broken up. */
 export const escapeMarkdown = (s: string): string => s.replace(/([\\*_~`|>#\-[\]()!:])/g, '\\$1').replace(/@/g, '@\u200b');
 
-const escapeFor = (format: RenderFormat): ((s: string) => string) =>
-  format === 'html' ? escapeHtml : format === 'markdown' ? escapeMarkdown : (s) => s;
+const escapeFor = (format: RenderFormat): ((s: string) => string) => (format === 'html' ? escapeHtml : format === 'markdown' ? escapeMarkdown : (s) => s);
 
 /** `{time}`: the device time in the system's timezone, e.g. "2026-11-24 02:13:05 (Africa/Nairobi)". */
 export function formatEventTime(iso: string, timezone: string): string {

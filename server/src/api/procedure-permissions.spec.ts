@@ -24,7 +24,8 @@ describe('procedure → permission map', () => {
  * enforces is deleted, and comes back with the issue that builds its feature.
  */
 const SERVER_SIDE_CHECKS: Record<string, string> = {
-  'files.upload': 'POST /api/files: files/files.controller.ts (policy mayStartUpload, before the body is read) and files/files.service.ts authorizeUpload (level 2 in the owner company)',
+  'files.upload':
+    'POST /api/files: files/files.controller.ts (policy mayStartUpload, before the body is read) and files/files.service.ts authorizeUpload (level 2 in the owner company)',
   'systems.move': 'crud/crud.service.ts update: moving a record of a system to another system needs level 1 in the owner company of both',
 };
 

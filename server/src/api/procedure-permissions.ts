@@ -29,4 +29,3 @@ export function procedurePermissions(): Record<string, string> {
   walk(appRouter._def.procedures as unknown as Record<string, unknown>, '');
   return Object.fromEntries(out.sort(([a], [b]) => a.localeCompare(b)));
 }
-

@@ -61,6 +61,10 @@ export function requestBrakeHook(brake: RequestBrake, languageOf: (cookie: strin
       .code(429)
       .header('retry-after', String(wait))
       .header('content-type', 'application/json; charset=utf-8')
-      .send({ error: { json: { message: translate(english, locale), code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, messageCode: messageCode(english) } } } });
+      .send({
+        error: {
+          json: { message: translate(english, locale), code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, messageCode: messageCode(english) } },
+        },
+      });
   };
 }

@@ -49,7 +49,7 @@ describe('access/resources.ts against the app router', () => {
     expect(unknown).toEqual([]);
   });
 
-  it("names for each action the permission its procedures enforce (.meta({ perm }))", () => {
+  it('names for each action the permission its procedures enforce (.meta({ perm }))', () => {
     const wrong: string[] = [];
     for (const [name, entry] of Object.entries(table)) {
       const procs = routers.get(name);
@@ -58,7 +58,9 @@ describe('access/resources.ts against the app router', () => {
           wrong.push(`${name}: no router of that name, yet perms.${action} (a page-only question belongs in pages)`);
           continue;
         }
-        const answering = [...procs.keys()].filter((p) => (ACTION_OF[p] ?? p) === action || (action === 'delete' && p === 'deleteMany' && !entry.perms.deleteMany));
+        const answering = [...procs.keys()].filter(
+          (p) => (ACTION_OF[p] ?? p) === action || (action === 'delete' && p === 'deleteMany' && !entry.perms.deleteMany),
+        );
         if (answering.length === 0) wrong.push(`${name}.${action}: no procedure answers it (a page-only question belongs in pages)`);
         for (const p of answering) if (procs.get(p) !== perm) wrong.push(`${name}.${action} = ${perm}, but ${name}.${p} enforces ${procs.get(p)}`);
       }
@@ -89,7 +91,8 @@ describe('access/resources.ts against the app router', () => {
       const csv = table[def.name]?.csv;
       if (!csv) continue;
       const create = Object.keys(def.create.shape).sort();
-      if (JSON.stringify([...csv.fields].sort()) !== JSON.stringify(create)) wrong.push(`${def.name}: csv.fields ${csv.fields.join(',')} ≠ create ${create.join(',')}`);
+      if (JSON.stringify([...csv.fields].sort()) !== JSON.stringify(create))
+        wrong.push(`${def.name}: csv.fields ${csv.fields.join(',')} ≠ create ${create.join(',')}`);
       // The server ignores `id` and a generated key; the browser must not offer them as columns.
       for (const column of ['id', ...(def.generatedKey === false ? [] : [def.key])]) {
         if (!csv.ignore.includes(column)) wrong.push(`${def.name}: csv.ignore lacks ${column}`);

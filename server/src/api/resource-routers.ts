@@ -61,7 +61,11 @@ function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, 
     dataProcessor: router({
       ...crudProcedures(dataProcessorResource, crud),
       // Configuring also writes to the processor's system: owner company or a share with change.
-      configure: guardedUpdateProcedure(dataProcessorResource, crud, { perm: 'dataProcessors.configure', also: ['devices.configure'], input: ZProcessorConfigure }),
+      configure: guardedUpdateProcedure(dataProcessorResource, crud, {
+        perm: 'dataProcessors.configure',
+        also: ['devices.configure'],
+        input: ZProcessorConfigure,
+      }),
     }),
   };
 }

@@ -57,7 +57,15 @@ export function limitBatchSize(max: number) {
         void reply
           .code(413)
           .header('content-type', 'application/json; charset=utf-8')
-          .send({ error: { json: { message: `A batch may hold at most ${max} calls (this one has ${calls}); split it`, code: -32600, data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 } } } });
+          .send({
+            error: {
+              json: {
+                message: `A batch may hold at most ${max} calls (this one has ${calls}); split it`,
+                code: -32600,
+                data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 },
+              },
+            },
+          });
         return;
       }
     }
@@ -106,12 +114,26 @@ export class TrpcService implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', wholeJsonAnswer);
     // After wholeJsonAnswer (which makes a query's answer bytes): queries answer 304 when unchanged.
-    fastify.addHook('onSend', conditionalGet((req) => req.routeOptions.url === '/api/trpc/:path'));
+    fastify.addHook(
+      'onSend',
+      conditionalGet((req) => req.routeOptions.url === '/api/trpc/:path'),
+    );
     fastify.addHook('onRequest', refuseNonJsonBodies);
     fastify.addHook('onRequest', limitBatchSize(this.config.TRPC_MAX_BATCH_SIZE));
-    const braked = new Counter({ name: 'portal_request_brake_refusals_total', help: 'tRPC requests answered 429 because their session called faster than REQUESTS_PER_SESSION_PER_SECOND.', registers: [this.metrics.registry] });
+    const braked = new Counter({
+      name: 'portal_request_brake_refusals_total',
+      help: 'tRPC requests answered 429 because their session called faster than REQUESTS_PER_SESSION_PER_SECOND.',
+      registers: [this.metrics.registry],
+    });
     const brake = new RequestBrake(this.config.REQUESTS_PER_SESSION_PER_SECOND, this.config.REQUESTS_PER_SESSION_BURST);
-    fastify.addHook('onRequest', requestBrakeHook(brake, (cookie) => this.sessions.languageMetaOf(cookie), () => braked.inc()));
+    fastify.addHook(
+      'onRequest',
+      requestBrakeHook(
+        brake,
+        (cookie) => this.sessions.languageMetaOf(cookie),
+        () => braked.inc(),
+      ),
+    );
     await fastify.register(fastifyTRPCPlugin, {
       prefix: '/api/trpc',
       trpcOptions: {
@@ -145,7 +167,19 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
 }
 
 @Module({
-  imports: [AuthModule, TokensModule, UsersModule, CompaniesModule, BrandingModule, DashboardsModule, NotificationsModule, TelemetryModule, FilesModule, AlertEngineModule, AlertChannelsModule],
+  imports: [
+    AuthModule,
+    TokensModule,
+    UsersModule,
+    CompaniesModule,
+    BrandingModule,
+    DashboardsModule,
+    NotificationsModule,
+    TelemetryModule,
+    FilesModule,
+    AlertEngineModule,
+    AlertChannelsModule,
+  ],
   providers: [TrpcService, ResourceRouters],
   exports: [TrpcService],
 })

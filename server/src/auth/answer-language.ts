@@ -30,7 +30,9 @@ export function errorAnswerLanguageHook(sessions: SessionService) {
     const out: Record<string, unknown> = { ...answer, message: translate(answer.message, locale), ...(code ? { messageCode: code } : {}) };
     if (Array.isArray(answer.fieldErrors)) {
       out.fieldErrors = answer.fieldErrors.map((f: unknown) =>
-        f && typeof f === 'object' && typeof (f as { message?: unknown }).message === 'string' ? { ...f, message: translate((f as { message: string }).message, locale) } : f,
+        f && typeof f === 'object' && typeof (f as { message?: unknown }).message === 'string'
+          ? { ...f, message: translate((f as { message: string }).message, locale) }
+          : f,
       );
     }
     return JSON.stringify(out);

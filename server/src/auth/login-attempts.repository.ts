@@ -71,7 +71,11 @@ export class LoginAttemptsRepository extends SqlRepository<LoginAttemptsReposito
 
   /** Deletes the attempt `ticket` and every attempt of this account from this address. */
   async clearLogins(who: LoginIdentity, ticket: string): Promise<void> {
-    await this.db.query(`DELETE FROM login_attempt WHERE (ticket = $1 AND account = $2) OR (account = $2 AND address = $3)`, [ticket, who.account, who.address]);
+    await this.db.query(`DELETE FROM login_attempt WHERE (ticket = $1 AND account = $2) OR (account = $2 AND address = $3)`, [
+      ticket,
+      who.account,
+      who.address,
+    ]);
   }
 
   /** Deletes the one attempt `ticket` of this account. */

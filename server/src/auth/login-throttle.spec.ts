@@ -66,7 +66,7 @@ describe('LoginThrottle', () => {
     }
   });
 
-  it('the account\'s owner from an address without failures is not locked out by an attacker\'s address', async () => {
+  it("the account's owner from an address without failures is not locked out by an attacker's address", async () => {
     for (let i = 0; i < 6; i++) await sut.reserve(acct('owner'), '6.6.6.6', t0);
     expect((await sut.reserve(acct('owner'), '6.6.6.6', t0 + 1)).blocked).toBe(true);
     expect(await sut.reserve(acct('owner'), '7.7.7.7', t0 + 1)).toMatchObject({ blocked: false, delayMs: 0 });

@@ -43,7 +43,13 @@ export class LoginThrottle implements OnModuleDestroy {
     private readonly config: AppConfig,
   ) {
     this.attempts = new LoginAttemptsRepository(ds);
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old login attempts', LoginAttemptsRepository.SWEEP_LOGIN_ATTEMPTS, () => new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000));
+    this.sweeper = new OldRowsSweeper(
+      ds,
+      this.logger,
+      'old login attempts',
+      LoginAttemptsRepository.SWEEP_LOGIN_ATTEMPTS,
+      () => new Date(Date.now() - this.config.LOGIN_WINDOW_SECONDS * 1000),
+    );
   }
 
   onModuleDestroy(): void {

@@ -27,7 +27,13 @@ export class PasswordChangeBrake implements OnModuleDestroy {
     private readonly config: AppConfig,
   ) {
     this.changes = new LoginAttemptsRepository(ds);
-    this.sweeper = new OldRowsSweeper(ds, this.logger, 'old password changes', LoginAttemptsRepository.SWEEP_PASSWORD_CHANGES, () => new Date(Date.now() - WINDOW_MS));
+    this.sweeper = new OldRowsSweeper(
+      ds,
+      this.logger,
+      'old password changes',
+      LoginAttemptsRepository.SWEEP_PASSWORD_CHANGES,
+      () => new Date(Date.now() - WINDOW_MS),
+    );
   }
 
   onModuleDestroy(): void {

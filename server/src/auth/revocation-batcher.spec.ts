@@ -8,9 +8,7 @@ describe('RevocationBatcher', () => {
     const releases: (() => void)[] = [];
     const sut = new RevocationBatcher((keys) => {
       batches.push(keys);
-      return new Promise((resolve) =>
-        releases.push(() => resolve(new Map(keys.map((k, i) => [RevocationBatcher.keyOf(k), state(i)])))),
-      );
+      return new Promise((resolve) => releases.push(() => resolve(new Map(keys.map((k, i) => [RevocationBatcher.keyOf(k), state(i)])))));
     }, 2);
     const checks = Array.from({ length: 7 }, (_, i) => sut.check({ user_cuid: `u${i}`, sid: `s${i}` }));
     expect(batches.map((b) => b.length)).toEqual([1, 1]); // two slots, taken at once
@@ -30,9 +28,7 @@ describe('RevocationBatcher', () => {
     const failing = new RevocationBatcher(async () => {
       throw new Error('database down');
     });
-    await expect(Promise.all([failing.check({ user_cuid: 'a', sid: '1' }), failing.check({ user_cuid: 'b', sid: '2' })])).rejects.toThrow(
-      'database down',
-    );
+    await expect(Promise.all([failing.check({ user_cuid: 'a', sid: '1' }), failing.check({ user_cuid: 'b', sid: '2' })])).rejects.toThrow('database down');
   });
 
   it('a shared batch never fails for one bad item: a lookup the database refuses for one session fails that check alone; the others get their state', async () => {

@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SESSION_COOKIE_DAYS, SESSION_COOKIE_NAME } from '../../../shared/common/spec-constants';
 
-
 /** Spec §9: the session cookie is `liuc` and lasts 7 days. */
 export const SESSION_COOKIE = SESSION_COOKIE_NAME;
 export const SESSION_MAX_AGE_SECONDS = SESSION_COOKIE_DAYS * 24 * 60 * 60;

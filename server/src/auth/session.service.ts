@@ -17,9 +17,7 @@ const OPENED_COOKIES = { entries: 5_000, bytes: 32 * 1024 * 1024, entryBytes: 64
 
 export type SessionFailure = 'MISSING' | 'INVALID' | 'EXPIRED' | 'REVOKED' | 'INACTIVE';
 
-export type SessionCheck =
-  | { ok: true; payload: TSessionPayload; actor: Actor }
-  | { ok: false; reason: SessionFailure };
+export type SessionCheck = { ok: true; payload: TSessionPayload; actor: Actor } | { ok: false; reason: SessionFailure };
 
 /**
  * The session lives in the encrypted `liuc` cookie; revocation lives in the database. Every check
@@ -40,10 +38,7 @@ export class SessionService implements OnModuleDestroy {
   private readonly sessions: SessionsRepository;
   private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES.entries, OPENED_COOKIES.bytes, OPENED_COOKIES.entryBytes);
 
-  constructor(
-    @Inject(DATA_SOURCE) ds: DataSource,
-    config: AppConfig,
-  ) {
+  constructor(@Inject(DATA_SOURCE) ds: DataSource, config: AppConfig) {
     this.codec = new SessionCookieCodec(config.sessionSecret);
     this.sessions = new SessionsRepository(ds);
     this.sweeper = new OldRowsSweeper(ds, this.logger, 'expired revoked sessions', SessionsRepository.SWEEP_REVOKED_SESSIONS, () => new Date(), 60 * 60 * 1000);

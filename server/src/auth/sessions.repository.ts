@@ -80,7 +80,9 @@ export class SessionsRepository extends SqlRepository<SessionsRepository> {
 
   /** The user with this email (any case), with the password hash, for the password check. */
   async signInUser(who: SignInIdentity): Promise<SignInUserRow | undefined> {
-    const [user] = (await this.db.query(`SELECT user_cuid, email, password, inactive FROM "user" WHERE email = lower($1)`, [who.email.trim()])) as SignInUserRow[];
+    const [user] = (await this.db.query(`SELECT user_cuid, email, password, inactive FROM "user" WHERE email = lower($1)`, [
+      who.email.trim(),
+    ])) as SignInUserRow[];
     return user;
   }
 

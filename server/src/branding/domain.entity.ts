@@ -14,10 +14,7 @@ import { RootDomainEntity } from './root-domain.entity';
 @Index('ix_domain_company_cuid', ['company_cuid'])
 @Index('ix_domain_root_domain_name', ['root_domain_name'])
 @Check('ck_domain_name_lower', `name = lower(name) AND sub_domain_name = lower(sub_domain_name)`)
-@Check(
-  'ck_domain_name_parts',
-  `name = CASE WHEN sub_domain_name = '' THEN root_domain_name ELSE sub_domain_name || '.' || root_domain_name END`,
-)
+@Check('ck_domain_name_parts', `name = CASE WHEN sub_domain_name = '' THEN root_domain_name ELSE sub_domain_name || '.' || root_domain_name END`)
 export class DomainEntity {
   @PrimaryColumn({ type: 'varchar', length: 253, name: 'name', primaryKeyConstraintName: 'pk_domain' })
   name: string;

@@ -16,11 +16,7 @@ export class DomainRouter {
   readonly rootDomain;
   readonly domain;
 
-  constructor(
-    crud: CrudService,
-    branding: BrandingService,
-    @Inject(DATA_SOURCE) ds: DataSource,
-  ) {
+  constructor(crud: CrudService, branding: BrandingService, @Inject(DATA_SOURCE) ds: DataSource) {
     const lookups = new DomainsRepository(ds);
     const afterWrite = () => void branding.invalidate();
     this.rootDomain = crudRouter(rootDomainResource, crud, { checkInput: (kind, row) => checkRootDomain(lookups, kind, row), afterWrite });

@@ -32,7 +32,9 @@ export class DomainsRepository {
 
   /** The longest of `candidates` that is a root domain, with its data, or none. */
   async longestRootDomain(candidates: string[]): Promise<{ name: string; root_domain_data: unknown } | undefined> {
-    const [root] = (await this.ds.query(`SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`, [candidates])) as {
+    const [root] = (await this.ds.query(`SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`, [
+      candidates,
+    ])) as {
       name: string;
       root_domain_data: unknown;
     }[];

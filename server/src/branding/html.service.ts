@@ -8,12 +8,10 @@ const MARKER = '<!--portal-head-->';
 /** What the page tells the browser about its session: the §3.1 context, or why there is none. */
 export type EmbeddedSession = { ok: true; context: unknown } | { ok: false; code: string };
 
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON inside <script type="application/json">: no "</script>" or "<!--" can break out. */
-const safeJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+const safeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
 const absolute = (base: string, url: string): string => (url.startsWith('https://') ? url : new URL(url, base).toString());
 
@@ -59,8 +57,7 @@ export class HtmlService {
 
   headFor(brand: TBrand, pageUrl: string): string {
     const image = absolute(pageUrl, brand.og_image.url);
-    const meta = (property: string, content: string | number) =>
-      `<meta property="${property}" content="${escapeHtml(String(content))}" />`;
+    const meta = (property: string, content: string | number) => `<meta property="${property}" content="${escapeHtml(String(content))}" />`;
     return [
       `<title>${escapeHtml(brand.title)}</title>`,
       `<meta name="description" content="${escapeHtml(brand.description)}" />`,
@@ -87,8 +84,6 @@ export class HtmlService {
     const head = this.headFor(brand, pageUrl) + (session ? `\n    <script id="portal-session" type="application/json">${safeJson(session)}</script>` : '');
     // Any <title> the template carries is replaced by the brand's.
     const withoutTitle = html.replace(/<title>[\s\S]*?<\/title>/i, '');
-    return withoutTitle.includes(MARKER)
-      ? withoutTitle.replace(MARKER, head)
-      : withoutTitle.replace(/<head([^>]*)>/i, `<head$1>\n    ${head}`);
+    return withoutTitle.includes(MARKER) ? withoutTitle.replace(MARKER, head) : withoutTitle.replace(/<head([^>]*)>/i, `<head$1>\n    ${head}`);
   }
 }

@@ -47,7 +47,9 @@ export class BudgetRepository {
   /** The distinct budget accounts of some companies, sorted. */
   async rootsOf(company_cuids: readonly string[]): Promise<string[]> {
     if (!company_cuids.length) return [];
-    const rows = (await this.ds.query(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [company_cuids])) as { root: string }[];
+    const rows = (await this.ds.query(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [company_cuids])) as {
+      root: string;
+    }[];
     return rows.map((r) => r.root);
   }
 
@@ -68,7 +70,10 @@ export class BudgetRepository {
   }
 
   /** The owner of a system and the companies it is shared with (who acts from where), or undefined. */
-  async systemCompanies(tx: Queryable, system_cuid: string): Promise<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] } | undefined> {
+  async systemCompanies(
+    tx: Queryable,
+    system_cuid: string,
+  ): Promise<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] } | undefined> {
     const [row] = (await tx.query(
       `SELECT s.company_cuid, COALESCE((SELECT json_agg(json_build_object('company_cuid', sh.company_cuid, 'change', sh.change))
                                            FROM system_sharing sh WHERE sh.system_cuid = s.system_cuid), '[]'::json) AS shares
@@ -107,19 +112,25 @@ export class BudgetRepository {
    */
   async lockAndSumFileBytes(tx: Queryable, company_cuid: string): Promise<number> {
     await tx.query(`SELECT pg_advisory_xact_lock(7302, hashtext($1))`, [`files:${company_cuid}`]);
-    const [row] = (await tx.query(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid])) as { n: string | number }[];
+    const [row] = (await tx.query(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid])) as {
+      n: string | number;
+    }[];
     return Number(row?.n ?? 0);
   }
 
   /** The bytes of a company's hosted files without a lock (an early answer before storing anything). */
   async sumFileBytes(company_cuid: string): Promise<number> {
-    const [row] = (await this.ds.query(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid])) as { n: string | number }[];
+    const [row] = (await this.ds.query(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid])) as {
+      n: string | number;
+    }[];
     return Number(row?.n ?? 0);
   }
 
   /** The companies a user belongs to, sorted. */
   async companiesOfUser(user_cuid: string): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [user_cuid])) as { company_cuid: string }[];
+    const rows = (await this.ds.query(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [user_cuid])) as {
+      company_cuid: string;
+    }[];
     return rows.map((r) => r.company_cuid);
   }
 

@@ -50,18 +50,15 @@ export interface MailPayer {
 
 /** The `budget` label of portal_budget_refusals_total (a fixed list). */
 export type BudgetName =
-  | 'mail.user'
-  | 'mail.address'
-  | 'mail.company'
-  | 'command.controller'
-  | `cap.${CompanyCapName}`
-  | 'files.bytes'
-  | 'files.uploads'
-  | 'files.running';
+  'mail.user' | 'mail.address' | 'mail.company' | 'command.controller' | `cap.${CompanyCapName}` | 'files.bytes' | 'files.uploads' | 'files.running';
 
 /** A size for a message: KiB, MiB or GiB with one decimal. */
 export function sizeText(bytes: number): string {
-  for (const [unit, n] of [['GiB', 2 ** 30], ['MiB', 2 ** 20]] as const) if (bytes >= n) return `${Math.round((bytes / n) * 10) / 10} ${unit}`;
+  for (const [unit, n] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+  ] as const)
+    if (bytes >= n) return `${Math.round((bytes / n) * 10) / 10} ${unit}`;
   return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
 }
 
@@ -116,7 +113,20 @@ export class Budgets implements OnModuleDestroy {
       labelNames: ['budget'],
       registers: [metrics.registry],
     });
-    for (const b of ['mail.user', 'mail.address', 'mail.company', 'command.controller', 'cap.triggers', 'cap.channels', 'cap.processors', 'cap.schedules', 'files.bytes', 'files.uploads', 'files.running'] as const) this.refusals.inc({ budget: b }, 0);
+    for (const b of [
+      'mail.user',
+      'mail.address',
+      'mail.company',
+      'command.controller',
+      'cap.triggers',
+      'cap.channels',
+      'cap.processors',
+      'cap.schedules',
+      'files.bytes',
+      'files.uploads',
+      'files.running',
+    ] as const)
+      this.refusals.inc({ budget: b }, 0);
     BY_DATA_SOURCE.set(ds, this);
   }
 
@@ -149,8 +159,10 @@ export class Budgets implements OnModuleDestroy {
     if (v.ok) return;
     this.refused(v.budget as BudgetName);
     const minutes = Math.max(1, Math.ceil(v.retryAfterSeconds / 60));
-    if (v.budget === 'mail.user') throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `You have caused too many mails this hour; try again in ${minutes} min` });
-    if (v.budget === 'mail.company') throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `This company has caused too many mails this hour; try again in ${minutes} min` });
+    if (v.budget === 'mail.user')
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `You have caused too many mails this hour; try again in ${minutes} min` });
+    if (v.budget === 'mail.company')
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `This company has caused too many mails this hour; try again in ${minutes} min` });
     throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many mails went to this address this hour; try again in ${minutes} min` });
   }
 
@@ -216,9 +228,18 @@ export class Budgets implements OnModuleDestroy {
     const n = await this.repo.lockAndCount(tx, cap, await this.repo.rootOf(tx, company_cuid));
     if (n + rows <= max) return;
     this.refused(`cap.${cap}`);
-    if (cap === 'triggers') throw new TRPCError({ code: 'BAD_REQUEST', message: `This company has reached its limit of ${max} triggers; delete one before adding another` });
-    if (cap === 'channels') throw new TRPCError({ code: 'BAD_REQUEST', message: `This company has reached its limit of ${max} notification channels; delete one before adding another` });
-    if (cap === 'schedules') throw new TRPCError({ code: 'BAD_REQUEST', message: `This company has reached its limit of ${max} scheduled exports; remove a schedule before adding another` });
+    if (cap === 'triggers')
+      throw new TRPCError({ code: 'BAD_REQUEST', message: `This company has reached its limit of ${max} triggers; delete one before adding another` });
+    if (cap === 'channels')
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: `This company has reached its limit of ${max} notification channels; delete one before adding another`,
+      });
+    if (cap === 'schedules')
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: `This company has reached its limit of ${max} scheduled exports; remove a schedule before adding another`,
+      });
     throw new TRPCError({ code: 'BAD_REQUEST', message: `This company has reached its limit of ${max} data processors; delete one before adding another` });
   }
 
@@ -229,7 +250,13 @@ export class Budgets implements OnModuleDestroy {
    * holding a change share where it does) and needs room in that company's budget account; the
    * charge is stored on the row (charged_company_cuid), never the system owner's when a partner acts.
    */
-  async assertRoomForRow(tx: Queryable, cap: 'triggers' | 'processors', actor: Actor, row: Record<string, unknown>, current?: Record<string, unknown>): Promise<void> {
+  async assertRoomForRow(
+    tx: Queryable,
+    cap: 'triggers' | 'processors',
+    actor: Actor,
+    row: Record<string, unknown>,
+    current?: Record<string, unknown>,
+  ): Promise<void> {
     if (typeof row.system_cuid !== 'string') return;
     if (current && current.system_cuid === row.system_cuid) return;
     const charged = await this.chargedOn(tx, cap, actor, row.system_cuid);
@@ -239,7 +266,12 @@ export class Budgets implements OnModuleDestroy {
       row.charged_company_cuid = charged;
       return;
     }
-    const before = typeof current.charged_company_cuid === 'string' ? current.charged_company_cuid : typeof current.system_cuid === 'string' ? (await this.repo.systemCompanies(tx, current.system_cuid))?.company_cuid : undefined;
+    const before =
+      typeof current.charged_company_cuid === 'string'
+        ? current.charged_company_cuid
+        : typeof current.system_cuid === 'string'
+          ? (await this.repo.systemCompanies(tx, current.system_cuid))?.company_cuid
+          : undefined;
     if (!before || (await this.repo.rootOf(tx, before)) !== (await this.repo.rootOf(tx, charged))) await this.assertRoom(tx, cap, charged);
     const id = current[cap === 'triggers' ? 'trigger_cuid' : 'entity_cuid'] ?? current.id;
     if (typeof id === 'string') await this.repo.setCharged(tx, cap, id, charged);
@@ -253,7 +285,10 @@ export class Budgets implements OnModuleDestroy {
     const system = await this.repo.systemCompanies(tx, system_cuid);
     if (!system) return undefined;
     // acting through a share needs a share with change
-    return actingCompany(actor, POLICY[cap === 'triggers' ? 'eventTriggers.change' : 'dataProcessors.create'].level, { company_cuid: system.company_cuid, shares: system.shares.filter((s) => s.change) });
+    return actingCompany(actor, POLICY[cap === 'triggers' ? 'eventTriggers.change' : 'dataProcessors.create'].level, {
+      company_cuid: system.company_cuid,
+      shares: system.shares.filter((s) => s.change),
+    });
   }
 
   /**

@@ -36,7 +36,13 @@ export const manufacturerResource: Def = {
   table: 'manufacturer',
   key: 'manufacturer_cuid',
   generatedKey: true,
-  record: z.object({ manufacturer_cuid: z.string(), name: z.string(), url: z.string().nullable(), company_cuid: z.string().nullable(), translations: ZTranslationsRecord }),
+  record: z.object({
+    manufacturer_cuid: z.string(),
+    name: z.string(),
+    url: z.string().nullable(),
+    company_cuid: z.string().nullable(),
+    translations: ZTranslationsRecord,
+  }),
   create: z.object({ name: ZName, url: ZUrl, company_cuid: ZRefCuid.nullable().optional(), translations: ZManufacturerTr.default({}) }),
   update: z.object({ name: ZName, url: ZUrl, translations: ZManufacturerTr }).partial(),
   ...resourceAccess('manufacturer'),
@@ -146,7 +152,15 @@ export const entityTypeResource: Def = {
     translations: ZEntityTypeTr.default({}),
   }),
   update: z
-    .object({ manufacturer_cuid: ZRefCuid.nullable(), model: ZName, image: ZImage, description: ZText, url: ZUrl, entity_type: z.enum(ENTITY_TYPE_KINDS), translations: ZEntityTypeTr })
+    .object({
+      manufacturer_cuid: ZRefCuid.nullable(),
+      model: ZName,
+      image: ZImage,
+      description: ZText,
+      url: ZUrl,
+      entity_type: z.enum(ENTITY_TYPE_KINDS),
+      translations: ZEntityTypeTr,
+    })
     .partial(),
   ...resourceAccess('entityType'),
   scope: { kind: 'global' },
@@ -197,12 +211,7 @@ export const entityCategoryResource: Def = {
  */
 const ZUnitVariants = boundedJson(
   z
-    .array(
-      z.union([
-        z.string().trim().min(1).max(32),
-        z.object({ unit: z.string().trim().min(1).max(32), factor: z.number().finite().positive() }).strict(),
-      ]),
-    )
+    .array(z.union([z.string().trim().min(1).max(32), z.object({ unit: z.string().trim().min(1).max(32), factor: z.number().finite().positive() }).strict()]))
     .max(50),
 );
 
@@ -212,7 +221,13 @@ export const unitResource: Def = {
   table: 'unit',
   key: 'unit_cuid',
   generatedKey: true,
-  record: z.object({ unit_cuid: z.string(), unit: z.string(), description: z.string().nullable(), unit_variants: z.array(z.unknown()), translations: ZTranslationsRecord }),
+  record: z.object({
+    unit_cuid: z.string(),
+    unit: z.string(),
+    description: z.string().nullable(),
+    unit_variants: z.array(z.unknown()),
+    translations: ZTranslationsRecord,
+  }),
   create: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants.default([]), translations: ZUnitTr.default({}) }),
   update: z.object({ unit: z.string().trim().min(1).max(32), description: ZText, unit_variants: ZUnitVariants, translations: ZUnitTr }).partial(),
   ...resourceAccess('unit'),
@@ -243,8 +258,20 @@ export const logParameterResource: Def = {
   table: 'log_parameter',
   key: 'parameter_id',
   generatedKey: false,
-  record: z.object({ parameter_id: z.string(), description: z.string().nullable(), unit_cuid: z.string().nullable(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZTranslationsRecord }),
-  create: z.object({ parameter_id: ZSlug, description: ZText, unit_cuid: ZRefCuid.nullable().optional(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZLogParameterTr.default({}) }),
+  record: z.object({
+    parameter_id: z.string(),
+    description: z.string().nullable(),
+    unit_cuid: z.string().nullable(),
+    type: z.enum(LOG_PARAMETER_TYPES),
+    translations: ZTranslationsRecord,
+  }),
+  create: z.object({
+    parameter_id: ZSlug,
+    description: ZText,
+    unit_cuid: ZRefCuid.nullable().optional(),
+    type: z.enum(LOG_PARAMETER_TYPES),
+    translations: ZLogParameterTr.default({}),
+  }),
   update: z.object({ description: ZText, unit_cuid: ZRefCuid.nullable(), type: z.enum(LOG_PARAMETER_TYPES), translations: ZLogParameterTr }).partial(),
   ...resourceAccess('logParameter'),
   scope: { kind: 'global' },

@@ -55,7 +55,12 @@ export class PortalMetrics {
     this.registry.setDefaultLabels({ instance });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
-    this.ingestRows = new Counter({ name: 'portal_ingest_rows_total', help: 'Telemetry and state rows stored, by transport.', labelNames: ['transport'], registers });
+    this.ingestRows = new Counter({
+      name: 'portal_ingest_rows_total',
+      help: 'Telemetry and state rows stored, by transport.',
+      labelNames: ['transport'],
+      registers,
+    });
     this.ingestRefusedRows = new Counter({
       name: 'portal_ingest_refused_rows_total',
       help: 'Rows received but not stored, by transport and reason (invalid, duplicate, database_refused, not_stored).',
@@ -74,14 +79,27 @@ export class PortalMetrics {
       help: 'Sessions of dead MQTT members (lease lapsed) this instance took over, drained and ended.',
       registers,
     });
-    this.engineLag = new Gauge({ name: 'portal_engine_lag_seconds', help: 'Age of the oldest due trigger timer not yet judged (0 when none is due).', registers });
-    this.engineQueue = new Gauge({ name: 'portal_engine_queue_samples', help: 'Samples waiting in this instance\'s alert engine queue.', registers });
+    this.engineLag = new Gauge({
+      name: 'portal_engine_lag_seconds',
+      help: 'Age of the oldest due trigger timer not yet judged (0 when none is due).',
+      registers,
+    });
+    this.engineQueue = new Gauge({ name: 'portal_engine_queue_samples', help: "Samples waiting in this instance's alert engine queue.", registers });
     this.ingestBacklog = new Gauge({ name: 'portal_ingest_backlog_rows', help: 'Rows waiting for their batch to be written on this instance.', registers });
-    this.outboxDepth = new Gauge({ name: 'portal_outbox_depth', help: 'Alert outbox entries not yet done (PENDING or SENDING), by kind (event, delivery).', labelNames: ['kind'], registers });
+    this.outboxDepth = new Gauge({
+      name: 'portal_outbox_depth',
+      help: 'Alert outbox entries not yet done (PENDING or SENDING), by kind (event, delivery).',
+      labelNames: ['kind'],
+      registers,
+    });
     this.outboxOldestAge = new Gauge({ name: 'portal_outbox_oldest_age_seconds', help: 'Age of the oldest PENDING alert event (0 when none).', registers });
     this.commands = new Gauge({ name: 'portal_commands', help: 'Controller commands in the database, by state.', labelNames: ['state'], registers });
     this.liveStreams = new Gauge({ name: 'portal_live_streams', help: 'Live event streams (SSE) open on this instance.', registers });
-    this.mqttConnected = new Gauge({ name: 'portal_mqtt_connected', help: '1 when this instance is connected and subscribed to the external MQTT broker (MQTT_URL), else 0.', registers });
+    this.mqttConnected = new Gauge({
+      name: 'portal_mqtt_connected',
+      help: '1 when this instance is connected and subscribed to the external MQTT broker (MQTT_URL), else 0.',
+      registers,
+    });
     this.metricErrors = new Gauge({
       name: 'portal_metric_errors',
       help: '1 when a scrape-time read failed or timed out in this scrape (its series keep their last value), by source.',

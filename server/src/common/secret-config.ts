@@ -34,7 +34,10 @@ function mask(value: unknown, declared: ReadonlySet<string> | undefined, depth: 
   if (value instanceof Date) return value;
   // Object.fromEntries defines own properties: no key (not even `__proto__`) reaches a prototype.
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k, declared) && v !== null && v !== '' ? SECRET_MASK : mask(v, declared, depth + 1)]),
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      k,
+      isSecretKey(k, declared) && v !== null && v !== '' ? SECRET_MASK : mask(v, declared, depth + 1),
+    ]),
   );
 }
 
@@ -48,5 +51,7 @@ export function maskSecretText(text: string): string {
     .replace(/("([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)/g, (m, head: string, key: string) =>
       isSecretKey(key) ? `${head}"${SECRET_MASK}"` : m,
     )
-    .replace(/^([+~] )([^\s:=]+)( = |: )(.*)$/gm, (m, sign: string, path: string, sep: string) => (isSecretPath(path) ? `${sign}${path}${sep}${sign.startsWith('~') ? `${SECRET_MASK} → ${SECRET_MASK}` : SECRET_MASK}` : m));
+    .replace(/^([+~] )([^\s:=]+)( = |: )(.*)$/gm, (m, sign: string, path: string, sep: string) =>
+      isSecretPath(path) ? `${sign}${path}${sep}${sign.startsWith('~') ? `${SECRET_MASK} → ${SECRET_MASK}` : SECRET_MASK}` : m,
+    );
 }

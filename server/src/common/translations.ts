@@ -37,7 +37,9 @@ export function translationsInput(fields: Record<string, number>, patterns: read
         else if (typeof text === 'string' && text.length > max) ctx.addIssue({ code: 'custom', path: [key], message: `At most ${max} characters` });
       }
     })
-    .transform((value) => Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')));
+    .transform((value) =>
+      Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')),
+    );
   return boundedJson(
     z
       .object(Object.fromEntries(TRANSLATION_LOCALES.map((l) => [l, texts.optional()])) as Record<TranslationLocale, z.ZodOptional<typeof texts>>)

@@ -38,21 +38,10 @@ export const ZMembershipRecord = z.object({
 });
 export type TMembershipRecord = z.infer<typeof ZMembershipRecord>;
 
-export const MEMBERSHIP_SORTS = [
-  'id',
-  'membership_cuid',
-  'company_name',
-  'user_email',
-  'user_name',
-  'role_name',
-  'role_level',
-  'is_company_admin',
-] as const;
+export const MEMBERSHIP_SORTS = ['id', 'membership_cuid', 'company_name', 'user_email', 'user_name', 'role_name', 'role_level', 'is_company_admin'] as const;
 
 export const ZMembershipCreateParams = z.object({
-  data: z
-    .object({ user_cuid: ZCuid, company_cuid: ZCuid, role_cuid: ZCuid, is_company_admin: z.boolean().optional() })
-    .strict(),
+  data: z.object({ user_cuid: ZCuid, company_cuid: ZCuid, role_cuid: ZCuid, is_company_admin: z.boolean().optional() }).strict(),
   meta: z.unknown().optional(),
 });
 export type TMembershipCreateData = z.infer<typeof ZMembershipCreateParams>['data'];

@@ -4,14 +4,7 @@ import { procedure, router } from '../trpc/trpc';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { readProcedures, removeProcedures } from '../crud/procedures';
 import { ZCuid } from '../users/users.schema';
-import {
-  MEMBERSHIP_SORTS,
-  ZManyForUserInput,
-  ZMembership,
-  ZMembershipCreateParams,
-  ZMembershipRecord,
-  ZMembershipUpdateAny,
-} from './companies.schema';
+import { MEMBERSHIP_SORTS, ZManyForUserInput, ZMembership, ZMembershipCreateParams, ZMembershipRecord, ZMembershipUpdateAny } from './companies.schema';
 import { MembershipsService } from './memberships.service';
 
 const membershipFilters = {
@@ -45,9 +38,7 @@ export class CompanyMembershipRouter {
       .input(ZMembershipUpdateAny)
       .output(z.union([ZMembership, z.object({ data: ZMembershipRecord })]))
       .mutation(({ ctx, input }) =>
-        input.kind === 'legacy'
-          ? this.memberships.update(ctx.actor, input.input)
-          : this.memberships.updateRecord(ctx.actor, input.id, input.data),
+        input.kind === 'legacy' ? this.memberships.update(ctx.actor, input.input) : this.memberships.updateRecord(ctx.actor, input.id, input.data),
       ),
 
     // react-admin's calls; reads are for those who may view users (company admins).

@@ -223,10 +223,13 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
 
   async insert(_scope: Scope, membership: NewMembership): Promise<string> {
     const membership_cuid = newCuid();
-    await this.db.query(
-      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
-      [membership_cuid, membership.role_cuid, membership.user_cuid, membership.company_cuid, membership.is_company_admin],
-    );
+    await this.db.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`, [
+      membership_cuid,
+      membership.role_cuid,
+      membership.user_cuid,
+      membership.company_cuid,
+      membership.is_company_admin,
+    ]);
     return membership_cuid;
   }
 

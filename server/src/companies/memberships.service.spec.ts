@@ -18,16 +18,17 @@ const USERS = ['root', 'admin', 'expert', 'basic', 'other', 'loner'];
 
 function memoryMemberships(rows: Row[]) {
   const writes: string[] = [];
-  const asMembership = (m: Row): TMembership => ({
-    membership_cuid: m.membership_cuid,
-    role_cuid: `role${m.level}`,
-    user_cuid: m.user_cuid,
-    company_cuid: m.company_cuid,
-    is_company_admin: m.is_company_admin,
-    company: { company_cuid: m.company_cuid, name: m.company_cuid, url: null, logo: null },
-    user: { user_cuid: m.user_cuid, email: `${m.user_cuid}@example.com`, name: m.user_cuid, phone: null, inactive: false, meta: {} },
-    role: { role_cuid: `role${m.level}`, name: `Level ${m.level}`, level: m.level, description: null },
-  } as TMembership);
+  const asMembership = (m: Row): TMembership =>
+    ({
+      membership_cuid: m.membership_cuid,
+      role_cuid: `role${m.level}`,
+      user_cuid: m.user_cuid,
+      company_cuid: m.company_cuid,
+      is_company_admin: m.is_company_admin,
+      company: { company_cuid: m.company_cuid, name: m.company_cuid, url: null, logo: null },
+      user: { user_cuid: m.user_cuid, email: `${m.user_cuid}@example.com`, name: m.user_cuid, phone: null, inactive: false, meta: {} },
+      role: { role_cuid: `role${m.level}`, name: `Level ${m.level}`, level: m.level, description: null },
+    }) as TMembership;
   const asRecord = (m: Row): TMembershipRecord => ({
     id: m.membership_cuid,
     membership_cuid: m.membership_cuid,
@@ -59,8 +60,7 @@ function memoryMemberships(rows: Row[]) {
         .filter((m) => m.user_cuid === user_cuid && (s.superuser || user_cuid === s.user_cuid || s.adminCompanies.includes(m.company_cuid)))
         .map(asMembership),
     userExists: async (_s, id) => USERS.includes(id),
-    userReachable: async (s, id) =>
-      USERS.includes(id) && (s.superuser || rows.some((m) => m.user_cuid === id && s.companies.includes(m.company_cuid))),
+    userReachable: async (s, id) => USERS.includes(id) && (s.superuser || rows.some((m) => m.user_cuid === id && s.companies.includes(m.company_cuid))),
     companyExists: async (_s, id) => ['A', 'B'].includes(id),
     role: async (_s, id) => (/^role[0-3]$/.test(id) ? { role_cuid: id, level: Number(id.slice(4)) } : undefined),
     userLevels: async (_s, id) => rows.filter((m) => m.user_cuid === id).map(({ company_cuid, level }) => ({ company_cuid, level })),
@@ -92,7 +92,13 @@ function memoryMemberships(rows: Row[]) {
     },
     insert: async (_s, n) => {
       const membership_cuid = `m${rows.length + 1}`;
-      rows.push({ membership_cuid, user_cuid: n.user_cuid, company_cuid: n.company_cuid, level: Number(n.role_cuid.slice(4)), is_company_admin: n.is_company_admin });
+      rows.push({
+        membership_cuid,
+        user_cuid: n.user_cuid,
+        company_cuid: n.company_cuid,
+        level: Number(n.role_cuid.slice(4)),
+        is_company_admin: n.is_company_admin,
+      });
       return membership_cuid;
     },
     delete: async (_s, id) => {

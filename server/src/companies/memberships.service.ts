@@ -5,12 +5,7 @@ import { forbidden, notFound } from '../common/errors';
 import { type Scope, scopeOf } from '../access/scope';
 import { fieldError } from '../common/field-error';
 import type { TMembership, TMembershipChanges, TMembershipCreateData, TMembershipRecord } from './companies.schema';
-import {
-  type MembershipListParams,
-  type MembershipReference,
-  type MembershipsRepository,
-  SqlMembershipsRepository,
-} from './memberships.repository';
+import { type MembershipListParams, type MembershipReference, type MembershipsRepository, SqlMembershipsRepository } from './memberships.repository';
 
 @Injectable()
 export class MembershipsService {
@@ -33,11 +28,7 @@ export class MembershipsService {
   }
 
   /** Changes a membership's role or admin flag (spec §6 membership edit rules). */
-  async update(
-    actor: Actor,
-    input: { membership_cuid: string; role_cuid?: string; is_company_admin?: boolean },
-    allowNoop = false,
-  ): Promise<TMembership> {
+  async update(actor: Actor, input: { membership_cuid: string; role_cuid?: string; is_company_admin?: boolean }, allowNoop = false): Promise<TMembership> {
     const scope = scopeOf(actor);
     return this.rows.transaction(async (rows) => {
       const current = await rows.lockMembership(scope, input.membership_cuid);
@@ -128,7 +119,9 @@ export class MembershipsService {
         user_memberships: await rows.userLevels(scope, input.user_cuid),
       };
       if (!can(actor, 'memberships.edit', target)) {
-        throw forbidden(input.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
+        throw forbidden(
+          input.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships',
+        );
       }
       if (!mayHandleLevel(actor, input.company_cuid, role.level)) throw forbidden('You cannot grant a role above your own');
       if (await rows.isMember(scope, input.user_cuid, input.company_cuid)) {
@@ -159,7 +152,9 @@ export class MembershipsService {
           user_memberships: await rows.userLevels(scope, current.user_cuid),
         };
         if (!can(actor, 'memberships.edit', target)) {
-          throw forbidden(current.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships');
+          throw forbidden(
+            current.user_cuid === actor.user_cuid ? 'You cannot change your own membership' : 'Only an admin of this company can change its memberships',
+          );
         }
         // A non-superuser cannot remove someone more powerful than themselves in that company.
         if (!mayHandleLevel(actor, current.company_cuid, Number(current.role_level))) {

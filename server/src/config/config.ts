@@ -1,23 +1,9 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -706,9 +692,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (env[key] !== undefined) picked[key] = env[key];
   }
   const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
-  const problems = validateSync(config, { skipMissingProperties: false }).flatMap((e) =>
-    Object.values(e.constraints ?? {}),
-  );
+  const problems = validateSync(config, { skipMissingProperties: false }).flatMap((e) => Object.values(e.constraints ?? {}));
   if (config.isProduction && !config.SESSION_SECRET) {
     problems.push('SESSION_SECRET is required in production (at least 32 characters)');
   }

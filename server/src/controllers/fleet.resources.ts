@@ -89,7 +89,10 @@ const checkKind = (device: boolean) => async (tx: EntityManager, actor: Actor, r
   const kind = await entityTypeKind(tx, row.entitytype_id);
   if (!kind) throw fieldError(['entitytype_id'], device ? 'Device type not found' : 'Data processor type not found');
   if ((kind === 'Device') !== device) {
-    throw fieldError(['entitytype_id'], device ? 'This type is a data processor type, not a device type' : 'This type is a device type, not a data processor type');
+    throw fieldError(
+      ['entitytype_id'],
+      device ? 'This type is a data processor type, not a device type' : 'This type is a device type, not a data processor type',
+    );
   }
   // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
   await writeConfigChangelog(tx, actor, 'entity_cuid', row, current);

@@ -25,9 +25,7 @@ describe('cached list counts', () => {
     const ds = {
       entityMetadatas: [],
       query: (sql: string) =>
-        sql.startsWith('SELECT count(*)')
-          ? new Promise((resolve) => counts.push({ resolve: (n) => resolve([{ n: String(n) }]) }))
-          : Promise.resolve([]),
+        sql.startsWith('SELECT count(*)') ? new Promise((resolve) => counts.push({ resolve: (n) => resolve([{ n: String(n) }]) })) : Promise.resolve([]),
     } as unknown as DataSource;
     crud = new CrudService(ds);
   });

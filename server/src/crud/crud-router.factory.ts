@@ -10,7 +10,12 @@ import type { ResourceDefinition } from './resource';
 const ZIdList = z.object({ data: z.array(z.string()) });
 
 /** `<resource>.dependents`: what deleting these records does to the rows that depend on them. */
-export const ZDependentsParams = z.object({ ids: z.array(z.union([z.string().min(1).max(64), z.number()]).transform(String)).min(1).max(100) });
+export const ZDependentsParams = z.object({
+  ids: z
+    .array(z.union([z.string().min(1).max(64), z.number()]).transform(String))
+    .min(1)
+    .max(100),
+});
 export const ZDependentsResult = z.object({
   data: z.object({
     /** False when the caller may not delete every record (then nothing more is told). */
@@ -74,7 +79,10 @@ const listedIds = (r: unknown): string[] => (r as { data: unknown[] }).data.map(
 
 /** Rows of a CSV file (strings, one object per line, header names as keys). */
 export const ZImportManyParams = z.object({
-  rows: z.array(z.record(z.string().max(64), z.unknown())).min(1, 'The file has no rows').max(1000, 'At most 1,000 rows per import'),
+  rows: z
+    .array(z.record(z.string().max(64), z.unknown()))
+    .min(1, 'The file has no rows')
+    .max(1000, 'At most 1,000 rows per import'),
   mode: z.enum(['validate', 'all', 'validOnly']),
 });
 export const ZImportManyResult = z.object({
@@ -100,11 +108,13 @@ export function crudRouter<TRecord extends z.ZodObject, TCreate extends z.ZodObj
     .meta({ perm: def.perms.create })
     .input(ZImportManyParams)
     .output(ZImportManyResult)
-    .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode, contextLocale(ctx)), {
+    .mutation(({ ctx, input }) =>
+      hooked(hooks, undefined, () => crud.importMany(ctx.actor, base, input.rows, input.mode, contextLocale(ctx)), {
         kind: 'create',
         ids: (r) => (r as { ids: string[] }).ids,
         actor: ctx.actor,
-      }));
+      }),
+    );
   return router({ ...crudProcedures(def, crud, hooks), ...(def.importable ? { importMany } : {}) });
 }
 
@@ -145,14 +155,16 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
     meta: z.unknown().optional(),
   });
   const ZUpdateManyParams = z.object({
-    ids: z.array(z.union([z.string().min(1).max(64), z.number()]).transform(String)).min(1).max(1000),
+    ids: z
+      .array(z.union([z.string().min(1).max(64), z.number()]).transform(String))
+      .min(1)
+      .max(1000),
     data: def.update.strict(),
     meta: z.unknown().optional(),
   });
   /** react-admin sends whole records on update; fields that are not editable are dropped first. */
   const editable = new Set(Object.keys(def.update.shape));
-  const pickEditable = (data: unknown) =>
-    Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([k]) => editable.has(k)));
+  const pickEditable = (data: unknown) => Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([k]) => editable.has(k)));
 
   return {
     ...readProcedures({
@@ -168,27 +180,55 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .meta({ perm: def.perms.create })
       .input(ZCreateParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), { kind: 'create', ids: createdId, data: input.data, actor: ctx.actor }) as never),
+      .mutation(
+        ({ ctx, input }) =>
+          hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), {
+            kind: 'create',
+            ids: createdId,
+            data: input.data,
+            actor: ctx.actor,
+          }) as never,
+      ),
     update: procedure
       .meta({ perm: def.perms.edit })
       .input(z.preprocess((raw) => (raw && typeof raw === 'object' ? { ...raw, data: pickEditable((raw as { data?: unknown }).data) } : raw), ZUpdateParams))
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), { kind: 'update', ids: () => [input.id], data: input.data, actor: ctx.actor }) as never),
+      .mutation(
+        ({ ctx, input }) =>
+          hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), {
+            kind: 'update',
+            ids: () => [input.id],
+            data: input.data,
+            actor: ctx.actor,
+          }) as never,
+      ),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), { kind: 'update', ids: listedIds, data: input.data, actor: ctx.actor })),
+      .mutation(({ ctx, input }) =>
+        hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), {
+          kind: 'update',
+          ids: listedIds,
+          data: input.data,
+          actor: ctx.actor,
+        }),
+      ),
     delete: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteParams)
       .output(z.object({ data: Rec }))
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id), { kind: 'delete', ids: () => [input.id], actor: ctx.actor }) as never),
+      .mutation(
+        ({ ctx, input }) =>
+          hooked(hooks, undefined, () => crud.delete(ctx.actor, base, input.id), { kind: 'delete', ids: () => [input.id], actor: ctx.actor }) as never,
+      ),
     deleteMany: procedure
       .meta({ perm: def.perms.delete })
       .input(ZDeleteManyParams)
       .output(ZIdList)
-      .mutation(({ ctx, input }) => hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds, actor: ctx.actor })),
+      .mutation(({ ctx, input }) =>
+        hooked(hooks, undefined, () => crud.deleteMany(ctx.actor, base, input.ids), { kind: 'delete', ids: listedIds, actor: ctx.actor }),
+      ),
     access: accessProcedure(def.perms.view, (actor, ids) => crud.access(actor, base, ids)),
     dependents: procedure
       .meta({ perm: def.perms.view })

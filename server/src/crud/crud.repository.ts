@@ -36,7 +36,14 @@ export class CrudRepository {
    * The `where` of a list: scope and plain filters (sql-builder), plus the filters of computed
    * columns (those need the computed joins).
    */
-  private listConditions(def: ResourceDefinition, scope: Scope, params: { filter: Record<string, unknown> }, p: SqlParams, extra: Extra, computed: ComputedColumns | undefined) {
+  private listConditions(
+    def: ResourceDefinition,
+    scope: Scope,
+    params: { filter: Record<string, unknown> },
+    p: SqlParams,
+    extra: Extra,
+    computed: ComputedColumns | undefined,
+  ) {
     const plain: Record<string, unknown> = {};
     const own: [string, unknown][] = [];
     for (const [k, v] of Object.entries(params.filter)) {
@@ -59,8 +66,10 @@ export class CrudRepository {
   listPage(scope: Scope, def: ResourceDefinition, params: TGetListParams, sortField: string, order: 'ASC' | 'DESC' | undefined, extra: Extra): Promise<Row[]> {
     // Which computed columns the list needs in its WHERE or ORDER BY (their names only: no parameters yet).
     const shape = this.computedOf(def, new SqlParams());
-    const computedSortShape = shape ? ownValue(shape.sortExpressions, sortField) ?? ownValue(shape.columns, sortField) : undefined;
-    const computedFilterShape = Object.keys(shape?.filters ?? {}).some((n) => Object.hasOwn(params.filter, n) && params.filter[n] !== undefined && params.filter[n] !== '');
+    const computedSortShape = shape ? (ownValue(shape.sortExpressions, sortField) ?? ownValue(shape.columns, sortField)) : undefined;
+    const computedFilterShape = Object.keys(shape?.filters ?? {}).some(
+      (n) => Object.hasOwn(params.filter, n) && params.filter[n] !== undefined && params.filter[n] !== '',
+    );
     const { page, perPage } = params.pagination;
     if (shape && !computedSortShape && !computedFilterShape) {
       // The page is chosen by a plain query, then its rows' computed columns are read by key.
@@ -73,7 +82,7 @@ export class CrudRepository {
     const p = new SqlParams();
     const computed = shape ? this.computedOf(def, p) : undefined;
     const { where } = this.listConditions(def, scope, params, p, extra, computed);
-    const computedSort = computed ? ownValue(computed.sortExpressions, sortField) ?? ownValue(computed.columns, sortField) : undefined;
+    const computedSort = computed ? (ownValue(computed.sortExpressions, sortField) ?? ownValue(computed.columns, sortField)) : undefined;
     const orderBy = this.orderSql(def, sortField, order, computedSort);
     const limit = `LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`;
     const from = `${quote(def.table)} t`;

@@ -5,7 +5,9 @@ const ZId = z.union([z.string().trim().min(1).max(64), z.number().int()]).transf
 const ZFilterValue = z.union([z.string().max(500), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(200), z.number()])).max(1000)]);
 
 /** A page of a list (react-admin's `pagination`): 25 rows of page 1 unless asked. */
-export const ZPagination = z.object({ page: z.number().int().min(1).max(1_000_000), perPage: z.number().int().min(1).max(1000) }).default({ page: 1, perPage: 25 });
+export const ZPagination = z
+  .object({ page: z.number().int().min(1).max(1_000_000), perPage: z.number().int().min(1).max(1000) })
+  .default({ page: 1, perPage: 25 });
 
 export const ZGetListParams = z.object({
   pagination: ZPagination,

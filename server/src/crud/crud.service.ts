@@ -150,7 +150,12 @@ export class CrudService {
    * unknown one answers NOT_FOUND); the details go only to a caller who may delete every record
    * (a global catalogue entry's users in other companies are nobody else's business).
    */
-  async dependents(actor: Actor, def: ResourceDefinition, ids: string[], locale: Locale): Promise<{ data: { deletable: boolean; blocked: boolean; dependents: Dependent[]; message: string } }> {
+  async dependents(
+    actor: Actor,
+    def: ResourceDefinition,
+    ids: string[],
+    locale: Locale,
+  ): Promise<{ data: { deletable: boolean; blocked: boolean; dependents: Dependent[]; message: string } }> {
     const wanted = [...new Set(ids)];
     const rows = await this.readable(actor, def, wanted, true);
     for (const row of rows) {
@@ -161,7 +166,12 @@ export class CrudService {
     const keys = rows.map((r) => String(r[def.key]));
     const dependents = await dependentsOf(this.ds.manager, def.table, def.key, keys, locale);
     return {
-      data: { deletable: true, blocked: dependents.some((d) => d.action === 'block'), dependents, message: dependentsMessage(dependents, keys.length > 1, locale) },
+      data: {
+        deletable: true,
+        blocked: dependents.some((d) => d.action === 'block'),
+        dependents,
+        message: dependentsMessage(dependents, keys.length > 1, locale),
+      },
     };
   }
 
@@ -232,7 +242,10 @@ export class CrudService {
     await this.authorize(actor, def, def.perms.edit, current, tx);
     const next = { ...current, ...changes };
     const moves = Object.keys(changes).filter(
-      (c) => changes[c] !== undefined && changes[c] !== current[c] && (c === 'company_cuid' || ((def.scope.kind === 'system' || def.scope.kind === 'companyOrSystem') && c === def.scope.column)),
+      (c) =>
+        changes[c] !== undefined &&
+        changes[c] !== current[c] &&
+        (c === 'company_cuid' || ((def.scope.kind === 'system' || def.scope.kind === 'companyOrSystem') && c === def.scope.column)),
     );
     if (moves.length) {
       await assertReferenceVisible(actor, def, changes, tx);
@@ -260,19 +273,21 @@ export class CrudService {
    * every one of `perms` must hold against the row, with `def.targetExtra` added to the target.
    */
   async updateWith(actor: Actor, def: ResourceDefinition, id: string, changes: Row, perms: readonly Permission[]) {
-    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
-      const [current] = await this.loadMany(actor, def, [id], tx, true);
-      if (!current) throw notFound(def.label);
-      const target = await policyTarget(def, current, tx);
-      for (const perm of perms) if (!can(actor, perm, target)) throw forbidden();
-      await def.beforeWrite?.(tx, actor, { ...current, ...changes }, current);
-      const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
-      if (cols.length) {
-        await this.rows.update(tx, def, id, changes, cols);
-      }
-      const [updated] = await this.loadMany(actor, def, [id], tx);
-      return { data: this.withId(def, await presentRow(actor, def, updated ?? { ...current, ...changes }, tx)) };
-    }));
+    return this.afterWrite(def, () =>
+      this.ds.transaction(async (tx) => {
+        const [current] = await this.loadMany(actor, def, [id], tx, true);
+        if (!current) throw notFound(def.label);
+        const target = await policyTarget(def, current, tx);
+        for (const perm of perms) if (!can(actor, perm, target)) throw forbidden();
+        await def.beforeWrite?.(tx, actor, { ...current, ...changes }, current);
+        const cols = Object.keys(changes).filter((c) => changes[c] !== undefined && c !== def.key);
+        if (cols.length) {
+          await this.rows.update(tx, def, id, changes, cols);
+        }
+        const [updated] = await this.loadMany(actor, def, [id], tx);
+        return { data: this.withId(def, await presentRow(actor, def, updated ?? { ...current, ...changes }, tx)) };
+      }),
+    );
   }
 
   async update(actor: Actor, def: ResourceDefinition, id: string, changes: Row) {
@@ -281,10 +296,12 @@ export class CrudService {
 
   /** All or nothing: one id the caller may not change refuses the whole call. */
   async updateMany(actor: Actor, def: ResourceDefinition, ids: string[], changes: Row) {
-    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
-      for (const id of [...new Set(ids)]) await this.updateOne(actor, def, id, changes, tx);
-      return { data: [...new Set(ids)] };
-    }));
+    return this.afterWrite(def, () =>
+      this.ds.transaction(async (tx) => {
+        for (const id of [...new Set(ids)]) await this.updateOne(actor, def, id, changes, tx);
+        return { data: [...new Set(ids)] };
+      }),
+    );
   }
 
   private async deleteOne(actor: Actor, def: ResourceDefinition, id: string, tx: EntityManager): Promise<Row> {
@@ -301,9 +318,11 @@ export class CrudService {
   }
 
   async deleteMany(actor: Actor, def: ResourceDefinition, ids: string[]) {
-    return this.afterWrite(def, () => this.ds.transaction(async (tx) => {
-      for (const id of [...new Set(ids)]) await this.deleteOne(actor, def, id, tx);
-      return { data: [...new Set(ids)] };
-    }));
+    return this.afterWrite(def, () =>
+      this.ds.transaction(async (tx) => {
+        for (const id of [...new Set(ids)]) await this.deleteOne(actor, def, id, tx);
+        return { data: [...new Set(ids)] };
+      }),
+    );
   }
 }

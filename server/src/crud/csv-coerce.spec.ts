@@ -31,14 +31,17 @@ describe('CSV import: numeric cells', () => {
     expect(row({ lat: cell, ratio: cell })).toEqual({ value: { name: 'x', lat: value, ratio: value }, errors: [] });
   });
 
-  it.each(['1,234.5', '1.234,5', '1,2,3', '3,37,92', '1 000', '12abc', 'abc', ','])('refuses %j in a decimal column instead of reading another number', (cell) => {
-    const out = row({ lat: cell, ratio: cell });
-    expect(out.value).toEqual({ name: 'x' });
-    expect(out.errors).toEqual([
-      { field: 'lat', message: 'Not a number' },
-      { field: 'ratio', message: 'Not a number' },
-    ]);
-  });
+  it.each(['1,234.5', '1.234,5', '1,2,3', '3,37,92', '1 000', '12abc', 'abc', ','])(
+    'refuses %j in a decimal column instead of reading another number',
+    (cell) => {
+      const out = row({ lat: cell, ratio: cell });
+      expect(out.value).toEqual({ name: 'x' });
+      expect(out.errors).toEqual([
+        { field: 'lat', message: 'Not a number' },
+        { field: 'ratio', message: 'Not a number' },
+      ]);
+    },
+  );
 
   it('whole-number columns take digits only: "1,000" or "22,5" are refused, never read as 1 or 22.5', () => {
     expect(row({ port: '22', count: '-3' })).toEqual({ value: { name: 'x', port: 22, count: -3 }, errors: [] });

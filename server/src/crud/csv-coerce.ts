@@ -116,7 +116,11 @@ export function coerceRow(create: z.ZodObject, raw: Record<string, unknown>, ign
           value[key] = JSON.parse(text);
         } catch {
           // A list written as "a, b, c" in a spreadsheet cell.
-          if (fieldShapeIsArray(field)) value[key] = text.split(',').map((s) => s.trim()).filter(Boolean);
+          if (fieldShapeIsArray(field))
+            value[key] = text
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
           else errors.push({ field: key, message: 'Not valid JSON' });
         }
         break;

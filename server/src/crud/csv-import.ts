@@ -37,10 +37,12 @@ function rowError(error: unknown, locale: Locale): { field?: string; message: st
   if (error instanceof QueryFailedError) {
     const driver = (error as QueryFailedError & { driverError?: { code?: string; detail?: string; column?: string } }).driverError ?? {};
     // PostgreSQL names the columns in the detail: Key (name)=(x) already exists.
-    const columns = /^Key \(([^)]*)\)=/.exec(driver.detail ?? '')?.[1]?.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+    const columns = /^Key \(([^)]*)\)=/
+      .exec(driver.detail ?? '')?.[1]
+      ?.split(',')
+      .map((c) => c.trim().replace(/^"|"$/g, ''));
     const field = driver.column ?? columns?.[columns.length - 1];
-    const message =
-      driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : rowMessage(toTrpcError(error));
+    const message = driver.code === '23505' ? 'already exists' : driver.code === '23503' ? 'not found' : rowMessage(toTrpcError(error));
     return { ...(field ? { field } : {}), message: translate(message, locale) };
   }
   return { message: translate('This row could not be saved', locale) };

@@ -37,7 +37,14 @@ export async function resolveCsvNames(
   const errors: KnownError[] = [];
   const out = rows.map((r) => ({ ...r }));
   for (const [column, name] of Object.entries(names)) {
-    const wanted = [...new Set(out.map((r) => r[name.column]).filter(filled).map((v) => norm(String(v))))];
+    const wanted = [
+      ...new Set(
+        out
+          .map((r) => r[name.column])
+          .filter(filled)
+          .map((v) => norm(String(v))),
+      ),
+    ];
     const def = definitionOf(name.resource);
     if (!def) throw new Error(`CSV names: no resource definition named ${name.resource}`);
     const found = new Map<string, string[]>();
@@ -54,7 +61,8 @@ export async function resolveCsvNames(
       const what = def.label;
       // The name's error stands for the id column's too ("Required" would say nothing more).
       if (ids.length === 0) errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.unknown, { what, name: given }) });
-      else if (ids.length > 1) errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.ambiguous, { what, name: given, column }) });
+      else if (ids.length > 1)
+        errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.ambiguous, { what, name: given, column }) });
       else if (filled(row[column]) && String(row[column]).trim() !== ids[0]) {
         errors.push({ row: index, field: name.column, covers: column, message: fillIn(CSV_NAME_MESSAGES.mismatch, { column, nameColumn: name.column }) });
       } else row[column] = ids[0];

@@ -39,18 +39,33 @@ export function singleColumnKeys(manager: EntityManager): Promise<{ table: strin
 
 /** The distinct values of `column` of the rows `ids` (by `key`) of `table`. */
 export async function columnValues(manager: EntityManager, table: string, column: string, key: string, ids: string[]): Promise<string[]> {
-  const rows = (await manager.query(`SELECT DISTINCT ${quote(column)}::text AS v FROM ${quote(table)} WHERE ${quote(key)}::text = ANY($1::text[])`, [ids])) as { v: string }[];
+  const rows = (await manager.query(`SELECT DISTINCT ${quote(column)}::text AS v FROM ${quote(table)} WHERE ${quote(key)}::text = ANY($1::text[])`, [ids])) as {
+    v: string;
+  }[];
   return rows.map((r) => r.v);
 }
 
 /** How many rows of `child` refer to `values` through `column`, counted up to `limit` + 1. */
 export async function countReferring(manager: EntityManager, child: string, column: string, values: string[], limit: number): Promise<number> {
-  const [{ n }] = (await manager.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quote(child)} WHERE ${quote(column)}::text = ANY($1::text[]) LIMIT ${limit + 1}) x`, [values])) as { n: number }[];
+  const [{ n }] = (await manager.query(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quote(child)} WHERE ${quote(column)}::text = ANY($1::text[]) LIMIT ${limit + 1}) x`,
+    [values],
+  )) as { n: number }[];
   return n;
 }
 
 /** The keys of at most `limit` + 1 rows of `child` that refer to `values` through `column`. */
-export async function referringKeys(manager: EntityManager, child: string, childKey: string, column: string, values: string[], limit: number): Promise<string[]> {
-  const rows = (await manager.query(`SELECT ${quote(childKey)}::text AS k FROM ${quote(child)} WHERE ${quote(column)}::text = ANY($1::text[]) LIMIT ${limit + 1}`, [values])) as { k: string }[];
+export async function referringKeys(
+  manager: EntityManager,
+  child: string,
+  childKey: string,
+  column: string,
+  values: string[],
+  limit: number,
+): Promise<string[]> {
+  const rows = (await manager.query(
+    `SELECT ${quote(childKey)}::text AS k FROM ${quote(child)} WHERE ${quote(column)}::text = ANY($1::text[]) LIMIT ${limit + 1}`,
+    [values],
+  )) as { k: string }[];
   return rows.map((r) => r.k);
 }

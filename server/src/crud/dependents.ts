@@ -142,10 +142,7 @@ export async function dependentsOf(manager: EntityManager, table: string, key: s
       if (!stepKey) continue;
       for (const edge of graph.edges.get(step.table) ?? []) {
         // The values the child refers to (usually the key itself; a domain's name for instance).
-        const values =
-          edge.parentColumn === stepKey
-            ? step.ids
-            : await columnValues(manager, step.table, edge.parentColumn, stepKey, step.ids);
+        const values = edge.parentColumn === stepKey ? step.ids : await columnValues(manager, step.table, edge.parentColumn, stepKey, step.ids);
         if (!values.length) continue;
         const childKey = graph.keys.get(edge.child);
         if (!childKey || graph.partitioned.has(edge.child)) {

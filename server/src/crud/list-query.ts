@@ -38,7 +38,10 @@ export const ZIdFilter = z.union([ZFilterId, z.array(ZFilterId).max(1000)]).tran
  */
 export function listParams<F extends z.ZodRawShape>(filter: F, sorts: readonly [string, ...string[]]) {
   return ZGetListParams.extend({
-    filter: z.object({ q: z.string().trim().max(200).optional(), id: ZIdFilter.optional(), ...filter }).strict().default({} as never),
+    filter: z
+      .object({ q: z.string().trim().max(200).optional(), id: ZIdFilter.optional(), ...filter })
+      .strict()
+      .default({} as never),
     sort: z
       .object({
         field: z.enum(sorts),

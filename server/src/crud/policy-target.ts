@@ -75,22 +75,24 @@ export async function assertReferenceVisible(actor: Actor, def: ResourceDefiniti
  */
 export async function assertSameCompanyReferences(def: ResourceDefinition, row: Row, manager: EntityManager, changed?: readonly string[]): Promise<void> {
   const systemColumn = def.scope.kind === 'system' ? def.scope.column : def.scope.kind === 'systemSelf' ? def.key : undefined;
-  for (const ref of def.sameSystemReferences ?? []) await withField(ref.column, async () => {
-    const value = row[ref.column];
-    if (value === undefined || value === null) return;
-    if (changed && !changed.includes(ref.column) && !(systemColumn && changed.includes(systemColumn))) return;
-    const found = await referencedSystem(manager, ref, String(value));
-    if (!found || !systemColumn || found.system_cuid === null || found.system_cuid !== row[systemColumn]) throw notFound(ref.label);
-  });
+  for (const ref of def.sameSystemReferences ?? [])
+    await withField(ref.column, async () => {
+      const value = row[ref.column];
+      if (value === undefined || value === null) return;
+      if (changed && !changed.includes(ref.column) && !(systemColumn && changed.includes(systemColumn))) return;
+      const found = await referencedSystem(manager, ref, String(value));
+      if (!found || !systemColumn || found.system_cuid === null || found.system_cuid !== row[systemColumn]) throw notFound(ref.label);
+    });
   let company = row.company_cuid as string | undefined;
-  for (const ref of def.sameCompanyReferences ?? []) await withField(ref.column, async () => {
-    const value = row[ref.column];
-    if (value === undefined || value === null) return;
-    if (company === undefined && def.scope.kind === 'system') {
-      // Rows that belong to a system take the system's owner company.
-      company = await systemCompany(manager, row[def.scope.column]);
-    }
-    const found = await referencedCompany(manager, ref, String(value));
-    if (!found || found.company_cuid !== company) throw notFound(ref.label);
-  });
+  for (const ref of def.sameCompanyReferences ?? [])
+    await withField(ref.column, async () => {
+      const value = row[ref.column];
+      if (value === undefined || value === null) return;
+      if (company === undefined && def.scope.kind === 'system') {
+        // Rows that belong to a system take the system's owner company.
+        company = await systemCompany(manager, row[def.scope.column]);
+      }
+      const found = await referencedCompany(manager, ref, String(value));
+      if (!found || found.company_cuid !== company) throw notFound(ref.label);
+    });
 }

@@ -29,7 +29,13 @@ export function readProcedures<
   TRecord extends z.ZodType,
   TList extends z.ZodType = typeof ZGetListParams,
   TReference extends z.ZodType<ReferenceInput> = typeof ZGetManyReferenceParams,
->(opts: { perm: Permission; record: TRecord; list?: TList; reference?: TReference; source: ReadSource<z.output<TRecord>, z.output<TList>, z.output<TReference>['target']> }) {
+>(opts: {
+  perm: Permission;
+  record: TRecord;
+  list?: TList;
+  reference?: TReference;
+  source: ReadSource<z.output<TRecord>, z.output<TList>, z.output<TReference>['target']>;
+}) {
   const { perm, record, source } = opts;
   const list = (opts.list ?? ZGetListParams) as TList;
   const reference = (opts.reference ?? ZGetManyReferenceParams) as TReference;

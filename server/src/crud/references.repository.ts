@@ -16,7 +16,9 @@ export type SystemOwner = { company_cuid: string; shares: { company_cuid: string
 
 /** A system's owner company and its shares (what the policy's target rule looks at), or none. */
 export async function systemOwner(manager: EntityManager, system_cuid: string): Promise<SystemOwner | undefined> {
-  const [s] = (await manager.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [system_cuid])) as SystemOwner[];
+  const [s] = (await manager.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [
+    system_cuid,
+  ])) as SystemOwner[];
   return s;
 }
 
@@ -27,14 +29,26 @@ export async function systemCompany(manager: EntityManager, system_cuid: unknown
 }
 
 /** The system of a referenced row (`table`.`key` = value): undefined when there is no such row. */
-export async function referencedSystem(manager: EntityManager, ref: { table: string; key: string }, value: string): Promise<{ system_cuid: string | null } | undefined> {
-  const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as { system_cuid: string | null }[];
+export async function referencedSystem(
+  manager: EntityManager,
+  ref: { table: string; key: string },
+  value: string,
+): Promise<{ system_cuid: string | null } | undefined> {
+  const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as {
+    system_cuid: string | null;
+  }[];
   return found;
 }
 
 /** The company of a referenced row (`table`.`key` = value): undefined when there is no such row. */
-export async function referencedCompany(manager: EntityManager, ref: { table: string; key: string }, value: string): Promise<{ company_cuid: string } | undefined> {
-  const [found] = (await manager.query(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as { company_cuid: string }[];
+export async function referencedCompany(
+  manager: EntityManager,
+  ref: { table: string; key: string },
+  value: string,
+): Promise<{ company_cuid: string } | undefined> {
+  const [found] = (await manager.query(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as {
+    company_cuid: string;
+  }[];
   return found;
 }
 
@@ -42,7 +56,13 @@ export async function referencedCompany(manager: EntityManager, ref: { table: st
  * Rows of a resource the caller sees whose `column` matches one of `names` (trimmed, any case):
  * CSV imports name references (a site, a system) instead of giving their ids.
  */
-export async function visibleByName(scope: Scope, manager: EntityManager, def: ResourceDefinition, column: string, names: string[]): Promise<{ n: string; id: string }[]> {
+export async function visibleByName(
+  scope: Scope,
+  manager: EntityManager,
+  def: ResourceDefinition,
+  column: string,
+  names: string[],
+): Promise<{ n: string; id: string }[]> {
   const p = new SqlParams();
   const match = `lower(btrim(t.${quote(column)}::text))`;
   return (await manager.query(

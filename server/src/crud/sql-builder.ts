@@ -80,8 +80,7 @@ export function listWhere(
 }
 
 /** Objects (JSON columns) are written as JSON text; dates and scalars as they are. */
-const serialize = (value: unknown): unknown =>
-  value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
+const serialize = (value: unknown): unknown => (value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value);
 
 /** `INSERT … RETURNING <key> AS key` of the defined columns of `row`. */
 export function insertSql(def: ResourceDefinition, row: Row, p: SqlParams): string {

@@ -36,7 +36,12 @@ export const dashboardResource: ResourceDefinition = {
     meta: z.record(z.string(), z.unknown()),
     role_cuid: z.string().nullable(),
   }),
-  create: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZDashboardMeta.default(ZDashboardLayout.parse({})), role_cuid: ZRefCuid.nullable().optional() }),
+  create: z.object({
+    entityowner_cuid: ZRefCuid,
+    name: ZName,
+    meta: ZDashboardMeta.default(ZDashboardLayout.parse({})),
+    role_cuid: ZRefCuid.nullable().optional(),
+  }),
   update: z.object({ entityowner_cuid: ZRefCuid, name: ZName, meta: ZDashboardMeta, role_cuid: ZRefCuid.nullable() }).partial(),
   ...resourceAccess('dashboard'),
   ...DASHBOARD_VISIBILITY,

@@ -100,7 +100,10 @@ export class DashboardsRepository {
   async seesSystem(caller: Caller, tx: Queryable, system_cuid: string, entity_cuid?: string): Promise<boolean> {
     const p = new SqlParams();
     const device = entity_cuid ? `AND EXISTS (SELECT 1 FROM entity e WHERE e.entity_cuid = ${p.add(entity_cuid)} AND e.system_cuid = s.system_cuid)` : '';
-    const [seen] = (await tx.query(`SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system_cuid)} AND ${visibleSystemSql(caller, p, 's')} ${device}`, p.values)) as unknown[];
+    const [seen] = (await tx.query(
+      `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system_cuid)} AND ${visibleSystemSql(caller, p, 's')} ${device}`,
+      p.values,
+    )) as unknown[];
     return !!seen;
   }
 }

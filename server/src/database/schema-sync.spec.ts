@@ -19,8 +19,7 @@ describe('database schema', () => {
     await db?.close();
   });
 
-  const query = <T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> =>
-    db.dataSource.query(sql, params);
+  const query = <T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> => db.dataSource.query(sql, params);
 
   const pendingSchemaChanges = async (): Promise<string[]> => {
     const sqlInMemory = await db.dataSource.driver.createSchemaBuilder().log();
@@ -53,8 +52,7 @@ describe('database schema', () => {
 
   describe('session epoch', () => {
     const epoch = async (user_cuid: string): Promise<number> =>
-      (await query<{ session_epoch: number }>(`SELECT session_epoch FROM "user" WHERE user_cuid = $1`, [user_cuid]))[0]
-        .session_epoch;
+      (await query<{ session_epoch: number }>(`SELECT session_epoch FROM "user" WHERE user_cuid = $1`, [user_cuid]))[0].session_epoch;
 
     // A fresh test database holds no roles: this block owns role level 3 (and moves it to 2).
     beforeAll(async () => {
@@ -73,9 +71,7 @@ describe('database schema', () => {
       expect(await epoch('se-user-1')).toBe(start + 2);
       await query(`UPDATE "user" SET inactive = true WHERE user_cuid = 'se-user-1'`);
       expect(await epoch('se-user-1')).toBe(start + 3);
-      const [row] = await query<{ inactivated_at: Date | null }>(
-        `SELECT inactivated_at FROM "user" WHERE user_cuid = 'se-user-1'`,
-      );
+      const [row] = await query<{ inactivated_at: Date | null }>(`SELECT inactivated_at FROM "user" WHERE user_cuid = 'se-user-1'`);
       expect(row.inactivated_at).toBeInstanceOf(Date);
       await query(`UPDATE "user" SET inactive = false WHERE user_cuid = 'se-user-1'`);
     });
@@ -108,9 +104,9 @@ describe('database schema', () => {
     });
 
     it('refuses upper-case e-mail addresses (uniqueness is case-insensitive by storing lower case)', async () => {
-      await expect(
-        query(`INSERT INTO "user" (user_cuid, email, name) VALUES ('se-user-2', 'SE1B@test.local', 'Upper')`),
-      ).rejects.toThrow(/ck_user_email_lower/);
+      await expect(query(`INSERT INTO "user" (user_cuid, email, name) VALUES ('se-user-2', 'SE1B@test.local', 'Upper')`)).rejects.toThrow(
+        /ck_user_email_lower/,
+      );
     });
   });
 
@@ -123,7 +119,10 @@ describe('database schema', () => {
     it('files rows by month, keeps rows outside the prepared months, and ignores duplicates', async () => {
       const insert = `INSERT INTO system_standard_value_log (system_cuid, "timestamp", total_pv_kwh)
         SELECT 'tp-system', ts, v FROM unnest($1::timestamptz[], $2::numeric[]) AS x(ts, v) ON CONFLICT DO NOTHING`;
-      await query(insert, [['2025-06-01T10:00:00Z', '2035-01-10T00:00:00Z'], [1.5, 2]]);
+      await query(insert, [
+        ['2025-06-01T10:00:00Z', '2035-01-10T00:00:00Z'],
+        [1.5, 2],
+      ]);
       await query(insert, [['2025-06-01T10:00:00Z'], [99]]);
       const rows = await query<{ part: string; n: number; total: string }>(
         `SELECT tableoid::regclass::text AS part, count(*)::int AS n, max(total_pv_kwh)::text AS total
@@ -136,12 +135,8 @@ describe('database schema', () => {
     });
 
     it('adds later months with ensure_monthly_partitions, moving their rows out of the default partition', async () => {
-      const [{ created }] = await query<{ created: number }>(
-        `SELECT ensure_monthly_partitions('system_standard_value_log', DATE '2035-01-01', 2) AS created`,
-      );
-      const [{ again }] = await query<{ again: number }>(
-        `SELECT ensure_monthly_partitions('system_standard_value_log', DATE '2035-01-01', 2) AS again`,
-      );
+      const [{ created }] = await query<{ created: number }>(`SELECT ensure_monthly_partitions('system_standard_value_log', DATE '2035-01-01', 2) AS created`);
+      const [{ again }] = await query<{ again: number }>(`SELECT ensure_monthly_partitions('system_standard_value_log', DATE '2035-01-01', 2) AS again`);
       expect([created, again]).toEqual([2, 0]);
       const rows = await query<{ part: string }>(
         `SELECT tableoid::regclass::text AS part FROM system_standard_value_log

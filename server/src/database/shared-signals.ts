@@ -159,7 +159,11 @@ export class SharedSignals {
    * The same inside a transaction: the other instances hear it when the transaction commits. The
    * local handlers run now (dropping a cache early only costs a re-read).
    */
-  async publishIn(manager: Pick<EntityManager, 'query'> | { query(sql: string, params: unknown[]): Promise<unknown> }, topic: string, key?: string | null): Promise<void> {
+  async publishIn(
+    manager: Pick<EntityManager, 'query'> | { query(sql: string, params: unknown[]): Promise<unknown> },
+    topic: string,
+    key?: string | null,
+  ): Promise<void> {
     this.run(topic, key ?? null);
     if (this.db.kind !== 'postgres') return;
     await this.notifyWith((sql, params) => manager.query(sql, params), topic, key);

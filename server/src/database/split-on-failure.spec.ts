@@ -34,7 +34,14 @@ describe('splitOnFailure', () => {
   });
 
   it('knows transient errors from refusals of the data', () => {
-    expect(['40001', '40P01', '08006', '57P01', '53300', '55P03'].map((c) => isTransientDatabaseError(refused(c)))).toEqual([true, true, true, true, true, true]);
+    expect(['40001', '40P01', '08006', '57P01', '53300', '55P03'].map((c) => isTransientDatabaseError(refused(c)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(['22021', '22P05', '23505', '22003', '23514'].map((c) => isTransientDatabaseError(refused(c)))).toEqual([false, false, false, false, false]);
     expect(isTransientDatabaseError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isTransientDatabaseError(new TypeError('x.replace is not a function'))).toBe(false);

@@ -3,7 +3,13 @@ import { BackgroundPacer } from './background-pacer';
 describe('BackgroundPacer', () => {
   const pacer = (utilization: number, busy = 0.5) => {
     let t = 0;
-    const sut = new BackgroundPacer(busy, 2, 1000, () => (t += 150), () => ({ utilization }));
+    const sut = new BackgroundPacer(
+      busy,
+      2,
+      1000,
+      () => (t += 150),
+      () => ({ utilization }),
+    );
     sut.current(); // first window measured
     return sut;
   };

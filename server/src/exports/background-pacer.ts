@@ -21,7 +21,8 @@ export class BackgroundPacer {
     private readonly factor = 2,
     private readonly maxPauseMs = 1000,
     private readonly now: () => number = () => performance.now(),
-    private readonly measure: (since: ReturnType<typeof performance.eventLoopUtilization>) => { utilization: number } = (since) => performance.eventLoopUtilization(since),
+    private readonly measure: (since: ReturnType<typeof performance.eventLoopUtilization>) => { utilization: number } = (since) =>
+      performance.eventLoopUtilization(since),
   ) {
     this.markedAt = this.now();
   }

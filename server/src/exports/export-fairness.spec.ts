@@ -38,14 +38,46 @@ describe('export fair share: the round-robin choice (pickNext)', () => {
   });
 
   it('alternates between three companies whatever their arrival order, and within a company keeps arrival order', () => {
-    const q = [job('a1', 'A', 'u1', 1), job('a2', 'A', 'u1', 2), job('a3', 'A', 'u1', 3), job('b1', 'B', 'u2', 4), job('b2', 'B', 'u2', 5), job('c1', 'C', null, 6)];
+    const q = [
+      job('a1', 'A', 'u1', 1),
+      job('a2', 'A', 'u1', 2),
+      job('a3', 'A', 'u1', 3),
+      job('b1', 'B', 'u2', 4),
+      job('b2', 'B', 'u2', 5),
+      job('c1', 'C', null, 6),
+    ];
     expect(drain(q)).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
   });
 
   it('a company never served goes first; then the one served least recently; ties to the older job', () => {
     const candidates = [job('a', 'A', 'u1', 1), job('b', 'B', 'u2', 2), job('c', 'C', 'u3', 3)];
-    expect(pickNext(candidates, { ...idle, lastStartedByCompany: new Map([['A', 5], ['B', 9]]) }, budgets)?.id).toBe('c');
-    expect(pickNext(candidates, { ...idle, lastStartedByCompany: new Map([['A', 5], ['B', 4], ['C', 7]]) }, budgets)?.id).toBe('b');
+    expect(
+      pickNext(
+        candidates,
+        {
+          ...idle,
+          lastStartedByCompany: new Map([
+            ['A', 5],
+            ['B', 9],
+          ]),
+        },
+        budgets,
+      )?.id,
+    ).toBe('c');
+    expect(
+      pickNext(
+        candidates,
+        {
+          ...idle,
+          lastStartedByCompany: new Map([
+            ['A', 5],
+            ['B', 4],
+            ['C', 7],
+          ]),
+        },
+        budgets,
+      )?.id,
+    ).toBe('b');
     expect(pickNext(candidates, idle, budgets)?.id).toBe('a');
   });
 
@@ -57,7 +89,13 @@ describe('export fair share: the round-robin choice (pickNext)', () => {
     expect(pickNext(candidates, userBusy, budgets)?.id).toBe('b');
     const companyBusy: RunningState = { ...idle, runningByCompany: new Map([['A', 2]]) };
     expect(pickNext(candidates, companyBusy, budgets)?.id).toBe('b');
-    const allBusy: RunningState = { ...idle, runningByCompany: new Map([['A', 2], ['B', 2]]) };
+    const allBusy: RunningState = {
+      ...idle,
+      runningByCompany: new Map([
+        ['A', 2],
+        ['B', 2],
+      ]),
+    };
     expect(pickNext(candidates, allBusy, budgets)).toBeUndefined();
     // a scheduled job (no user) is held by its company's budget only
     expect(pickNext([job('s', 'A', null, 1)], { ...idle, runningByUser: new Map([['u1', 5]]), runningByCompany: new Map([['A', 1]]) }, budgets)?.id).toBe('s');
@@ -87,7 +125,7 @@ describe('chargedCompany (the company a job counts against)', () => {
   const m = (company_cuid: string, level: number) => ({ company_cuid, level, is_company_admin: false });
   const system = { company_cuid: 'owner', shares: [{ company_cuid: 'partner-z' }, { company_cuid: 'partner-a' }] };
 
-  it('charges the owner to its members, the share\'s company to a partner, never the owner to a partner', () => {
+  it("charges the owner to its members, the share's company to a partner, never the owner to a partner", () => {
     expect(chargedCompany({ user_cuid: 'u', memberships: [m('owner', 3)] }, system)).toBe('owner');
     expect(chargedCompany({ user_cuid: 'u', memberships: [m('partner-z', 3)] }, system)).toBe('partner-z');
     // A member of the owner and of a partner: the owner. Of two partners: the first by id, alike on every instance.

@@ -17,7 +17,9 @@ export interface ExportBudgets {
 }
 
 /** The budgets from the settings. */
-export const exportBudgets = (c: Pick<AppConfig, 'EXPORT_USER_MAX_RUNNING' | 'EXPORT_USER_MAX_QUEUED' | 'EXPORT_COMPANY_MAX_RUNNING' | 'EXPORT_COMPANY_MAX_QUEUED'>): ExportBudgets => ({
+export const exportBudgets = (
+  c: Pick<AppConfig, 'EXPORT_USER_MAX_RUNNING' | 'EXPORT_USER_MAX_QUEUED' | 'EXPORT_COMPANY_MAX_RUNNING' | 'EXPORT_COMPANY_MAX_QUEUED'>,
+): ExportBudgets => ({
   userMaxRunning: c.EXPORT_USER_MAX_RUNNING,
   userMaxQueued: c.EXPORT_USER_MAX_QUEUED,
   companyMaxRunning: c.EXPORT_COMPANY_MAX_RUNNING,

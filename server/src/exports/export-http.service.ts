@@ -85,7 +85,9 @@ export class ExportHttpService implements OnModuleInit {
       const input = query.success ? ZExportRunInput.safeParse(query.data) : query;
       if (!input.success) {
         const fieldErrors = input.error.issues.flatMap((i) =>
-          i.code === 'unrecognized_keys' ? i.keys.map((k) => ({ path: k, message: 'Unknown parameter' })) : [{ path: i.path.map(String).join('.'), message: i.message }],
+          i.code === 'unrecognized_keys'
+            ? i.keys.map((k) => ({ path: k, message: 'Unknown parameter' }))
+            : [{ path: i.path.map(String).join('.'), message: i.message }],
         );
         throw new HttpFail(400, 'BAD_REQUEST', 'Some parameters are not valid', fieldErrors);
       }
@@ -152,7 +154,10 @@ export class ExportHttpService implements OnModuleInit {
           return reply.code(416).send({ code: 'RANGE_NOT_SATISFIABLE', message: 'The range is outside the file' });
         }
         if (r) {
-          reply.code(206).header('content-range', `bytes ${r.start}-${r.end}/${f.size}`).header('content-length', String(r.end - r.start + 1));
+          reply
+            .code(206)
+            .header('content-range', `bytes ${r.start}-${r.end}/${f.size}`)
+            .header('content-length', String(r.end - r.start + 1));
           return reply.send(createReadStream(f.path, { start: r.start, end: r.end }));
         }
       }
@@ -164,10 +169,13 @@ export class ExportHttpService implements OnModuleInit {
   }
 
   private fail(reply: FastifyReply, e: unknown) {
-    if (e instanceof HttpFail) return reply.code(e.status).send(e.fieldErrors ? { code: e.code, message: e.message, fieldErrors: e.fieldErrors } : { code: e.code, message: e.message });
+    if (e instanceof HttpFail)
+      return reply.code(e.status).send(e.fieldErrors ? { code: e.code, message: e.message, fieldErrors: e.fieldErrors } : { code: e.code, message: e.message });
     if (e instanceof TRPCError && e.code !== 'INTERNAL_SERVER_ERROR') {
       const fieldErrors = fieldErrorsOf(e);
-      return reply.code(getHTTPStatusCodeFromError(e)).send(fieldErrors ? { code: e.code, message: e.message, fieldErrors } : { code: e.code, message: e.message });
+      return reply
+        .code(getHTTPStatusCodeFromError(e))
+        .send(fieldErrors ? { code: e.code, message: e.message, fieldErrors } : { code: e.code, message: e.message });
     }
     this.logger.error(`export endpoint failed: ${(e as Error)?.stack ?? String(e)}`);
     return reply.code(500).send({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });

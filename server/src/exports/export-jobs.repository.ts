@@ -47,7 +47,6 @@ const JOB_COLUMNS = `j.id, j.user_cuid, j.system_cuid, s.name AS system_name, j.
      WHERE q.status = 'QUEUED' AND ${rootOfSql('q.charged_company_cuid')} = ${rootOfSql('j.charged_company_cuid')} AND (q.created_at, q.id) < (j.created_at, j.id))::int + 1 END AS queue_position`;
 const JOB_FROM = `export_job j JOIN system s ON s.system_cuid = j.system_cuid LEFT JOIN system_data_export_template t ON t.template_cuid = j.template_cuid`;
 
-
 /**
  * The SQL of export jobs (docs/exports.md): the caller's jobs (scope first), the budget counts,
  * the worker's candidates and claims (FOR UPDATE SKIP LOCKED, so several instances share the
@@ -110,15 +109,10 @@ export class ExportJobsRepository {
       )) as { user_queued: number; company_queued: number }[];
       const refused = refuse({ userQueued: Number(row?.user_queued ?? 0), companyQueued: Number(row?.company_queued ?? 0) });
       if (refused !== undefined) return refused;
-      await tx.query(`INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, charged_company_cuid) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        job.id,
-        actor.user_cuid,
-        job.system_cuid,
-        job.template_cuid,
-        JSON.stringify({ plan: job.plan }),
-        job.file_name,
-        company_cuid,
-      ]);
+      await tx.query(
+        `INSERT INTO export_job (id, user_cuid, system_cuid, template_cuid, params, file_name, charged_company_cuid) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [job.id, actor.user_cuid, job.system_cuid, job.template_cuid, JSON.stringify({ plan: job.plan }), job.file_name, company_cuid],
+      );
       return undefined;
     });
   }
@@ -217,7 +211,15 @@ export class ExportJobsRepository {
    * (`place`): false, with neither done, when the job is no longer ours (cancelled, or taken by
    * another worker, whose file is never touched).
    */
-  async done(id: string, worker: string, rows: number, bytes: number, retentionHours: number, place: () => Promise<void>, unplace: () => Promise<void>): Promise<boolean> {
+  async done(
+    id: string,
+    worker: string,
+    rows: number,
+    bytes: number,
+    retentionHours: number,
+    place: () => Promise<void>,
+    unplace: () => Promise<void>,
+  ): Promise<boolean> {
     let placed = false;
     try {
       return await this.ds.transaction(async (m) => {

@@ -23,7 +23,6 @@ const UNIT: Record<TExportFrequency, string> = { daily: 'day', weekly: 'week', m
 /** Where a job's file lives. */
 export const exportFilePath = (dir: string, id: string, format: string): string => join(dir, `${id}.${format === 'xlsx' ? 'xlsx' : 'csv'}`);
 
-
 /**
  * The export worker (docs/exports.md): due schedules become jobs; waiting jobs run one at a time
  * per instance, the next one chosen round-robin across companies within the running budgets
@@ -156,7 +155,17 @@ export class ExportJobsWorker implements OnApplicationBootstrap, OnModuleDestroy
       // On the embedded database the thread leaves the part file; it is renamed in the transaction that marks the job DONE.
       const { rows, bytes, recorded } = await this.threads.render(plan, record ? final : part, progress, abort.signal, part, record);
       if (abort.signal.aborted) throw new ExportAborted();
-      const done = recorded ?? (await this.jobs.done(job.id, this.workerId, rows, bytes, this.config.EXPORT_RETENTION_HOURS, () => rename(part, final), () => rename(final, part)));
+      const done =
+        recorded ??
+        (await this.jobs.done(
+          job.id,
+          this.workerId,
+          rows,
+          bytes,
+          this.config.EXPORT_RETENTION_HOURS,
+          () => rename(part, final),
+          () => rename(final, part),
+        ));
       if (!done) await rm(part, { force: true });
       else {
         this.metrics.finished('done', (performance.now() - began) / 1000);
@@ -231,7 +240,9 @@ export class ExportJobsWorker implements OnApplicationBootstrap, OnModuleDestroy
           if (!this.waiting.has(due.template_cuid)) {
             this.waiting.add(due.template_cuid);
             if (!room.templateBusy) this.metrics.refused('schedule_queue');
-            this.logger.log(`scheduled export of template ${template.template_cuid} waits: ${room.templateBusy ? 'its previous job has not finished' : 'its company has the most exports waiting'}`);
+            this.logger.log(
+              `scheduled export of template ${template.template_cuid} waits: ${room.templateBusy ? 'its previous job has not finished' : 'its company has the most exports waiting'}`,
+            );
           }
           return true;
         }

@@ -33,8 +33,11 @@ describe('export CSV cells', () => {
   });
 
   it('keeps ordinary labels and writes numbers with the chosen decimal separator', async () => {
-    expect(await csvOf(plan('PV power [W]', ','), [['2026-01-01 03:00:00', 1234.5], ['2026-01-01 03:01:00', null]])).toBe(
-      'Time (Africa/Nairobi);PV power [W]\n2026-01-01 03:00:00;1234,5\n2026-01-01 03:01:00;\n',
-    );
+    expect(
+      await csvOf(plan('PV power [W]', ','), [
+        ['2026-01-01 03:00:00', 1234.5],
+        ['2026-01-01 03:01:00', null],
+      ]),
+    ).toBe('Time (Africa/Nairobi);PV power [W]\n2026-01-01 03:00:00;1234,5\n2026-01-01 03:01:00;\n');
   });
 });

@@ -158,7 +158,11 @@ export async function writeExport(
       let text = '';
       for (let at = 0; at < chunk.length; at++) {
         const r = chunk[at];
-        text += csvLine(r.map((v, i) => (i === 0 ? inertText(String(v)) : numberText(v as number | null, plan.decimal))), delimiter) + '\n';
+        text +=
+          csvLine(
+            r.map((v, i) => (i === 0 ? inertText(String(v)) : numberText(v as number | null, plan.decimal))),
+            delimiter,
+          ) + '\n';
         if ((at & 31) === 31 || at === chunk.length - 1) {
           await writeTo(out, text);
           text = '';

@@ -54,7 +54,13 @@ const scheduleOf = (config: unknown) => {
  * room under EXPORT_SCHEDULES_PER_COMPANY there. Kept when the schedule is left as it was. Answers
  * the charged company (whose channels the schedule may mail).
  */
-async function chargeSchedule(tx: EntityManager, actor: Actor, row: Record<string, unknown>, config: TExportConfig, current?: Record<string, unknown>): Promise<string> {
+async function chargeSchedule(
+  tx: EntityManager,
+  actor: Actor,
+  row: Record<string, unknown>,
+  config: TExportConfig,
+  current?: Record<string, unknown>,
+): Promise<string> {
   const system_cuid = String(row.system_cuid);
   const kept = current ? await sql.chargeOf(tx, String(current.template_cuid)) : undefined;
   const before = current ? scheduleOf(current.config) : null;

@@ -88,7 +88,9 @@ export const exportTemplatesSql = {
   /** The company of each of the channel ids (unknown ids are left out). */
   async channelCompanies(manager: EntityManager, channel_cuids: string[]): Promise<Map<string, string>> {
     if (!channel_cuids.length) return new Map();
-    const rows = (await manager.query(`SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`, [channel_cuids])) as {
+    const rows = (await manager.query(`SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`, [
+      channel_cuids,
+    ])) as {
       channel_cuid: string;
       company_cuid: string;
     }[];

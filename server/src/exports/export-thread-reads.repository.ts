@@ -44,7 +44,11 @@ export const JOB_DONE_SQL = `UPDATE export_job SET status = 'DONE', rows_done = 
  * only. Set as the job's rows_total in one statement (the export thread runs it on its own
  * connection on PostgreSQL, the worker on the embedded database).
  */
-export function setTotalQuery(id: string, worker: string, plan: Pick<ExportPlan, 'resolution' | 'columns' | 'from' | 'to'>): { sql: string; values: unknown[] } {
+export function setTotalQuery(
+  id: string,
+  worker: string,
+  plan: Pick<ExportPlan, 'resolution' | 'columns' | 'from' | 'to'>,
+): { sql: string; values: unknown[] } {
   const table = plan.resolution === 'raw' ? 'parameter_rollup_1h' : `parameter_rollup_${plan.resolution}`;
   const measure = plan.resolution === 'raw' ? 'sum(count)' : 'count(*)';
   const pairs = [...new Map(plan.columns.map((c) => [`${c.entity_cuid}\u0000${c.parameter_id}`, c])).values()];
@@ -59,7 +63,6 @@ export function setTotalQuery(id: string, worker: string, plan: Pick<ExportPlan,
     values: [id, pairs.map((c) => c.entity_cuid), pairs.map((c) => c.parameter_id), plan.from, plan.to, worker],
   };
 }
-
 
 /** A chunk read failed; `timeout` when PostgreSQL cancelled it for the statement timeout. */
 export class ReadFailed extends Error {

@@ -51,7 +51,8 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
     if (record) await reads!.setTotal(record, job.plan);
     const read: ChunkReader = reads ? (sql, values) => reads.read(sql, values) : parentReader;
     const rows = await writeExport(out, job.plan, exportChunks(read, job.plan, abort.signal, data.chunkRows), async (done) => {
-      if (!background && data.nice > 0 && startNice !== undefined && done >= data.backgroundRows) background = setThreadPriority(Math.max(startNice, data.nice));
+      if (!background && data.nice > 0 && startNice !== undefined && done >= data.backgroundRows)
+        background = setThreadPriority(Math.max(startNice, data.nice));
       if (done < data.backgroundRows) {
         send({ type: 'progress', rows: done, wait: false });
         if (!abort!.signal.aborted) return;

@@ -19,7 +19,18 @@ import { ExportTemplatesRepository } from './export-templates.repository';
  */
 @Module({
   imports: [AuthModule, AlertChannelsModule],
-  providers: [ExportJobsRepository, ExportTemplatesRepository, ExportSchedulesRepository, ExportMetrics, ExportThreads, ExportsService, ExportJobsWorker, ExportJobsService, ExportHttpService, ExportJobRouter],
+  providers: [
+    ExportJobsRepository,
+    ExportTemplatesRepository,
+    ExportSchedulesRepository,
+    ExportMetrics,
+    ExportThreads,
+    ExportsService,
+    ExportJobsWorker,
+    ExportJobsService,
+    ExportHttpService,
+    ExportJobRouter,
+  ],
   exports: [ExportsService, ExportJobsService, ExportJobsWorker, ExportJobRouter],
 })
 export class ExportsModule {}

@@ -11,7 +11,15 @@ const sees = (c: Caller) => ('memberships' in c ? c.memberships.some((m) => m.co
 const BATTERY: ColumnSourceRow = { entity_cuid: 'bat', device: 'Battery', parameter_id: 'soc', description: 'State of charge', unit: '%' };
 
 function world(config: unknown) {
-  const template: RunTemplateRow = { template_cuid: 't1', name: 'Daily', system_cuid: 'sys1', system_name: 'Farm', company_cuid: 'A', timezone: 'Africa/Nairobi', config };
+  const template: RunTemplateRow = {
+    template_cuid: 't1',
+    name: 'Daily',
+    system_cuid: 'sys1',
+    system_name: 'Farm',
+    company_cuid: 'A',
+    timezone: 'Africa/Nairobi',
+    config,
+  };
   const refused: string[] = [];
   const repo = {
     visible: async (c: Caller, id: string) => (id === 't1' && sees(c) ? { ...template, shares: [] } : undefined),
@@ -35,13 +43,19 @@ describe('ExportsService', () => {
     const { sut } = world({ columns: [column] });
     expect(await codeOf(sut.template(basicB, 't1'))).toBe('NOT_FOUND: Export template not found');
     expect(await codeOf(sut.template(basicA, 'nope'))).toBe('NOT_FOUND: Export template not found');
-    expect(await sut.template(basicA, 't1')).toMatchObject({ template_cuid: 't1', charged_company_cuid: 'A', config: { columns: [column], resolution: 'raw' } });
+    expect(await sut.template(basicA, 't1')).toMatchObject({
+      template_cuid: 't1',
+      charged_company_cuid: 'A',
+      config: { columns: [column], resolution: 'raw' },
+    });
     expect(await codeOf(world({ columns: 'broken' }).sut.template(basicA, 't1'))).toMatch(/^BAD_REQUEST/);
   });
 
   it("templatesOf: a visible system's templates without their schedule; NOT_FOUND for another company's system", async () => {
     const { sut } = world({ columns: [column], schedule: null });
-    expect(await sut.templatesOf(basicA, 'sys1')).toEqual([{ template_cuid: 't1', name: 'Daily', config: expect.not.objectContaining({ schedule: expect.anything() }) }]);
+    expect(await sut.templatesOf(basicA, 'sys1')).toEqual([
+      { template_cuid: 't1', name: 'Daily', config: expect.not.objectContaining({ schedule: expect.anything() }) },
+    ]);
     expect(await codeOf(sut.templatesOf(basicB, 'sys1'))).toBe('NOT_FOUND: System not found');
   });
 

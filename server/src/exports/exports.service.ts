@@ -36,7 +36,6 @@ export class ExportsService {
     private readonly metrics: ExportMetrics,
   ) {}
 
-
   /** The template if the caller may run it (else NOT_FOUND / FORBIDDEN). */
   async template(actor: Actor, template_cuid: string): Promise<ExportTemplateRow> {
     const row = await this.templates.visible(actor, template_cuid);

@@ -15,7 +15,10 @@ describe('checkContent: the bytes decide', () => {
     ['text/plain', Buffer.from('hello\nworld')],
     ['text/csv', Buffer.from('\uFEFFa;b\n1;2')],
     ['application/json', Buffer.from('\uFEFF[1, {"a": null}]')],
-    ['image/svg+xml', Buffer.from('<?xml version="1.0"?><!-- logo --><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x"><svg xmlns="http://www.w3.org/2000/svg"/>')],
+    [
+      'image/svg+xml',
+      Buffer.from('<?xml version="1.0"?><!-- logo --><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x"><svg xmlns="http://www.w3.org/2000/svg"/>'),
+    ],
   ])('accepts %s whose bytes agree', (type, bytes) => {
     expect(checkContent(bytes, type, ALLOWED)).toEqual({ ok: true, type });
   });
@@ -34,7 +37,11 @@ describe('checkContent: the bytes decide', () => {
     expect(checkContent(Buffer.from([0, 1, 2, 250, 251]), 'application/octet-stream', ALLOWED)).toMatchObject({ ok: false, status: 415 });
     expect(checkContent(Buffer.from('<html>'), 'text/html', ALLOWED)).toMatchObject({ ok: false, status: 415 });
     expect(checkContent(Buffer.from('<svg/>'), 'image/png', ALLOWED)).toMatchObject({ ok: false, status: 400 });
-    expect(checkContent(JPEG, 'image/png', ALLOWED)).toEqual({ ok: false, status: 400, message: 'The content of the file is not image/png (it is image/jpeg)' });
+    expect(checkContent(JPEG, 'image/png', ALLOWED)).toEqual({
+      ok: false,
+      status: 400,
+      message: 'The content of the file is not image/png (it is image/jpeg)',
+    });
     expect(checkContent(PNG, 'text/csv', ALLOWED)).toMatchObject({ ok: false, status: 400 });
     expect(checkContent(Buffer.from([0x61, 0x00, 0x62]), 'text/plain', ALLOWED)).toMatchObject({ ok: false, status: 400 });
     expect(checkContent(Buffer.from([0xc3, 0x28]), 'text/plain', ALLOWED)).toMatchObject({ ok: false, status: 400 });

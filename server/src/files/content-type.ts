@@ -52,9 +52,7 @@ function looksLikeSvg(text: string): boolean {
   return /^<svg[\s/>]/i.test(head);
 }
 
-export type ContentCheck =
-  | { ok: true; type: string }
-  | { ok: false; status: 400 | 415; message: string };
+export type ContentCheck = { ok: true; type: string } | { ok: false; status: 400 | 415; message: string };
 
 /**
  * Decides the stored type of an upload: the declared type (normalised) when it is allowed and the
@@ -102,7 +100,10 @@ export function contentTypeHeader(type: string): string {
 export function cleanFileName(name: string | undefined): string | null {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = last.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 255);
+  const clean = last
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 255);
   return clean && clean !== '.' && clean !== '..' ? clean : null;
 }
 

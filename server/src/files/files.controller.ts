@@ -127,7 +127,9 @@ export class FilesController {
     const parsed = ZUploadFields.safeParse(Object.fromEntries(fields));
     if (!parsed.success) {
       const fieldErrors = parsed.error.issues.flatMap((i) =>
-        i.code === 'unrecognized_keys' ? i.keys.map((k) => ({ path: k, message: 'Unknown field' })) : [{ path: i.path.map(String).join('.'), message: i.message }],
+        i.code === 'unrecognized_keys'
+          ? i.keys.map((k) => ({ path: k, message: 'Unknown field' }))
+          : [{ path: i.path.map(String).join('.'), message: i.message }],
       );
       throw fail(400, 'BAD_REQUEST', 'Some fields are not valid', fieldErrors);
     }

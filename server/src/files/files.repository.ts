@@ -81,7 +81,6 @@ const COLUMNS = [
 const SELECT = COLUMNS.map((c) => `t."${c}"`).join(', ');
 const SEARCH = ['fileName', 'contentType'] as const;
 
-
 /** A column a list may filter or sort by, never from input unchecked. */
 function column(field: string, allowed: readonly string[]): string {
   if (field === 'id' || allowed.includes(field)) return field;

@@ -18,7 +18,16 @@ export const ZHostedFile = z.object({
 export type THostedFile = z.infer<typeof ZHostedFile>;
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const ZKey = z.preprocess(emptyToUndefined, z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/, 'Not a valid identifier').optional());
+const ZKey = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid identifier')
+    .optional(),
+);
 const ZHost = z.preprocess(
   emptyToUndefined,
   z

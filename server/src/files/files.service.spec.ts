@@ -68,7 +68,8 @@ function world() {
   const calls: string[] = [];
   const mine = (s: Scope, company: string | null) => s.superuser || (company !== null && s.companies.includes(company));
   const visible = (s: Scope, f: FileRow) =>
-    mine(s, f.company_cuid) || (f.system_cuid !== null && (mine(s, SYSTEMS[f.system_cuid].company_cuid) || SYSTEMS[f.system_cuid].shares.some((sh) => mine(s, sh.company_cuid))));
+    mine(s, f.company_cuid) ||
+    (f.system_cuid !== null && (mine(s, SYSTEMS[f.system_cuid].company_cuid) || SYSTEMS[f.system_cuid].shares.some((sh) => mine(s, sh.company_cuid))));
   let failInsert = false;
   const repo: FilesRepository = {
     async transaction(work) {
@@ -186,7 +187,13 @@ describe('FilesService rules (in-memory repository)', () => {
     expect(await codeOf(w.service.upload(EXPERT_A, { company_cuid: 'A' }, { ...TEXT, declaredType: 'application/pdf' }))).toMatch(/^UNSUPPORTED_MEDIA_TYPE/);
     expect(w.storage.objects.size).toBe(objects);
     const uploaded = await w.service.upload(EXPERT_A, { company_cuid: 'A' }, TEXT);
-    expect(uploaded).toMatchObject({ company_cuid: 'A', uploaded_by_user_cuid: 'expertA', contentType: 'text/plain', size: 5, url: `/api/files/${uploaded.id}` });
+    expect(uploaded).toMatchObject({
+      company_cuid: 'A',
+      uploaded_by_user_cuid: 'expertA',
+      contentType: 'text/plain',
+      size: 5,
+      url: `/api/files/${uploaded.id}`,
+    });
     expect(w.storage.objects.has(uploaded.objectKey)).toBe(true);
     w.failInsert();
     await expect(w.service.upload(EXPERT_A, { company_cuid: 'A' }, TEXT)).rejects.toThrow('insert failed');

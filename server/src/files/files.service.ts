@@ -1,7 +1,16 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { fieldError } from '../common/field-error';
-import { type Actor, can, fileMayBelongTo, isMemberOf, isSuperUser, mayUploadBrandAsset, seesSystem, uploadCompanyOfSystem } from '../../../shared/access/policy';
+import {
+  type Actor,
+  can,
+  fileMayBelongTo,
+  isMemberOf,
+  isSuperUser,
+  mayUploadBrandAsset,
+  seesSystem,
+  uploadCompanyOfSystem,
+} from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
 import { scopeOf, type Scope } from '../access/scope';

@@ -22,9 +22,7 @@ export interface S3StorageOptions {
 }
 
 const missing = (e: unknown): boolean =>
-  e instanceof NoSuchKey ||
-  e instanceof NotFound ||
-  (e instanceof S3ServiceException && e.$metadata?.httpStatusCode === 404);
+  e instanceof NoSuchKey || e instanceof NotFound || (e instanceof S3ServiceException && e.$metadata?.httpStatusCode === 404);
 
 /** Hosted files in an S3 bucket, through the AWS SDK (PutObject, GetObject, HeadObject, DeleteObject). */
 export class S3FileStorage extends FileStorage {
@@ -50,9 +48,7 @@ export class S3FileStorage extends FileStorage {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertObjectKey(key);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
   }
 
   async get(key: string): Promise<StoredObject | undefined> {

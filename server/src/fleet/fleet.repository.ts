@@ -40,7 +40,9 @@ export class FleetRepository {
       WITH vis AS MATERIALIZED (
         SELECT s.system_cuid, s.name, s.site_cuid, s.company_cuid,
                ${ok(scopes.pins)} AS pin_ok, ${ok(scopes.alarms)} AS alarm_ok, ${ok(scopes.commands)} AS cmd_ok,
-               ${Object.entries(cols).map(([k, v]) => `${v} AS ${k}`).join(',\n               ')}
+               ${Object.entries(cols)
+                 .map(([k, v]) => `${v} AS ${k}`)
+                 .join(',\n               ')}
           FROM system s ${joins}
          WHERE ${ownedOrSharedSql(scopes.base, p, row)}
       ),
@@ -192,8 +194,9 @@ export class FleetRepository {
     const from = p.add(input.from);
     const to = p.add(input.to);
     const step = `('1 ' || ${unit})::interval`;
-    const rows = (await this.withoutJit((q) => q(
-      `WITH sys AS (
+    const rows = (await this.withoutJit((q) =>
+      q(
+        `WITH sys AS (
          SELECT s.system_cuid, s.timezone FROM system s
           WHERE ${ownedOrSharedSql(scope, p, { company: 's.company_cuid', system: 's.system_cuid' })}
        ),
@@ -230,8 +233,9 @@ export class FleetRepository {
              FROM rd WHERE rd.n > 1) d ON d.label = l.label
         GROUP BY l.label
         ORDER BY l.label`,
-      p.values,
-    ))) as { label: string; kwh: number | null }[];
+        p.values,
+      ),
+    )) as { label: string; kwh: number | null }[];
     return rows.map((r) => ({ label: r.label, kwh: r.kwh === null ? null : round3(Number(r.kwh)) }));
   }
 }

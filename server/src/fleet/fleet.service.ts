@@ -11,7 +11,10 @@ import type { TFleetOverview, ZFleetEnergy, ZFleetEnergyInput } from './fleet.sc
 import { SharedResultCache } from './shared-result-cache';
 
 /** The permission a section needs in a company (fleet.schema); its level is the policy's, written once there. */
-const SECTION_PERMISSION = { pins: 'sites.view', alarms: 'eventTriggers.view', commands: 'controllers.configure' } as const satisfies Record<string, Permission>;
+const SECTION_PERMISSION = { pins: 'sites.view', alarms: 'eventTriggers.view', commands: 'controllers.configure' } as const satisfies Record<
+  string,
+  Permission
+>;
 /** fleet.energy's longest range per granularity. */
 export const ENERGY_MAX_DAYS = 400;
 export const ENERGY_MAX_MONTHS = 120;
@@ -44,7 +47,13 @@ export class FleetService {
   async overview(actor: Actor, input: { company_cuid?: string }): Promise<TFleetOverview> {
     const scopes = this.scopes(actor, input.company_cuid);
     const superuser = isSuperUser(actor);
-    const key = `${superuser ? '*' : levelsByCompany(actor).map(([c, l]) => `${c}:${l}`).join(',')}|${input.company_cuid ?? ''}`;
+    const key = `${
+      superuser
+        ? '*'
+        : levelsByCompany(actor)
+            .map(([c, l]) => `${c}:${l}`)
+            .join(',')
+    }|${input.company_cuid ?? ''}`;
     return this.cache.get(key, async () => {
       if (superuser && input.company_cuid && !(await this.repo.companyExists(input.company_cuid))) throw notFound('Company');
       const generated_at = new Date();

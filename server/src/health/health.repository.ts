@@ -36,7 +36,10 @@ export class HealthRepository {
 
   /** Controller commands per status (statuses without a command are absent). */
   async commandsByStatus(_job: SystemJob): Promise<Map<string, number>> {
-    const rows = (await this.ds.query(`SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`)) as { state: string; n: number }[];
+    const rows = (await this.ds.query(`SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`)) as {
+      state: string;
+      n: number;
+    }[];
     return new Map(rows.map((r) => [r.state, Number(r.n)]));
   }
 

@@ -135,9 +135,11 @@ export const channelResource: Def = {
   // nothing can deliver to. Asked after the permission and scope checks: a foreign company stays NOT_FOUND.
   // Re-activating (ACTIVE) needs what made it active: a verified address, a linked chat.
   beforeWrite: async (tx, actor, row, current) => {
-    if (!current) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Create a channel with emailChannel.create, telegramChannel.create or discordChannel.create' });
+    if (!current)
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'Create a channel with emailChannel.create, telegramChannel.create or discordChannel.create' });
     if (row.status !== 'ACTIVE' || current.status === 'ACTIVE') return;
-    if (!(await eventRecords.channelReady(actor, tx, String(current.channel_cuid)))) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This channel is not verified or linked yet: it cannot be activated' });
+    if (!(await eventRecords.channelReady(actor, tx, String(current.channel_cuid))))
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'This channel is not verified or linked yet: it cannot be activated' });
   },
   scope: { kind: 'company', column: 'company_cuid' },
   search: [],

@@ -26,7 +26,13 @@ export class PortalNotificationsService {
     const { changelog, toast, recipients } = await this.rows.transaction(actor, async (tx) => {
       const system = await this.systems.authorize(actor, 'changelog.create', input.system_cuid, tx);
       const role_cuid = await this.rows.authorRole(actor, tx, system.company_cuid);
-      const changelog = await this.rows.insertChangelog(actor, tx, { log_cuid: newCuid(), title: input.title, message: input.message || null, system_cuid: system.system_cuid, role_cuid });
+      const changelog = await this.rows.insertChangelog(actor, tx, {
+        log_cuid: newCuid(),
+        title: input.title,
+        message: input.message || null,
+        system_cuid: system.system_cuid,
+        role_cuid,
+      });
       const notification_cuid = newCuid();
       const sent_at = await this.rows.insertChangelogNotification(actor, tx, {
         notification_cuid,

@@ -13,7 +13,16 @@ export class SystemChangelogRouter {
     // Optional only for the procedure-permission snapshot, which builds routers without services.
     crud?: CrudService,
   ) {
-    const { getList, getOne, getMany, getManyReference, update, delete: remove, deleteMany, access } = crudProcedures(systemChangelogResource, crud as CrudService);
+    const {
+      getList,
+      getOne,
+      getMany,
+      getManyReference,
+      update,
+      delete: remove,
+      deleteMany,
+      access,
+    } = crudProcedures(systemChangelogResource, crud as CrudService);
     this.router = router({
       getList,
       getOne,

@@ -15,7 +15,16 @@ export async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string
       trigger_cuid: newCuid(),
       name: 'Battery low',
       severity_level: 'ERROR' as const,
-      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'below', value: 35, release_value: 45, for_seconds: 120, release_for_seconds: 120 },
+      args: {
+        kind: 'threshold',
+        entity_cuid: at.battery_cuid,
+        parameter_id: 'battery_soc',
+        op: 'below',
+        value: 35,
+        release_value: 45,
+        for_seconds: 120,
+        release_for_seconds: 120,
+      },
       message: 'Battery of {system} at {value} {unit} (below {threshold} {unit}) since {time}',
       release_message: 'Battery of {system} back at {value} {unit} ({time})',
     },
@@ -23,7 +32,16 @@ export async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string
       trigger_cuid: newCuid(),
       name: 'Battery full',
       severity_level: 'INFO' as const,
-      args: { kind: 'threshold', entity_cuid: at.battery_cuid, parameter_id: 'battery_soc', op: 'above', value: 95, release_value: 90, for_seconds: 0, release_for_seconds: 300 },
+      args: {
+        kind: 'threshold',
+        entity_cuid: at.battery_cuid,
+        parameter_id: 'battery_soc',
+        op: 'above',
+        value: 95,
+        release_value: 90,
+        for_seconds: 0,
+        release_for_seconds: 300,
+      },
       message: 'Battery of {system} full: {value} {unit} at {time}',
       release_message: 'Battery of {system} discharging again: {value} {unit}',
     },
@@ -37,5 +55,9 @@ export async function seedDemoAlerts(m: EntityManager, at: { system_cuid: string
     },
   ];
   await insertDemoTriggers(m, at.system_cuid, triggers);
-  await insertDemoMailChannel(m, at.company_cuid, triggers.map((t) => t.trigger_cuid));
+  await insertDemoMailChannel(
+    m,
+    at.company_cuid,
+    triggers.map((t) => t.trigger_cuid),
+  );
 }

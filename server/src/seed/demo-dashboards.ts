@@ -31,7 +31,13 @@ export async function seedDemoDashboards(
     { id: 'alarms', type: 'alarms', ...at(6, 7, 6, 4), settings: {} },
   ];
   const installer: Widget[] = [
-    { id: 'battery', type: 'timeseries', title: 'Battery', ...at(0, 11, 8, 6), settings: { system_cuid: demo.farm_cuid, series: [{ entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' }] } },
+    {
+      id: 'battery',
+      type: 'timeseries',
+      title: 'Battery',
+      ...at(0, 11, 8, 6),
+      settings: { system_cuid: demo.farm_cuid, series: [{ entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' }] },
+    },
     { id: 'battery-now', type: 'latest', title: 'Battery now', ...at(8, 11, 4, 6), settings: { system_cuid: demo.farm_cuid, entity_cuid: demo.battery_cuid } },
   ];
   const fleet: Widget[] = [
@@ -46,8 +52,26 @@ export async function seedDemoDashboards(
   ];
   const farm: Widget[] = [
     { id: 'note', type: 'markdown', ...at(0, 0, 12, 2), settings: { text: '**Demo Farm Mini-grid**: PV, battery bank and a backup genset.' } },
-    { id: 'pv', type: 'timeseries', title: 'PV and battery', ...at(0, 2, 8, 6), settings: { system_cuid: demo.farm_cuid, series: [{ entity_cuid: demo.pv_cuid, parameter_id: 'pv_power' }, { entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' }] } },
-    { id: 'soc', type: 'kpi', title: 'Battery', ...at(8, 2, 4, 3), settings: { metric: 'parameter', system_cuid: demo.farm_cuid, entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' } },
+    {
+      id: 'pv',
+      type: 'timeseries',
+      title: 'PV and battery',
+      ...at(0, 2, 8, 6),
+      settings: {
+        system_cuid: demo.farm_cuid,
+        series: [
+          { entity_cuid: demo.pv_cuid, parameter_id: 'pv_power' },
+          { entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' },
+        ],
+      },
+    },
+    {
+      id: 'soc',
+      type: 'kpi',
+      title: 'Battery',
+      ...at(8, 2, 4, 3),
+      settings: { metric: 'parameter', system_cuid: demo.farm_cuid, entity_cuid: demo.battery_cuid, parameter_id: 'battery_soc' },
+    },
     { id: 'battery-now', type: 'latest', ...at(8, 5, 4, 3), settings: { system_cuid: demo.farm_cuid, entity_cuid: demo.battery_cuid } },
     { id: 'bars', type: 'energy', ...at(0, 8, 12, 5), settings: { system_cuid: demo.farm_cuid, granularity: 'day' } },
   ];

@@ -36,7 +36,6 @@ import { seedRoles } from './roles-seed';
 export { DEMO_COMPANY_NAME, DEMO_CONTROLLER_ID, DEMO_PASSWORD, DEMO_SYSTEMS, DEMO_USERS, OTHER_COMPANY_NAME, type DemoUser } from './demo-data';
 export { seedRoles } from './roles-seed';
 
-
 // ---- demo data --------------------------------------------------------------------------------
 
 /**
@@ -118,7 +117,13 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
     manufacturer_cuid: victron,
     // Commands beyond the built-in ones (ZDeclaredCommands); the dangerous ones ask for the password again.
     commands: [
-      { name: 'genset_start', label: 'Start the genset', description: 'Starts the backup genset now (it stops by itself at the stop charge).', dangerous: true, args: [] },
+      {
+        name: 'genset_start',
+        label: 'Start the genset',
+        description: 'Starts the backup genset now (it stops by itself at the stop charge).',
+        dangerous: true,
+        args: [],
+      },
       { name: 'genset_stop', label: 'Stop the genset', description: 'Stops the backup genset now.', dangerous: true, args: [] },
       {
         name: 'set_export_limit',
@@ -148,8 +153,24 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
 
   // Units and log parameters
   const units: Array<{ unit: string; description: string; unit_variants: JsonValue[]; translations: Translations }> = [
-    { unit: 'W', description: 'Watt', unit_variants: [{ unit: 'kW', factor: 1e-3 }, { unit: 'MW', factor: 1e-6 }], translations: { fr: { description: 'Watt' } } },
-    { unit: 'kWh', description: 'Kilowatt-hour', unit_variants: [{ unit: 'Wh', factor: 1e3 }, { unit: 'MWh', factor: 1e-3 }], translations: { fr: { description: 'Kilowattheure' } } },
+    {
+      unit: 'W',
+      description: 'Watt',
+      unit_variants: [
+        { unit: 'kW', factor: 1e-3 },
+        { unit: 'MW', factor: 1e-6 },
+      ],
+      translations: { fr: { description: 'Watt' } },
+    },
+    {
+      unit: 'kWh',
+      description: 'Kilowatt-hour',
+      unit_variants: [
+        { unit: 'Wh', factor: 1e3 },
+        { unit: 'MWh', factor: 1e-3 },
+      ],
+      translations: { fr: { description: 'Kilowattheure' } },
+    },
     { unit: '%', description: 'Percent', unit_variants: [], translations: { fr: { description: 'Pour cent' } } },
     { unit: 'V', description: 'Volt', unit_variants: [{ unit: 'kV', factor: 1e-3 }], translations: { fr: { description: 'Volt' } } },
     { unit: 'A', description: 'Ampere', unit_variants: [{ unit: 'kA', factor: 1e-3 }], translations: { fr: { description: 'Ampère' } } },
@@ -340,7 +361,11 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
       type: 'pylontech-us5000',
       config: { interface: 've-can', modules: 4, battery_min_soc: 20, battery_max_soc: 100, max_charge_current: 100, max_discharge_current: 100 },
     },
-    { name: 'PV charger', type: 'victron-smartsolar-mppt-250-100', config: { interface: 've-can', address: 1, max_charge_current: 100, absorption_voltage: 56.8 } },
+    {
+      name: 'PV charger',
+      type: 'victron-smartsolar-mppt-250-100',
+      config: { interface: 've-can', address: 1, max_charge_current: 100, absorption_voltage: 56.8 },
+    },
     { name: 'Backup genset', type: 'diesel-genset', config: { interface: 'modbus-tcp', unit_id: 3, start_soc: 25, stop_soc: 60, max_run_minutes: 240 } },
   ];
   const deviceCuids = devices.map(() => newCuid());
@@ -357,7 +382,8 @@ async function createDemo(m: EntityManager, passwordHash: string, alerts: boolea
   );
 
   if (alerts) await seedDemoAlerts(m, { system_cuid: farm, company_cuid: demo.company_cuid, battery_cuid: deviceCuids[1] });
-  if (alerts) await seedDemoDashboards(m, { company_cuid: demo.company_cuid, farm_cuid: farm, battery_cuid: deviceCuids[1], pv_cuid: deviceCuids[2], roleCuid });
+  if (alerts)
+    await seedDemoDashboards(m, { company_cuid: demo.company_cuid, farm_cuid: farm, battery_cuid: deviceCuids[1], pv_cuid: deviceCuids[2], roleCuid });
 
   // Branding per domain: the demo brand on localhost, the other company's on 127.0.0.1.
   await m.insert(RootDomainEntity, [

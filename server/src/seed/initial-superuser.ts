@@ -6,12 +6,7 @@ import { companyNamed, insertAdminUser, superuserRole, userEmailTaken } from './
  * A production start creates no default account; the first superuser comes from the settings
  * INITIAL_SUPERUSER_EMAIL / INITIAL_SUPERUSER_PASSWORD and is created only if that email is new.
  */
-export async function ensureInitialSuperuser(
-  ds: DataSource,
-  email: string,
-  password: string,
-  companyName: string,
-): Promise<boolean> {
+export async function ensureInitialSuperuser(ds: DataSource, email: string, password: string, companyName: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
   const hash = await hashPassword(password);
   return ds.transaction(async (tx) => {

@@ -24,7 +24,12 @@ export const DEFAULT_METADATA_TEMPLATE: readonly SeedSection[] = [
         title: 'Site and operation',
         fields: [
           { key: 'operator', label: 'Operator', type: 'text' },
-          { key: 'system_type', label: 'System type', type: 'select', options: ['Mini-grid', 'Solar home system', 'Productive use', 'Health facility', 'School', 'Telecom', 'Other'] },
+          {
+            key: 'system_type',
+            label: 'System type',
+            type: 'select',
+            options: ['Mini-grid', 'Solar home system', 'Productive use', 'Health facility', 'School', 'Telecom', 'Other'],
+          },
           { key: 'commissioning_date', label: 'Commissioning date', type: 'date' },
           { key: 'connections', label: 'Customer connections', type: 'integer', min: 0 },
           { key: 'grid_connected', label: 'Connected to the national grid', type: 'boolean' },
@@ -58,7 +63,12 @@ export const DEFAULT_METADATA_TEMPLATE: readonly SeedSection[] = [
       {
         title: 'Battery bank',
         fields: [
-          { key: 'chemistry', label: 'Chemistry', type: 'select', options: ['Lithium iron phosphate', 'Lithium NMC', 'Lead-acid (flooded)', 'Lead-acid (AGM/gel)', 'Other'] },
+          {
+            key: 'chemistry',
+            label: 'Chemistry',
+            type: 'select',
+            options: ['Lithium iron phosphate', 'Lithium NMC', 'Lead-acid (flooded)', 'Lead-acid (AGM/gel)', 'Other'],
+          },
           { key: 'battery_model', label: 'Battery model', type: 'text' },
           { key: 'nominal_voltage', label: 'Nominal voltage', type: 'number', unit: 'V', min: 0 },
           { key: 'capacity', label: 'Usable capacity', type: 'number', unit: 'kWh', min: 0 },
@@ -108,9 +118,19 @@ export const DEFAULT_METADATA_TEMPLATE: readonly SeedSection[] = [
 export async function seedMetadataTemplate(m: Pick<EntityManager, 'query'>): Promise<boolean> {
   if ((await metadataSectionCount(m)) > 0) return false;
   for (const [index, section] of DEFAULT_METADATA_TEMPLATE.entries()) {
-    const section_id = await insertMetadataSection(m, { title: section.title, description: section.description, isPhaseSection: section.isPhaseSection ?? false, index });
+    const section_id = await insertMetadataSection(m, {
+      title: section.title,
+      description: section.description,
+      isPhaseSection: section.isPhaseSection ?? false,
+      index,
+    });
     for (const [section_index, fieldset] of section.fieldsets.entries()) {
-      await insertMetadataFieldset(m, section_id, { title: fieldset.title, description: fieldset.description ?? null, data: JSON.stringify({ fields: fieldset.fields }), section_index });
+      await insertMetadataFieldset(m, section_id, {
+        title: fieldset.title,
+        description: fieldset.description ?? null,
+        data: JSON.stringify({ fields: fieldset.fields }),
+        section_index,
+      });
     }
   }
   return true;

@@ -8,10 +8,7 @@ import { ensureInitialSuperuser } from './initial-superuser';
 /** Opens the configured database, migrates it, and lays down roles, demo data and the first superuser. */
 export async function prepareDatabase(config: AppConfig): Promise<Database> {
   const logger = new Logger('Database');
-  const db = await openDatabase(
-    { url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE, entities: ENTITIES },
-    false,
-  );
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE, entities: ENTITIES }, false);
   logger.log(db.kind === 'embedded' ? `Embedded PGlite database in ${config.DATA_DIR}` : 'PostgreSQL database');
   // Several instances may start together: one migrates and seeds while the others wait.
   await underStartupLock(db, async () => {

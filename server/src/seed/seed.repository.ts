@@ -56,7 +56,11 @@ export async function insertMetadataSection(tx: Tx, section: { title: string; de
   return section_id;
 }
 
-export async function insertMetadataFieldset(tx: Tx, section_id: number, fieldset: { title: string; description: string | null; data: string; section_index: number }): Promise<void> {
+export async function insertMetadataFieldset(
+  tx: Tx,
+  section_id: number,
+  fieldset: { title: string; description: string | null; data: string; section_index: number },
+): Promise<void> {
   await tx.query(
     `INSERT INTO system_metadata_template_fieldset (title, description, data, active, section_index, section_id) VALUES ($1, $2, $3, true, $4, $5)`,
     [fieldset.title, fieldset.description, fieldset.data, fieldset.section_index, section_id],
@@ -94,7 +98,16 @@ export async function insertDemoTriggers(tx: Tx, system_cuid: string, triggers: 
 /** A verified e-mail channel of the company serving the given triggers. */
 export async function insertDemoMailChannel(tx: Tx, company_cuid: string, trigger_cuids: string[]): Promise<void> {
   const channel_cuid = newCuid();
-  await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [channel_cuid, company_cuid]);
-  await tx.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, 'alerts@demo.local', now())`, [newCuid(), channel_cuid]);
-  await tx.query(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) SELECT $1, id, true FROM unnest($2::varchar[]) AS t(id)`, [channel_cuid, trigger_cuids]);
+  await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, 'EMAIL', 'ACTIVE', $2)`, [
+    channel_cuid,
+    company_cuid,
+  ]);
+  await tx.query(`INSERT INTO email_notification_channel (email_channel_cuid, channel_cuid, email, verified_at) VALUES ($1, $2, 'alerts@demo.local', now())`, [
+    newCuid(),
+    channel_cuid,
+  ]);
+  await tx.query(`INSERT INTO notification_channel_to_trigger (channel_cuid, trigger_cuid, enabled) SELECT $1, id, true FROM unnest($2::varchar[]) AS t(id)`, [
+    channel_cuid,
+    trigger_cuids,
+  ]);
 }

@@ -1,4 +1,11 @@
-import { applyMergePatch, type TCommandAck, type TCommandMessage, ZApplyConfigPayload, ZCommandMessage, ZSetParameterPayload } from '../../../shared/controllers/command-wire';
+import {
+  applyMergePatch,
+  type TCommandAck,
+  type TCommandMessage,
+  ZApplyConfigPayload,
+  ZCommandMessage,
+  ZSetParameterPayload,
+} from '../../../shared/controllers/command-wire';
 
 type Json = Record<string, unknown>;
 

@@ -50,7 +50,9 @@ export async function startEmbeddedSimulator(ds: DataSource, o: EmbeddedSimulato
     // The demo's "controller offline" alarm (seed/demo-seed.ts) shows a few minutes after start.
     firstOutage: { afterMinutes: 2, minutes: 4 },
   });
-  o.log(`simulator: driving ${fleet.map((c) => c.controller_id).join(', ')} over ${o.mqttPort > 0 ? `MQTT :${o.mqttPort}` : 'in-process ingest'} (SIMULATOR=false turns it off)`);
+  o.log(
+    `simulator: driving ${fleet.map((c) => c.controller_id).join(', ')} over ${o.mqttPort > 0 ? `MQTT :${o.mqttPort}` : 'in-process ingest'} (SIMULATOR=false turns it off)`,
+  );
   const running = sim.start().catch((e: Error) => o.log(`simulator stopped: ${e.message}`));
   return async () => {
     await sim.stop();

@@ -27,14 +27,20 @@ const GENERATED_DEVICES = [
 export async function issueSimulatorToken(ds: DataSource, company_cuid: string, description = SIMULATOR_TOKEN_DESCRIPTION): Promise<string> {
   const token_cuid = newCuid();
   const secret = `ppt_${token_cuid}_${randomBytes(32).toString('base64url')}`;
-  await new SimulatorFleetRepository(ds).replaceToken(JOB, company_cuid, description, { token_cuid, token_hash: createHash('sha256').update(secret).digest('hex') });
+  await new SimulatorFleetRepository(ds).replaceToken(JOB, company_cuid, description, {
+    token_cuid,
+    token_hash: createHash('sha256').update(secret).digest('hex'),
+  });
   return secret;
 }
 
 /** Adds `count` controllers (sim-ctrl-0001 …), each in its own system with four devices, to the "Simulated Fleet" company. */
 export async function generateControllers(ds: DataSource, count: number): Promise<void> {
   const repo = new SimulatorFleetRepository(ds);
-  const types = await repo.existingEntityTypes(JOB, GENERATED_DEVICES.map((d) => d.type));
+  const types = await repo.existingEntityTypes(
+    JOB,
+    GENERATED_DEVICES.map((d) => d.type),
+  );
   if (types.length !== GENERATED_DEVICES.length) {
     throw new Error('Generating controllers needs the demo catalogue (npm run seed, or SEED_DEMO=true)');
   }

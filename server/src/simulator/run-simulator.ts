@@ -64,8 +64,10 @@ async function main(): Promise<void> {
   }
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url) {
-    console.error('The simulator reads the controllers from PostgreSQL: set DATABASE_URL or --database-url.\n' +
-      'With the embedded database, npm start already runs a simulator (SIMULATOR=false turns it off).');
+    console.error(
+      'The simulator reads the controllers from PostgreSQL: set DATABASE_URL or --database-url.\n' +
+        'With the embedded database, npm start already runs a simulator (SIMULATOR=false turns it off).',
+    );
     process.exit(2);
   }
   const num = (name: keyof typeof values, min: number): number => {
@@ -85,7 +87,10 @@ async function main(): Promise<void> {
   try {
     if (values.generate) await generateControllers(db.dataSource, num('generate', 1));
     fleet = await loadFleet(db.dataSource, {
-      controllers: values.controllers?.split(',').map((s) => s.trim()).filter(Boolean),
+      controllers: values.controllers
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     });
   } finally {
     await db.close();
@@ -99,7 +104,8 @@ async function main(): Promise<void> {
     : {
         delayMs: num('command-delay', 0),
         pollMs: num('command-poll', 0.1) * 1000,
-        onAck: (id: string, ack: { id: string; status: string; message?: string }) => console.log(`${id}: command ${ack.id} → ${ack.status}${ack.message ? ` (${ack.message})` : ''}`),
+        onAck: (id: string, ack: { id: string; status: string; message?: string }) =>
+          console.log(`${id}: command ${ack.id} → ${ack.status}${ack.message ? ` (${ack.message})` : ''}`),
       };
   const transport: SimTransport = values.mqtt
     ? new MqttTransport(values.mqtt, values['topic-prefix'], commands)
@@ -120,7 +126,10 @@ async function main(): Promise<void> {
     onError: (id, e) => console.warn(`${id}: ${e.message} (will retry)`),
   });
   console.log(`Simulating ${fleet.length} controller(s) over ${values.mqtt ? `MQTT ${values.mqtt}` : 'HTTP'}: ${fleet.map((c) => c.controller_id).join(', ')}`);
-  const report = setInterval(() => console.log(`generated ${sim.stats.generated}, acknowledged ${sim.stats.acknowledged} rows, ${sim.stats.failures} failed sends`), 10_000);
+  const report = setInterval(
+    () => console.log(`generated ${sim.stats.generated}, acknowledged ${sim.stats.acknowledged} rows, ${sim.stats.failures} failed sends`),
+    10_000,
+  );
   const stop = () => void sim.stop();
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -29,7 +29,10 @@ export class SimulatorFleetRepository {
 
   /** Revokes the company's earlier tokens of this description, then stores a new one (its SHA-256 hash). */
   async replaceToken(_job: SystemJob, company_cuid: string, description: string, token: { token_cuid: string; token_hash: string }): Promise<void> {
-    await this.ds.query(`UPDATE auth_token SET revoked_at = now() WHERE company_cuid = $1 AND description = $2 AND revoked_at IS NULL`, [company_cuid, description]);
+    await this.ds.query(`UPDATE auth_token SET revoked_at = now() WHERE company_cuid = $1 AND description = $2 AND revoked_at IS NULL`, [
+      company_cuid,
+      description,
+    ]);
     await this.ds.query(`INSERT INTO auth_token (token_cuid, description, company_cuid, token_hash) VALUES ($1, $2, $3, $4)`, [
       token.token_cuid,
       description,
@@ -68,7 +71,11 @@ export class SimulatorFleetRepository {
   /** A system (time zone Africa/Nairobi) with its controller and devices, in one transaction. */
   async insertSystem(_job: SystemJob, s: NewSimulatedSystem): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await m.query(`INSERT INTO system (system_cuid, company_cuid, name, timezone) VALUES ($1, $2, $3, 'Africa/Nairobi')`, [s.system_cuid, s.company_cuid, s.name]);
+      await m.query(`INSERT INTO system (system_cuid, company_cuid, name, timezone) VALUES ($1, $2, $3, 'Africa/Nairobi')`, [
+        s.system_cuid,
+        s.company_cuid,
+        s.name,
+      ]);
       await m.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, system_cuid, name) VALUES ($1, $2, $3, $4, $5)`, [
         s.controller.controller_id,
         s.controller.controllertype_cuid,
@@ -111,15 +118,21 @@ export class SimulatorFleetRepository {
   }
 
   /** What each device of the controllers runs: its reported configuration, else the desired one. */
-  async deviceConfigs(_job: SystemJob, controllerIds: string[]): Promise<{ entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[]> {
-    return (await this.ds.query(`SELECT entity_cuid, controller_id, coalesce(reported_config, config) AS config FROM entity WHERE controller_id = ANY($1::varchar[])`, [
-      controllerIds,
-    ])) as { entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[];
+  async deviceConfigs(
+    _job: SystemJob,
+    controllerIds: string[],
+  ): Promise<{ entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[]> {
+    return (await this.ds.query(
+      `SELECT entity_cuid, controller_id, coalesce(reported_config, config) AS config FROM entity WHERE controller_id = ANY($1::varchar[])`,
+      [controllerIds],
+    )) as { entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[];
   }
 
   /** The latest 5-minute data of these devices (where the embedded simulator's history resumes). */
   async lastDataAt(_job: SystemJob, entity_cuids: string[]): Promise<Date | null> {
-    const [{ last }] = (await this.ds.query(`SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`, [entity_cuids])) as {
+    const [{ last }] = (await this.ds.query(`SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`, [
+      entity_cuids,
+    ])) as {
       last: Date | null;
     }[];
     return last;

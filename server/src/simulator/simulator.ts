@@ -136,7 +136,8 @@ export class Simulator {
   private done?: Promise<void>;
   private readonly random: () => number;
   readonly stats = { generated: 0, sent: 0, acknowledged: 0, failures: 0 };
-  private readonly o: Required<Omit<SimulatorOptions, 'from' | 'until' | 'ledgerFile' | 'onError' | 'historyIntervalSeconds' | 'firstOutage'>> & SimulatorOptions;
+  private readonly o: Required<Omit<SimulatorOptions, 'from' | 'until' | 'ledgerFile' | 'onError' | 'historyIntervalSeconds' | 'firstOutage'>> &
+    SimulatorOptions;
   /** Simulated time live sampling started, and whether the scripted outage has happened. */
   private liveSince?: number;
   private scriptedOutageDone = false;
@@ -261,7 +262,7 @@ export class Simulator {
       run.offlineUntil = t + (lo + this.random() * (hi - lo)) * 60_000;
     }
     // Live outages really close the link (the transport drops its connection and opens it again after).
-    if (live && (t < run.offlineUntil) !== run.linkDown) {
+    if (live && t < run.offlineUntil !== run.linkDown) {
       run.linkDown = t < run.offlineUntil;
       this.transport.link?.(run.controller, !run.linkDown);
     }

@@ -91,9 +91,7 @@ export class MqttTransport implements SimTransport {
           // Subscribed again on every reconnect, then a heartbeat: the portal sees us back (with an
           // external broker that is how it knows) and delivers what waits for us.
           const hello = () => ready.publish(`${this.topicPrefix}/${c.controller_id}/heartbeat`, JSON.stringify({ timestamp: Date.now() }), { qos: 1 });
-          ready.on('connect', () =>
-            void ready.subscribeAsync(commandTopic, { qos: 1 }).then(hello, () => undefined),
-          );
+          ready.on('connect', () => void ready.subscribeAsync(commandTopic, { qos: 1 }).then(hello, () => undefined));
           await ready.subscribeAsync(commandTopic, { qos: 1 });
           hello();
         }
@@ -189,9 +187,7 @@ export class MqttTransport implements SimTransport {
     this.closed = true;
     const clients = await Promise.allSettled([...this.clients.values()]);
     this.clients.clear();
-    await Promise.all(
-      clients.map((r) => (r.status === 'fulfilled' ? r.value.endAsync(true).catch(() => undefined) : undefined)),
-    );
+    await Promise.all(clients.map((r) => (r.status === 'fulfilled' ? r.value.endAsync(true).catch(() => undefined) : undefined)));
   }
 }
 
@@ -280,9 +276,7 @@ export class HttpTransport implements SimTransport {
 
 /** In process (the embedded portal without an MQTT port): calls ingest directly. */
 export class DirectTransport implements SimTransport {
-  constructor(
-    private readonly send: (controller_id: string, kind: 'telemetry' | 'heartbeat', payload: unknown) => Promise<SendResult['answer'] | undefined>,
-  ) {}
+  constructor(private readonly send: (controller_id: string, kind: 'telemetry' | 'heartbeat', payload: unknown) => Promise<SendResult['answer'] | undefined>) {}
 
   async telemetry(c: SimController, message: TelemetryMessage): Promise<SendResult> {
     return { answer: await this.send(c.controller_id, 'telemetry', JSON.parse(JSON.stringify(message))) };

@@ -73,7 +73,13 @@ export class SystemMetadataRepository {
   }
 
   /** Writes the whole form of a system the caller sees (creating its row on first save); undefined for another system. */
-  async upsert(caller: Caller, tx: Queryable, metadata_cuid: string, system_cuid: string, data: Record<string, unknown>): Promise<SystemMetadataRow | undefined> {
+  async upsert(
+    caller: Caller,
+    tx: Queryable,
+    metadata_cuid: string,
+    system_cuid: string,
+    data: Record<string, unknown>,
+  ): Promise<SystemMetadataRow | undefined> {
     const p = new SqlParams([metadata_cuid, system_cuid, JSON.stringify(data)]);
     const [row] = (await tx.query(
       `INSERT INTO system_metadata (metadata_cuid, system_cuid, data)

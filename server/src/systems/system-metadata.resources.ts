@@ -24,9 +24,24 @@ export const systemMetadataTemplateSectionResource: Def = {
   table: 'system_metadata_template_section',
   key: 'section_id',
   generatedKey: 'database',
-  record: z.object({ section_id: z.number(), title: z.string(), description: z.string().nullable(), isPhaseSection: z.boolean(), index: z.number(), translations: ZTranslationsRecord }),
-  create: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean().default(false), index: z.number().int().min(0).max(10_000).default(0), translations: ZSectionTr.default({}) }),
-  update: z.object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000), translations: ZSectionTr }).partial(),
+  record: z.object({
+    section_id: z.number(),
+    title: z.string(),
+    description: z.string().nullable(),
+    isPhaseSection: z.boolean(),
+    index: z.number(),
+    translations: ZTranslationsRecord,
+  }),
+  create: z.object({
+    title: ZName,
+    description: ZText,
+    isPhaseSection: z.boolean().default(false),
+    index: z.number().int().min(0).max(10_000).default(0),
+    translations: ZSectionTr.default({}),
+  }),
+  update: z
+    .object({ title: ZName, description: ZText, isPhaseSection: z.boolean(), index: z.number().int().min(0).max(10_000), translations: ZSectionTr })
+    .partial(),
   ...resourceAccess('systemMetadataTemplateSection'),
   scope: { kind: 'global' },
   search: ['title', 'description'],
@@ -62,7 +77,15 @@ export const systemMetadataTemplateFieldsetResource: Def = {
     translations: ZFieldsetTr.default({}),
   }),
   update: z
-    .object({ title: ZName, description: ZText, data: ZFieldsetData, active: z.boolean(), section_index: z.number().int().min(0).max(10_000), section_id: z.number().int().positive().max(2_147_483_647), translations: ZFieldsetTr })
+    .object({
+      title: ZName,
+      description: ZText,
+      data: ZFieldsetData,
+      active: z.boolean(),
+      section_index: z.number().int().min(0).max(10_000),
+      section_id: z.number().int().positive().max(2_147_483_647),
+      translations: ZFieldsetTr,
+    })
     .partial(),
   ...resourceAccess('systemMetadataTemplateFieldset'),
   scope: { kind: 'global' },

@@ -17,7 +17,15 @@ function world() {
     { section_id: 2, title: 'Empty', description: null, isPhaseSection: false, index: 1, translations: {} },
   ];
   const fieldsets: TemplateFieldsetRow[] = [
-    { fieldset_id: 10, title: 'Roof', description: null, section_index: 0, section_id: 1, data: { fields: [{ key: 'pitch', label: 'Pitch', type: 'number' }] }, translations: {} },
+    {
+      fieldset_id: 10,
+      title: 'Roof',
+      description: null,
+      section_index: 0,
+      section_id: 1,
+      data: { fields: [{ key: 'pitch', label: 'Pitch', type: 'number' }] },
+      translations: {},
+    },
     { fieldset_id: 11, title: 'Broken', description: null, section_index: 1, section_id: 1, data: { fields: 'not a list' }, translations: null as never },
   ];
   const forms = new Map<string, SystemMetadataRow>();
@@ -54,7 +62,13 @@ describe('SystemMetadataService', () => {
     const { sut } = world();
     const template = await sut.template(basicA);
     expect(template.map((s) => [s.title, s.fieldsets.map((f) => [f.title, f.fields.length, f.translations])])).toEqual([
-      ['Site', [['Roof', 1, {}], ['Broken', 0, {}]]],
+      [
+        'Site',
+        [
+          ['Roof', 1, {}],
+          ['Broken', 0, {}],
+        ],
+      ],
       ['Empty', []],
     ]);
   });

@@ -35,7 +35,12 @@ const SORTS: Record<string, string> = {
   system_cuid: 'sh.system_cuid',
   company_cuid: 'sh.company_cuid',
 };
-const FILTERS: Record<string, string> = { system_cuid: 'sh.system_cuid', company_cuid: 'sh.company_cuid', change: 'sh.change', owner_company_cuid: 's.company_cuid' };
+const FILTERS: Record<string, string> = {
+  system_cuid: 'sh.system_cuid',
+  company_cuid: 'sh.company_cuid',
+  change: 'sh.change',
+  owner_company_cuid: 's.company_cuid',
+};
 
 /** The fields a share list sorts and filters by (besides `q` and `id`); the service refuses others. */
 export const SHARE_SORTS: readonly string[] = Object.keys(SORTS);
@@ -130,7 +135,10 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
     const whereSql = where.join(' AND ');
     const countValues = [...values];
     const rows = (await this.db.query(
-      `${SELECT} WHERE ${whereSql} ORDER BY ${sortSql.split(', ').map((x) => `${x} ${order}`).join(', ')}, sh.system_cuid, sh.company_cuid
+      `${SELECT} WHERE ${whereSql} ORDER BY ${sortSql
+        .split(', ')
+        .map((x) => `${x} ${order}`)
+        .join(', ')}, sh.system_cuid, sh.company_cuid
         LIMIT ${p.add(perPage)} OFFSET ${p.add((page - 1) * perPage)}`,
       values,
     )) as SystemShare[];
@@ -182,7 +190,10 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
   }
 
   async shareExists(_scope: Scope, system_cuid: string, company_cuid: string): Promise<boolean> {
-    const [exists] = (await this.db.query(`SELECT 1 FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [system_cuid, company_cuid])) as unknown[];
+    const [exists] = (await this.db.query(`SELECT 1 FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [
+      system_cuid,
+      company_cuid,
+    ])) as unknown[];
     return !!exists;
   }
 

@@ -95,7 +95,12 @@ export class SystemSharingService {
         throw new TRPCError({ code: 'CONFLICT', message: 'The system is already shared with this company' });
       }
       const membership_cuid = await rows.ownMembership(scope, system.company_cuid);
-      await rows.insert(scope, { system_cuid: input.system_cuid, company_cuid: input.company_cuid, membership_cuid: membership_cuid ?? null, change: input.change });
+      await rows.insert(scope, {
+        system_cuid: input.system_cuid,
+        company_cuid: input.company_cuid,
+        membership_cuid: membership_cuid ?? null,
+        change: input.change,
+      });
       return { data: await this.record(rows, scope, input.system_cuid, input.company_cuid) };
     });
   }

@@ -36,9 +36,7 @@ export class IngestHttpService implements OnModuleInit {
     await fastify.register(async (scope) => {
       scope.setErrorHandler((error: FastifyError, _req, reply) => this.fail(reply, error));
       for (const kind of ['telemetry', 'states', 'heartbeat'] as const) {
-        scope.post<{ Params: { controller_id: string } }>(`/api/ingest/:controller_id/${kind}`, { bodyLimit }, (req, reply) =>
-          this.handle(kind, req, reply),
-        );
+        scope.post<{ Params: { controller_id: string } }>(`/api/ingest/:controller_id/${kind}`, { bodyLimit }, (req, reply) => this.handle(kind, req, reply));
       }
     });
   }
@@ -56,10 +54,7 @@ export class IngestHttpService implements OnModuleInit {
         this.ingest.heartbeat(controller, req.body ?? undefined, 'http');
         return reply.code(200).send({ ok: true });
       }
-      const answer =
-        kind === 'telemetry'
-          ? await this.ingest.telemetry(controller, req.body, 'http')
-          : await this.ingest.states(controller, req.body, 'http');
+      const answer = kind === 'telemetry' ? await this.ingest.telemetry(controller, req.body, 'http') : await this.ingest.states(controller, req.body, 'http');
       return reply.code(200).send(answer);
     } catch (error) {
       return this.fail(reply, error);
@@ -74,7 +69,9 @@ export class IngestHttpService implements OnModuleInit {
     const e = error as FastifyError;
     switch (e?.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: `The body may not exceed ${this.settings.ingest.maxBodyBytes} bytes; split the batch` });
+        return reply
+          .code(413)
+          .send({ code: 'PAYLOAD_TOO_LARGE', message: `The body may not exceed ${this.settings.ingest.maxBodyBytes} bytes; split the batch` });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the batch as application/json' });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -2,15 +2,7 @@ import type { z } from 'zod';
 import type { LogParameterTypeValue } from '../../../shared/common/enums';
 import type { ControllerDirectoryService, DirectoryController, DirectoryEntity } from './controller-directory.service';
 import type { TelemetrySettings } from './telemetry.config';
-import {
-  STATE_BUNDLE_MAX_BYTES,
-  type TRejectedRow,
-  ZStandardRow,
-  ZStateEnvelope,
-  ZStateRow,
-  ZTelemetryEnvelope,
-  ZTelemetryRow,
-} from './telemetry.schema';
+import { STATE_BUNDLE_MAX_BYTES, type TRejectedRow, ZStandardRow, ZStateEnvelope, ZStateRow, ZTelemetryEnvelope, ZTelemetryRow } from './telemetry.schema';
 
 /** A whole payload refused (nothing written). `status` is the HTTP status it maps to. */
 export class IngestError extends Error {
@@ -77,7 +69,7 @@ export function issueReason(error: z.ZodError): string {
   const issue = error.issues[0];
   const path = issue.path.map(String).join('.');
   const missing = (i: { message: string }) => /received undefined$/.test(i.message);
-  const branches = issue.code === 'invalid_union' ? (issue as { errors?: { message: string }[][] }).errors ?? [] : [];
+  const branches = issue.code === 'invalid_union' ? ((issue as { errors?: { message: string }[][] }).errors ?? []) : [];
   if ((issue.code === 'invalid_type' && missing(issue)) || (branches.length && branches.every((b) => b.some(missing)))) {
     return `${path || 'value'} is required`;
   }
@@ -129,11 +121,7 @@ export class IngestValidator {
 
   private tooMany(count: number): void {
     if (count > this.settings.ingest.maxRowsPerMessage) {
-      throw new IngestError(
-        'PAYLOAD_TOO_LARGE',
-        `A batch may hold at most ${this.settings.ingest.maxRowsPerMessage} rows; split it`,
-        413,
-      );
+      throw new IngestError('PAYLOAD_TOO_LARGE', `A batch may hold at most ${this.settings.ingest.maxRowsPerMessage} rows; split it`, 413);
     }
   }
 

@@ -40,8 +40,7 @@ export interface Step {
   transition?: { state: ControllerOnlineStateName; at: Date };
 }
 
-const prune = (dropouts: Date[], now: Date, rules: OnlineRules): Date[] =>
-  dropouts.filter((d) => d.getTime() > now.getTime() - rules.flapWindowMs);
+const prune = (dropouts: Date[], now: Date, rules: OnlineRules): Date[] => dropouts.filter((d) => d.getTime() > now.getTime() - rules.flapWindowMs);
 
 /** A contact at `at`. `current` is null for a controller never seen (its state row may say anything). */
 export function onContact(current: Presence | null, currentState: ControllerOnlineStateName, at: Date, rules: OnlineRules): Step {

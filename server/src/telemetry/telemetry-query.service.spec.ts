@@ -60,11 +60,27 @@ describe('TelemetryQueryService', () => {
 
   it('latest: the inventory (controllers, device types) only for who may view controllers and devices', async () => {
     const parameters: DeviceParameterRow[] = [
-      { entity_cuid: 'dev1', name: 'Battery', entitytype_id: 'bat', controller_id: 'ctrl', parameter_id: 'soc', description: 'SoC', translations: null, unit: '%', type: 'FloatLogParameter', value: 50, timestamp: null },
+      {
+        entity_cuid: 'dev1',
+        name: 'Battery',
+        entitytype_id: 'bat',
+        controller_id: 'ctrl',
+        parameter_id: 'soc',
+        description: 'SoC',
+        translations: null,
+        unit: '%',
+        type: 'FloatLogParameter',
+        value: 50,
+        timestamp: null,
+      },
     ];
     const { sut } = world({ parameters });
     const basic = await sut.latest(basicA, 'systems.view', 'sys1');
-    expect(basic).toMatchObject({ inventory: false, controllers: [], devices: [{ entity_cuid: 'dev1', entitytype_id: null, controller_id: null, parameters: [{ value: 50, translations: {} }] }] });
+    expect(basic).toMatchObject({
+      inventory: false,
+      controllers: [],
+      devices: [{ entity_cuid: 'dev1', entitytype_id: null, controller_id: null, parameters: [{ value: 50, translations: {} }] }],
+    });
     const expert = await sut.latest(expertA, 'systems.view', 'sys1');
     expect(expert).toMatchObject({ inventory: true, controllers: [{ controller_id: 'ctrl' }], devices: [{ entitytype_id: 'bat', controller_id: 'ctrl' }] });
     expect(await codeOf(sut.latest(basicB, 'systems.view', 'sys1'))).toBe('NOT_FOUND: System not found');

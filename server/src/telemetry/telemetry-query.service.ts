@@ -5,15 +5,7 @@ import { decodeBundle, decodeValue, keyInWords, readStateMeta, type StateMeta } 
 import { SystemAccessService, type VisibleSystem } from '../systems/system-access.service';
 import { planSeries, type SeriesPlan } from './series-plan';
 import { TelemetryQueryRepository } from './telemetry-query.repository';
-import type {
-  TEnergyInput,
-  TEnergyOutput,
-  TLatestOutput,
-  TResolution,
-  TSeriesInput,
-  TSeriesOutput,
-  TSeriesPoint,
-} from './telemetry.schema';
+import type { TEnergyInput, TEnergyOutput, TLatestOutput, TResolution, TSeriesInput, TSeriesOutput, TSeriesPoint } from './telemetry.schema';
 
 export { LAST_OF_GROUP } from './telemetry-query.repository';
 
@@ -111,7 +103,8 @@ export class TelemetryQueryService {
           unit: r.unit,
           type: r.type,
           value: r.value,
-          text: r.type === 'EnumLogParameter' && r.value !== null ? decodeValue(metaOf.get(r.entity_cuid) ?? noMeta, r.parameter_id, Number(r.value)).text : null,
+          text:
+            r.type === 'EnumLogParameter' && r.value !== null ? decodeValue(metaOf.get(r.entity_cuid) ?? noMeta, r.parameter_id, Number(r.value)).text : null,
           timestamp: r.timestamp,
         });
       }

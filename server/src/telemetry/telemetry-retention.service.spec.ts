@@ -55,19 +55,20 @@ describe('telemetry retention rules', () => {
 
   it('day steps from the oldest row to the cutoff, the last one the cutoff itself; none without old rows', () => {
     const cutoff = new Date(Date.UTC(2026, 2, 5, 12));
-    expect(daySteps(new Date(Date.UTC(2026, 2, 3, 18)), cutoff).map((d) => d.toISOString())).toEqual([
-      '2026-03-04T18:00:00.000Z',
-      '2026-03-05T12:00:00.000Z',
-    ]);
+    expect(daySteps(new Date(Date.UTC(2026, 2, 3, 18)), cutoff).map((d) => d.toISOString())).toEqual(['2026-03-04T18:00:00.000Z', '2026-03-05T12:00:00.000Z']);
     expect(daySteps(null, cutoff)).toEqual([]);
   });
 
   it('a sweep truncates months wholly past the cutoff, deletes the rest by day and rollups by chunk, and reports the counts', async () => {
     const raw = [1, 2, 3, 11, 12].map((d) => new Date(Date.UTC(2026, 2, d)));
-    const { repo, jobs } = memoryRetention(raw, { parameter_log_p202601: 7, parameter_log_p202602: 3, parameter_log_p202603: 99 }, {
-      '5m': [new Date(Date.UTC(2026, 1, 1)), new Date(Date.UTC(2026, 2, 1))],
-      '1d': [new Date(Date.UTC(2020, 0, 1))],
-    });
+    const { repo, jobs } = memoryRetention(
+      raw,
+      { parameter_log_p202601: 7, parameter_log_p202602: 3, parameter_log_p202603: 99 },
+      {
+        '5m': [new Date(Date.UTC(2026, 1, 1)), new Date(Date.UTC(2026, 2, 1))],
+        '1d': [new Date(Date.UTC(2020, 0, 1))],
+      },
+    );
     const sut = new TelemetryRetentionService(repo, settings({}), { now: () => NOW });
     expect(await sut.run(NOW)).toEqual({ raw: 7 + 3 + 3, '5m': 1, '1h': 0, '1d': 0 });
     expect(raw.map((d) => d.getUTCDate())).toEqual([11, 12]);

@@ -31,7 +31,7 @@ export function partitionEnd(relname: string): number {
 /** Day-sized steps from `oldest` up to `cutoff` (each delete is bounded to about a day of rows). */
 export function daySteps(oldest: Date | null, cutoff: Date): Date[] {
   const steps: Date[] = [];
-  for (let t = oldest ? oldest.getTime() : cutoff.getTime(); t < cutoff.getTime(); ) {
+  for (let t = oldest ? oldest.getTime() : cutoff.getTime(); t < cutoff.getTime();) {
     t = Math.min(t + DAY_MS, cutoff.getTime());
     steps.push(new Date(t));
   }

@@ -112,13 +112,21 @@ export class TelemetryWriter {
       const known = segOf.get(row.entity_cuid);
       if (known !== undefined && known !== seg) {
         for (const s of [...new Set(rows.map((r) => r.seg))]) {
-          for (const [k, v] of await this.insertParameters(m, rows.filter((r) => r.seg === s))) out.set(k, v);
+          for (const [k, v] of await this.insertParameters(
+            m,
+            rows.filter((r) => r.seg === s),
+          ))
+            out.set(k, v);
         }
         return out;
       }
       segOf.set(row.entity_cuid, seg);
     }
-    for (const r of await this.repo.insertParameters(INGEST, m, rows.map((r) => r.row))) {
+    for (const r of await this.repo.insertParameters(
+      INGEST,
+      m,
+      rows.map((r) => r.row),
+    )) {
       const seg = segOf.get(r.entity_cuid)!;
       out.set(seg, (out.get(seg) ?? 0) + r.n);
     }

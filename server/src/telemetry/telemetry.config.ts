@@ -42,8 +42,14 @@ const ZEnv = z.object({
   MQTT_USERNAME: optionalText,
   MQTT_PASSWORD: optionalText,
   MQTT_CLIENT_ID: optionalText,
-  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('portal'),
-  MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/).default('portal/v1'),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('portal'),
+  MQTT_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/)
+    .default('portal/v1'),
   MQTT_RECEIVE_MAXIMUM: int(1, 65535, 500),
   MQTT_SESSION_EXPIRY_SECONDS: int(60, 4_294_967_295, 7 * 86_400),
   MQTT_LEAVE_ON_STOP: bool(false),
@@ -194,7 +200,12 @@ export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embe
       maxPacketBytes: e.TELEMETRY_MAX_BODY_BYTES + 1024,
       maxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
       maxConnections: e.MQTT_MAX_CONNECTIONS,
-      sessionQueue: { maxMessages: e.MQTT_SESSION_QUEUE_MAX_MESSAGES, maxBytes: e.MQTT_SESSION_QUEUE_MAX_BYTES, maxInflight: e.MQTT_MAX_INFLIGHT, maxTotalBytes: e.MQTT_SESSION_QUEUE_TOTAL_BYTES },
+      sessionQueue: {
+        maxMessages: e.MQTT_SESSION_QUEUE_MAX_MESSAGES,
+        maxBytes: e.MQTT_SESSION_QUEUE_MAX_BYTES,
+        maxInflight: e.MQTT_MAX_INFLIGHT,
+        maxTotalBytes: e.MQTT_SESSION_QUEUE_TOTAL_BYTES,
+      },
       sessionsPerController: e.MQTT_SESSIONS_PER_CONTROLLER,
     },
     ingest: {

@@ -57,6 +57,16 @@ import { TelemetryWriter } from './telemetry-writer.service';
     TelemetryRouter,
     SimulatorService,
   ],
-  exports: [TelemetryRouter, IngestService, TelemetryWriter, TelemetryQueryService, ControllerOnlineStateService, MqttIngestService, COMMAND_LINK, TELEMETRY_SETTINGS, TELEMETRY_CLOCK],
+  exports: [
+    TelemetryRouter,
+    IngestService,
+    TelemetryWriter,
+    TelemetryQueryService,
+    ControllerOnlineStateService,
+    MqttIngestService,
+    COMMAND_LINK,
+    TELEMETRY_SETTINGS,
+    TELEMETRY_CLOCK,
+  ],
 })
 export class TelemetryModule {}

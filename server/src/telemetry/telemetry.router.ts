@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isPermission, type Permission } from '../../../shared/access/policy';
 import { procedure, router } from '../trpc/trpc';
-import {
-  ZEnergyInput,
-  ZEnergyOutput,
-  ZLatestInput,
-  ZLatestOutput,
-  ZSeriesInput,
-  ZSeriesOutput,
-} from './telemetry.schema';
+import { ZEnergyInput, ZEnergyOutput, ZLatestInput, ZLatestOutput, ZSeriesInput, ZSeriesOutput } from './telemetry.schema';
 import { TelemetryQueryService } from './telemetry-query.service';
 
 /**

@@ -106,7 +106,9 @@ describe('tenancy SQL (spec §6), on a database', () => {
     for (const actor of [ofA, ofB, ofC, superuser, nobody]) {
       const bySystem = await ids((p) => visibleSystemSql(actor, p, 's'), 'system s', 's.system_cuid');
       expect(await ids((p) => visibleSystemIdSql(actor, p, 't.system_cuid'), 'system t', 't.system_cuid')).toEqual(bySystem);
-      expect(await ids((p) => ownedOrSharedSql(actor, p, { company: 't.company_cuid', system: 't.system_cuid' }), 'system t', 't.system_cuid')).toEqual(bySystem);
+      expect(await ids((p) => ownedOrSharedSql(actor, p, { company: 't.company_cuid', system: 't.system_cuid' }), 'system t', 't.system_cuid')).toEqual(
+        bySystem,
+      );
     }
   });
 
@@ -126,7 +128,11 @@ describe('tenancy SQL (spec §6), on a database', () => {
 
   it('shares: seen by the owner company and by the receiving company', async () => {
     const shares = (actor: Actor) =>
-      ids((p) => visibleShareSql(actor, p, { share: 'sh', system: 's' }), 'system_sharing sh JOIN system s ON s.system_cuid = sh.system_cuid', `sh.system_cuid || ':' || sh.company_cuid`);
+      ids(
+        (p) => visibleShareSql(actor, p, { share: 'sh', system: 's' }),
+        'system_sharing sh JOIN system s ON s.system_cuid = sh.system_cuid',
+        `sh.system_cuid || ':' || sh.company_cuid`,
+      );
     expect(await shares(ofA)).toEqual([`s1:${B}`, `s3:${A}`]);
     expect(await shares(ofB)).toEqual([`s1:${B}`]);
     expect(await shares(ofC)).toEqual([`s3:${A}`]);

@@ -54,11 +54,7 @@ export interface AuthTokenRepository extends Transactional<AuthTokenRepository> 
   /** Records a use now (best effort). */
   touch(token_cuid: string): Promise<void>;
 
-  getList(
-    scope: TokenScope,
-    params: TokenListParams,
-    reference?: { target: 'company_cuid'; id: string },
-  ): Promise<{ data: TAuthTokenRecord[]; total: number }>;
+  getList(scope: TokenScope, params: TokenListParams, reference?: { target: 'company_cuid'; id: string }): Promise<{ data: TAuthTokenRecord[]; total: number }>;
   visibleMany(scope: TokenScope, ids: string[]): Promise<TAuthTokenRecord[]>;
   /** revoke for the react-admin resource: the record shape. */
   revokeRecord(scope: TokenScope, token_cuid: string): Promise<TAuthTokenRecord | undefined>;

@@ -22,9 +22,7 @@ export const ZAuthTokenCreateInput = z.object({
 /** The secret is in this answer only; the database keeps its SHA-256. */
 export const ZAuthTokenCreated = ZAuthToken.extend({ secret: z.string() });
 
-export const ZAuthTokenListInput = z
-  .object({ company_cuid: ZCuid.optional(), include_revoked: z.boolean().optional() })
-  .optional();
+export const ZAuthTokenListInput = z.object({ company_cuid: ZCuid.optional(), include_revoked: z.boolean().optional() }).optional();
 
 export const ZAuthTokenRevokeInput = z.object({ token_cuid: ZCuid });
 

@@ -19,7 +19,8 @@ function memoryTokens(rows: Row[]) {
       rows.push(row);
       return pub(row);
     },
-    list: async (s, f) => rows.filter((t) => inScope(s, t) && (!f.company_cuid || t.company_cuid === f.company_cuid) && (f.include_revoked || !t.revoked_at)).map(pub),
+    list: async (s, f) =>
+      rows.filter((t) => inScope(s, t) && (!f.company_cuid || t.company_cuid === f.company_cuid) && (f.include_revoked || !t.revoked_at)).map(pub),
     revoke: async (s, id) => {
       const t = rows.find((r) => r.token_cuid === id && inScope(s, r));
       if (t) t.revoked_at ??= new Date();
@@ -74,7 +75,11 @@ describe('AuthTokenService rules (in-memory repository)', () => {
     const created = await service.create(INSTALLER, { company_cuid: 'A', description: 'gateway' });
     expect(created.secret).toMatch(new RegExp(`^ppt_${created.token_cuid}_`));
     expect(rows[0].token_hash).not.toContain(created.secret);
-    await expect(service.authenticate(`Bearer ${created.secret}`)).resolves.toEqual({ token_cuid: created.token_cuid, company_cuid: 'A', description: 'gateway' });
+    await expect(service.authenticate(`Bearer ${created.secret}`)).resolves.toEqual({
+      token_cuid: created.token_cuid,
+      company_cuid: 'A',
+      description: 'gateway',
+    });
     await service.authenticate(`Bearer ${created.secret}`);
     expect(touched).toEqual([created.token_cuid]); // at most once a minute
     // One character changed (never to itself: a secret ending in "A" stayed valid 1 time in 64).
@@ -86,7 +91,7 @@ describe('AuthTokenService rules (in-memory repository)', () => {
     await expect(service.authenticate(`Bearer ${created.secret}`)).resolves.toBeUndefined();
   });
 
-  it('revokeMany: a token of another company is NOT_FOUND; one of the caller\'s company, where their level is too low, FORBIDDEN', async () => {
+  it("revokeMany: a token of another company is NOT_FOUND; one of the caller's company, where their level is too low, FORBIDDEN", async () => {
     const { repo } = memoryTokens([]);
     const service = new AuthTokenService(repo);
     const a = await service.create(INSTALLER, { company_cuid: 'A', description: 'a' });

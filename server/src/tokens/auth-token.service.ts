@@ -40,10 +40,7 @@ export class AuthTokenService {
     @Optional() private readonly signals?: SharedSignals,
   ) {}
 
-  async create(
-    actor: Actor,
-    input: { company_cuid: string; description: string; expires_at?: Date | null },
-  ): Promise<TAuthToken & { secret: string }> {
+  async create(actor: Actor, input: { company_cuid: string; description: string; expires_at?: Date | null }): Promise<TAuthToken & { secret: string }> {
     const scope = scopeOf(actor);
     if (!scope.superuser && !scope.companies.includes(input.company_cuid)) throw notFound('Company');
     const tokens = tokenScopeOf(actor);

@@ -4,7 +4,8 @@ import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { toTrpcError } from './errors';
 
-const pgError = (code: string) => new QueryFailedError('INSERT INTO "user" …', [], Object.assign(new Error('duplicate key value violates unique constraint "user_email_key"'), { code }));
+const pgError = (code: string) =>
+  new QueryFailedError('INSERT INTO "user" …', [], Object.assign(new Error('duplicate key value violates unique constraint "user_email_key"'), { code }));
 
 describe('toTrpcError', () => {
   it.each([
@@ -42,10 +43,21 @@ describe('toTrpcError', () => {
 
   it('the spec §8 code → HTTP status table holds', () => {
     const table: [TRPCError['code'], number][] = [
-      ['PARSE_ERROR', 400], ['BAD_REQUEST', 400], ['UNAUTHORIZED', 401], ['FORBIDDEN', 403], ['NOT_FOUND', 404],
-      ['METHOD_NOT_SUPPORTED', 405], ['TIMEOUT', 408], ['CONFLICT', 409], ['PRECONDITION_FAILED', 412],
-      ['PAYLOAD_TOO_LARGE', 413], ['UNPROCESSABLE_CONTENT', 422], ['TOO_MANY_REQUESTS', 429],
-      ['CLIENT_CLOSED_REQUEST', 499], ['INTERNAL_SERVER_ERROR', 500], ['NOT_IMPLEMENTED', 501],
+      ['PARSE_ERROR', 400],
+      ['BAD_REQUEST', 400],
+      ['UNAUTHORIZED', 401],
+      ['FORBIDDEN', 403],
+      ['NOT_FOUND', 404],
+      ['METHOD_NOT_SUPPORTED', 405],
+      ['TIMEOUT', 408],
+      ['CONFLICT', 409],
+      ['PRECONDITION_FAILED', 412],
+      ['PAYLOAD_TOO_LARGE', 413],
+      ['UNPROCESSABLE_CONTENT', 422],
+      ['TOO_MANY_REQUESTS', 429],
+      ['CLIENT_CLOSED_REQUEST', 499],
+      ['INTERNAL_SERVER_ERROR', 500],
+      ['NOT_IMPLEMENTED', 501],
     ];
     for (const [code, status] of table) {
       expect([code, getHTTPStatusCodeFromError(new TRPCError({ code }))]).toEqual([code, status]);

@@ -13,7 +13,9 @@ export interface SessionUser {
 export class OwnSessionRepository {
   /** The user's session epoch; `lock` locks their row until the transaction ends. undefined when the user is gone. */
   async epochOf(user: SessionUser, tx: Queryable, lock: boolean): Promise<number | undefined> {
-    const rows = (await tx.query(`SELECT session_epoch FROM "user" WHERE user_cuid = $1${lock ? ' FOR UPDATE' : ''}`, [user.user_cuid])) as { session_epoch: number }[];
+    const rows = (await tx.query(`SELECT session_epoch FROM "user" WHERE user_cuid = $1${lock ? ' FOR UPDATE' : ''}`, [user.user_cuid])) as {
+      session_epoch: number;
+    }[];
     return rows[0]?.session_epoch;
   }
 }

@@ -6,7 +6,7 @@ const txWith = (...epochs: number[]) => ({
 });
 
 describe('keepOwnSession', () => {
-  it('notes the new epoch when the caller\'s own change alone moved it', async () => {
+  it("notes the new epoch when the caller's own change alone moved it", async () => {
     const store: OwnSessionChange = { user_cuid: 'u1', ep: 3 };
     await ownSessionChanges.run(store, () => keepOwnSession(txWith(3, 4), 'u1', async () => 'done'));
     expect(store.renewTo).toBe(4);

@@ -19,7 +19,10 @@ describe('answer transformer', () => {
     ['undefined', undefined],
     ['an undefined field', { a: undefined, b: 1 }],
     ['a Date', { at: new Date('2026-01-02T03:04:05Z') }],
-    ['Dates in a list and under keys with dots and backslashes', { rows: [{ at: new Date(1), n: 1 }, { at: null }], 'a.b\\c': { 'x.y': new Date(2) }, 0: [new Date(3)] }],
+    [
+      'Dates in a list and under keys with dots and backslashes',
+      { rows: [{ at: new Date(1), n: 1 }, { at: null }], 'a.b\\c': { 'x.y': new Date(2) }, 0: [new Date(3)] },
+    ],
     ['the same Date twice', { a: sharedDate, b: sharedDate }],
     ['an invalid Date', { at: new Date(Number.NaN) }],
     ['a Date alone', new Date(4)],
@@ -29,7 +32,14 @@ describe('answer transformer', () => {
     ['the same object twice', { x: shared, y: shared }],
     ['a cycle', cyclic],
     ['a deep object', deep],
-    ['a class instance', { v: new (class Money { amount = 3 })() }],
+    [
+      'a class instance',
+      {
+        v: new (class Money {
+          amount = 3;
+        })(),
+      },
+    ],
     ['a null-prototype object', Object.assign(Object.create(null), { a: 1 })],
   ];
 
@@ -61,7 +71,11 @@ describe('answer transformer', () => {
     expect(sent.data[2]).toEqual({ id: 'c', name: 'Fine', meta: { ok: true } });
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^controller\.getList: .*data\.0\.meta, data\.1\.meta/)]);
     // not a record: the object holding the refused key is cut
-    expect(superjson.deserialize(JSON.parse(JSON.stringify(transformer.output.serialize({ settings: polluted, n: 1 }))))).toEqual({ settings: null, n: 1, [UNREADABLE_MARKER]: ['settings'] });
+    expect(superjson.deserialize(JSON.parse(JSON.stringify(transformer.output.serialize({ settings: polluted, n: 1 }))))).toEqual({
+      settings: null,
+      n: 1,
+      [UNREADABLE_MARKER]: ['settings'],
+    });
     warn.mockRestore();
   });
 

@@ -140,7 +140,12 @@ export function toWire(value: unknown, path: string | undefined): Wire {
     const cut: string[] = [];
     const safe = withoutUnsendable(value, 0, '', cut);
     const where = path ?? 'a subscription event';
-    logger.warn(`${where}: the answer held values that cannot be sent (${(error as Error).message}); sent null instead at ${cut.map((p) => p.slice(1) || '(the answer)').join(', ').slice(0, 1000)}`);
+    logger.warn(
+      `${where}: the answer held values that cannot be sent (${(error as Error).message}); sent null instead at ${cut
+        .map((p) => p.slice(1) || '(the answer)')
+        .join(', ')
+        .slice(0, 1000)}`,
+    );
     return superjson.serialize(safe === CUT ? null : safe);
   }
 }
@@ -322,7 +327,10 @@ const ownSession = t.middleware(async ({ ctx, type, next }) => {
 export const procedure = t.procedure.use(errorMapping).use(policy).use(storableInput).use(ownSession);
 
 /** The few procedures callable without a session (branding, for instance); they must say `.meta({ public: true })`. */
-export const publicProcedure = t.procedure.use(errorMapping).use(({ meta, next }) => {
-  if (!meta?.public) throw new TRPCError({ code: 'FORBIDDEN', message: 'This procedure declares no permission' });
-  return next();
-}).use(storableInput);
+export const publicProcedure = t.procedure
+  .use(errorMapping)
+  .use(({ meta, next }) => {
+    if (!meta?.public) throw new TRPCError({ code: 'FORBIDDEN', message: 'This procedure declares no permission' });
+    return next();
+  })
+  .use(storableInput);

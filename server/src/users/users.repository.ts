@@ -84,10 +84,7 @@ export interface UsersRepository extends Transactional<UsersRepository> {
   /** Unscoped: the sign-in of a user (the caller's own, for the current-password check). */
   signIn(scope: Scope, user_cuid: string): Promise<{ email: string; password: string | null } | undefined>;
   /** A reachable user, locked (in a transaction), with their password hash and every membership's level. */
-  lockReachable(
-    scope: Scope,
-    user_cuid: string,
-  ): Promise<{ user_cuid: string; email: string; password: string | null; memberships: UserLevels } | undefined>;
+  lockReachable(scope: Scope, user_cuid: string): Promise<{ user_cuid: string; email: string; password: string | null; memberships: UserLevels } | undefined>;
   /** Unscoped: whether another user than `except` holds the email. */
   emailTaken(scope: Scope, email: string, except?: string): Promise<boolean>;
   /** Inserts a user and their first membership; answers the new user's id. */
@@ -162,7 +159,13 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
     if (f.id) where.push(`r.role_cuid = ANY(${p.add(f.id)}::varchar[])`);
     if (f.level !== undefined) where.push(`r.level = ${p.add(f.level)}`);
     const countParams = [...p.values];
-    const page = pageSql(p, params, { id: 'r.role_cuid', role_cuid: 'r.role_cuid', name: 'r.name', level: 'r.level' }, { field: 'level', order: 'ASC' }, 'r.role_cuid');
+    const page = pageSql(
+      p,
+      params,
+      { id: 'r.role_cuid', role_cuid: 'r.role_cuid', name: 'r.name', level: 'r.level' },
+      { field: 'level', order: 'ASC' },
+      'r.role_cuid',
+    );
     const [rows, [{ n }]] = await Promise.all([
       this.db.query(`SELECT ${ROLE_RECORD} FROM role r WHERE ${where.join(' AND ')} ${page}`, p.values) as Promise<RoleRecord[]>,
       this.db.query(`SELECT count(*)::int AS n FROM role r WHERE ${where.join(' AND ')}`, countParams) as Promise<{ n: number }[]>,
@@ -197,9 +200,12 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
 
   async blacklists(_scope: Scope, user_cuid: string) {
     const [notification_blacklist, portal_notification_blacklist] = await Promise.all([
-      this.db.query(`SELECT blacklist_cuid, user_cuid, trigger_cuid,
+      this.db.query(
+        `SELECT blacklist_cuid, user_cuid, trigger_cuid,
                 to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
-           FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`, [user_cuid]),
+           FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`,
+        [user_cuid],
+      ),
       this.db.query(
         `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
            FROM portal_notification_user_blacklist WHERE user_cuid = $1`,
@@ -302,12 +308,23 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
     await this.db.query(
       `INSERT INTO "user" (user_cuid, email, password, name, phone, inactive, inactivated_at, meta)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 THEN now() END, $7)`,
-      [user_cuid, user.email, user.password, user.name, user.phone, user.inactive ?? false, JSON.stringify(user.language ? { preferences: { language: user.language } } : {})],
+      [
+        user_cuid,
+        user.email,
+        user.password,
+        user.name,
+        user.phone,
+        user.inactive ?? false,
+        JSON.stringify(user.language ? { preferences: { language: user.language } } : {}),
+      ],
     );
-    await this.db.query(
-      `INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`,
-      [newCuid(), user.role_cuid, user_cuid, user.company_cuid, user.is_company_admin],
-    );
+    await this.db.query(`INSERT INTO company_membership (membership_cuid, role_cuid, user_cuid, company_cuid, is_company_admin) VALUES ($1, $2, $3, $4, $5)`, [
+      newCuid(),
+      user.role_cuid,
+      user_cuid,
+      user.company_cuid,
+      user.is_company_admin,
+    ]);
     return user_cuid;
   }
 

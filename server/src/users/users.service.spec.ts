@@ -153,7 +153,7 @@ const EXPERT = actor('expert', 'A', 2);
 const OTHER = actor('other', 'B', 3);
 
 describe('UsersService rules (in-memory repository)', () => {
-  it('findOneByEmail: a user outside the caller\'s view answers NOT_FOUND, like a missing one', async () => {
+  it("findOneByEmail: a user outside the caller's view answers NOT_FOUND, like a missing one", async () => {
     const { service } = world();
     await expect(service.findOneByEmail(ADMIN, 'BASIC@example.com')).resolves.toMatchObject({ user_cuid: 'basic', notification_blacklist: [] });
     expect(await codeOf(service.findOneByEmail(OTHER, 'basic@example.com'))).toBe('NOT_FOUND: User not found');
@@ -168,7 +168,7 @@ describe('UsersService rules (in-memory repository)', () => {
     expect(users.find((u) => u.user_cuid === 'basic')!.inactive).toBe(true);
   });
 
-  it('create: a foreign or missing company is NOT_FOUND; a role above one\'s own is FORBIDDEN', async () => {
+  it("create: a foreign or missing company is NOT_FOUND; a role above one's own is FORBIDDEN", async () => {
     const { service } = world();
     const input = { email: 'new@example.com', password: 'long-enough', name: 'New', role_cuid: 'role3', company_cuid: 'B' };
     expect(await codeOf(service.create(ADMIN, input))).toBe('NOT_FOUND: Company not found');
@@ -193,7 +193,13 @@ describe('UsersService rules (in-memory repository)', () => {
     const created = await service.create(ADMIN, { ...input, language: 'fr' }, { locale: 'en', host: 'portal.test' });
     expect(created).toMatchObject({ data: { email: 'invitee@example.com' }, invitation: { sent: false, message: 'later' } });
     expect(invited).toEqual([
-      expect.objectContaining({ email: 'invitee@example.com', locale: 'fr', answerLocale: 'en', host: 'portal.test', stored: expect.objectContaining({ password: null, inactive: true }) }),
+      expect.objectContaining({
+        email: 'invitee@example.com',
+        locale: 'fr',
+        answerLocale: 'en',
+        host: 'portal.test',
+        stored: expect.objectContaining({ password: null, inactive: true }),
+      }),
     ]);
     // with a password: no invitation
     await service.create(ADMIN, { ...input, email: 'withpw@example.com', password: 'long-enough' });
@@ -207,7 +213,7 @@ describe('UsersService rules (in-memory repository)', () => {
     expect(await codeOf(service.create(ROOT, input))).toBe('CONFLICT: A user with this email already exists');
   });
 
-  it('update: one\'s own password needs the current one; a wrong one changes nothing', async () => {
+  it("update: one's own password needs the current one; a wrong one changes nothing", async () => {
     const { service, users, calls } = world();
     users.find((u) => u.user_cuid === 'expert')!.password = await hashPassword('the-old-password');
     expect(await codeOf(service.update(EXPERT, 'expert', { password: 'a-new-password' }))).toMatch(/^BAD_REQUEST: Enter your current password/);

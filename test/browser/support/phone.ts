@@ -60,7 +60,9 @@ export async function smallTargets(page: Page): Promise<SmallTarget[]> {
         // An element clipped away by an overflow:hidden ancestor (e.g. a collapsed menu) is not there.
         const clip = el.parentElement?.closest<HTMLElement>('.MuiCollapse-hidden');
         if (clip) continue;
-        const isText = (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(el.type)) || el instanceof HTMLTextAreaElement;
+        const isText =
+          (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(el.type)) ||
+          el instanceof HTMLTextAreaElement;
         if (isText) {
           const field = el.closest<HTMLElement>('.MuiInputBase-root');
           if (field) box = field.getBoundingClientRect();
@@ -71,8 +73,15 @@ export async function smallTargets(page: Page): Promise<SmallTarget[]> {
         }
         if (box.width + 0.5 < min || box.height + 0.5 < min) {
           const name = el.getAttribute('aria-label') || el.getAttribute('data-testid') || el.getAttribute('name') || (el.textContent ?? '').trim().slice(0, 40);
-          const cls = (el.className && typeof el.className === 'string' ? el.className.split(' ').find((c) => c.startsWith('Mui') || c.startsWith('Ra') || c.startsWith('toast')) : '') ?? '';
-          out.push({ what: `${el.tagName.toLowerCase()}${el.getAttribute('role') ? `[role=${el.getAttribute('role')}]` : ''}${cls ? `.${cls}` : ''} "${name}"`, width: Math.round(box.width), height: Math.round(box.height) });
+          const cls =
+            (el.className && typeof el.className === 'string'
+              ? el.className.split(' ').find((c) => c.startsWith('Mui') || c.startsWith('Ra') || c.startsWith('toast'))
+              : '') ?? '';
+          out.push({
+            what: `${el.tagName.toLowerCase()}${el.getAttribute('role') ? `[role=${el.getAttribute('role')}]` : ''}${cls ? `.${cls}` : ''} "${name}"`,
+            width: Math.round(box.width),
+            height: Math.round(box.height),
+          });
         }
       }
       return out;
@@ -96,7 +105,14 @@ export async function overflowing(page: Page): Promise<string[]> {
       if (r.width === 0 || r.right <= vw + 0.5) continue;
       const parent = el.parentElement?.getBoundingClientRect();
       if (parent && parent.right > vw + 0.5) continue;
-      const cls = typeof el.className === 'string' ? el.className.split(' ').filter((c) => !c.startsWith('css-')).slice(0, 2).join('.') : '';
+      const cls =
+        typeof el.className === 'string'
+          ? el.className
+              .split(' ')
+              .filter((c) => !c.startsWith('css-'))
+              .slice(0, 2)
+              .join('.')
+          : '';
       out.push(`${el.tagName.toLowerCase()}${cls ? `.${cls}` : ''}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} right=${Math.round(r.right)}`);
     }
     return out.slice(0, 10);

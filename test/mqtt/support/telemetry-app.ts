@@ -141,12 +141,26 @@ export async function startBrokerApp(env: Record<string, string> = {}): Promise<
 
 /** A controller of company B (the demo's other company), of the demo controller's type. */
 export async function addOtherCompanyController(t: TelemetryTestApp, controller_id: string): Promise<void> {
-  const [{ controllertype_cuid }] = (await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])) as { controllertype_cuid: string }[];
-  await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [controller_id, controllertype_cuid, t.demo.otherCompany]);
+  const [{ controllertype_cuid }] = (await t.query(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID])) as {
+    controllertype_cuid: string;
+  }[];
+  await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [
+    controller_id,
+    controllertype_cuid,
+    t.demo.otherCompany,
+  ]);
 }
 
 /** POST to the HTTP ingest with a token. */
-export async function ingest(baseUrl: string, controller_id: string, token: string | undefined, body: unknown, kind = 'telemetry', raw?: string, contentType = 'application/json') {
+export async function ingest(
+  baseUrl: string,
+  controller_id: string,
+  token: string | undefined,
+  body: unknown,
+  kind = 'telemetry',
+  raw?: string,
+  contentType = 'application/json',
+) {
   const headers: Record<string, string> = { 'content-type': contentType };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${baseUrl}/api/ingest/${controller_id}/${kind}`, { method: 'POST', headers, body: raw ?? JSON.stringify(body) });

@@ -144,10 +144,10 @@ export class SqlAlarmsRepository extends SqlRepository<AlarmsRepository> impleme
   }
 
   async insertAcknowledgement(actor: Actor, notification_cuid: string): Promise<Date> {
-    const [row] = (await this.db.query(`INSERT INTO notification_user_history ("timestamp", user_cuid, notification_cuid) VALUES (now(), $1, $2) RETURNING "timestamp"`, [
-      actor.user_cuid,
-      notification_cuid,
-    ])) as { timestamp: Date }[];
+    const [row] = (await this.db.query(
+      `INSERT INTO notification_user_history ("timestamp", user_cuid, notification_cuid) VALUES (now(), $1, $2) RETURNING "timestamp"`,
+      [actor.user_cuid, notification_cuid],
+    )) as { timestamp: Date }[];
     return row.timestamp;
   }
 

@@ -119,7 +119,14 @@ export type TInboxItem = z.infer<typeof ZInboxItem>;
 export const ZInboxListOutput = z.object({ data: z.array(ZInboxItem), total: z.number().int() });
 
 export const ZInboxMarkReadInput = z.union([
-  z.object({ items: z.array(z.object({ kind: z.enum(INBOX_KINDS), notification_cuid: ZCuid })).min(1).max(200) }).strict(),
+  z
+    .object({
+      items: z
+        .array(z.object({ kind: z.enum(INBOX_KINDS), notification_cuid: ZCuid }))
+        .min(1)
+        .max(200),
+    })
+    .strict(),
   z.object({ all: z.literal(true) }).strict(),
 ]);
 export const ZInboxMarkReadOutput = z.object({ marked: z.number().int() });

@@ -37,7 +37,10 @@ function memory(m: Memory): { alarms: AlarmsRepository; inbox: AlarmInboxReposit
     async active(a, system_cuid) {
       return [...m.triggers]
         .filter(([, s]) => sees(a, m.systems.get(s)) && (!system_cuid || s === system_cuid))
-        .map(([trigger_cuid, system_cuid]) => ({ trigger_cuid, system_cuid, template: 'Low {value}', event_value: null, delivered: null }) as unknown as ActiveAlarmRow);
+        .map(
+          ([trigger_cuid, system_cuid]) =>
+            ({ trigger_cuid, system_cuid, template: 'Low {value}', event_value: null, delivered: null }) as unknown as ActiveAlarmRow,
+        );
     },
     history: async () => ({ rows: [], total: 0 }),
     notificationVisible: async (a, n) => sees(a, triggerCompany(m.notifications.get(n) ?? '')),
@@ -61,7 +64,8 @@ function memory(m: Memory): { alarms: AlarmsRepository; inbox: AlarmInboxReposit
     triggerVisible: async (a, t) => sees(a, triggerCompany(t)),
   };
   const key = (a: Actor, kind: InboxKind, n: string) => `${a.user_cuid}:${kind}:${n}`;
-  const visible = (a: Actor, unreadOnly: boolean) => m.inbox.filter((r) => sees(a, r.company) && (!unreadOnly || !m.reads.has(key(a, r.kind, r.notification_cuid))));
+  const visible = (a: Actor, unreadOnly: boolean) =>
+    m.inbox.filter((r) => sees(a, r.company) && (!unreadOnly || !m.reads.has(key(a, r.kind, r.notification_cuid))));
   const inbox: AlarmInboxRepository = {
     async transaction(work) {
       const reads = new Set(m.reads);
@@ -96,7 +100,21 @@ describe('AlarmsService', () => {
   const alice = actor('alice', 'A', 2);
   const bob = actor('bob', 'B', 2);
   const row = (kind: InboxKind, notification_cuid: string, company: string, system_cuid: string) =>
-    ({ kind, notification_cuid, company, system_cuid, message: 'm', sent_at: new Date(0), severity_level: 'INFO', system_name: 's', timezone: 'UTC', type: null, trigger_cuid: null, trigger_name: null, read: false }) as InboxRow & { company: string };
+    ({
+      kind,
+      notification_cuid,
+      company,
+      system_cuid,
+      message: 'm',
+      sent_at: new Date(0),
+      severity_level: 'INFO',
+      system_name: 's',
+      timezone: 'UTC',
+      type: null,
+      trigger_cuid: null,
+      trigger_name: null,
+      read: false,
+    }) as InboxRow & { company: string };
 
   beforeEach(() => {
     m = {
@@ -123,7 +141,11 @@ describe('AlarmsService', () => {
 
   it('a foreign system or trigger answers like a missing one, and nothing is written', async () => {
     expect(await codeOf(sut.active(alice, 'sb'))).toBe('NOT_FOUND: System not found');
-    expect(await codeOf(sut.history(alice, { filter: { trigger_cuid: 'tb' }, pagination: { page: 1, perPage: 5 }, sort: { field: 'timestamp', order: 'DESC' } } as never))).toBe('NOT_FOUND: Trigger not found');
+    expect(
+      await codeOf(
+        sut.history(alice, { filter: { trigger_cuid: 'tb' }, pagination: { page: 1, perPage: 5 }, sort: { field: 'timestamp', order: 'DESC' } } as never),
+      ),
+    ).toBe('NOT_FOUND: Trigger not found');
     expect(await codeOf(sut.mute(alice, 'tb', null))).toBe('NOT_FOUND: Trigger not found');
     expect(await codeOf(sut.acknowledge(alice, 'nb'))).toBe('NOT_FOUND: Notification not found');
     expect(m.mutes.size + m.acks.length).toBe(0);
@@ -137,12 +159,30 @@ describe('AlarmsService', () => {
   });
 
   it('markRead: any item the caller cannot see is NOT_FOUND and nothing is marked; otherwise the unread ones are marked once', async () => {
-    expect(await codeOf(sut.markRead(alice, { items: [{ kind: 'alarm', notification_cuid: 'na' }, { kind: 'alarm', notification_cuid: 'nb' }] }))).toBe('NOT_FOUND: Notification not found');
+    expect(
+      await codeOf(
+        sut.markRead(alice, {
+          items: [
+            { kind: 'alarm', notification_cuid: 'na' },
+            { kind: 'alarm', notification_cuid: 'nb' },
+          ],
+        }),
+      ),
+    ).toBe('NOT_FOUND: Notification not found');
     expect(m.reads.size).toBe(0);
-    expect(await sut.markRead(alice, { items: [{ kind: 'alarm', notification_cuid: 'na' }, { kind: 'alarm', notification_cuid: 'na' }] })).toEqual({ marked: 1 });
+    expect(
+      await sut.markRead(alice, {
+        items: [
+          { kind: 'alarm', notification_cuid: 'na' },
+          { kind: 'alarm', notification_cuid: 'na' },
+        ],
+      }),
+    ).toEqual({ marked: 1 });
     expect(await sut.markRead(alice, { all: true })).toEqual({ marked: 1 });
     expect(await sut.markRead(alice, { all: true })).toEqual({ marked: 0 });
-    expect((await sut.inboxList(bob, { pagination: { page: 1, perPage: 10 }, unreadOnly: true })).data.map((i) => [i.id, i.target])).toEqual([['alarm:nb', '/systems/sb/alarms']]);
+    expect((await sut.inboxList(bob, { pagination: { page: 1, perPage: 10 }, unreadOnly: true })).data.map((i) => [i.id, i.target])).toEqual([
+      ['alarm:nb', '/systems/sb/alarms'],
+    ]);
   });
 
   it('unreadCount is capped', async () => {
@@ -159,7 +199,18 @@ describe('AlarmsService', () => {
   });
 
   it('messageOf: the delivered text, else the template filled with the event, else the template', () => {
-    const value = { state: 'TRIGGERED', value: 12, threshold: 20, parameter: 'SoC', unit: '%', device: 'D', system: 'S', system_cuid: 's', timezone: 'UTC', time: new Date(0).toISOString() };
+    const value = {
+      state: 'TRIGGERED',
+      value: 12,
+      threshold: 20,
+      parameter: 'SoC',
+      unit: '%',
+      device: 'D',
+      system: 'S',
+      system_cuid: 's',
+      timezone: 'UTC',
+      time: new Date(0).toISOString(),
+    };
     expect(messageOf('Sent', 'T {value}', value)).toBe('Sent');
     expect(messageOf(null, 'Low {value} {unit}', value)).toBe('Low 12 %');
     expect(messageOf(null, 'T {value}', { broken: true })).toBe('T {value}');

@@ -5,14 +5,7 @@ import { renderMessage } from '../render';
 import { ZTriggerEventValue } from '../../../../shared/alerts/rules';
 import { type AlarmInboxRepository, SqlAlarmInboxRepository } from './alarm-inbox.repository';
 import { type AlarmsRepository, SqlAlarmsRepository } from './alarms.repository';
-import {
-  UNREAD_COUNT_CAP,
-  type TActiveAlarm,
-  type THistoryInput,
-  type THistoryRow,
-  type TInboxItem,
-  type TTriggerStatus,
-} from './alarms.schema';
+import { UNREAD_COUNT_CAP, type TActiveAlarm, type THistoryInput, type THistoryRow, type TInboxItem, type TTriggerStatus } from './alarms.schema';
 
 /** The message of a firing: the delivered text, else the trigger's template filled with the event's values. */
 export function messageOf(delivered: string | null, template: string | null, value: unknown): string {

@@ -104,7 +104,10 @@ export class ChannelsRepository {
 
   /** Unscoped (the policy is asked next): a company's name. */
   async company(_actor: Actor, company_cuid: string): Promise<{ company_cuid: string; name: string } | undefined> {
-    const [row] = (await this.ds.query(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid])) as { company_cuid: string; name: string }[];
+    const [row] = (await this.ds.query(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid])) as {
+      company_cuid: string;
+      name: string;
+    }[];
     return row;
   }
 
@@ -129,7 +132,9 @@ export class ChannelsRepository {
 
   /** A channel the caller reached: its chat (or its link code while it waits for one). */
   async telegram(_actor: Actor, channel_cuid: string): Promise<{ token: string | null; group_chat_name: string | null; linked_at: Date | null } | undefined> {
-    const [t] = (await this.ds.query(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as {
+    const [t] = (await this.ds.query(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [
+      channel_cuid,
+    ])) as {
       token: string | null;
       group_chat_name: string | null;
       linked_at: Date | null;
@@ -157,7 +162,12 @@ export class ChannelsRepository {
     c: { channel_cuid: string; detail_cuid: string; source: NotificationChannelSourceValue; status: NotificationChannelStatusValue; company_cuid: string },
     detail: Record<string, unknown>,
   ): Promise<void> {
-    await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, $2, $3, $4)`, [c.channel_cuid, c.source, c.status, c.company_cuid]);
+    await tx.query(`INSERT INTO notification_channel (channel_cuid, source, status, company_cuid) VALUES ($1, $2, $3, $4)`, [
+      c.channel_cuid,
+      c.source,
+      c.status,
+      c.company_cuid,
+    ]);
     const { table, key } = DETAIL_TABLE[c.source];
     const columns = Object.keys(detail);
     await tx.query(
@@ -167,7 +177,10 @@ export class ChannelsRepository {
   }
 
   /** A new single-use verification link for a channel the caller reached (earlier ones of the channel stop working). */
-  async replaceVerification(_actor: Actor, v: { token_cuid: string; data: Record<string, unknown> & { kind: string; channel_cuid: string }; ttlSeconds: number }): Promise<void> {
+  async replaceVerification(
+    _actor: Actor,
+    v: { token_cuid: string; data: Record<string, unknown> & { kind: string; channel_cuid: string }; ttlSeconds: number },
+  ): Promise<void> {
     await this.ds.transaction(async (tx) => {
       await tx.query(`DELETE FROM url_request WHERE data->>'kind' = $1 AND data->>'channel_cuid' = $2`, [v.data.kind, v.data.channel_cuid]);
       await tx.query(`INSERT INTO url_request (token_cuid, data, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
@@ -205,7 +218,9 @@ export class ChannelsRepository {
 
   /** For a channel the caller reached: the triggers of every system its company sees, at most `limit`. */
   async linksOfChannel(_actor: Actor, channel_cuid: string, limit: number): Promise<LinkRow[]> {
-    return (await this.ds.query(`${LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${Math.floor(limit)}`, [channel_cuid])) as LinkRow[];
+    return (await this.ds.query(`${LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${Math.floor(limit)}`, [
+      channel_cuid,
+    ])) as LinkRow[];
   }
 
   /** Unscoped (the service keeps the caller's channels): every channel of a company that sees the trigger's system. */

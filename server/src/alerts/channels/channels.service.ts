@@ -19,7 +19,6 @@ import { DiscordSender, EmailSender, TelegramSender } from './senders';
 import { TelegramBot } from './telegram-bot';
 import { type ChannelRow, ChannelsRepository, LINK_HOLDER, type LinkRow } from './channels.repository';
 
-
 /** url_request.data of an address verification (only a hash of the link's secret is kept). */
 const VERIFY_KIND = 'alertEmailVerification';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -90,10 +89,21 @@ export class ChannelsService {
     if (c.source === 'TELEGRAM') {
       const t = await this.rows.telegram(actor, c.channel_cuid);
       const code = t && !t.linked_at && t.token ? String(t.token) : null;
-      return { channel, telegram: { configured: this.bot.configured, group_chat_name: t?.group_chat_name ?? null, linked_at: t?.linked_at ?? null, ...(await this.linkOf(code)) } };
+      return {
+        channel,
+        telegram: {
+          configured: this.bot.configured,
+          group_chat_name: t?.group_chat_name ?? null,
+          linked_at: t?.linked_at ?? null,
+          ...(await this.linkOf(code)),
+        },
+      };
     }
     const d = await this.rows.discord(actor, c.channel_cuid);
-    return { channel, discord: d ? { name: String(d.name), host: webhookHost(String(d.webhook)), created_at: d.created_at } : { name: '', host: '', created_at: new Date(0) } };
+    return {
+      channel,
+      discord: d ? { name: String(d.name), host: webhookHost(String(d.webhook)), created_at: d.created_at } : { name: '', host: '', created_at: new Date(0) },
+    };
   }
 
   private async linkOf(code: string | null): Promise<{ code: string | null; command: string | null; deepLink: string | null }> {
@@ -121,7 +131,12 @@ export class ChannelsService {
     const channel_cuid = newCuid();
     await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'EMAIL', status: 'PENDING', company_cuid: input.company_cuid }, { email: input.email, verified_at: null });
+      await this.rows.insert(
+        actor,
+        tx,
+        { channel_cuid, detail_cuid: newCuid(), source: 'EMAIL', status: 'PENDING', company_cuid: input.company_cuid },
+        { email: input.email, verified_at: null },
+      );
     });
     const sent = await this.sendVerification(actor, channel_cuid, input.email);
     return { ...(await this.details(actor, channel_cuid)), message: sent };
@@ -155,7 +170,8 @@ export class ChannelsService {
       text: `Someone asked to send the alerts of the energy portal to this address.\n\nConfirm it by opening this link (valid ${hours} h, once):\n${link}\n\nIf it was not you, ignore this mail.\n`,
       html: `<!doctype html><html><body style="font-family:sans-serif"><p>Someone asked to send the alerts of the energy portal to this address.</p><p><a href="${escapeHtml(link)}">Confirm this address</a> (valid ${hours} h, once).</p><p>If it was not you, ignore this mail.</p></body></html>`,
     });
-    if (r.ok) return this.mailer.folder ? `Verification mail written to the portal's mail folder (no SMTP server is configured)` : `Verification mail sent to ${email}`;
+    if (r.ok)
+      return this.mailer.folder ? `Verification mail written to the portal's mail folder (no SMTP server is configured)` : `Verification mail sent to ${email}`;
     this.logger.warn(`Verification mail for channel ${channel_cuid} not sent: ${r.reason}`);
     return `The verification mail could not be sent: ${r.reason}. Try "Resend" later.`;
   }
@@ -191,7 +207,12 @@ export class ChannelsService {
     const code = randomBytes(12).toString('base64url');
     await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'TELEGRAM', status: 'PENDING', company_cuid: input.company_cuid }, { token: code });
+      await this.rows.insert(
+        actor,
+        tx,
+        { channel_cuid, detail_cuid: newCuid(), source: 'TELEGRAM', status: 'PENDING', company_cuid: input.company_cuid },
+        { token: code },
+      );
     });
     const details = await this.details(actor, channel_cuid);
     const link = await this.linkOf(code);
@@ -207,11 +228,20 @@ export class ChannelsService {
     const webhook = checked.url.toString();
     await this.budgets.assertRoom(this.ds, 'channels', input.company_cuid); // before the test message (again under its lock below)
     const channel_cuid = newCuid();
-    const r = await this.discord.post(`new:${channel_cuid}`, webhook, `✅ This channel will receive the alerts of **${company.name.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1')}** from the energy portal.`);
+    const r = await this.discord.post(
+      `new:${channel_cuid}`,
+      webhook,
+      `✅ This channel will receive the alerts of **${company.name.replace(/([\\*_~`|>#\-[\]()!:@])/g, '\\$1')}** from the energy portal.`,
+    );
     if (!r.ok) throw fieldError(['webhook'], `The webhook did not take a test message: ${r.reason}`);
     await this.rows.transaction(actor, async (tx) => {
       await this.budgets.assertRoom(tx, 'channels', input.company_cuid);
-      await this.rows.insert(actor, tx, { channel_cuid, detail_cuid: newCuid(), source: 'DISCORD', status: 'ACTIVE', company_cuid: input.company_cuid }, { name: input.name, webhook });
+      await this.rows.insert(
+        actor,
+        tx,
+        { channel_cuid, detail_cuid: newCuid(), source: 'DISCORD', status: 'ACTIVE', company_cuid: input.company_cuid },
+        { name: input.name, webhook },
+      );
     });
     return { ...(await this.details(actor, channel_cuid)), message: 'The webhook took a test message; the channel is active' };
   }
@@ -221,7 +251,14 @@ export class ChannelsService {
   async sendTest(actor: Actor, channel_cuid: string): Promise<{ ok: boolean; message: string }> {
     const c = await this.channel(actor, channel_cuid, 'channels.change');
     if (c.status !== 'ACTIVE') {
-      const why = c.status === 'DISABLED' ? 'it is disabled' : c.source === 'EMAIL' ? 'its address is not verified yet' : c.source === 'TELEGRAM' ? 'it is not linked to a chat yet' : 'it is not active';
+      const why =
+        c.status === 'DISABLED'
+          ? 'it is disabled'
+          : c.source === 'EMAIL'
+            ? 'its address is not verified yet'
+            : c.source === 'TELEGRAM'
+              ? 'it is not linked to a chat yet'
+              : 'it is not active';
       return { ok: false, message: `No test message: ${why}` };
     }
     const last = this.lastTest.get(channel_cuid) ?? 0;
@@ -269,7 +306,9 @@ export class ChannelsService {
       rows = all.filter((r) => can(actor, 'channels.view', { company_cuid: String(r.company_cuid) })).slice(0, LINK_LIST_MAX + 1);
     }
     return {
-      items: rows.slice(0, LINK_LIST_MAX).map(({ company_cuid: _company, ...r }) => ({ ...r, is_active: Boolean(r.is_active), enabled: Boolean(r.enabled) })) as never[],
+      items: rows
+        .slice(0, LINK_LIST_MAX)
+        .map(({ company_cuid: _company, ...r }) => ({ ...r, is_active: Boolean(r.is_active), enabled: Boolean(r.enabled) })) as never[],
       truncated: rows.length > LINK_LIST_MAX,
     };
   }

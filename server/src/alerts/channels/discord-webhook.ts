@@ -79,7 +79,8 @@ export async function postToWebhook(url: string, content: string, timeoutMs: num
     seconds ??= numberHeader(res, 'retry-after') ?? resetAfter ?? 1;
     return { kind: 'rateLimited', retryAfterMs: Math.max(1, Math.ceil(seconds * 1000)) };
   }
-  if (res.status >= 200 && res.status < 300) return { kind: 'ok', remaining, resetAfterMs: resetAfter === undefined ? undefined : Math.ceil(resetAfter * 1000) };
+  if (res.status >= 200 && res.status < 300)
+    return { kind: 'ok', remaining, resetAfterMs: resetAfter === undefined ? undefined : Math.ceil(resetAfter * 1000) };
   if (res.status === 401 || res.status === 403 || res.status === 404) return { kind: 'gone', status: res.status };
   return { kind: 'refused', status: res.status };
 }

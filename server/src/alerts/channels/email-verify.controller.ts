@@ -21,7 +21,14 @@ export class EmailVerifyController {
     } else if (outcome.kind === 'expired') {
       void reply.code(410).send(page('This link has expired', 'Open the channel in the portal and choose “Resend” to get a new link.'));
     } else {
-      void reply.code(404).send(page('This link is not valid', 'It may have been used already (each link works once) or replaced by a newer one. Open the channel in the portal to check its state or get a new link.'));
+      void reply
+        .code(404)
+        .send(
+          page(
+            'This link is not valid',
+            'It may have been used already (each link works once) or replaced by a newer one. Open the channel in the portal to check its state or get a new link.',
+          ),
+        );
     }
   }
 }

@@ -14,7 +14,11 @@ const MAX_WAIT_MS = 2000;
 type Row = SenderChannel;
 /** A channel that is not ACTIVE takes nothing (unverified, unlinked, disabled). */
 const inactive = (row: Row | undefined): SendResult | null =>
-  !row ? { ok: false, permanent: true, reason: 'The channel no longer exists' } : row.status !== 'ACTIVE' ? { ok: false, permanent: true, reason: `The channel is ${String(row.status).toLowerCase()}` } : null;
+  !row
+    ? { ok: false, permanent: true, reason: 'The channel no longer exists' }
+    : row.status !== 'ACTIVE'
+      ? { ok: false, permanent: true, reason: `The channel is ${String(row.status).toLowerCase()}` }
+      : null;
 
 @Injectable()
 export class EmailSender implements ChannelSender {

@@ -39,7 +39,11 @@ export class TelegramBotApi {
   ) {}
 
   /** Calls a method; answers Telegram's JSON. Throws (scrubbed) only when no answer came. */
-  async call<T>(method: string, params: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TelegramAnswer<T> & { status: number }> {
+  async call<T>(
+    method: string,
+    params: Record<string, unknown>,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<TelegramAnswer<T> & { status: number }> {
     // One controller per call, tied to the caller's long-lived signal only while the call runs.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), opts.timeoutMs ?? this.timeoutMs);

@@ -40,7 +40,11 @@ export class TelegramUpdatesRepository {
 
   /** The next update to read is at least `offset` (only while this loop holds the lease). */
   async advanceOffset(job: TelegramUpdatesJob, bot_id: string, offset: number): Promise<void> {
-    await this.ds.query(`UPDATE telegram_bot_state SET update_offset = GREATEST(update_offset, $2) WHERE bot_id = $1 AND lease_owner = $3`, [bot_id, offset, job.owner]);
+    await this.ds.query(`UPDATE telegram_bot_state SET update_offset = GREATEST(update_offset, $2) WHERE bot_id = $1 AND lease_owner = $3`, [
+      bot_id,
+      offset,
+      job.owner,
+    ]);
   }
 
   /** The bot was removed from a chat: the ACTIVE channels linked to it are DISABLED. */
@@ -62,11 +66,10 @@ export class TelegramUpdatesRepository {
         [code],
       )) as { channel_cuid: string; company: string }[];
       if (!row) return null;
-      await tx.query(`UPDATE telegram_notification_channel SET group_chat_id = $2, group_chat_name = $3, linked_at = now(), token = NULL WHERE channel_cuid = $1`, [
-        row.channel_cuid,
-        chat.id,
-        chat.name,
-      ]);
+      await tx.query(
+        `UPDATE telegram_notification_channel SET group_chat_id = $2, group_chat_name = $3, linked_at = now(), token = NULL WHERE channel_cuid = $1`,
+        [row.channel_cuid, chat.id, chat.name],
+      );
       await tx.query(`UPDATE notification_channel SET status = 'ACTIVE' WHERE channel_cuid = $1 AND status = 'PENDING'`, [row.channel_cuid]);
       return row;
     });

@@ -117,7 +117,9 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
       this.logger.log(`channel ${linked.channel_cuid} linked to a chat`);
       await api.sendMessage(chat, `✅ Linked: the alerts of <b>${escapeHtml(linked.company)}</b> will arrive in this chat.`).catch(() => undefined);
     } else {
-      await api.sendMessage(chat, 'This link code is not valid or was already used. Create a Telegram channel in the portal to get a new one.').catch(() => undefined);
+      await api
+        .sendMessage(chat, 'This link code is not valid or was already used. Create a Telegram channel in the portal to get a new one.')
+        .catch(() => undefined);
     }
   }
 

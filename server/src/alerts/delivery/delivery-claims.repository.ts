@@ -21,7 +21,6 @@ export interface ClaimedDelivery {
 /** A delivery's key: "<event_cuid>/<channel_cuid>". */
 export const deliveryKey = (d: { event_cuid: string; channel_cuid: string }): string => `${d.event_cuid}/${d.channel_cuid}`;
 
-
 /**
  * The delivery loop's claims (docs/alerts.md, "The worker: two loops" and "Duplicates"). A claim
  * sets due deliveries SENDING under one token (one delivery round of one instance) with a lease;

@@ -30,7 +30,6 @@ export interface DeliveryWorkRow extends TriggerRow {
   text: string;
 }
 
-
 /** notification_delivery's columns a DeliveryAnswer may set, in parameter order after the key and token ($1–$3). */
 const ANSWER_COLUMNS = ['attempts', 'deferrals', 'last_error'] as const;
 

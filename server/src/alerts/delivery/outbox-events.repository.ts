@@ -95,7 +95,11 @@ export class OutboxEventsRepository {
     return out;
   }
 
-  async insertNotification(_job: OutboxJob, tx: EntityManager, n: { notification_cuid: string; message: string; severity_level: string; trigger_cuid: string }): Promise<void> {
+  async insertNotification(
+    _job: OutboxJob,
+    tx: EntityManager,
+    n: { notification_cuid: string; message: string; severity_level: string; trigger_cuid: string },
+  ): Promise<void> {
     await tx.query(`INSERT INTO notification (notification_cuid, message, severity_level, trigger_cuid) VALUES ($1, $2, $3, $4)`, [
       n.notification_cuid,
       n.message,
@@ -108,7 +112,14 @@ export class OutboxEventsRepository {
    * One PENDING delivery per channel. A burst for one channel shares the due time of the first
    * alert still waiting for it (the group window), so the whole burst goes out as one message.
    */
-  async insertDeliveries(_job: OutboxJob, tx: EntityManager, event: EventKey, notification_cuid: string, channels: AlarmChannel[], groupWindowMs: number): Promise<void> {
+  async insertDeliveries(
+    _job: OutboxJob,
+    tx: EntityManager,
+    event: EventKey,
+    notification_cuid: string,
+    channels: AlarmChannel[],
+    groupWindowMs: number,
+  ): Promise<void> {
     if (!channels.length) return;
     await tx.query(
       `INSERT INTO notification_delivery (event_cuid, channel_cuid, event_timestamp, notification_cuid, company_cuid, next_attempt_at)
@@ -124,7 +135,14 @@ export class OutboxEventsRepository {
   }
 
   /** The event has its Notification: SENDING under a lease of `leaseSeconds` (its deliveries wait), or SENT (none). */
-  async markMaterialised(_job: OutboxJob, tx: EntityManager, event: EventKey, notification_cuid: string, status: 'SENDING' | 'SENT', leaseSeconds: number): Promise<void> {
+  async markMaterialised(
+    _job: OutboxJob,
+    tx: EntityManager,
+    event: EventKey,
+    notification_cuid: string,
+    status: 'SENDING' | 'SENT',
+    leaseSeconds: number,
+  ): Promise<void> {
     await tx.query(
       `UPDATE notification_trigger_event
           SET notification_cuid = $3, status = $4::trigger_event_status,

@@ -1,7 +1,25 @@
-import { answerFor, backoffMs, chunksOf, deliveryWakeMs, eventClosure, eventValue, MAX_REASON, MAX_RETRY_AFTER_MS, outcomeOf, templateOf, toastTime, type TriggerRow } from './outbox-rules';
+import {
+  answerFor,
+  backoffMs,
+  chunksOf,
+  deliveryWakeMs,
+  eventClosure,
+  eventValue,
+  MAX_REASON,
+  MAX_RETRY_AFTER_MS,
+  outcomeOf,
+  templateOf,
+  toastTime,
+  type TriggerRow,
+} from './outbox-rules';
 
 /** The outbox's rules, without a database: retries, waits, grouping, closing an event. */
-const LIMITS = { ALERTS_DELIVERY_MAX_ATTEMPTS: 3, ALERTS_DELIVERY_MAX_DEFERRALS: 2, ALERTS_DELIVERY_BACKOFF_BASE_MS: 1000, ALERTS_DELIVERY_BACKOFF_MAX_MS: 5000 };
+const LIMITS = {
+  ALERTS_DELIVERY_MAX_ATTEMPTS: 3,
+  ALERTS_DELIVERY_MAX_DEFERRALS: 2,
+  ALERTS_DELIVERY_BACKOFF_BASE_MS: 1000,
+  ALERTS_DELIVERY_BACKOFF_MAX_MS: 5000,
+};
 const TRIGGER: TriggerRow = {
   trigger_cuid: 't1',
   name: 'Hot',
@@ -24,18 +42,41 @@ describe('outbox rules', () => {
     expect(outcomeOf({ ok: false, permanent: true, reason: 'bad address' })).toEqual({ kind: 'archive', reason: 'bad address' });
     expect(outcomeOf({ ok: false, retryAfterMs: 3000, reason: '429' })).toEqual({ kind: 'defer', reason: '429', waitMs: 3000 });
     expect(outcomeOf({ ok: false, retryAfterMs: -5, reason: '429' })).toEqual({ kind: 'defer', reason: '429', waitMs: 0 });
-    expect(outcomeOf({ ok: false, retryAfterMs: 10 * MAX_RETRY_AFTER_MS, reason: '429' })).toEqual({ kind: 'defer', reason: '429', waitMs: MAX_RETRY_AFTER_MS });
+    expect(outcomeOf({ ok: false, retryAfterMs: 10 * MAX_RETRY_AFTER_MS, reason: '429' })).toEqual({
+      kind: 'defer',
+      reason: '429',
+      waitMs: MAX_RETRY_AFTER_MS,
+    });
     expect(outcomeOf({ ok: false, reason: '502' })).toEqual({ kind: 'fail', reason: '502' });
   });
 
   it('a failure is retried with back-off until the last attempt, then ARCHIVED saying so', () => {
-    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 0, deferrals: 0 }, LIMITS)).toEqual({ status: 'PENDING', attempts: 1, last_error: '502', waitMs: 1000 });
-    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 1, deferrals: 0 }, LIMITS)).toEqual({ status: 'PENDING', attempts: 2, last_error: '502', waitMs: 2000 });
-    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 2, deferrals: 0 }, LIMITS)).toEqual({ status: 'ARCHIVED', attempts: 3, last_error: 'Gave up after 3 attempts: 502' });
+    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 0, deferrals: 0 }, LIMITS)).toEqual({
+      status: 'PENDING',
+      attempts: 1,
+      last_error: '502',
+      waitMs: 1000,
+    });
+    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 1, deferrals: 0 }, LIMITS)).toEqual({
+      status: 'PENDING',
+      attempts: 2,
+      last_error: '502',
+      waitMs: 2000,
+    });
+    expect(answerFor({ kind: 'fail', reason: '502' }, { attempts: 2, deferrals: 0 }, LIMITS)).toEqual({
+      status: 'ARCHIVED',
+      attempts: 3,
+      last_error: 'Gave up after 3 attempts: 502',
+    });
   });
 
   it('a deferral waits as asked (no attempt counted) until more than the allowed waits, then ARCHIVED', () => {
-    expect(answerFor({ kind: 'defer', reason: '429', waitMs: 700 }, { attempts: 4, deferrals: 2 - 1 }, LIMITS)).toEqual({ status: 'PENDING', deferrals: 2, last_error: '429', waitMs: 700 });
+    expect(answerFor({ kind: 'defer', reason: '429', waitMs: 700 }, { attempts: 4, deferrals: 2 - 1 }, LIMITS)).toEqual({
+      status: 'PENDING',
+      deferrals: 2,
+      last_error: '429',
+      waitMs: 700,
+    });
     expect(answerFor({ kind: 'defer', reason: '429', waitMs: 700 }, { attempts: 0, deferrals: 2 }, LIMITS)).toEqual({
       status: 'ARCHIVED',
       deferrals: 3,
@@ -52,7 +93,7 @@ describe('outbox rules', () => {
     expect(answerFor({ kind: 'release', waitMs: 900 }, { attempts: 1, deferrals: 1 }, LIMITS)).toEqual({ status: 'PENDING', waitMs: 900 });
   });
 
-  it('a channel\'s deliveries are grouped from the minimum, at most the maximum a message; fewer go one each', () => {
+  it("a channel's deliveries are grouped from the minimum, at most the maximum a message; fewer go one each", () => {
     expect(chunksOf([1, 2], 3, 2)).toEqual([[1], [2]]);
     expect(chunksOf([1, 2, 3, 4, 5], 3, 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(chunksOf([], 3, 2)).toEqual([]);
@@ -68,7 +109,12 @@ describe('outbox rules', () => {
   it('an event closes SENT when all deliveries are sent, ARCHIVED with the reasons when one was archived, else stays open', () => {
     expect(eventClosure({ open: 1, archived: 1, attempts: 2, reasons: 'c1: x' })).toEqual({ open: true, attempts: 2 });
     expect(eventClosure({ open: 0, archived: 0, attempts: 1, reasons: null })).toEqual({ open: false, status: 'SENT', attempts: 1, last_error: null });
-    expect(eventClosure({ open: 0, archived: 2, attempts: 3, reasons: 'c1: a; c2: b' })).toEqual({ open: false, status: 'ARCHIVED', attempts: 3, last_error: 'c1: a; c2: b' });
+    expect(eventClosure({ open: 0, archived: 2, attempts: 3, reasons: 'c1: a; c2: b' })).toEqual({
+      open: false,
+      status: 'ARCHIVED',
+      attempts: 3,
+      last_error: 'c1: a; c2: b',
+    });
     expect(eventClosure({ open: 0, archived: 1, attempts: 0, reasons: null })).toMatchObject({ status: 'ARCHIVED', last_error: 'archived' });
   });
 

@@ -83,11 +83,7 @@ export function outcomeOf(result: SendResult): FinishOutcome {
  * whether that finishes it (ARCHIVED). A failure is retried with back-off until
  * ALERTS_DELIVERY_MAX_ATTEMPTS; a deferral waits as asked until more than ALERTS_DELIVERY_MAX_DEFERRALS.
  */
-export function answerFor(
-  outcome: Exclude<FinishOutcome, { kind: 'sent' }>,
-  d: { attempts: number; deferrals: number },
-  limits: OutboxLimits,
-): DeliveryAnswer {
+export function answerFor(outcome: Exclude<FinishOutcome, { kind: 'sent' }>, d: { attempts: number; deferrals: number }, limits: OutboxLimits): DeliveryAnswer {
   switch (outcome.kind) {
     case 'archive':
       return { status: 'ARCHIVED', last_error: truncateReason(outcome.reason) };
@@ -138,9 +134,16 @@ export interface DeliverySummary {
  * An event is SENT once every delivery of it is SENT, ARCHIVED (with the channels' reasons) once
  * every delivery is done and one was ARCHIVED; otherwise it stays open (SENDING).
  */
-export function eventClosure(s: DeliverySummary): { open: true; attempts: number } | { open: false; status: 'SENT' | 'ARCHIVED'; attempts: number; last_error: string | null } {
+export function eventClosure(
+  s: DeliverySummary,
+): { open: true; attempts: number } | { open: false; status: 'SENT' | 'ARCHIVED'; attempts: number; last_error: string | null } {
   if (s.open > 0) return { open: true, attempts: s.attempts };
-  return { open: false, status: s.archived ? 'ARCHIVED' : 'SENT', attempts: s.attempts, last_error: s.archived ? truncateReason(s.reasons ?? 'archived') : null };
+  return {
+    open: false,
+    status: s.archived ? 'ARCHIVED' : 'SENT',
+    attempts: s.attempts,
+    last_error: s.archived ? truncateReason(s.reasons ?? 'archived') : null,
+  };
 }
 
 /** The event's value as the engine wrote it; what is missing is filled from the trigger and the event row. */

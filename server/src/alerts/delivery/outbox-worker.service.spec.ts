@@ -17,7 +17,16 @@ const CONFIG = {
   ALERTS_LIVE_WINDOW_SECONDS: 900,
   PUBLIC_URL: 'https://portal.example/',
 } as unknown as AppConfig;
-const TRIGGER: TriggerRow = { trigger_cuid: 't1', name: 'Hot', message: 'Too hot: {{value}}', release_message: null, severity_level: 'CRITICAL', system_cuid: 's1', system_name: 'Farm', timezone: 'UTC' };
+const TRIGGER: TriggerRow = {
+  trigger_cuid: 't1',
+  name: 'Hot',
+  message: 'Too hot: {{value}}',
+  release_message: null,
+  severity_level: 'CRITICAL',
+  system_cuid: 's1',
+  system_name: 'Farm',
+  timezone: 'UTC',
+};
 const tx = {} as EntityManager;
 const job = outboxJob('test');
 
@@ -32,7 +41,8 @@ function world(opts: { held?: boolean; status?: string; summary?: DeliverySummar
     lockStatus: async () => opts.status,
     deliverySummary: async () => opts.summary ?? { open: 0, archived: 0, attempts: 1, reasons: null },
     keepOpen: async (_j: unknown, _t: unknown, _e: unknown, _l: number, attempts: number) => void calls.push(['keepOpen', attempts]),
-    close: async (_j: unknown, _t: unknown, _e: unknown, status: string, attempts: number, last_error: string | null) => void calls.push(['close', status, attempts, last_error]),
+    close: async (_j: unknown, _t: unknown, _e: unknown, status: string, attempts: number, last_error: string | null) =>
+      void calls.push(['close', status, attempts, last_error]),
     archive: async (_j: unknown, _t: unknown, _e: unknown, reason: string) => void calls.push(['archive', reason]),
   } as unknown as OutboxEventsRepository;
   const deliveries = {
@@ -81,10 +91,19 @@ describe('OutboxWorkerService (in memory)', () => {
   it('an event without channels is SENT at once; a recent one toasts its recipients, an old one nobody', async () => {
     const recent = world({ recipients: ['u1'] });
     const now = new Date();
-    const made = await recent.sut.materialise(job, tx, { event_cuid: 'e1', timestamp: now, value: { value: 42 }, trigger_cuid: 't1', notification_cuid: null, status: 'PENDING' }, TRIGGER, []);
+    const made = await recent.sut.materialise(
+      job,
+      tx,
+      { event_cuid: 'e1', timestamp: now, value: { value: 42 }, trigger_cuid: 't1', notification_cuid: null, status: 'PENDING' },
+      TRIGGER,
+      [],
+    );
     expect(recent.calls.map((c) => c[0])).toEqual(['insertNotification', 'insertDeliveries', 'markMaterialised']);
     expect(recent.calls[2]).toEqual(['markMaterialised', 'SENT']);
-    expect(made).toMatchObject({ deliveries: 0, toast: { users: ['u1'], toast: { title: 'Farm: Hot', severity: 'CRITICAL', onClickTarget: '/systems/s1/alarms' } } });
+    expect(made).toMatchObject({
+      deliveries: 0,
+      toast: { users: ['u1'], toast: { title: 'Farm: Hot', severity: 'CRITICAL', onClickTarget: '/systems/s1/alarms' } },
+    });
 
     const old = world({ recipients: ['u1'] });
     const stale = await old.sut.materialise(

@@ -11,7 +11,18 @@ import type { ClaimedDelivery } from './delivery-claims.repository';
 import { OutboxDeliveriesRepository } from './outbox-deliveries.repository';
 import { type AlarmChannel, type EventKey, OutboxEventsRepository } from './outbox-events.repository';
 import type { OutboxJob } from './outbox-job';
-import { answerFor, type ClaimedEvent, errorText, eventClosure, eventValue, type FinishOutcome, templateOf, toastTime, type TriggerRow, truncateReason } from './outbox-rules';
+import {
+  answerFor,
+  type ClaimedEvent,
+  errorText,
+  eventClosure,
+  eventValue,
+  type FinishOutcome,
+  templateOf,
+  toastTime,
+  type TriggerRow,
+  truncateReason,
+} from './outbox-rules';
 
 /** A claimed delivery ready to send: its alert rendered, its channel as it is now. */
 export interface DeliveryWork extends ClaimedDelivery {
@@ -52,11 +63,22 @@ export class OutboxWorkerService {
   // ---------------------------------------------------------------- events
 
   /** Notification row, deliveries, event SENDING (or SENT without channels); the toast to publish after the commit. */
-  async materialise(job: OutboxJob, tx: EntityManager, event: ClaimedEvent, trigger: TriggerRow, channels: AlarmChannel[]): Promise<{ deliveries: number; toast?: PendingToast }> {
+  async materialise(
+    job: OutboxJob,
+    tx: EntityManager,
+    event: ClaimedEvent,
+    trigger: TriggerRow,
+    channels: AlarmChannel[],
+  ): Promise<{ deliveries: number; toast?: PendingToast }> {
     const value = eventValue(event, trigger);
     const text = renderMessage(templateOf(trigger, value.state), value, 'text');
     const notification_cuid = newCuid();
-    await this.events.insertNotification(job, tx, { notification_cuid, message: text, severity_level: trigger.severity_level, trigger_cuid: trigger.trigger_cuid });
+    await this.events.insertNotification(job, tx, {
+      notification_cuid,
+      message: text,
+      severity_level: trigger.severity_level,
+      trigger_cuid: trigger.trigger_cuid,
+    });
     await this.events.insertDeliveries(job, tx, event, notification_cuid, channels, this.config.ALERTS_GROUP_WINDOW_MS);
     await this.events.markMaterialised(job, tx, event, notification_cuid, channels.length ? 'SENDING' : 'SENT', this.config.ALERTS_DELIVERY_LEASE_SECONDS);
     const { when, live } = toastTime(value.time, event.timestamp, this.config.ALERTS_LIVE_WINDOW_SECONDS, Date.now());
@@ -157,7 +179,10 @@ export class OutboxWorkerService {
         archived.map((a) => ({ event_cuid: a.c.event_cuid, channel_cuid: a.c.channel_cuid, reason: truncateReason(a.reason) })),
       );
       for (const { c, reason } of archived) this.logger.warn(`Delivery of ${c.event_cuid} to ${c.channel_cuid} ARCHIVED: ${reason}`);
-      await this.closeEvents(job, archived.map((a) => a.c));
+      await this.closeEvents(
+        job,
+        archived.map((a) => a.c),
+      );
     }
     out.sort((a, b) => new Date(a.event_timestamp).getTime() - new Date(b.event_timestamp).getTime());
     return out;

@@ -16,7 +16,6 @@ import { chunksOf, deliveryWakeMs, errorText, type FinishOutcome, outcomeOf } fr
 import { type DeliveryWork, type PendingToast, OutboxWorkerService } from './outbox-worker.service';
 import { ChannelSenderRegistry } from './sender-registry';
 
-
 /** How long a stopping instance waits for its sends in flight. */
 const SHUTDOWN_WAIT_MS = 10_000;
 
@@ -36,7 +35,15 @@ export interface OutboxStats {
    * Since this instance started. `claims_lost`: deliveries this instance claimed but did not send
    * because another instance had claimed them after this one's lease ran out (it could not renew it).
    */
-  counters: { events_claimed: number; messages_sent: number; grouped_messages: number; toasts: number; failures: number; deferrals: number; claims_lost: number };
+  counters: {
+    events_claimed: number;
+    messages_sent: number;
+    grouped_messages: number;
+    toasts: number;
+    failures: number;
+    deferrals: number;
+    claims_lost: number;
+  };
 }
 
 /**
@@ -63,7 +70,15 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     events: { running: undefined as Promise<void> | undefined, again: false, timer: undefined as NodeJS.Timeout | undefined },
     deliveries: { running: undefined as Promise<void> | undefined, again: false, timer: undefined as NodeJS.Timeout | undefined },
   };
-  private readonly counters: OutboxStats['counters'] = { events_claimed: 0, messages_sent: 0, grouped_messages: 0, toasts: 0, failures: 0, deferrals: 0, claims_lost: 0 };
+  private readonly counters: OutboxStats['counters'] = {
+    events_claimed: 0,
+    messages_sent: 0,
+    grouped_messages: 0,
+    toasts: 0,
+    failures: 0,
+    deferrals: 0,
+    claims_lost: 0,
+  };
   /** The heartbeats of the delivery rounds in progress (stopped at shutdown before the database closes). */
   private readonly heartbeats = new Set<Heartbeat>();
 
@@ -106,10 +121,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     for (const loop of Object.values(this.loops)) clearTimeout(loop.timer);
     // Sends in flight finish (and are recorded) before the database closes; a send that hangs
     // longer is left to its lease (claimed again, counted as a possible duplicate).
-    await Promise.race([
-      Promise.allSettled(Object.values(this.loops).map((l) => l.running)),
-      new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
-    ]);
+    await Promise.race([Promise.allSettled(Object.values(this.loops).map((l) => l.running)), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
     await Promise.allSettled([...this.heartbeats].map((h) => h.stop()));
     await this.listener?.end().catch(() => undefined);
   }
@@ -237,8 +249,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const lease = this.config.ALERTS_DELIVERY_LEASE_SECONDS;
     const claimed = await this.claims.claimDue(this.job, token, this.config.ALERTS_DELIVERY_BATCH, lease);
     if (!claimed.length) return false;
-    const heartbeat = startHeartbeat(() => this.claims.renew(this.job, token, lease), heartbeatEveryMs(lease), (e) =>
-      this.logger.warn(`Could not renew the lease of ${claimed.length} claimed alert deliveries: ${errorText(e)}`),
+    const heartbeat = startHeartbeat(
+      () => this.claims.renew(this.job, token, lease),
+      heartbeatEveryMs(lease),
+      (e) => this.logger.warn(`Could not renew the lease of ${claimed.length} claimed alert deliveries: ${errorText(e)}`),
     );
     this.heartbeats.add(heartbeat);
     try {
@@ -289,12 +303,17 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const chunk = chunks[i].filter((w) => held.has(deliveryKey(w)));
       if (chunk.length < chunks[i].length) {
         this.counters.claims_lost += chunks[i].length - chunk.length;
-        this.logger.warn(`${chunks[i].length - chunk.length} alert deliveries to ${first.channel_cuid} are no longer held by this instance (its lease ran out): not sent here`);
+        this.logger.warn(
+          `${chunks[i].length - chunk.length} alert deliveries to ${first.channel_cuid} are no longer held by this instance (its lease ran out): not sent here`,
+        );
       }
       if (!chunk.length) continue;
       let result: SendResult;
       try {
-        result = await sender.send(target, chunk.map((w) => w.alert));
+        result = await sender.send(
+          target,
+          chunk.map((w) => w.alert),
+        );
       } catch (e) {
         result = { ok: false, reason: `Sender failed: ${errorText(e)}` };
       }

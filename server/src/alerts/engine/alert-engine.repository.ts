@@ -54,7 +54,6 @@ export interface StoredSample {
   value: number;
 }
 
-
 /**
  * The engine's SQL outside one evaluation (docs/alerts.md, "The trigger engine"): the active
  * triggers and their statuses, the index fingerprint, quiet progress, stored values read back, and
@@ -97,7 +96,9 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
   }
 
   async activeTriggers(_job: JobIdentity): Promise<TriggerRow[]> {
-    return (await this.ds.query(`SELECT trigger_cuid, system_cuid, created_at, args FROM notification_trigger WHERE is_active ORDER BY trigger_cuid`)) as TriggerRow[];
+    return (await this.ds.query(
+      `SELECT trigger_cuid, system_cuid, created_at, args FROM notification_trigger WHERE is_active ORDER BY trigger_cuid`,
+    )) as TriggerRow[];
   }
 
   async activeStatuses(_job: JobIdentity): Promise<StatusRow[]> {

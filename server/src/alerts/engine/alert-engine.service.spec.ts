@@ -70,7 +70,8 @@ function memoryRepositories(m: Memory): { rows: AlertEngineRepository; evaluatio
       const done: string[] = [];
       for (const i of items) {
         const s = m.statuses.get(i.trigger_cuid);
-        if (!s || s.trigger_state !== i.state || s.pending_state || (s.evaluated_until && i.evaluated_until && s.evaluated_until >= i.evaluated_until)) continue;
+        if (!s || s.trigger_state !== i.state || s.pending_state || (s.evaluated_until && i.evaluated_until && s.evaluated_until >= i.evaluated_until))
+          continue;
         Object.assign(s, { evaluated_until: i.evaluated_until, last_value: i.last_value, evaluated_at: when });
         done.push(i.trigger_cuid);
       }
@@ -136,7 +137,8 @@ describe('AlertEngineService', () => {
     cache = new Map();
   });
 
-  const add = (t: IndexedTrigger, is_active = true) => m.triggers.push({ trigger_cuid: t.trigger_cuid, system_cuid: t.system_cuid, created_at: t.created_at, args: t.rule, is_active });
+  const add = (t: IndexedTrigger, is_active = true) =>
+    m.triggers.push({ trigger_cuid: t.trigger_cuid, system_cuid: t.system_cuid, created_at: t.created_at, args: t.rule, is_active });
 
   it('load indexes the active triggers and gives new ones their first schedule (no_data counts from now, offline judges now)', async () => {
     add(trigger('t1', low));
@@ -158,12 +160,23 @@ describe('AlertEngineService', () => {
     add(t);
     const events = await sut.evaluate(cache, t, { via: 'DATA', samples: [{ ts: at(50), value: 12 }] });
     expect(events).toBe(1);
-    expect(m.logs).toEqual([expect.objectContaining({ trigger_cuid: 't1', processing_status: 'SUCCESS', trigger_state: 'TRIGGERED', ts: at(50), via: 'DATA' })]);
+    expect(m.logs).toEqual([
+      expect.objectContaining({ trigger_cuid: 't1', processing_status: 'SUCCESS', trigger_state: 'TRIGGERED', ts: at(50), via: 'DATA' }),
+    ]);
     expect(m.events).toEqual([
       expect.objectContaining({
         trigger_cuid: 't1',
         log_cuid: m.logs[0].log_cuid,
-        value: expect.objectContaining({ state: 'TRIGGERED', value: 12, threshold: 20, device: 'Battery bank', parameter: 'State of charge', unit: '%', system_cuid: 'farm', time: at(50).toISOString() }),
+        value: expect.objectContaining({
+          state: 'TRIGGERED',
+          value: 12,
+          threshold: 20,
+          device: 'Battery bank',
+          parameter: 'State of charge',
+          unit: '%',
+          system_cuid: 'farm',
+          time: at(50).toISOString(),
+        }),
       }),
     ]);
     expect(m.statuses.get('t1')).toMatchObject({ trigger_state: 'TRIGGERED', state_since: at(50), evaluated_at: now, evaluated_until: at(50) });
@@ -199,7 +212,13 @@ describe('AlertEngineService', () => {
     expect(await sut.evaluate(cache, t, { via: 'DATA', samples: [{ ts: at(50), value: 12 }] })).toBe(0);
     m.failing.clear();
     expect(m.events).toEqual([]);
-    expect(m.logs).toEqual([expect.objectContaining({ processing_status: 'PROCESSING_ERROR', trigger_state: 'RELEASED', query: expect.objectContaining({ error: 'insertEvent failed' }) })]);
+    expect(m.logs).toEqual([
+      expect.objectContaining({
+        processing_status: 'PROCESSING_ERROR',
+        trigger_state: 'RELEASED',
+        query: expect.objectContaining({ error: 'insertEvent failed' }),
+      }),
+    ]);
     expect(m.statuses.get('t1')?.trigger_state ?? 'RELEASED').toBe('RELEASED');
   });
 
@@ -210,17 +229,23 @@ describe('AlertEngineService', () => {
     m.controllers.push({ controller_id: 'c2', name: 'Elsewhere', online_state: 'OFFLINE', offline_since: at(0), system_cuid: 'other' });
     expect(await sut.evaluate(cache, t, { via: 'STATE' })).toBe(0);
     expect(m.statuses.get('t1')).toMatchObject({ pending_state: 'TRIGGERED', next_execution: at(140) });
-    expect(m.logs[0]).toMatchObject({ processing_status: 'SUCCESS_NO_DATA', via: 'TIMER', query: expect.objectContaining({ controllers: [{ controller_id: 'c1', offline_since: at(80).toISOString() }] }) });
+    expect(m.logs[0]).toMatchObject({
+      processing_status: 'SUCCESS_NO_DATA',
+      via: 'TIMER',
+      query: expect.objectContaining({ controllers: [{ controller_id: 'c1', offline_since: at(80).toISOString() }] }),
+    });
     now = at(150);
     expect(await sut.evaluate(cache, t, { via: 'TIMER' })).toBe(1);
     expect(m.events[0].value).toMatchObject({ state: 'TRIGGERED', device: 'Cerbo', time: at(140).toISOString() });
   });
 
-  it('offlineRulesFor: the rules of the controller\'s system, for any controller or for this one', async () => {
+  it("offlineRulesFor: the rules of the controller's system, for any controller or for this one", async () => {
     const any = trigger('t1', rule({ kind: 'offline' }));
     const mine = trigger('t2', rule({ kind: 'offline', controller_id: 'c1' }));
     const another = trigger('t3', rule({ kind: 'offline', controller_id: 'c9' }));
-    const index = new TriggerIndex([any, mine, another].map((t) => ({ trigger_cuid: t.trigger_cuid, system_cuid: t.system_cuid, created_at: t.created_at, args: t.rule })));
+    const index = new TriggerIndex(
+      [any, mine, another].map((t) => ({ trigger_cuid: t.trigger_cuid, system_cuid: t.system_cuid, created_at: t.created_at, args: t.rule })),
+    );
     m.controllers.push({ controller_id: 'c1', name: 'Cerbo', online_state: null, offline_since: null, system_cuid: 'farm' });
     expect((await sut.offlineRulesFor(index, 'c1')).map((t) => t.trigger_cuid)).toEqual(['t1', 't2']);
     expect(await sut.offlineRulesFor(index, 'unknown')).toEqual([]);
@@ -231,7 +256,16 @@ describe('AlertEngineService', () => {
     const b = trigger('b', low);
     m.statuses.set('a', blankStatus('a'));
     m.statuses.set('b', { ...blankStatus('b'), trigger_state: 'TRIGGERED', state_since: at(1) });
-    const st = (state: 'RELEASED' | 'TRIGGERED'): CachedStatus => ({ state, state_since: null, pending_state: null, pending_since: null, evaluated_until: at(40), last_value: 50, evaluated_at: null, persisted_at: 0 });
+    const st = (state: 'RELEASED' | 'TRIGGERED'): CachedStatus => ({
+      state,
+      state_since: null,
+      pending_state: null,
+      pending_since: null,
+      evaluated_until: at(40),
+      last_value: 50,
+      evaluated_at: null,
+      persisted_at: 0,
+    });
     const items = [
       { t: b, st: st('RELEASED') },
       { t: a, st: st('RELEASED') },

@@ -52,13 +52,19 @@ export class AlertEngineService {
   /** The active triggers indexed, with their statuses (new triggers get theirs now). */
   async load(): Promise<{ index: TriggerIndex; statuses: StatusCache }> {
     const index = new TriggerIndex(await this.rows.activeTriggers(JOB));
-    if (index.invalid.length) this.logger.warn(`${index.invalid.length} trigger(s) with args that do not parse are not evaluated: ${index.invalid.slice(0, 5).join(', ')}`);
+    if (index.invalid.length)
+      this.logger.warn(`${index.invalid.length} trigger(s) with args that do not parse are not evaluated: ${index.invalid.slice(0, 5).join(', ')}`);
     const statuses = await this.rows.activeStatuses(JOB);
     const known = new Set(statuses.map((s) => s.trigger_cuid));
     const missing = [...index.triggers.values()].filter((t) => !known.has(t.trigger_cuid));
     if (missing.length) {
       const now = this.clock.now();
-      statuses.push(...(await this.rows.insertStatuses(JOB, missing.map((t) => ({ trigger_cuid: t.trigger_cuid, ...initialSchedule(t.rule, now) })))));
+      statuses.push(
+        ...(await this.rows.insertStatuses(
+          JOB,
+          missing.map((t) => ({ trigger_cuid: t.trigger_cuid, ...initialSchedule(t.rule, now) })),
+        )),
+      );
     }
     const fresh: StatusCache = new Map();
     const loadedAt = this.clock.now().getTime();
@@ -126,7 +132,11 @@ export class AlertEngineService {
         await this.evaluations.insertLog(
           JOB,
           c,
-          logRow(log, change.state, { ...query, change: { state: change.state, at: change.at.toISOString(), value: change.value }, ...(muted ? { muted: true } : {}) }),
+          logRow(log, change.state, {
+            ...query,
+            change: { state: change.state, at: change.at.toISOString(), value: change.value },
+            ...(muted ? { muted: true } : {}),
+          }),
         );
         if (muted) continue;
         const value = eventValue(rule, change, before, names!, t.system_cuid);
@@ -134,7 +144,11 @@ export class AlertEngineService {
       }
       if (!r.changes.length) {
         log = { log_cuid: newCuid(), ts: r.next.evaluated_until ?? now };
-        await this.evaluations.insertLog(JOB, c, logRow(log, r.next.state, { ...query, pending: r.next.pending_state, pending_since: r.next.pending_since?.toISOString() ?? null }));
+        await this.evaluations.insertLog(
+          JOB,
+          c,
+          logRow(log, r.next.state, { ...query, pending: r.next.pending_state, pending_since: r.next.pending_since?.toISOString() ?? null }),
+        );
       }
     }
     await this.evaluations.writeStatus(JOB, c, {
@@ -200,7 +214,11 @@ export class AlertEngineService {
 
   /** Values stored but not judged, per trigger in device-time order (threshold and no_data triggers; at most `limit` each). */
   async storedSamples(triggers: readonly IndexedTrigger[], limit: number): Promise<Map<string, Sample[]>> {
-    const series = triggers.flatMap((t) => (t.rule.kind === 'threshold' || t.rule.kind === 'no_data' ? [{ trigger_cuid: t.trigger_cuid, entity_cuid: t.rule.entity_cuid, parameter_id: t.rule.parameter_id }] : []));
+    const series = triggers.flatMap((t) =>
+      t.rule.kind === 'threshold' || t.rule.kind === 'no_data'
+        ? [{ trigger_cuid: t.trigger_cuid, entity_cuid: t.rule.entity_cuid, parameter_id: t.rule.parameter_id }]
+        : [],
+    );
     const byTrigger = new Map<string, Sample[]>();
     for (const r of await this.rows.storedAfter(JOB, series, limit)) {
       const list = byTrigger.get(r.trigger_cuid) ?? [];
@@ -214,6 +232,8 @@ export class AlertEngineService {
   async offlineRulesFor(index: TriggerIndex, controller_id: string): Promise<IndexedTrigger[]> {
     const system_cuid = await this.rows.systemOfController(JOB, controller_id);
     if (!system_cuid) return [];
-    return (index.offlineBySystem.get(system_cuid) ?? []).filter((r) => r.rule.kind === 'offline' && (!r.rule.controller_id || r.rule.controller_id === controller_id));
+    return (index.offlineBySystem.get(system_cuid) ?? []).filter(
+      (r) => r.rule.kind === 'offline' && (!r.rule.controller_id || r.rule.controller_id === controller_id),
+    );
   }
 }

@@ -125,7 +125,10 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
     }
     const check = this.config.ALERTS_INDEX_CHECK_SECONDS;
     if (check > 0) {
-      this.checker = setInterval(() => void this.checkForChanges().catch((e) => this.logger.warn(`trigger check failed: ${(e as Error).message}`)), check * 1000);
+      this.checker = setInterval(
+        () => void this.checkForChanges().catch((e) => this.logger.warn(`trigger check failed: ${(e as Error).message}`)),
+        check * 1000,
+      );
       this.checker.unref();
     }
   }
@@ -295,7 +298,9 @@ export class AlertEngine implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Values stored but not judged (start-up after a crash or restart, queue overflow): read back per trigger, in order. */
   private async readBack(ids: string[]): Promise<void> {
-    const triggers = ids.map((id) => this.index.triggers.get(id)).filter((t): t is IndexedTrigger => !!t && (t.rule.kind === 'threshold' || t.rule.kind === 'no_data'));
+    const triggers = ids
+      .map((id) => this.index.triggers.get(id))
+      .filter((t): t is IndexedTrigger => !!t && (t.rule.kind === 'threshold' || t.rule.kind === 'no_data'));
     for (let i = 0; i < triggers.length; i += CATCH_UP_CHUNK) {
       await this.judgeBatch(await this.engine.storedSamples(triggers.slice(i, i + CATCH_UP_CHUNK), CATCH_UP_ROWS));
     }

@@ -77,9 +77,18 @@ export interface AlertWriteHooksRepository {
   /** Autocreate templates of the devices' entity types. */
   autocreateTemplatesFor(job: JobIdentity, entity_cuids: readonly string[]): Promise<string[]>;
   /** Devices of the template's entity type (of those given, when given) with a system and no trigger from the template. */
-  devicesWithoutTrigger(job: JobIdentity, template: Pick<TemplateRow, 'assignment_cuid' | 'entitytype_id'>, entity_cuids?: readonly string[]): Promise<DeviceRow[]>;
+  devicesWithoutTrigger(
+    job: JobIdentity,
+    template: Pick<TemplateRow, 'assignment_cuid' | 'entitytype_id'>,
+    entity_cuids?: readonly string[],
+  ): Promise<DeviceRow[]>;
   /** Inserts the template's triggers, active, in the caller's transaction. */
-  insertTemplated(job: JobIdentity, tx: EntityManager, template: Pick<TemplateRow, 'assignment_cuid' | 'severity_level' | 'message' | 'release_message'>, rows: readonly NewTemplatedTrigger[]): Promise<void>;
+  insertTemplated(
+    job: JobIdentity,
+    tx: EntityManager,
+    template: Pick<TemplateRow, 'assignment_cuid' | 'severity_level' | 'message' | 'release_message'>,
+    rows: readonly NewTemplatedTrigger[],
+  ): Promise<void>;
 }
 
 @Injectable()
@@ -91,11 +100,15 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async markCustomized(_job: JobIdentity, trigger_cuids: readonly string[]): Promise<void> {
-    await this.ds.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [trigger_cuids]);
+    await this.ds.query(`UPDATE notification_trigger SET customized_at = now() WHERE trigger_cuid = ANY($1::varchar[]) AND assignment_cuid IS NOT NULL`, [
+      trigger_cuids,
+    ]);
   }
 
   async systemsOfTriggers(_job: JobIdentity, trigger_cuids: readonly string[]): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [trigger_cuids])) as { system_cuid: string }[];
+    const rows = (await this.ds.query(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [trigger_cuids])) as {
+      system_cuid: string;
+    }[];
     return rows.map((r) => String(r.system_cuid));
   }
 
@@ -105,12 +118,17 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async deviceTypeInSystem(_job: JobIdentity, entity_cuid: string, system_cuid: string): Promise<string | undefined> {
-    const [device] = (await this.ds.query(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [entity_cuid, system_cuid])) as { entitytype_id: string }[];
+    const [device] = (await this.ds.query(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [entity_cuid, system_cuid])) as {
+      entitytype_id: string;
+    }[];
     return device ? String(device.entitytype_id) : undefined;
   }
 
   async typeLogsParameter(_job: JobIdentity, entitytype_id: string, parameter_id: string): Promise<boolean> {
-    const rows = (await this.ds.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [entitytype_id, parameter_id])) as unknown[];
+    const rows = (await this.ds.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
+      entitytype_id,
+      parameter_id,
+    ])) as unknown[];
     return rows.length > 0;
   }
 
@@ -123,14 +141,18 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async entityTypesOfTemplates(_job: JobIdentity, assignment_cuids: readonly string[]): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignment_cuids])) as {
+    const rows = (await this.ds.query(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [
+      assignment_cuids,
+    ])) as {
       entitytype_id: string;
     }[];
     return rows.map((r) => String(r.entitytype_id));
   }
 
   async templates(_job: JobIdentity, assignment_cuids: readonly string[]): Promise<TemplateRow[]> {
-    return (await this.ds.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignment_cuids])) as TemplateRow[];
+    return (await this.ds.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [
+      assignment_cuids,
+    ])) as TemplateRow[];
   }
 
   async template(_job: JobIdentity, assignment_cuid: string): Promise<TemplateRow | undefined> {
@@ -147,14 +169,10 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async updateTemplated(_job: JobIdentity, trigger_cuid: string, f: TemplatedFields): Promise<void> {
-    await this.ds.query(`UPDATE notification_trigger SET name = $2, message = $3, release_message = $4, severity_level = $5, args = $6::jsonb WHERE trigger_cuid = $1`, [
-      trigger_cuid,
-      f.name,
-      f.message,
-      f.release_message,
-      f.severity_level,
-      JSON.stringify(f.args),
-    ]);
+    await this.ds.query(
+      `UPDATE notification_trigger SET name = $2, message = $3, release_message = $4, severity_level = $5, args = $6::jsonb WHERE trigger_cuid = $1`,
+      [trigger_cuid, f.name, f.message, f.release_message, f.severity_level, JSON.stringify(f.args)],
+    );
   }
 
   async autocreateTemplatesFor(_job: JobIdentity, entity_cuids: readonly string[]): Promise<string[]> {
@@ -166,7 +184,11 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
     return rows.map((r) => String(r.assignment_cuid));
   }
 
-  async devicesWithoutTrigger(_job: JobIdentity, template: Pick<TemplateRow, 'assignment_cuid' | 'entitytype_id'>, entity_cuids?: readonly string[]): Promise<DeviceRow[]> {
+  async devicesWithoutTrigger(
+    _job: JobIdentity,
+    template: Pick<TemplateRow, 'assignment_cuid' | 'entitytype_id'>,
+    entity_cuids?: readonly string[],
+  ): Promise<DeviceRow[]> {
     return (await this.ds.query(
       `SELECT e.entity_cuid, e.name, e.system_cuid FROM entity e
         WHERE ($3::varchar[] IS NULL OR e.entity_cuid = ANY($3::varchar[])) AND e.entitytype_id = $1 AND e.system_cuid IS NOT NULL

@@ -30,7 +30,16 @@ describe('AlertWriteHooks', () => {
   beforeEach(() => {
     triggers = [];
     templates = [
-      { assignment_cuid: 'tpl', name: 'Low', message: 'Low {value}', release_message: null, severity_level: 'ERROR', args: { kind: 'threshold', parameter_id: 'soc', op: 'below', value: 15 }, autocreate_triggers: true, entitytype_id: 'battery' },
+      {
+        assignment_cuid: 'tpl',
+        name: 'Low',
+        message: 'Low {value}',
+        release_message: null,
+        severity_level: 'ERROR',
+        args: { kind: 'threshold', parameter_id: 'soc', op: 'below', value: 15 },
+        autocreate_triggers: true,
+        entitytype_id: 'battery',
+      },
     ];
     reloads = 0;
     const repo: AlertWriteHooksRepository = {
@@ -53,15 +62,32 @@ describe('AlertWriteHooks', () => {
           .filter((t) => t.assignment_cuid === id && !t.customized)
           .map((t): LinkedTriggerRow => ({ trigger_cuid: t.trigger_cuid, args: t.args, device: devices.get(String(t.args.entity_cuid))?.name ?? null })),
       async updateTemplated(_job, id, f) {
-        Object.assign(triggers.find((t) => t.trigger_cuid === id)!, { name: f.name, args: f.args });
+        Object.assign(
+          triggers.find((t) => t.trigger_cuid === id)!,
+          { name: f.name, args: f.args },
+        );
       },
-      autocreateTemplatesFor: async (_job, ids) => templates.filter((t) => t.autocreate_triggers && ids.some((e) => devices.get(e)?.type === t.entitytype_id)).map((t) => t.assignment_cuid),
+      autocreateTemplatesFor: async (_job, ids) =>
+        templates.filter((t) => t.autocreate_triggers && ids.some((e) => devices.get(e)?.type === t.entitytype_id)).map((t) => t.assignment_cuid),
       devicesWithoutTrigger: async (_job, tpl, ids) =>
         [...devices]
-          .filter(([e, d]) => d.type === tpl.entitytype_id && (!ids || ids.includes(e)) && !triggers.some((t) => t.assignment_cuid === tpl.assignment_cuid && t.args.entity_cuid === e))
+          .filter(
+            ([e, d]) =>
+              d.type === tpl.entitytype_id &&
+              (!ids || ids.includes(e)) &&
+              !triggers.some((t) => t.assignment_cuid === tpl.assignment_cuid && t.args.entity_cuid === e),
+          )
           .map(([entity_cuid, d]) => ({ entity_cuid, name: d.name, system_cuid: d.system_cuid })),
       async insertTemplated(_job, _tx, tpl, rows) {
-        for (const r of rows) triggers.push({ trigger_cuid: r.trigger_cuid, system_cuid: r.system_cuid, assignment_cuid: tpl.assignment_cuid, customized: false, args: r.args, name: r.name });
+        for (const r of rows)
+          triggers.push({
+            trigger_cuid: r.trigger_cuid,
+            system_cuid: r.system_cuid,
+            assignment_cuid: tpl.assignment_cuid,
+            customized: false,
+            args: r.args,
+            name: r.name,
+          });
       },
     };
     const engine = { reloadEverywhere: async () => void reloads++, markStale: () => undefined } as unknown as AlertEngine;
@@ -71,12 +97,14 @@ describe('AlertWriteHooks', () => {
   const check = (kind: 'create' | 'update', data: Record<string, unknown>, ids?: string[]) => codeOf(sut.trigger.checkInput!(kind, data, ids));
   const low = (entity_cuid: string, parameter_id = 'soc') => ({ kind: 'threshold', entity_cuid, parameter_id, op: 'below', value: 20 });
 
-  it('a rule must parse and name a device, parameter and controller of the trigger\'s own system', async () => {
+  it("a rule must parse and name a device, parameter and controller of the trigger's own system", async () => {
     expect(await check('create', { system_cuid: 'farm', args: low('bat1') })).toBe('OK');
     expect(await check('create', { system_cuid: 'farm', args: { kind: 'threshold' } })).toMatch(/^BAD_REQUEST/);
     expect(await check('create', { system_cuid: 'farm', args: low('foreign') })).toBe('NOT_FOUND: Device not found in this system');
     expect(await check('create', { system_cuid: 'farm', args: low('bat1', 'pv_power') })).toBe('NOT_FOUND: Parameter not found for this device type');
-    expect(await check('create', { system_cuid: 'farm', args: { kind: 'offline', controller_id: 'elsewhere' } })).toBe('NOT_FOUND: Controller not found in this system');
+    expect(await check('create', { system_cuid: 'farm', args: { kind: 'offline', controller_id: 'elsewhere' } })).toBe(
+      'NOT_FOUND: Controller not found in this system',
+    );
     triggers.push({ trigger_cuid: 't1', system_cuid: 'other', assignment_cuid: null, customized: false, args: {}, name: 'x' });
     // An update is checked against the system of the trigger being updated.
     expect(await check('update', { args: low('bat1') }, ['t1'])).toBe('NOT_FOUND: Device not found in this system');
@@ -97,7 +125,7 @@ describe('AlertWriteHooks', () => {
     expect(triggers.slice(1).every((t) => t.name.startsWith('Very low') && t.restarted)).toBe(true);
   });
 
-  it('a new device gets its type\'s autocreate triggers only for itself; a hand edit of a templated trigger marks it customized and reloads', async () => {
+  it("a new device gets its type's autocreate triggers only for itself; a hand edit of a templated trigger marks it customized and reloads", async () => {
     expect(await sut.autocreateForDevices(['bat2'])).toBe(1);
     expect(triggers.map((t) => t.args.entity_cuid)).toEqual(['bat2']);
     expect(await sut.autocreateForDevices([])).toBe(0);

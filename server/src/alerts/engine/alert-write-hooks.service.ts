@@ -15,7 +15,8 @@ type Row = Record<string, unknown>;
 /** Fields whose hand edit marks a trigger made from a template as customized (is_active is not one: pausing is not editing). */
 const CUSTOMIZING = ['name', 'message', 'release_message', 'severity_level', 'args'] as const;
 
-const issuesOf = (error: z.ZodError) => error.issues.map((i) => ({ path: ['args', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message }));
+const issuesOf = (error: z.ZodError) =>
+  error.issues.map((i) => ({ path: ['args', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message }));
 
 /** The name of a trigger made from a template for one device. */
 export const autocreatedName = (template: string, device: string): string => `${template} – ${device}`.slice(0, 200);
@@ -88,10 +89,7 @@ export class AlertWriteHooks {
     if (data.args === undefined) return;
     const parsed = ZTriggerRule.safeParse(data.args);
     if (!parsed.success) throw fieldErrors(issuesOf(parsed.error), 'The rule is not valid');
-    const systems =
-      kind === 'create'
-        ? [String(data.system_cuid)]
-        : await this.rows.systemsOfTriggers(JOB, ids ?? []);
+    const systems = kind === 'create' ? [String(data.system_cuid)] : await this.rows.systemsOfTriggers(JOB, ids ?? []);
     // Unknown triggers: the update itself answers NOT_FOUND.
     for (const system_cuid of systems) await this.checkRuleInSystem(parsed.data, system_cuid);
   }
@@ -100,7 +98,8 @@ export class AlertWriteHooks {
   private async checkRuleInSystem(rule: z.infer<typeof ZTriggerRule>, system_cuid: string): Promise<void> {
     if (rule.kind === 'offline') {
       if (rule.controller_id === undefined) return;
-      if (!(await this.rows.controllerInSystem(JOB, rule.controller_id, system_cuid))) throw fieldError(['args', 'controller_id'], 'Controller not found in this system', 'NOT_FOUND');
+      if (!(await this.rows.controllerInSystem(JOB, rule.controller_id, system_cuid)))
+        throw fieldError(['args', 'controller_id'], 'Controller not found in this system', 'NOT_FOUND');
       return;
     }
     const entitytype_id = await this.rows.deviceTypeInSystem(JOB, rule.entity_cuid, system_cuid);
@@ -110,7 +109,8 @@ export class AlertWriteHooks {
 
   /** The parameter must be one the device type logs (ingest refuses any other, so a rule on it could never see a value). */
   private async checkParameter(entitytype_id: string, parameter_id: string): Promise<void> {
-    if (!(await this.rows.typeLogsParameter(JOB, entitytype_id, parameter_id))) throw fieldError(['args', 'parameter_id'], 'Parameter not found for this device type', 'NOT_FOUND');
+    if (!(await this.rows.typeLogsParameter(JOB, entitytype_id, parameter_id)))
+      throw fieldError(['args', 'parameter_id'], 'Parameter not found for this device type', 'NOT_FOUND');
   }
 
   /** New args: a running duration no longer means anything; the timer judges the trigger again now. */
@@ -126,10 +126,7 @@ export class AlertWriteHooks {
     if (!parsed.success) throw fieldErrors(issuesOf(parsed.error), 'The rule is not valid');
     const rule = parsed.data;
     if (rule.kind === 'state') return;
-    const types =
-      kind === 'create'
-        ? [String(data.entitytype_id)]
-        : await this.rows.entityTypesOfTemplates(JOB, ids ?? []);
+    const types = kind === 'create' ? [String(data.entitytype_id)] : await this.rows.entityTypesOfTemplates(JOB, ids ?? []);
     for (const t of types) await this.checkParameter(t, rule.parameter_id);
   }
 

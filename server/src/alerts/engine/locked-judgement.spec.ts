@@ -24,7 +24,7 @@ describe('locked judgement (pure)', () => {
     expect(logStatusOf(low, { via: 'DATA', samples: [] })).toBe('SUCCESS');
   });
 
-  it('no_data on the timer: fires once its deadline passed with no newer value, counting from the status\'s first deadline', () => {
+  it("no_data on the timer: fires once its deadline passed with no newer value, counting from the status's first deadline", () => {
     const r = judgeTimerWake(noData, cached(), { next_execution: at(60) }, at(-500), at(61), null, null);
     expect(r.r.changes).toEqual([expect.objectContaining({ state: 'TRIGGERED', at: at(60) })]);
     // A value stored meanwhile (by any instance, or only cached here) moves the deadline instead.
@@ -44,8 +44,20 @@ describe('locked judgement (pure)', () => {
   });
 
   it('names: a state rule shows its key, a missing parameter its id, no row the defaults; offline controllers count from when they went', () => {
-    expect(eventNames(rule({ kind: 'state', entity_cuid: 'e', key: 'mode', op: 'equals', value: 1 }), undefined)).toEqual({ system: '', timezone: 'UTC', device: null, parameter: 'mode', unit: null });
-    expect(eventNames(low, { system: 'S', timezone: 'Z', device: 'D', description: null, unit: 'V' })).toEqual({ system: 'S', timezone: 'Z', device: 'D', parameter: 'p', unit: 'V' });
+    expect(eventNames(rule({ kind: 'state', entity_cuid: 'e', key: 'mode', op: 'equals', value: 1 }), undefined)).toEqual({
+      system: '',
+      timezone: 'UTC',
+      device: null,
+      parameter: 'mode',
+      unit: null,
+    });
+    expect(eventNames(low, { system: 'S', timezone: 'Z', device: 'D', description: null, unit: 'V' })).toEqual({
+      system: 'S',
+      timezone: 'Z',
+      device: 'D',
+      parameter: 'p',
+      unit: 'V',
+    });
     expect(
       offlineControllers(
         [

@@ -80,12 +80,21 @@ export function offlineControllers(rows: readonly ControllerStateRow[], now: Dat
 }
 
 /** An offline rule, woken by anything: judged on its controllers now. */
-export function judgeOfflineWake(rule: Extract<TTriggerRule, { kind: 'offline' }>, before: RuleStatus, controllers: readonly OfflineController[], now: Date): Judgement {
+export function judgeOfflineWake(
+  rule: Extract<TTriggerRule, { kind: 'offline' }>,
+  before: RuleStatus,
+  controllers: readonly OfflineController[],
+  now: Date,
+): Judgement {
   const judged = judgeOffline(rule, before, controllers, now);
   return {
     r: judged,
     next: judged.next_execution,
-    query: { rule, controllers: controllers.map((x) => ({ controller_id: x.controller_id, offline_since: x.offline_since?.toISOString() ?? null })), at: now.toISOString() },
+    query: {
+      rule,
+      controllers: controllers.map((x) => ({ controller_id: x.controller_id, offline_since: x.offline_since?.toISOString() ?? null })),
+      at: now.toISOString(),
+    },
   };
 }
 
@@ -103,7 +112,8 @@ export function judgeTimerWake(
   lastStored: Date | null,
   cachedUntil: Date | null | undefined,
 ): Judgement {
-  const since = rule.kind === 'no_data' && row.next_execution && !before.evaluated_until ? new Date(row.next_execution.getTime() - rule.after_seconds * 1000) : created_at;
+  const since =
+    rule.kind === 'no_data' && row.next_execution && !before.evaluated_until ? new Date(row.next_execution.getTime() - rule.after_seconds * 1000) : created_at;
   let judged: RuleStatus = before;
   if (rule.kind === 'no_data') {
     const latest = Math.max(lastStored?.getTime() ?? 0, cachedUntil?.getTime() ?? 0, before.evaluated_until?.getTime() ?? 0);
@@ -122,7 +132,16 @@ export function judgeTimerWake(
       next = new Date(quietUntil);
     }
   }
-  return { r, next, query: { rule, timer: now.toISOString(), pending_since: before.pending_since?.toISOString() ?? null, last_value_at: before.evaluated_until?.toISOString() ?? null } };
+  return {
+    r,
+    next,
+    query: {
+      rule,
+      timer: now.toISOString(),
+      pending_since: before.pending_since?.toISOString() ?? null,
+      last_value_at: before.evaluated_until?.toISOString() ?? null,
+    },
+  };
 }
 
 /** Samples (data, DeviceState): folded in device-time order. */
@@ -176,7 +195,14 @@ export function eventValue(rule: TTriggerRule, change: RuleChange, before: RuleS
     threshold: change.threshold,
     parameter: names.parameter,
     unit: names.unit,
-    device: rule.kind === 'offline' ? (typeof change.value === 'string' ? change.value : typeof before.last_value === 'string' ? before.last_value : null) : names.device,
+    device:
+      rule.kind === 'offline'
+        ? typeof change.value === 'string'
+          ? change.value
+          : typeof before.last_value === 'string'
+            ? before.last_value
+            : null
+        : names.device,
     system: names.system,
     system_cuid,
     timezone: names.timezone,

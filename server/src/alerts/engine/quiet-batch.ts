@@ -25,7 +25,13 @@ export interface SortedBatch {
  * else once a minute of wall time (a no_data rule's stored deadline may lag meanwhile: the timer
  * checks the latest stored value before firing).
  */
-export function sortBatch(batch: ReadonlyMap<string, Sample[]>, index: TriggerIndex, cache: Map<string, CachedStatus>, now: number, confirmQuiet: boolean): SortedBatch {
+export function sortBatch(
+  batch: ReadonlyMap<string, Sample[]>,
+  index: TriggerIndex,
+  cache: Map<string, CachedStatus>,
+  now: number,
+  confirmQuiet: boolean,
+): SortedBatch {
   const out: SortedBatch = { locked: [], progress: [] };
   for (const [id, samples] of batch) {
     const t = index.triggers.get(id);

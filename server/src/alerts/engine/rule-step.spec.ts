@@ -129,7 +129,14 @@ describe('state rules', () => {
       ['RELEASED', 20],
     ]);
     const notOn = rule({ kind: 'state', entity_cuid: 'e', key: 'grid', op: 'differs', value: true });
-    expect(states(foldSamples(notOn, initialStatus(), [{ ts: at(0), value: true }, { ts: at(1), value: false }]))).toEqual([['TRIGGERED', 1]]);
+    expect(
+      states(
+        foldSamples(notOn, initialStatus(), [
+          { ts: at(0), value: true },
+          { ts: at(1), value: false },
+        ]),
+      ),
+    ).toEqual([['TRIGGERED', 1]]);
   });
 });
 

@@ -206,7 +206,12 @@ export interface OfflineController {
  * An offline rule against the controllers it names (one, or every controller of the system):
  * TRIGGERED once one has been OFFLINE for after_seconds, RELEASED when none is OFFLINE any more.
  */
-export function judgeOffline(rule: Extract<TTriggerRule, { kind: 'offline' }>, status: RuleStatus, controllers: readonly OfflineController[], now: Date): FoldResult & { next_execution: Date | null } {
+export function judgeOffline(
+  rule: Extract<TTriggerRule, { kind: 'offline' }>,
+  status: RuleStatus,
+  controllers: readonly OfflineController[],
+  now: Date,
+): FoldResult & { next_execution: Date | null } {
   const st: RuleStatus = { ...status };
   const changes: RuleChange[] = [];
   const offline = controllers.filter((c) => c.offline_since).sort((a, b) => a.offline_since!.getTime() - b.offline_since!.getTime());

@@ -104,7 +104,10 @@ export class SqlTriggerEvaluationRepository implements TriggerEvaluationReposito
   }
 
   async lastStoredAt(_job: JobIdentity, c: PoolClient, entity_cuid: string, parameter_id: string): Promise<Date | null> {
-    const { rows } = await c.query<{ ts: Date | null }>(`SELECT max("timestamp") AS ts FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2`, [entity_cuid, parameter_id]);
+    const { rows } = await c.query<{ ts: Date | null }>(`SELECT max("timestamp") AS ts FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2`, [
+      entity_cuid,
+      parameter_id,
+    ]);
     return rows[0]?.ts ? new Date(rows[0].ts) : null;
   }
 
@@ -148,7 +151,9 @@ export class SqlTriggerEvaluationRepository implements TriggerEvaluationReposito
   }
 
   async stateOf(_job: JobIdentity, c: PoolClient, trigger_cuid: string): Promise<TriggerStateName | undefined> {
-    const { rows } = await c.query<{ trigger_state: TriggerStateName }>(`SELECT trigger_state FROM notification_trigger_status WHERE trigger_cuid = $1`, [trigger_cuid]);
+    const { rows } = await c.query<{ trigger_state: TriggerStateName }>(`SELECT trigger_state FROM notification_trigger_status WHERE trigger_cuid = $1`, [
+      trigger_cuid,
+    ]);
     return rows[0]?.trigger_state;
   }
 
@@ -165,7 +170,13 @@ export class SqlTriggerEvaluationRepository implements TriggerEvaluationReposito
     return rows.length > 0;
   }
 
-  async namesOf(_job: JobIdentity, c: PoolClient, system_cuid: string, entity_cuid: string | null, parameter_id: string | null): Promise<TriggerNamesRow | undefined> {
+  async namesOf(
+    _job: JobIdentity,
+    c: PoolClient,
+    system_cuid: string,
+    entity_cuid: string | null,
+    parameter_id: string | null,
+  ): Promise<TriggerNamesRow | undefined> {
     const { rows } = await c.query<TriggerNamesRow>(
       `SELECT s.name AS system, s.timezone, e.name AS device, lp.description, u.unit
          FROM system s

@@ -14,14 +14,12 @@ export const FRENCH: Record<string, string> = {
   'You do not have permission to do this': "Vous n'avez pas le droit de faire cela",
   'This procedure declares no permission': 'Cette procédure ne déclare aucune permission',
   'Send tRPC calls as application/json': 'Envoyez les appels tRPC en application/json',
-  'A batch may hold at most {max} calls (this one has {count}); split it':
-    'Un lot contient au plus {max} appels (celui-ci en a {count}) ; divisez-le',
+  'A batch may hold at most {max} calls (this one has {count}); split it': 'Un lot contient au plus {max} appels (celui-ci en a {count}) ; divisez-le',
   'No such API path': "Ce chemin d'API n'existe pas",
   'Requests from another site are refused': "Les requêtes venant d'un autre site sont refusées",
   'Send the request as application/json': 'Envoyez la requête en application/json',
   'A record with the same unique value already exists': 'Un enregistrement avec la même valeur unique existe déjà',
-  'This record is linked to another record that is missing or still in use':
-    'Cet enregistrement est lié à un autre enregistrement absent ou encore utilisé',
+  'This record is linked to another record that is missing or still in use': 'Cet enregistrement est lié à un autre enregistrement absent ou encore utilisé',
   'A required value is missing': 'Une valeur obligatoire manque',
   'A value is outside the allowed range': 'Une valeur est hors des limites permises',
   'A value has the wrong format': "Une valeur n'a pas le bon format",
@@ -31,8 +29,7 @@ export const FRENCH: Record<string, string> = {
   'A date or time has the wrong format': "Une date ou une heure n'a pas le bon format",
   'A date or time is out of range': 'Une date ou une heure est hors limites',
   'The database took too long to answer': 'La base de données a mis trop de temps à répondre',
-  'The record was changed at the same time by someone else; try again':
-    "L'enregistrement a été modifié au même moment par quelqu'un d'autre ; réessayez",
+  'The record was changed at the same time by someone else; try again': "L'enregistrement a été modifié au même moment par quelqu'un d'autre ; réessayez",
   'The database does not answer': 'La base de données ne répond pas',
   // ---- health and metrics ----
   'This instance is shutting down': "Cette instance est en cours d'arrêt",
@@ -110,23 +107,22 @@ export const FRENCH: Record<string, string> = {
   'Nothing to change': 'Rien à modifier',
   'Choose one of the offered timeouts': 'Choisissez une des durées proposées',
   'Only a superuser, or an admin of every company of this user who is at least as powerful there, can change this user':
-    "Seul un superutilisateur, ou un administrateur de chaque entreprise de cet utilisateur qui y a au moins autant de droits, peut modifier cet utilisateur",
+    'Seul un superutilisateur, ou un administrateur de chaque entreprise de cet utilisateur qui y a au moins autant de droits, peut modifier cet utilisateur',
   'A user with this email already exists': 'Un utilisateur avec cette adresse e-mail existe déjà',
-  'Enter your current password to change your password or email':
-    'Saisissez votre mot de passe actuel pour changer votre mot de passe ou votre adresse e-mail',
+  'Enter your current password to change your password or email': 'Saisissez votre mot de passe actuel pour changer votre mot de passe ou votre adresse e-mail',
   'The current password is not right': "Le mot de passe actuel n'est pas le bon",
-  'Only an admin of this company can add users to it': "Seul un administrateur de cette entreprise peut y ajouter des utilisateurs",
+  'Only an admin of this company can add users to it': 'Seul un administrateur de cette entreprise peut y ajouter des utilisateurs',
   'Only the user, a superuser, or an admin of every company of this user who is at least as powerful there can change this user':
     "Seuls l'utilisateur, un superutilisateur ou un administrateur de chaque entreprise de cet utilisateur qui y a au moins autant de droits peuvent modifier cet utilisateur",
   'You cannot delete yourself': 'Vous ne pouvez pas vous supprimer vous-même',
   'Nothing to change: give role_cuid or is_company_admin': 'Rien à modifier : indiquez role_cuid ou is_company_admin',
   'You cannot change your own membership': 'Vous ne pouvez pas modifier votre propre adhésion',
   'Only an admin of this company can change its memberships': 'Seul un administrateur de cette entreprise peut en modifier les adhésions',
-  'You cannot change a member more powerful than you': "Vous ne pouvez pas modifier un membre qui a plus de droits que vous",
+  'You cannot change a member more powerful than you': 'Vous ne pouvez pas modifier un membre qui a plus de droits que vous',
   'You cannot grant a role above your own': 'Vous ne pouvez pas attribuer un rôle supérieur au vôtre',
   'Nothing changes': 'Rien ne change',
   'This user is already a member of this company': 'Cet utilisateur est déjà membre de cette entreprise',
-  'You cannot remove a member more powerful than you': "Vous ne pouvez pas retirer un membre qui a plus de droits que vous",
+  'You cannot remove a member more powerful than you': 'Vous ne pouvez pas retirer un membre qui a plus de droits que vous',
 
   // ---- branding, domains ----
   'A colour like #0c5b74': 'Une couleur comme #0c5b74',
@@ -149,17 +145,17 @@ export const FRENCH: Record<string, string> = {
   'A time zone such as Africa/Nairobi': 'Un fuseau horaire comme Africa/Nairobi',
   'This date does not exist': "Cette date n'existe pas",
   'A date like 2026-11-21': 'Une date comme 2026-11-21',
-  'Required': 'Obligatoire',
+  Required: 'Obligatoire',
   'A date and time': 'Une date et une heure',
 
   // ---- control: commands, configuration, status ----
   'The acknowledgement is not valid JSON': "L'accusé de réception n'est pas du JSON valide",
   'The acknowledgement is not valid': "L'accusé de réception n'est pas valide",
   'The acknowledgement is not valid: {field}: {problem}': "L'accusé de réception n'est pas valide : {field} : {problem}",
-  "No command '{command}' for this controller": "Aucune commande « {command} » pour ce contrôleur",
+  "No command '{command}' for this controller": 'Aucune commande « {command} » pour ce contrôleur',
   'Device not found': 'Appareil introuvable',
   'Configuring a calculated value needs level 0': 'Configurer une valeur calculée demande le niveau 0',
-  'You may not configure this data processor': "Vous ne pouvez pas configurer ce processeur de données",
+  'You may not configure this data processor': 'Vous ne pouvez pas configurer ce processeur de données',
   'This device type has no such parameter': "Ce type d'appareil n'a pas ce paramètre",
   'This controller does not take this command': "Ce contrôleur n'accepte pas cette commande",
   'This command takes no such argument': "Cette commande n'accepte pas cet argument",
@@ -176,7 +172,7 @@ export const FRENCH: Record<string, string> = {
   'The body is empty': 'Le corps est vide',
   'The body is not valid JSON': "Le corps n'est pas du JSON valide",
   'The request could not be read': "La requête n'a pas pu être lue",
-  'You may not send commands to this controller': "Vous ne pouvez pas envoyer de commandes à ce contrôleur",
+  'You may not send commands to this controller': 'Vous ne pouvez pas envoyer de commandes à ce contrôleur',
   'At most {hours} hours ahead': 'Au plus {hours} heures à l’avance',
   'This command id is already used': 'Cet identifiant de commande est déjà utilisé',
   'Waiting for the controller': 'En attente du contrôleur',
@@ -192,8 +188,7 @@ export const FRENCH: Record<string, string> = {
   'A mute lasts at most {days} days': 'Une mise en sourdine dure au plus {days} jours',
   'This mute has already ended': 'Cette mise en sourdine est déjà terminée',
   '8 to 64 letters, digits, "_" or "-"': '8 à 64 lettres, chiffres, « _ » ou « - »',
-  'Nothing to apply: give the controller’s or a device’s configuration':
-    "Rien à appliquer : donnez la configuration du contrôleur ou d'un appareil",
+  'Nothing to apply: give the controller’s or a device’s configuration': "Rien à appliquer : donnez la configuration du contrôleur ou d'un appareil",
   'Letters, digits, "_", "." or "-" (max 64), safe in MQTT topics': 'Lettres, chiffres, « _ », « . » ou « - » (64 au plus), sûrs dans les sujets MQTT',
   'Device type not found': "Type d'appareil introuvable",
   'Data processor type not found': 'Type de processeur de données introuvable',
@@ -215,8 +210,8 @@ export const FRENCH: Record<string, string> = {
   'Cannot sort by {field}': 'Impossible de trier par {field}',
   'Only the owner company can move this to another system': "Seule l'entreprise propriétaire peut déplacer ceci vers un autre système",
   'Unknown column': 'Colonne inconnue',
-  'Not a whole number (digits only)': "Pas un nombre entier (chiffres seulement)",
-  'Not a number': "Pas un nombre",
+  'Not a whole number (digits only)': 'Pas un nombre entier (chiffres seulement)',
+  'Not a number': 'Pas un nombre',
   'Not a yes/no value (true, false, 1, 0, yes, no)': 'Pas une valeur oui/non (true, false, 1, 0, yes, no)',
   'Not valid JSON': 'JSON non valide',
   'This row could not be saved': "Cette ligne n'a pas pu être enregistrée",
@@ -251,7 +246,7 @@ export const FRENCH: Record<string, string> = {
   'At most {max} columns': 'Au plus {max} colonnes',
   'Unknown parameter': 'Paramètre inconnu',
   'The range is outside the file': 'La plage est en dehors du fichier',
-  'Not a device of this system': "Pas un appareil de ce système",
+  'Not a device of this system': 'Pas un appareil de ce système',
   'This device does not log this parameter': "Cet appareil n'enregistre pas ce paramètre",
   'Not a verified, active email channel of the system’s company': "Pas un canal e-mail vérifié et actif de l'entreprise du système",
   'Not a verified, active email channel of your company': 'Pas un canal e-mail vérifié et actif de votre entreprise',
@@ -259,7 +254,8 @@ export const FRENCH: Record<string, string> = {
     "Non envoyé par e-mail à {n} destinataires sur {total} : cette entreprise a causé trop d'e-mails cette heure-ci",
   'Not mailed to {n} of {total} recipients: too many mails went to the address this hour':
     "Non envoyé par e-mail à {n} destinataires sur {total} : trop d'e-mails sont partis vers l'adresse cette heure-ci",
-  'Not mailed to {n} of {total} recipients: the mail could not be sent': "Non envoyé par e-mail à {n} destinataires sur {total} : l'e-mail n'a pas pu être envoyé",
+  'Not mailed to {n} of {total} recipients: the mail could not be sent':
+    "Non envoyé par e-mail à {n} destinataires sur {total} : l'e-mail n'a pas pu être envoyé",
   'The export template is not valid': "Le modèle d'export n'est pas valide",
   'The end comes after the start': 'La fin vient après le début',
   'A date between the years 1970 and 9999': 'Une date entre les années 1970 et 9999',
@@ -267,13 +263,16 @@ export const FRENCH: Record<string, string> = {
   'An export covers at most {days} days': 'Un export couvre au plus {days} jours',
   'This export template has no columns yet': "Ce modèle d'export n'a encore aucune colonne",
   'This export is too large: {size} column-days (days × columns) where at most {max} are allowed; shorten the range, or use a template with fewer columns or an hourly or daily resolution':
-    "Cet export est trop grand : {size} colonnes-jours (jours × colonnes) pour {max} au plus ; raccourcissez la période, ou prenez un modèle avec moins de colonnes ou une résolution horaire ou journalière",
+    'Cet export est trop grand : {size} colonnes-jours (jours × colonnes) pour {max} au plus ; raccourcissez la période, ou prenez un modèle avec moins de colonnes ou une résolution horaire ou journalière',
   'You already have {max} exports waiting; start another when one has finished, or cancel one':
     'Vous avez déjà {max} exports en attente ; lancez-en un autre quand l’un est terminé, ou annulez-en un',
-  'You already have {max} exports downloading; wait for one to finish': 'Vous avez déjà {max} exports en cours de téléchargement ; attendez que l’un se termine',
-  'This company already has {max} exports waiting; try again when one has finished': 'Cette entreprise a déjà {max} exports en attente ; réessayez quand l’un est terminé',
+  'You already have {max} exports downloading; wait for one to finish':
+    'Vous avez déjà {max} exports en cours de téléchargement ; attendez que l’un se termine',
+  'This company already has {max} exports waiting; try again when one has finished':
+    'Cette entreprise a déjà {max} exports en attente ; réessayez quand l’un est terminé',
   'The export could not be written': "L'export n'a pas pu être écrit",
-  'The export took too long to read: export a shorter range or fewer columns': "La lecture de l'export a pris trop de temps : exportez une période plus courte ou moins de colonnes",
+  'The export took too long to read: export a shorter range or fewer columns':
+    "La lecture de l'export a pris trop de temps : exportez une période plus courte ou moins de colonnes",
   'Column {column} of the template names a device or parameter this system no longer has: edit the template':
     "La colonne {column} du modèle nomme un appareil ou un paramètre que ce système n'a plus : modifiez le modèle",
 
@@ -305,7 +304,7 @@ export const FRENCH: Record<string, string> = {
   'Not a valid identifier': 'Identifiant non valide',
   'Not a valid domain name': 'Nom de domaine non valide',
   'You may not delete this file': 'Vous ne pouvez pas supprimer ce fichier',
-  'Brand assets are uploaded by a superuser': "Les éléments de marque sont téléversés par un superutilisateur",
+  'Brand assets are uploaded by a superuser': 'Les éléments de marque sont téléversés par un superutilisateur',
   'Domain not found': 'Domaine introuvable',
   'The domain belongs to another root domain': 'Le domaine appartient à un autre domaine racine',
   'Root domain not found': 'Domaine racine introuvable',
@@ -322,7 +321,7 @@ export const FRENCH: Record<string, string> = {
   '"from" must be before "to"': '« from » doit précéder « to »',
   'At most one year ahead': "Au plus un an à l'avance",
   'Must be in the future': 'Doit être dans le futur',
-  'Not an e-mail address': "Pas une adresse e-mail",
+  'Not an e-mail address': 'Pas une adresse e-mail',
   'Only an e-mail channel is verified': 'Seul un canal e-mail se vérifie',
   'This address is already verified': 'Cette adresse est déjà vérifiée',
   'Telegram is not set up on this portal yet: ask the portal’s operator to connect its Telegram bot':
@@ -339,7 +338,8 @@ export const FRENCH: Record<string, string> = {
   'Verification mail sent to {email}': 'E-mail de vérification envoyé à {email}',
   "Verification mail written to the portal's mail folder (no SMTP server is configured)":
     "E-mail de vérification écrit dans le dossier des e-mails du portail (aucun serveur SMTP n'est configuré)",
-  'The verification mail could not be sent: {reason}. Try "Resend" later.': "L'e-mail de vérification n'a pas pu être envoyé : {reason}. Réessayez « Renvoyer » plus tard.",
+  'The verification mail could not be sent: {reason}. Try "Resend" later.':
+    "L'e-mail de vérification n'a pas pu être envoyé : {reason}. Réessayez « Renvoyer » plus tard.",
   'Not sent: {reason}': 'Non envoyé : {reason}',
   'Not sent now: {reason}; try again {when}': 'Non envoyé pour le moment : {reason} ; réessayez {when}',
   later: 'plus tard',
@@ -354,8 +354,7 @@ export const FRENCH: Record<string, string> = {
   'Must be at least the trigger value (it releases above it)': 'Doit être au moins la valeur de déclenchement (la levée se fait au-dessus)',
   'Create a channel with emailChannel.create, telegramChannel.create or discordChannel.create':
     'Créez un canal avec emailChannel.create, telegramChannel.create ou discordChannel.create',
-  'This channel is not verified or linked yet: it cannot be activated':
-    "Ce canal n'est pas encore vérifié ou lié : il ne peut pas être activé",
+  'This channel is not verified or linked yet: it cannot be activated': "Ce canal n'est pas encore vérifié ou lié : il ne peut pas être activé",
 
   // ---- systems ----
   'Template section not found': 'Section de modèle introuvable',
@@ -393,7 +392,7 @@ export const FRENCH: Record<string, string> = {
   'state_bundle may not exceed {bytes} bytes': 'state_bundle ne peut pas dépasser {bytes} octets',
   'Send an API token: Authorization: Bearer <token>': "Envoyez un jeton d'API : Authorization: Bearer <jeton>",
   'The API token is not valid (unknown, revoked or expired)': "Le jeton d'API n'est pas valide (inconnu, révoqué ou expiré)",
-  "This token may not send data for controller '{controller}'": "Ce jeton ne peut pas envoyer de données pour le contrôleur « {controller} »",
+  "This token may not send data for controller '{controller}'": 'Ce jeton ne peut pas envoyer de données pour le contrôleur « {controller} »',
   "Unknown controller '{controller}'": 'Contrôleur « {controller} » inconnu',
   'A heartbeat is an empty payload or an object {timestamp?, sw_version?, uptime_s?}':
     'Un signal de vie est un contenu vide ou un objet {timestamp?, sw_version?, uptime_s?}',
@@ -413,18 +412,20 @@ export const FRENCH: Record<string, string> = {
   'is not a known IANA time zone': "n'est pas un fuseau horaire IANA connu",
   '"to" must be after "from"': '« to » doit être après « from »',
   'the range may not exceed 10 years': 'la période ne peut pas dépasser 10 ans',
-  'too many periods: at most about 3 years of days or 30 years of months':
-    'trop de périodes : au plus environ 3 ans de jours ou 30 ans de mois',
+  'too many periods: at most about 3 years of days or 30 years of months': 'trop de périodes : au plus environ 3 ans de jours ou 30 ans de mois',
   // ---- budgets: mails, commands, rows per company (server/src/budgets) ----
   'You have caused too many mails this hour; try again in {minutes} min': "Vous avez provoqué trop d'e-mails cette heure-ci ; réessayez dans {minutes} min",
-  'Too many mails went to this address this hour; try again in {minutes} min': "Trop d'e-mails sont partis vers cette adresse cette heure-ci ; réessayez dans {minutes} min",
-  'This company has caused too many mails this hour; try again in {minutes} min': "Cette entreprise a provoqué trop d'e-mails cette heure-ci ; réessayez dans {minutes} min",
+  'Too many mails went to this address this hour; try again in {minutes} min':
+    "Trop d'e-mails sont partis vers cette adresse cette heure-ci ; réessayez dans {minutes} min",
+  'This company has caused too many mails this hour; try again in {minutes} min':
+    "Cette entreprise a provoqué trop d'e-mails cette heure-ci ; réessayez dans {minutes} min",
   "This company's files take {used} of its {max} limit and this file needs {size}; delete files it no longer needs, or ask the operator for a larger limit":
     "Les fichiers de cette entreprise occupent {used} de sa limite de {max} et ce fichier demande {size} ; supprimez les fichiers devenus inutiles, ou demandez à l'opérateur une limite plus grande",
   'This company has uploaded {count} files this hour, its limit; try again in {minutes} min':
     'Cette entreprise a téléversé {count} fichiers cette heure-ci, sa limite ; réessayez dans {minutes} min',
   'Too many requests from this session; try again in {seconds} s': 'Trop de requêtes depuis cette session ; réessayez dans {seconds} s',
-  'Too many commands to this controller this minute; try again in {seconds} s': 'Trop de commandes vers ce contrôleur cette minute-ci ; réessayez dans {seconds} s',
+  'Too many commands to this controller this minute; try again in {seconds} s':
+    'Trop de commandes vers ce contrôleur cette minute-ci ; réessayez dans {seconds} s',
   'This company has reached its limit of {max} triggers; delete one before adding another':
     "Cette entreprise a atteint sa limite de {max} déclencheurs ; supprimez-en un avant d'en ajouter un autre",
   'This company has reached its limit of {max} notification channels; delete one before adding another':

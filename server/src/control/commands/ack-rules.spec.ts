@@ -17,7 +17,7 @@ const row = (command_id: string, controller_id: string, status: string): Command
 });
 
 describe('acknowledgement rules', () => {
-  it('records a first answer (late after TIMEOUT / EXPIRED), keeps a repeated one, refuses an id that is not the controller\'s', () => {
+  it("records a first answer (late after TIMEOUT / EXPIRED), keeps a repeated one, refuses an id that is not the controller's", () => {
     const locked = [row('c1', 'ctrl-a', 'SENT'), row('c2', 'ctrl-a', 'TIMEOUT'), row('c3', 'ctrl-a', 'SUCCESS')];
     const d = judgeAcks(
       [
@@ -48,7 +48,7 @@ describe('acknowledgement rules', () => {
     ]);
   });
 
-  it('reported configurations are the answering controller\'s, the last answer of a batch winning', () => {
+  it("reported configurations are the answering controller's, the last answer of a batch winning", () => {
     const d = judgeAcks(
       [
         { controller_id: 'ctrl-a', ack: { id: 'c1', status: 'SUCCESS', applied_config: { controller: { a: 1 }, devices: { d1: { x: 1 } } } } },

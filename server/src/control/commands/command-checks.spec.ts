@@ -10,7 +10,13 @@ const controller = {
   shares: [] as { company_cuid: string; change: boolean }[],
   commands: [
     { name: 'start_genset', label: 'Start genset', dangerous: true, args: [{ name: 'minutes', type: 'number', required: true, min: 1, max: 240 }] },
-    { name: 'set_mode', args: [{ name: 'mode', type: 'string', choices: ['eco', 'boost'] }, { name: 'psk', type: 'string', secret: true }] },
+    {
+      name: 'set_mode',
+      args: [
+        { name: 'mode', type: 'string', choices: ['eco', 'boost'] },
+        { name: 'psk', type: 'string', secret: true },
+      ],
+    },
   ],
 };
 
@@ -41,11 +47,19 @@ describe('command checks (rules)', () => {
   it('restart is a dangerous built-in; a declared command keeps only its declared arguments, in their bounds', async () => {
     const reads = memoryReads();
     expect(await checkCommand(roomy, reads, installer, controller, 'restart', {})).toEqual({ payload: {}, dangerous: true, label: 'Restart' });
-    expect(await checkCommand(roomy, reads, installer, controller, 'start_genset', { minutes: 30 })).toEqual({ payload: { minutes: 30 }, dangerous: true, label: 'Start genset' });
+    expect(await checkCommand(roomy, reads, installer, controller, 'start_genset', { minutes: 30 })).toEqual({
+      payload: { minutes: 30 },
+      dangerous: true,
+      label: 'Start genset',
+    });
     expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'start_genset', { minutes: 999 }))).toMatch(/^BAD_REQUEST/);
     expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'start_genset', { minutes: 5, extra: 1 }))).toMatch(/^BAD_REQUEST/);
     expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'set_mode', { mode: 'turbo' }))).toMatch(/^BAD_REQUEST/);
-    expect(await checkCommand(roomy, reads, installer, controller, 'set_mode', { mode: 'eco' })).toEqual({ payload: { mode: 'eco' }, dangerous: false, label: 'set_mode' });
+    expect(await checkCommand(roomy, reads, installer, controller, 'set_mode', { mode: 'eco' })).toEqual({
+      payload: { mode: 'eco' },
+      dangerous: false,
+      label: 'set_mode',
+    });
     expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'self_destruct', {}))).toMatch(/^BAD_REQUEST/);
     expect(reads.calls).toEqual([]);
   });
@@ -60,9 +74,13 @@ describe('command checks (rules)', () => {
 
   it('apply_config: every device must be on the controller; a calculated value needs level 0', async () => {
     const reads = memoryReads();
-    expect((await checkCommand(roomy, reads, installer, controller, 'apply_config', { devices: { 'dev-1': { a: 1 } } })).payload).toEqual({ devices: { 'dev-1': { a: 1 } } });
+    expect((await checkCommand(roomy, reads, installer, controller, 'apply_config', { devices: { 'dev-1': { a: 1 } } })).payload).toEqual({
+      devices: { 'dev-1': { a: 1 } },
+    });
     expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'apply_config', { devices: { 'dev-9': {} } }))).toMatch(/^NOT_FOUND/);
-    expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'apply_config', { devices: { 'calc-1': {} } }))).toBe('FORBIDDEN: Configuring a calculated value needs level 0');
+    expect(await codeOf(checkCommand(roomy, reads, installer, controller, 'apply_config', { devices: { 'calc-1': {} } }))).toBe(
+      'FORBIDDEN: Configuring a calculated value needs level 0',
+    );
     expect(await codeOf(checkCommand(roomy, reads, expert, controller, 'apply_config', { devices: { 'calc-1': {} } }))).toBe('OK');
   });
 

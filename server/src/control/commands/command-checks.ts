@@ -42,7 +42,12 @@ export function commandLabel(kind: string, declared: unknown): string {
 
 /** The arguments of a command kind its controller type declares secret (beside the secret-named keys: common/secret-config.ts). */
 export function secretArgs(kind: string, declared: unknown): ReadonlySet<string> {
-  return new Set(declaredCommands(declared).find((c) => c.name === kind)?.args.filter((a) => a.secret).map((a) => a.name) ?? []);
+  return new Set(
+    declaredCommands(declared)
+      .find((c) => c.name === kind)
+      ?.args.filter((a) => a.secret)
+      .map((a) => a.name) ?? [],
+  );
 }
 
 /** The commands a controller type declares; a stored list that does not parse declares none. */
@@ -112,7 +117,10 @@ async function checkKindAndPayload(
         for (const key of keys) {
           const entityKind = byKey.get(key);
           if (entityKind === undefined) throw fieldError(['payload', 'devices', key], 'Device not found', 'NOT_FOUND');
-          if (entityKind !== 'Device' && !can(actor, 'dataProcessors.configure', { entity_type_kind: entityKind, company_cuid: controller.company_cuid, shares: controller.shares })) {
+          if (
+            entityKind !== 'Device' &&
+            !can(actor, 'dataProcessors.configure', { entity_type_kind: entityKind, company_cuid: controller.company_cuid, shares: controller.shares })
+          ) {
             throw forbidden(entityKind === 'CalculatedValue' ? 'Configuring a calculated value needs level 0' : 'You may not configure this data processor');
           }
         }

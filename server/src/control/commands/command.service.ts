@@ -192,11 +192,16 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   }
 
   /** A stored command under this id: the same request answers it; another request is a CONFLICT. */
-  private async repeated(actor: Actor, command_id: string, controller_id: string, kind: string, payload: Record<string, unknown>): Promise<TCommandRecord | undefined> {
+  private async repeated(
+    actor: Actor,
+    command_id: string,
+    controller_id: string,
+    kind: string,
+    payload: Record<string, unknown>,
+  ): Promise<TCommandRecord | undefined> {
     const stored = await this.commands.record(actor, command_id);
     if (!stored) return undefined;
-    const same =
-      stored.controller_id === controller_id && stored.kind === kind && stored.requested_by === actor.user_cuid && sameJson(stored.payload, payload);
+    const same = stored.controller_id === controller_id && stored.kind === kind && stored.requested_by === actor.user_cuid && sameJson(stored.payload, payload);
     if (!same) throw new TRPCError({ code: 'CONFLICT', message: 'This command id is already used' });
     return stored;
   }
@@ -276,7 +281,11 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
     const parsed = ZCommandAck.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new CommandAckError(400, 'BAD_REQUEST', `The acknowledgement is not valid${issue ? `: ${issue.path.map(String).join('.') || 'body'}: ${issue.message}` : ''}`);
+      throw new CommandAckError(
+        400,
+        'BAD_REQUEST',
+        `The acknowledgement is not valid${issue ? `: ${issue.path.map(String).join('.') || 'body'}: ${issue.message}` : ''}`,
+      );
     }
     const ack = parsed.data;
     return new Promise<AckOutcome>((resolve, reject) => this.acks.push({ controller_id, ack, resolve, reject }));
@@ -288,7 +297,11 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
    */
   private async writeAcks(batch: QueuedAck[]): Promise<{ outcomes: (AckOutcome | CommandAckError)[]; finished: CommandRow[] }> {
     return this.ackRows.transaction(async (tx) => {
-      const locked = await this.ackRows.lockCommands(ACKS, tx, batch.map((b) => ({ id: b.ack.id, controller_id: b.controller_id })));
+      const locked = await this.ackRows.lockCommands(
+        ACKS,
+        tx,
+        batch.map((b) => ({ id: b.ack.id, controller_id: b.controller_id })),
+      );
       const decision = judgeAcks(batch, locked);
       await this.ackRows.recordAnswers(ACKS, tx, decision.updates);
       await this.ackRows.writeReportedControllers(ACKS, tx, decision.reportedControllers);
@@ -325,7 +338,10 @@ export class CommandService extends CommandInbox implements OnModuleInit, OnAppl
   /** COMMAND changelog entries of commands that reached a final status, in the transaction that ended them. */
   private async changelog(tx: CommandTx, rows: (CommandRow & { late?: boolean })[]): Promise<void> {
     if (!rows.length) return;
-    const info = await this.controllerInfo(rows.map((r) => r.controller_id), tx);
+    const info = await this.controllerInfo(
+      rows.map((r) => r.controller_id),
+      tx,
+    );
     await this.queue.writeChangelog(WORKER, tx, commandChangelog(rows, info));
   }
 

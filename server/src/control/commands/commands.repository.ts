@@ -184,7 +184,12 @@ export class CommandsRepository {
   }
 
   /** In the caller's transaction: the desired configuration of a device of this controller, locked; undefined when it is not on it. */
-  async lockDeviceConfig(_actor: Actor, tx: CommandTx, controller_id: string, entity_cuid: string): Promise<{ config: Record<string, unknown> | null } | undefined> {
+  async lockDeviceConfig(
+    _actor: Actor,
+    tx: CommandTx,
+    controller_id: string,
+    entity_cuid: string,
+  ): Promise<{ config: Record<string, unknown> | null } | undefined> {
     const { rows } = await tx.query(`SELECT config FROM entity WHERE entity_cuid = $1 AND controller_id = $2 FOR UPDATE`, [entity_cuid, controller_id]);
     return rows[0] as { config: Record<string, unknown> | null } | undefined;
   }

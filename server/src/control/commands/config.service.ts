@@ -30,7 +30,10 @@ export class ConfigService {
   async get(actor: Actor, controller_id: string): Promise<TControllerConfig> {
     const config = await this.read(actor, controller_id);
     const mayConfigure = config.targets[0]?.may_apply ?? false;
-    const last = config.last_apply && !mayConfigure ? { ...config.last_apply, payload: maskSecrets(config.last_apply.payload), applied_config: maskSecrets(config.last_apply.applied_config) } : config.last_apply;
+    const last =
+      config.last_apply && !mayConfigure
+        ? { ...config.last_apply, payload: maskSecrets(config.last_apply.payload), applied_config: maskSecrets(config.last_apply.applied_config) }
+        : config.last_apply;
     return { ...config, targets: config.targets.map((t) => (t.may_apply ? t : maskTarget(t))), last_apply: last };
   }
 
@@ -42,7 +45,17 @@ export class ConfigService {
     const mayConfigure = this.commands.mayConfigure(actor, controller);
     const entities = await this.rows.configEntities(actor, controller_id);
     const targets: Target[] = [
-      target('controller', controller.controller_id, controller.name, null, false, controller.config, controller.reported_config, controller.reported_at, mayConfigure),
+      target(
+        'controller',
+        controller.controller_id,
+        controller.name,
+        null,
+        false,
+        controller.config,
+        controller.reported_config,
+        controller.reported_at,
+        mayConfigure,
+      ),
       ...entities.map((e) =>
         target(
           'device',
@@ -53,7 +66,9 @@ export class ConfigService {
           e.config,
           e.reported_config,
           e.reported_at,
-          mayConfigure && (e.kind === 'Device' || can(actor, 'dataProcessors.configure', { entity_type_kind: e.kind, company_cuid: controller.company_cuid, shares: controller.shares })),
+          mayConfigure &&
+            (e.kind === 'Device' ||
+              can(actor, 'dataProcessors.configure', { entity_type_kind: e.kind, company_cuid: controller.company_cuid, shares: controller.shares })),
         ),
       ),
     ];
@@ -72,7 +87,12 @@ export class ConfigService {
       ...(controllerPatch ? { controller: controllerPatch } : {}),
       ...(Object.keys(devices).length ? { devices } : {}),
     };
-    return this.commands.send(actor, session, { controller_id: input.controller_id, kind: 'apply_config', payload, id: input.id, not_after: input.not_after }, address);
+    return this.commands.send(
+      actor,
+      session,
+      { controller_id: input.controller_id, kind: 'apply_config', payload, id: input.id, not_after: input.not_after },
+      address,
+    );
   }
 }
 

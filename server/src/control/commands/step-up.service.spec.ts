@@ -52,7 +52,9 @@ describe('step-up (rules)', () => {
   it('a braked address is refused before the password is checked', async () => {
     const mem = memoryStepUps(await hashPassword('right'));
     const sut = new StepUpService(mem.rows, config, brake(true).throttle);
-    expect(await codeOf(sut.require(actor('u1', 'co', 1), session('s1'), 'right', 'addr'))).toBe('TOO_MANY_REQUESTS: Too many wrong passwords. Try again in 30 s.');
+    expect(await codeOf(sut.require(actor('u1', 'co', 1), session('s1'), 'right', 'addr'))).toBe(
+      'TOO_MANY_REQUESTS: Too many wrong passwords. Try again in 30 s.',
+    );
     expect(mem.verified.size).toBe(0);
   });
 });

@@ -2,7 +2,10 @@ import { summarizeConfigChange } from '../../controllers/config-changelog';
 import { decodeBundle, keyInWords, readStateMeta, toSegments } from './state-decode';
 
 describe('state decoding through the entity type meta', () => {
-  const meta = readStateMeta({ enums: { inverter_state: { 0: 'Off', 9: 'Inverting' }, faults: { 17: 'Overload' } }, states: { mode: { label: 'Mode', order: 1 }, secret: { hidden: true } } });
+  const meta = readStateMeta({
+    enums: { inverter_state: { 0: 'Off', 9: 'Inverting' }, faults: { 17: 'Overload' } },
+    states: { mode: { label: 'Mode', order: 1 }, secret: { hidden: true } },
+  });
 
   it('names values and keys, lists faults and warnings apart, hides and orders keys', () => {
     const d = decodeBundle({ zeta: true, inverter_state: 9, mode: 'eco', secret: 1, faults: [17, 'X'], warnings: 'w1', nested: { a: 1 } }, meta);
@@ -12,7 +15,10 @@ describe('state decoding through the entity type meta', () => {
       ['nested', 'Nested', '{"a":1}', false],
       ['zeta', 'Zeta', 'true', false],
     ]);
-    expect(d.faults).toEqual([{ code: 17, text: 'Overload' }, { code: 'X', text: 'X' }]);
+    expect(d.faults).toEqual([
+      { code: 17, text: 'Overload' },
+      { code: 'X', text: 'X' },
+    ]);
     expect(d.warnings).toEqual([{ code: 'w1', text: 'w1' }]);
   });
 
@@ -60,10 +66,12 @@ describe('state decoding: a key or value that names an Object.prototype member i
     // as the bundle is stored and read back (JSON: a `__proto__` key is an own key)
     const bundle = JSON.parse(`{"mode":"${name}","${name}":"${name}","faults":["${name}"]}`) as unknown;
     const d = decodeBundle(bundle, meta);
-    expect(d.values.map((v) => [v.key, v.label, v.text, v.decoded])).toEqual([
-      ['mode', 'Mode', name, false],
-      [name, keyInWords(name), name, false],
-    ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)));
+    expect(d.values.map((v) => [v.key, v.label, v.text, v.decoded])).toEqual(
+      [
+        ['mode', 'Mode', name, false],
+        [name, keyInWords(name), name, false],
+      ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    );
     expect(d.faults).toEqual([{ code: name, text: name }]);
     for (const v of d.values) expect(typeof v.text).toBe('string');
   });

@@ -57,7 +57,15 @@ describe('BoundedOutgoing', () => {
   it('writes at most maxInflight to a client; an acknowledgement frees a place', async () => {
     const { p, enqueue } = setup({ maxMessages: 10, maxBytes: 1 << 20, maxInflight: 1 });
     const conn = new PassThrough();
-    const client = { id: 'a', connected: true, closed: false, conn, _nextId: 7, _onError: () => undefined, broker: { authorizeForward: (_c: unknown, pk: P) => pk } };
+    const client = {
+      id: 'a',
+      connected: true,
+      closed: false,
+      conn,
+      _nextId: 7,
+      _onError: () => undefined,
+      broker: { authorizeForward: (_c: unknown, pk: P) => pk },
+    };
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     const onWire: { messageId?: number; payload: string }[] = [];
     parser.on('packet', (pk: any) => onWire.push({ messageId: pk.messageId, payload: pk.payload.toString() }));

@@ -95,7 +95,7 @@ export class BoundedOutgoing {
     });
     this.queued = new Gauge({
       name: 'portal_mqtt_session_queued_messages',
-      help: "Messages the in-process broker keeps for persistent sessions (waiting, or sent and not acknowledged), all sessions together.",
+      help: 'Messages the in-process broker keeps for persistent sessions (waiting, or sent and not acknowledged), all sessions together.',
       registers: [registry],
     });
     this.queuedBytes = new Gauge({
@@ -165,7 +165,8 @@ export class BoundedOutgoing {
    */
   private update(client: BrokerClient, packet: Pkt, cb: Callback): void {
     const queue = this.queues.get(client.id) ?? [];
-    const entry = queue.find((e) => samePacket(e.packet, packet)) ?? (packet.cmd === 'pubrel' ? queue.find((e) => e.packet.messageId === packet.messageId) : undefined);
+    const entry =
+      queue.find((e) => samePacket(e.packet, packet)) ?? (packet.cmd === 'pubrel' ? queue.find((e) => e.packet.messageId === packet.messageId) : undefined);
     if (!entry) {
       if (packet.writeCallback) return packet.writeCallback(); // dropped from the session: nothing to send
       return cb(new Error('no such packet'), client, packet);

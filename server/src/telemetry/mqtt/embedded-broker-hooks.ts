@@ -62,7 +62,9 @@ export function wireEmbeddedBroker(broker: Aedes, ctx: EmbeddedBrokerContext): v
           return done(refused, false);
         }
         if (!ctx.quota.admit(controller.controller_id, client.id, (client as { clean?: boolean }).clean !== false, ctx.endSession)) {
-          const refused = new Error(`not authorized: this controller already holds ${ctx.mqtt.sessionsPerController} persistent sessions (MQTT_SESSIONS_PER_CONTROLLER)`) as AuthenticateError;
+          const refused = new Error(
+            `not authorized: this controller already holds ${ctx.mqtt.sessionsPerController} persistent sessions (MQTT_SESSIONS_PER_CONTROLLER)`,
+          ) as AuthenticateError;
           refused.returnCode = 5;
           return done(refused, false);
         }

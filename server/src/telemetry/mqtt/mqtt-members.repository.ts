@@ -12,7 +12,6 @@ export interface MemberLease {
   leaseSeconds: number;
 }
 
-
 /**
  * The SQL of MQTT share-group members' leases (`mqtt_member`, docs/ingest-failover.md): renewing
  * this instance's own lease, claiming a lapsed member's (FOR UPDATE SKIP LOCKED) and keeping or
