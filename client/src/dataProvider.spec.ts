@@ -84,7 +84,7 @@ describe('dataProvider over tRPC', () => {
           },
         },
       },
-    } as never);
+    });
     const { client } = fakeClient(() => {
       throw error;
     });

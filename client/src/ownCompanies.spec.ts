@@ -21,7 +21,7 @@ function session(level: number, admin: boolean, companies: { company_cuid: strin
     notificationBlacklist: [],
     portalNotificationBlacklist: [],
     isSuperUser: level === 0,
-  } as unknown as TSessionContext;
+  };
 }
 
 /** A provider that records what would go over the wire. */

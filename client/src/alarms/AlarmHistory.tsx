@@ -77,7 +77,7 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
   });
   const change = (next: Partial<Filter>) => {
     setPage(0);
-    setFilter((f) => Object.fromEntries(Object.entries({ ...f, ...next }).filter(([, v]) => v !== undefined && v !== '')) as Filter);
+    setFilter((f) => Object.fromEntries(Object.entries({ ...f, ...next }).filter(([, v]) => v !== undefined && v !== '')));
   };
   const exportCsv = async () => {
     setBusy(true);
@@ -118,7 +118,7 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
             labelId="alarm-history-severity"
             label={translate('portal.alarms.col.severity')}
             value={filter.severity_level ?? ''}
-            onChange={(e) => change({ severity_level: (e.target.value || undefined) as Severity | undefined })}
+            onChange={(e) => change({ severity_level: (e.target.value || undefined) })}
             data-testid="history-severity"
           >
             <MenuItem value="">{translate('portal.alarms.all')}</MenuItem>

@@ -102,7 +102,7 @@ export default function EnergyBars(props: EnergyBarsProps) {
               data-testid="energy-bar"
               data-kwh={periods[i].kwh ?? ''}
             >
-              <title>{`${periodLabel(periods[i].label, granularity, locale)}: ${periods[i].kwh === null ? '—' : formatKwh(periods[i].kwh!, locale)}`}</title>
+              <title>{`${periodLabel(periods[i].label, granularity, locale)}: ${periods[i].kwh === null ? '—' : formatKwh(periods[i].kwh, locale)}`}</title>
             </rect>
           ))}
         </svg>

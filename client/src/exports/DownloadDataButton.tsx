@@ -27,7 +27,7 @@ export function DownloadDataButton({ systemCuid, systemName, timezone }: { syste
     queryKey: ['exportJob.get', jobId],
     queryFn: ({ signal }) => trpc.exportJob.get.query({ id: jobId! }, { signal }),
     enabled: !!jobId,
-    refetchInterval: (q) => (isActive(q.state.data as ExportJob | undefined) || !q.state.data ? POLL_MS : false),
+    refetchInterval: (q) => (isActive(q.state.data) || !q.state.data ? POLL_MS : false),
     retry: false,
   });
   // A toast when a job followed in the background ends.

@@ -118,7 +118,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
           const expand = () => map.setView([lat, lng], Math.min(index.getClusterExpansionZoom(Number(item.id)), 18));
           marker.on('click', expand);
           marker.on('keypress', (e) => {
-            const key = (e.originalEvent as KeyboardEvent).key;
+            const key = (e.originalEvent).key;
             if (key === 'Enter' || key === ' ') expand();
           });
           marker.addTo(layer);
@@ -140,7 +140,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
           });
           marker.on('click', () => choose.current(pin));
           marker.on('keypress', (e) => {
-            const key = (e.originalEvent as KeyboardEvent).key;
+            const key = (e.originalEvent).key;
             if (key === 'Enter' || key === ' ') choose.current(pin);
           });
           marker.addTo(layer);

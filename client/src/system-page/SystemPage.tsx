@@ -82,7 +82,7 @@ export default function SystemPage() {
       </Box>
     );
   }
-  const data = latest.data!;
+  const data = latest.data;
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="system-page" data-system={data.system_cuid}>
       <Title title={data.name} />

@@ -103,6 +103,6 @@ export function brandTheme(brand: TBrand): RaThemeOptions {
       primary: { main: brand.colors.primary },
       secondary: { main: brand.colors.secondary },
     },
-    components: components as RaThemeOptions['components'],
+    components: components,
   };
 }

@@ -22,10 +22,10 @@ export function procedurePermissions(): Record<string, string> {
       if (node?._def?.type && ['query', 'mutation', 'subscription'].includes(node._def.type)) {
         out.push([path, node._def.meta?.public ? 'public' : (node._def.meta?.perm ?? 'NONE')]);
       } else if (node && typeof node === 'object') {
-        walk(node as Record<string, unknown>, path);
+        walk(node, path);
       }
     }
   };
-  walk(appRouter._def.procedures as unknown as Record<string, unknown>, '');
+  walk(appRouter._def.procedures, '');
   return Object.fromEntries(out.sort(([a], [b]) => a.localeCompare(b)));
 }

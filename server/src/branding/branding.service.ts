@@ -62,7 +62,7 @@ export class BrandingService {
       const one = ZBrandData.safeParse({ [key]: value });
       if (one.success) Object.assign(ok, one.data);
     }
-    return ok as TBrandData;
+    return ok;
   }
 
   async forHost(hostHeader: string | undefined, protocol = 'http'): Promise<TBrand> {

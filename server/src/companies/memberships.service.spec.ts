@@ -28,7 +28,7 @@ function memoryMemberships(rows: Row[]) {
       company: { company_cuid: m.company_cuid, name: m.company_cuid, url: null, logo: null },
       user: { user_cuid: m.user_cuid, email: `${m.user_cuid}@example.com`, name: m.user_cuid, phone: null, inactive: false, meta: {} },
       role: { role_cuid: `role${m.level}`, name: `Level ${m.level}`, level: m.level, description: null },
-    }) as TMembership;
+    });
   const asRecord = (m: Row): TMembershipRecord => ({
     id: m.membership_cuid,
     membership_cuid: m.membership_cuid,

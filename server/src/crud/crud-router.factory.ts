@@ -134,7 +134,7 @@ export function guardedUpdateProcedure<TInput extends z.ZodType<{ id: string }>>
     .output(z.object({ data: Rec }))
     .mutation(({ ctx, input }) => {
       const { id, ...changes } = input as { id: string } & Record<string, unknown>;
-      return crud.updateWith(ctx.actor, def, id, changes, [opts.perm, ...(opts.also ?? [])]) as never;
+      return crud.updateWith(ctx.actor, def, id, changes, [opts.perm, ...(opts.also ?? [])]);
     });
 }
 

@@ -81,7 +81,7 @@ export async function importRows(
         if (field && (bad.has(field) || covered.has(`${index}:${field}`))) continue;
         errors.push({ row: index, ...(field ? { field } : {}), message: translateIssue(issue, locale) });
       }
-    } else if (!coerced.errors.length && !refused.has(index)) parsed.push({ index, value: result.data as Row });
+    } else if (!coerced.errors.length && !refused.has(index)) parsed.push({ index, value: result.data });
   });
 
   const runner = ds.createQueryRunner();

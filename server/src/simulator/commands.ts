@@ -100,7 +100,7 @@ export class SimCommandRunner {
       next.controller = applyMergePatch(this.config.controller, controller);
       const problem = checkConfig(next.controller);
       if (problem) return { id, status: 'FAILURE', message: `controller: ${problem}` };
-      applied.controller = next.controller as TAppliedJson;
+      applied.controller = next.controller;
     }
     for (const [entity_cuid, patch] of Object.entries(devices ?? {})) {
       const current = this.config.devices[entity_cuid];
@@ -108,7 +108,7 @@ export class SimCommandRunner {
       next.devices[entity_cuid] = applyMergePatch(current, patch);
       const problem = checkConfig(next.devices[entity_cuid]);
       if (problem) return { id, status: 'FAILURE', message: `device ${entity_cuid}: ${problem}` };
-      (applied.devices ??= {})[entity_cuid] = next.devices[entity_cuid] as TAppliedJson;
+      (applied.devices ??= {})[entity_cuid] = next.devices[entity_cuid];
     }
     this.config.controller = next.controller;
     Object.assign(this.config.devices, next.devices);
@@ -140,7 +140,7 @@ export function checkConfig(config: Json): string | undefined {
   for (const key of Object.keys(config)) {
     const pair = /^(.*)min_soc$/.exec(key);
     const maxKey = pair ? `${pair[1]}max_soc` : undefined;
-    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > (config[maxKey] as number)) return `${key} must not be above ${maxKey}`;
+    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > (config[maxKey])) return `${key} must not be above ${maxKey}`;
   }
   return undefined;
 }

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   };
   const date = (name: 'from' | 'until'): number | undefined => {
     if (!values[name]) return undefined;
-    const t = Date.parse(values[name]!);
+    const t = Date.parse(values[name]);
     if (Number.isNaN(t)) throw new Error(`--${name} must be an ISO date`);
     return t;
   };

@@ -52,7 +52,7 @@ export function onContact(current: Presence | null, currentState: ControllerOnli
   const broken = state === 'OFFLINE' || !current?.online_since || gap > rules.dropoutGapMs;
   // A silence that did not reach OFFLINE is a dropout too (OFFLINE ones were counted by the sweep).
   if (last && state !== 'OFFLINE' && gap > rules.dropoutGapMs) dropouts.push(last);
-  const online_since = broken ? at : current!.online_since!;
+  const online_since = broken ? at : current.online_since!;
   let nextState: ControllerOnlineStateName;
   if (dropouts.length >= rules.flapThreshold) nextState = 'UNSTABLE';
   else if (state === 'UNSTABLE' && at.getTime() - online_since.getTime() < rules.stableAfterMs) nextState = 'UNSTABLE';

@@ -8,7 +8,7 @@ import { TelemetryQueryService } from './telemetry-query.service';
  * Reading telemetry needs 'telemetry.view' (proposed: level 3, target systemRead — every member
  * who sees a system sees its charts). Until policy.ts has it, the same rule is 'systems.view'.
  */
-export const TELEMETRY_VIEW: Permission = (isPermission('telemetry.view') ? 'telemetry.view' : 'systems.view') as Permission;
+export const TELEMETRY_VIEW: Permission = (isPermission('telemetry.view') ? 'telemetry.view' : 'systems.view');
 
 @Injectable()
 export class TelemetryRouter {

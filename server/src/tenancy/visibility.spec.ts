@@ -74,7 +74,7 @@ describe('tenancy SQL (spec §6), on a database', () => {
 
   beforeAll(async () => {
     const { PGlite } = await import('@electric-sql/pglite');
-    db = (await PGlite.create()) as unknown as typeof db;
+    db = await PGlite.create();
     await db.query(`CREATE TABLE system (system_cuid varchar PRIMARY KEY, company_cuid varchar NOT NULL)`);
     await db.query(`CREATE TABLE system_sharing (system_cuid varchar, company_cuid varchar, change boolean, PRIMARY KEY (company_cuid, system_cuid))`);
     await db.query(`CREATE TABLE record (id varchar PRIMARY KEY, company_cuid varchar, system_cuid varchar)`);

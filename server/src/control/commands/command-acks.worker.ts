@@ -58,7 +58,7 @@ export class CommandAcksWorker<F> {
     this.writing = true;
     const work = writeAckBatch(batch, this.opts.write, (e) => this.opts.warn(`acknowledgement refused on its own: ${(e as Error).message}`)).then(
       async ({ outcomes, finished }) => {
-        batch.forEach((b, i) => (outcomes[i] instanceof Error ? b.reject(outcomes[i]) : b.resolve(outcomes[i] as AckOutcome)));
+        batch.forEach((b, i) => (outcomes[i] instanceof Error ? b.reject(outcomes[i]) : b.resolve(outcomes[i])));
         await this.opts.afterCommit(finished).catch((e) => this.opts.warn(`command toasts not published: ${(e as Error).message}`));
       },
       (error) => batch.forEach((b) => b.reject(error)),

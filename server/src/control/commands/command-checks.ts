@@ -125,7 +125,7 @@ async function checkKindAndPayload(
           }
         }
       }
-      return { payload: parsed.data as Record<string, unknown>, dangerous: false, label: BUILT_IN_LABELS.apply_config };
+      return { payload: parsed.data, dangerous: false, label: BUILT_IN_LABELS.apply_config };
     }
     case 'set_parameter': {
       const parsed = ZSetParameterPayload.safeParse(payload);

@@ -168,7 +168,7 @@ export class AckAfterCommitClient extends EventEmitter {
               resolve(true);
             },
           };
-          this.send({ cmd: 'unsubscribe', messageId, unsubscriptions: this.opts.subscriptions } as mqttPacket.Packet);
+          this.send({ cmd: 'unsubscribe', messageId, unsubscriptions: this.opts.subscriptions });
         })
       : false;
     this.unsubscribing = undefined;
@@ -336,7 +336,7 @@ export class AckAfterCommitClient extends EventEmitter {
     }
     if (packet.qos === 2) {
       // We subscribe with QoS 1 only, so the broker never sends QoS 2; refuse rather than half-implement it.
-      this.send({ cmd: 'pubrec', messageId: packet.messageId, reasonCode: 0x9b } as mqttPacket.Packet);
+      this.send({ cmd: 'pubrec', messageId: packet.messageId, reasonCode: 0x9b });
       return;
     }
     const entry: Inbound = { messageId: packet.messageId! };
