@@ -1,3 +1,5 @@
+const { POSTGRES_ONLY } = require('./test/postgres-only');
+
 /** Jest: @swc/jest (decorator metadata) for speed; ESM-only packages are transformed too. */
 const swc = [
   '@swc/jest',
@@ -18,12 +20,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   // The kill -9 tests run the built server (or the built outbox worker) as a child process on the same database, so they need
   // PostgreSQL (TEST_DATABASE_URL): an in-memory PGlite cannot be shared between processes.
-  testPathIgnorePatterns: [
-    '/node_modules/',
-    '/dist/',
-    '/test/browser/',
-    ...(process.env.TEST_DATABASE_URL ? [] : ['/test/mqtt/kill9', '/test/alerts/outbox-kill9', '/test/scale/']),
-  ],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/browser/', ...(process.env.TEST_DATABASE_URL ? [] : POSTGRES_ONLY.map((p) => `/${p}`))],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [
     '/node_modules/(?!(?:.*/node_modules/)?(superjson|copy-anything|is-what|@paralleldrive/cuid2|@noble/hashes|bignumber\.js|error-causes|content-disposition)/)',

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -74,6 +74,53 @@ function embeddedSnapshot(): Blob | undefined {
   return snapshot;
 }
 
+/**
+ * With SQL_TRACE_DIR set, records the distinct SQL statements this test file sends to PostgreSQL
+ * (placeholders and whitespace folded) in one file per test file: `scripts/sql-coverage.mjs` reads
+ * them to choose the PostgreSQL step's files. Returns the flush to call when the file's database closes.
+ */
+let traced: Set<string> | undefined;
+function traceSql(): (() => void) | undefined {
+  const dir = process.env.SQL_TRACE_DIR;
+  if (!dir) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same module instance the app's driver uses
+  const pg = require('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } };
+  if (!traced) {
+    const seen = new Set<string>();
+    traced = seen;
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+      const q = args[0];
+      const text = typeof q === 'string' ? q : (q as { text?: string } | undefined)?.text;
+      if (text && sentByServer()) seen.add(normalizeSql(text));
+      return original.apply(this, args);
+    };
+  }
+  const seen = traced;
+  return () => {
+    const testPath = (expect.getState().testPath ?? 'unknown').replace(process.cwd() + '/', '');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, testPath.replace(/[/\\]/g, '__') + '.sql'), JSON.stringify({ testPath, sql: [...seen] }));
+  };
+}
+
+/** Whether the statement comes from the product's code (a test's own set-up SQL is not counted). */
+function sentByServer(): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return /\/server\/src\/(?!seed\/)/.test(stack);
+}
+
+export function normalizeSql(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\$\d+/g, '$')
+    .replace(/\$(, \$)+/g, '$,…')
+    .trim();
+}
+
 export interface TestDatabase extends Database {
   dataSource: DataSource;
 }
@@ -91,9 +138,11 @@ export async function createTestDataSource(): Promise<TestDatabase> {
   const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateDb()}`));
   const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5, entities: ENTITIES }, false);
+  const trace = traceSql();
   return {
     ...db,
     close: async () => {
+      trace?.();
       await db.close();
       await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
