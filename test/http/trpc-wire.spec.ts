@@ -1,6 +1,8 @@
 import superjson from 'superjson';
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
+import { TrpcService } from '../../server/src/api/trpc.module';
+import { declaredProcedures, proceduresOf } from '../../server/src/api/procedure-permissions';
 
 describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
   let t: TestApp;
@@ -32,6 +34,12 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
     const anonymous = await new HttpClient(t.baseUrl).request('GET', `/api/trpc/role.all?batch=1&input=${input}`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body[0].error.json.data.code).toBe('UNAUTHORIZED');
+  });
+
+  it('mounts exactly the procedures of the permission snapshot (built from the router declarations), with their types and permissions', () => {
+    const mounted = proceduresOf(t.app.get(TrpcService).appRouter);
+    expect(mounted.size).toBeGreaterThan(100);
+    expect(Object.fromEntries(declaredProcedures())).toEqual(Object.fromEntries(mounted));
   });
 
   it('batches two procedures in one GET with comma-joined names', async () => {

@@ -1,20 +1,14 @@
-import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { PasswordChangeBrake } from '../auth/password-change-brake';
 import { callerLocale } from '../common/locale';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { AccountsService } from './accounts.service';
 import { ZChangePasswordInput, ZInvitationOutcome, ZResendInvitationInput } from './accounts.schema';
 
 /** The signed-in side of accounts: one's own password, and an admin's re-sent invitation. */
-@Injectable()
-export class AccountRouter {
-  constructor(
-    private readonly accounts: AccountsService,
-    private readonly passwordBrake: PasswordChangeBrake,
-  ) {}
-
-  readonly router = router({
+export const accountRoutes = declareRoutes({ accounts: AccountsService, passwordBrake: PasswordChangeBrake }, ({ accounts, passwordBrake }) =>
+  router({
     /**
      * One's own password, with the current one: a wrong one is a field error on
      * `current_password` (braked like a login). The other sessions end; this one goes on.
@@ -24,8 +18,8 @@ export class AccountRouter {
       .input(ZChangePasswordInput)
       .output(z.object({ ok: z.literal(true) }))
       .mutation(async ({ ctx, input }) => {
-        await this.passwordBrake.admit(ctx.actor.user_cuid);
-        await this.accounts.changePassword(ctx.actor, input.current_password, input.new_password, ctx.req.ip ?? 'unknown');
+        await passwordBrake.admit(ctx.actor.user_cuid);
+        await accounts.changePassword(ctx.actor, input.current_password, input.new_password, ctx.req.ip ?? 'unknown');
         return { ok: true as const };
       }),
 
@@ -35,7 +29,7 @@ export class AccountRouter {
       .input(ZResendInvitationInput)
       .output(ZInvitationOutcome)
       .mutation(({ ctx, input }) =>
-        this.accounts.resendInvitation(
+        accounts.resendInvitation(
           ctx.actor,
           input.user_cuid,
           callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
@@ -43,5 +37,5 @@ export class AccountRouter {
           input.company_cuid,
         ),
       ),
-  });
-}
+  }),
+);

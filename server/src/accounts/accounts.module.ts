@@ -4,7 +4,6 @@ import { AuthModule } from '../auth/auth.module';
 import { BrandingModule } from '../branding/branding.module';
 import { UsersModule } from '../users/users.module';
 import { AccountLinks } from './account-links';
-import { AccountRouter } from './account.router';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 import { ResetThrottle } from './reset-throttle';
@@ -16,7 +15,7 @@ import { ResetThrottle } from './reset-throttle';
 @Module({
   imports: [AuthModule, UsersModule, AlertChannelsModule, BrandingModule],
   controllers: [AccountsController],
-  providers: [AccountLinks, ResetThrottle, AccountsService, AccountRouter],
-  exports: [AccountsService, AccountRouter],
+  providers: [AccountLinks, ResetThrottle, AccountsService],
+  exports: [AccountsService],
 })
 export class AccountsModule {}

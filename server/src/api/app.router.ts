@@ -1,66 +1,74 @@
-import { AccountRouter } from '../accounts/account.router';
-import { ChannelRouters } from '../alerts/channels/channels.router';
-import { AlarmsRouters } from '../alerts/alarms/alarms.router';
-import { SystemStatusRouters } from '../control/status/status.router';
-import { FleetRouter } from '../fleet/fleet.router';
-import { ExportJobRouter } from '../exports/exports.router';
-import { AuthTokenRouter } from '../tokens/auth-token.router';
-import { ResourceRouters } from './resource-routers';
-import { ControllerCommandRouter, ControllerConfigRouter } from '../control/commands/commands.router';
-import { CompanyMembershipRouter } from '../companies/company-membership.router';
-import { DomainRouter } from '../branding/domain.router';
-import { DashboardRouter } from '../dashboards/dashboard.router';
-import { HostedFileRouter } from '../files/hosted-file.router';
-import { RoleRouter } from '../users/role.router';
-import { PortalNotificationRouter } from '../notifications/portal-notification.router';
-import { SystemChangelogRouter } from '../notifications/system-changelog.router';
-import { TelemetryRouter } from '../telemetry/telemetry.router';
-import { UserRouter } from '../users/user.router';
+import { accountRoutes } from '../accounts/account.router';
+import { channelRoutes } from '../alerts/channels/channels.router';
+import { alarmRoutes } from '../alerts/alarms/alarms.router';
+import { systemStatusRoutes } from '../control/status/status.router';
+import { fleetRoutes } from '../fleet/fleet.router';
+import { exportJobRoutes } from '../exports/exports.router';
+import { authTokenRoutes } from '../tokens/auth-token.router';
+import { resourceRoutes } from './resource-routers';
+import { controllerCommandRoutes, controllerConfigRoutes } from '../control/commands/commands.router';
+import { companyMembershipRoutes } from '../companies/company-membership.router';
+import { domainRoutes } from '../branding/domain.router';
+import { dashboardRoutes } from '../dashboards/dashboard.router';
+import { hostedFileRoutes } from '../files/hosted-file.router';
+import { roleRoutes } from '../users/role.router';
+import { portalNotificationRoutes } from '../notifications/portal-notification.router';
+import { systemChangelogRoutes } from '../notifications/system-changelog.router';
+import { telemetryRoutes } from '../telemetry/telemetry.router';
+import { userRoutes } from '../users/user.router';
 import { router } from '../trpc/trpc';
+import { buildRoutes, type ServiceClass } from '../trpc/routes';
 
 /**
- * Every class that contributes procedures, once, by the name the app router mounts it under. Nest
- * builds each (TrpcService looks them up by class); the procedure-permission snapshot builds them
- * without services. Add a router here and mount it in buildAppRouter.
+ * Every router module's declaration (its services and how it builds its procedures), once. The
+ * app builds them with the services Nest made (TrpcService); the procedure-permission snapshot
+ * with inert stand-ins. Add a declaration here and mount what it builds in buildAppRouter.
  */
-export const ROUTER_PROVIDERS = {
-  role: RoleRouter,
-  user: UserRouter,
-  companyMembership: CompanyMembershipRouter,
-  authToken: AuthTokenRouter,
-  portalNotification: PortalNotificationRouter,
-  systemChangelog: SystemChangelogRouter,
-  resources: ResourceRouters,
-  domains: DomainRouter,
-  dashboards: DashboardRouter,
-  telemetry: TelemetryRouter,
-  hostedFile: HostedFileRouter,
-  channels: ChannelRouters,
-  alarms: AlarmsRouters,
-  controllerCommand: ControllerCommandRouter,
-  controllerConfig: ControllerConfigRouter,
-  systemStatus: SystemStatusRouters,
-  fleet: FleetRouter,
-  exportJob: ExportJobRouter,
-  account: AccountRouter,
+export const ROUTES = {
+  role: roleRoutes,
+  user: userRoutes,
+  companyMembership: companyMembershipRoutes,
+  authToken: authTokenRoutes,
+  portalNotification: portalNotificationRoutes,
+  systemChangelog: systemChangelogRoutes,
+  resources: resourceRoutes,
+  domains: domainRoutes,
+  dashboards: dashboardRoutes,
+  telemetry: telemetryRoutes,
+  hostedFile: hostedFileRoutes,
+  channels: channelRoutes,
+  alarms: alarmRoutes,
+  controllerCommand: controllerCommandRoutes,
+  controllerConfig: controllerConfigRoutes,
+  systemStatus: systemStatusRoutes,
+  fleet: fleetRoutes,
+  exportJob: exportJobRoutes,
+  account: accountRoutes,
 } as const;
 
-export type RouterProviders = { [K in keyof typeof ROUTER_PROVIDERS]: InstanceType<(typeof ROUTER_PROVIDERS)[K]> };
+/** What each declaration of ROUTES builds. */
+export type BuiltRoutes = { [K in keyof typeof ROUTES]: ReturnType<(typeof ROUTES)[K]['build']> };
+
+/** Builds every declaration of ROUTES with each service from `provide`. */
+export function buildAllRoutes(provide: <T>(type: ServiceClass<T>) => T): BuiltRoutes {
+  const built = Object.fromEntries(Object.entries(ROUTES).map(([name, routes]) => [name, buildRoutes<unknown>(routes, provide)]));
+  return built as BuiltRoutes;
+}
 
 /** The one tRPC router of the portal; procedure names are `<router>.<procedure>`. */
-export function buildAppRouter(r: RouterProviders) {
+export function buildAppRouter(r: BuiltRoutes) {
   return router({
-    role: r.role.router,
-    user: r.user.router,
-    companyMembership: r.companyMembership.router,
-    authToken: r.authToken.router,
-    portalNotification: r.portalNotification.router,
-    systemChangelog: r.systemChangelog.router,
-    telemetry: r.telemetry.router,
-    hostedFile: r.hostedFile.router,
+    role: r.role,
+    user: r.user,
+    companyMembership: r.companyMembership,
+    authToken: r.authToken,
+    portalNotification: r.portalNotification,
+    systemChangelog: r.systemChangelog,
+    telemetry: r.telemetry,
+    hostedFile: r.hostedFile,
     rootDomain: r.domains.rootDomain,
     domain: r.domains.domain,
-    dashboard: r.dashboards.router,
+    dashboard: r.dashboards,
     emailChannel: r.channels.emailChannel,
     telegramChannel: r.channels.telegramChannel,
     discordChannel: r.channels.discordChannel,
@@ -69,14 +77,14 @@ export function buildAppRouter(r: RouterProviders) {
     alarm: r.alarms.alarm,
     inbox: r.alarms.inbox,
     triggerStatus: r.alarms.triggerStatus,
-    controllerCommand: r.controllerCommand.router,
-    controllerConfig: r.controllerConfig.router,
+    controllerCommand: r.controllerCommand,
+    controllerConfig: r.controllerConfig,
     systemStatus: r.systemStatus.systemStatus,
     deviceMute: r.systemStatus.deviceMute,
-    fleet: r.fleet.router,
-    exportJob: r.exportJob.router,
-    account: r.account.router,
-    ...r.resources.routers,
+    fleet: r.fleet,
+    exportJob: r.exportJob,
+    account: r.account,
+    ...r.resources,
   });
 }
 

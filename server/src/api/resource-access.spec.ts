@@ -100,4 +100,11 @@ describe('access/resources.ts against the app router', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('names in a CSV import only resources the app registers for the lookup (RESOURCES, api/trpc.module.ts)', () => {
+    const registered = new Set<string>(RESOURCES.map((d) => d.name));
+    const named = Object.entries(table).flatMap(([name, e]) => Object.values(e.csv?.names ?? {}).map((n) => `${name} → ${n.resource}`));
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((n) => !registered.has(n.split(' → ')[1]))).toEqual([]);
+  });
 });

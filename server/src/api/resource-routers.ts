@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { AlertWriteHooks } from '../alerts/engine/alert-write-hooks.service';
 import { CATALOGUE_RESOURCES } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
@@ -15,6 +14,7 @@ import { SystemSharingService } from '../systems/system-sharing.service';
 import { systemResource } from '../systems/system.resource';
 import { type CrudHooks, crudProcedures, crudRouter, guardedUpdateProcedure } from '../crud/crud-router.factory';
 import { router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { CrudService } from '../crud/crud.service';
 import type { ResourceDefinition } from '../crud/resource';
 
@@ -42,40 +42,33 @@ export const RESOURCES = [...Object.values(GENERATED), dataProcessorResource] as
 type GeneratedRouter<D> = D extends ResourceDefinition<infer R, infer C, infer U> ? ReturnType<typeof crudRouter<R, C, U>> : never;
 
 /** Hooks of the alert engine on the writes of triggers, templates and devices (checks, autocreation, index reload). */
-function hooksOf(name: string, alerts: AlertWriteHooks | undefined): CrudHooks | undefined {
-  if (!alerts) return undefined;
+function hooksOf(name: string, alerts: AlertWriteHooks): CrudHooks | undefined {
   if (name === 'notificationTrigger') return alerts.trigger;
   if (name === 'notificationTemplateAssignment') return alerts.template;
   if (name === 'entity') return alerts.device;
   return undefined;
 }
 
-function buildResourceRouters(crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService, alerts?: AlertWriteHooks) {
-  const generated = Object.fromEntries(Object.entries(GENERATED).map(([name, def]) => [name, crudRouter(def, crud, hooksOf(name, alerts))])) as {
-    [K in keyof typeof GENERATED]: GeneratedRouter<(typeof GENERATED)[K]>;
-  };
-  return {
-    ...generated,
-    systemSharing: systemSharingRouter(sharing),
-    systemMetadata: systemMetadataRouter(crud, metadata),
-    dataProcessor: router({
-      ...crudProcedures(dataProcessorResource, crud),
-      // Configuring also writes to the processor's system: owner company or a share with change.
-      configure: guardedUpdateProcedure(dataProcessorResource, crud, {
-        perm: 'dataProcessors.configure',
-        also: ['devices.configure'],
-        input: ZProcessorConfigure,
+/** The back-office resources' routers by name: the generated ones, sharing, metadata and data processors. */
+export const resourceRoutes = declareRoutes(
+  { crud: CrudService, sharing: SystemSharingService, metadata: SystemMetadataService, alerts: AlertWriteHooks },
+  ({ crud, sharing, metadata, alerts }) => {
+    const generated = Object.fromEntries(Object.entries(GENERATED).map(([name, def]) => [name, crudRouter(def, crud, hooksOf(name, alerts))])) as {
+      [K in keyof typeof GENERATED]: GeneratedRouter<(typeof GENERATED)[K]>;
+    };
+    return {
+      ...generated,
+      systemSharing: systemSharingRouter(sharing),
+      systemMetadata: systemMetadataRouter(crud, metadata),
+      dataProcessor: router({
+        ...crudProcedures(dataProcessorResource, crud),
+        // Configuring also writes to the processor's system: owner company or a share with change.
+        configure: guardedUpdateProcedure(dataProcessorResource, crud, {
+          perm: 'dataProcessors.configure',
+          also: ['devices.configure'],
+          input: ZProcessorConfigure,
+        }),
       }),
-    }),
-  };
-}
-
-@Injectable()
-export class ResourceRouters {
-  readonly routers: ReturnType<typeof buildResourceRouters>;
-
-  // The system services are optional only for the procedure-permission snapshot (built without services).
-  constructor(crud: CrudService, sharing?: SystemSharingService, metadata?: SystemMetadataService, alerts?: AlertWriteHooks) {
-    this.routers = buildResourceRouters(crud, sharing as SystemSharingService, metadata as SystemMetadataService, alerts);
-  }
-}
+    };
+  },
+);

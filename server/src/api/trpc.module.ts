@@ -12,12 +12,13 @@ import { DashboardsModule } from '../dashboards/dashboards.module';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../auth/cookies';
 import { SessionService } from '../auth/session.service';
 import { CompaniesModule } from '../companies/companies.module';
-import { ResourceRouters } from './resource-routers';
+import { RESOURCES } from './resource-routers';
+import { CrudService } from '../crud/crud.service';
 import { FilesModule } from '../files/files.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { UsersModule } from '../users/users.module';
-import { type AppRouter, buildAppRouter, ROUTER_PROVIDERS, type RouterProviders } from './app.router';
+import { type AppRouter, buildAllRoutes, buildAppRouter } from './app.router';
 import type { TrpcContext } from '../trpc/context';
 import { conditionalGet } from '../common/conditional';
 import { PortalMetrics } from '../common/metrics';
@@ -87,10 +88,12 @@ export class TrpcService implements OnModuleInit {
     private readonly metrics: PortalMetrics,
   ) {}
 
-  /** The app router from every provider of ROUTER_PROVIDERS (each built by Nest in its own module). */
+  /** The app router from every declaration of ROUTES, with the services Nest made (each in its own module). */
   private buildRouter(): AppRouter {
-    const providers = Object.fromEntries(Object.entries(ROUTER_PROVIDERS).map(([name, type]) => [name, this.modules.get(type, { strict: false })]));
-    return buildAppRouter(providers as RouterProviders);
+    // CSV imports name a reference by the name of the record it points to (crud/csv-names.ts).
+    const crud = this.modules.get(CrudService, { strict: false });
+    for (const def of RESOURCES) crud.register(def);
+    return buildAppRouter(buildAllRoutes((type) => this.modules.get(type, { strict: false })));
   }
 
   async createContext({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> {
@@ -180,7 +183,7 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
     AlertEngineModule,
     AlertChannelsModule,
   ],
-  providers: [TrpcService, ResourceRouters],
+  providers: [TrpcService],
   exports: [TrpcService],
 })
 export class TrpcModule {}

@@ -1,12 +1,15 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { DATA_SOURCE } from '../database/database.module';
 
 /**
  * The statements of branding: root domains and domains are a catalogue of the whole portal (kept
  * by superusers, read for every page load to pick the brand by host), so no read here is scoped
  * to a company; the checks answer only whether a name or company exists.
  */
+@Injectable()
 export class DomainsRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
   async companyExists(company_cuid: unknown): Promise<boolean> {
     return ((await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid])) as unknown[]).length > 0;

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { readProcedures, removeProcedures } from '../crud/procedures';
 import { ZCuid } from '../users/users.schema';
@@ -16,17 +16,14 @@ const membershipFilters = {
 const ZMembershipListParams = listParams(membershipFilters, MEMBERSHIP_SORTS);
 const ZMembershipReferenceParams = referenceParams(membershipFilters, MEMBERSHIP_SORTS, ['company_cuid', 'user_cuid', 'role_cuid']);
 
-@Injectable()
-export class CompanyMembershipRouter {
-  constructor(private readonly memberships: MembershipsService) {}
-
-  readonly router = router({
+export const companyMembershipRoutes = declareRoutes({ memberships: MembershipsService }, ({ memberships }) =>
+  router({
     /** Spec §7 `companyMembership manyForUser` by user_cuid. */
     manyForUser: procedure
       .meta({ perm: 'session.self' })
       .input(ZManyForUserInput)
       .output(z.array(ZMembership))
-      .query(({ ctx, input }) => this.memberships.manyForUser(ctx.actor, input.user_cuid)),
+      .query(({ ctx, input }) => memberships.manyForUser(ctx.actor, input.user_cuid)),
 
     /**
      * Role or admin flag of one membership (spec §6 membership edit). Takes the original
@@ -38,7 +35,7 @@ export class CompanyMembershipRouter {
       .input(ZMembershipUpdateAny)
       .output(z.union([ZMembership, z.object({ data: ZMembershipRecord })]))
       .mutation(({ ctx, input }) =>
-        input.kind === 'legacy' ? this.memberships.update(ctx.actor, input.input) : this.memberships.updateRecord(ctx.actor, input.id, input.data),
+        input.kind === 'legacy' ? memberships.update(ctx.actor, input.input) : memberships.updateRecord(ctx.actor, input.id, input.data),
       ),
 
     // react-admin's calls; reads are for those who may view users (company admins).
@@ -48,9 +45,9 @@ export class CompanyMembershipRouter {
       list: ZMembershipListParams,
       reference: ZMembershipReferenceParams,
       source: {
-        getList: (actor, input, reference) => this.memberships.list(actor, input, reference),
-        getOne: (actor, id) => this.memberships.getOne(actor, id),
-        getMany: (actor, ids) => this.memberships.getMany(actor, ids),
+        getList: (actor, input, reference) => memberships.list(actor, input, reference),
+        getOne: (actor, id) => memberships.getOne(actor, id),
+        getMany: (actor, ids) => memberships.getMany(actor, ids),
       },
     }),
 
@@ -58,13 +55,13 @@ export class CompanyMembershipRouter {
       .meta({ perm: 'memberships.edit' })
       .input(ZMembershipCreateParams)
       .output(z.object({ data: ZMembershipRecord }))
-      .mutation(({ ctx, input }) => this.memberships.create(ctx.actor, input.data)),
+      .mutation(({ ctx, input }) => memberships.create(ctx.actor, input.data)),
 
     ...removeProcedures({
       perm: 'memberships.edit',
       record: ZMembershipRecord,
-      remove: (actor, ids) => this.memberships.remove(actor, ids),
+      remove: (actor, ids) => memberships.remove(actor, ids),
       idOf: (m) => m.membership_cuid,
     }),
-  });
-}
+  }),
+);

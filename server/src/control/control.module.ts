@@ -8,7 +8,6 @@ import { CommandInbox } from './commands/command-inbox';
 import { CommandQueueRepository } from './commands/command-queue.repository';
 import { CommandService } from './commands/command.service';
 import { CommandsRepository } from './commands/commands.repository';
-import { ControllerCommandRouter, ControllerConfigRouter } from './commands/commands.router';
 import { CommandsWorker } from './commands/commands.worker';
 import { ConfigService } from './commands/config.service';
 import { StepUpService } from './commands/step-up.service';
@@ -33,9 +32,7 @@ import { StepUpsRepository } from './commands/step-ups.repository';
     { provide: CommandInbox, useExisting: CommandService },
     ConfigService,
     CommandHttpService,
-    ControllerCommandRouter,
-    ControllerConfigRouter,
   ],
-  exports: [CommandService, CommandInbox, ConfigService, ControllerCommandRouter, ControllerConfigRouter],
+  exports: [CommandService, CommandInbox, ConfigService],
 })
 export class ControlModule {}

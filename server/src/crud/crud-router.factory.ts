@@ -145,7 +145,6 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
   hooks: CrudHooks = {},
 ) {
   const base = def as unknown as ResourceDefinition;
-  crud.register(base);
   const Rec = def.record.extend({ id: z.string() });
   const ZCreateParams = z.object({ data: def.create.strict(), meta: z.unknown().optional() });
   const ZUpdateParams = z.object({

@@ -205,10 +205,10 @@ export class CrudService {
    * so a database refusal (a duplicate name …) is reported on its row. `validate` writes nothing,
    * `all` writes every row or none, `validOnly` writes the rows without errors.
    */
-  /** Resource definitions by router name, as their routers were made (CSV names look them up). */
+  /** Resource definitions by router name (CSV names look them up). */
   private readonly definitions = new Map<string, ResourceDefinition>();
 
-  /** Makes a definition known by its router name (crudProcedures does it for every router). */
+  /** Makes a definition known by its router name (the app registers its back-office resources: api/trpc.module.ts). */
   register(def: ResourceDefinition): void {
     if (!this.definitions.has(def.name)) this.definitions.set(def.name, def);
   }

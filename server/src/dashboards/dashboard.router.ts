@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { crudProcedures } from '../crud/crud-router.factory';
 import { CrudService } from '../crud/crud.service';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { dashboardResource } from './dashboard.resource';
 import { DashboardsService, MINE_LIMIT } from './dashboards.service';
 
@@ -33,18 +33,13 @@ export type TMineDashboard = z.infer<typeof ZMineDashboard>;
  * the dashboards the caller sees (their companies' and visible systems', for their role level or
  * above) with the owner's name, for the home page and a system's page.
  */
-@Injectable()
-export class DashboardRouter {
-  readonly router;
-
-  constructor(crud: CrudService, dashboards: DashboardsService) {
-    this.router = router({
-      ...crudProcedures(dashboardResource, crud, { checkInput: (_kind, row) => dashboards.checkInput(row) }),
-      mine: procedure
-        .meta({ perm: dashboardResource.perms.view })
-        .input(ZMineInput)
-        .output(z.array(ZMineDashboard))
-        .query(({ ctx, input }) => dashboards.mine(ctx.actor, input?.system_cuid)),
-    });
-  }
-}
+export const dashboardRoutes = declareRoutes({ crud: CrudService, dashboards: DashboardsService }, ({ crud, dashboards }) =>
+  router({
+    ...crudProcedures(dashboardResource, crud, { checkInput: (_kind, row) => dashboards.checkInput(row) }),
+    mine: procedure
+      .meta({ perm: dashboardResource.perms.view })
+      .input(ZMineInput)
+      .output(z.array(ZMineDashboard))
+      .query(({ ctx, input }) => dashboards.mine(ctx.actor, input?.system_cuid)),
+  }),
+);

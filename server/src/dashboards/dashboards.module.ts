@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { DashboardRouter } from './dashboard.router';
 import { DashboardsRepository } from './dashboards.repository';
 import { DashboardsService } from './dashboards.service';
 
 @Module({
-  providers: [DashboardsRepository, DashboardsService, DashboardRouter],
-  exports: [DashboardRouter],
+  providers: [DashboardsRepository, DashboardsService],
 })
 export class DashboardsModule {}

@@ -8,7 +8,6 @@ import { ExportJobsWorker } from './export-jobs.worker';
 import { ExportMetrics } from './export-metrics';
 import { ExportSchedulesRepository } from './export-schedules.repository';
 import { ExportThreads } from './export-threads';
-import { ExportJobRouter } from './exports.router';
 import { ExportsService } from './exports.service';
 import { ExportTemplatesRepository } from './export-templates.repository';
 
@@ -29,8 +28,7 @@ import { ExportTemplatesRepository } from './export-templates.repository';
     ExportJobsWorker,
     ExportJobsService,
     ExportHttpService,
-    ExportJobRouter,
   ],
-  exports: [ExportsService, ExportJobsService, ExportJobsWorker, ExportJobRouter],
+  exports: [ExportsService, ExportJobsService, ExportJobsWorker],
 })
 export class ExportsModule {}

@@ -1,5 +1,5 @@
-import { Injectable, Optional } from '@nestjs/common';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { ExportJobsService } from './export-jobs.service';
 import { ExportsService } from './exports.service';
 import { ZExportJob, ZExportJobId, ZExportJobList, ZExportRunInput, ZExportTemplates, ZExportTemplatesInput } from './exports.schema';
@@ -17,38 +17,33 @@ const said = (job: TExportJob, locale: Locale): TExportJob => ({
 });
 
 /** exportJob: background data exports of the caller (start, progress, list, cancel). Files: GET /api/exports/jobs/<id>/file. */
-@Injectable()
-export class ExportJobRouter {
-  constructor(@Optional() jobs?: ExportJobsService, @Optional() exports?: ExportsService) {
-    this.router = router({
-      start: procedure
-        .meta({ perm: 'exports.run' })
-        .input(ZExportRunInput)
-        .output(ZExportJob)
-        .mutation(({ ctx, input }) => jobs!.start(ctx.actor, input)),
-      get: procedure
-        .meta({ perm: 'exports.run' })
-        .input(ZExportJobId)
-        .output(ZExportJob)
-        .query(async ({ ctx, input }) => said(await jobs!.get(ctx.actor, input.id), contextLocale(ctx))),
-      list: procedure
-        .meta({ perm: 'exports.run' })
-        .input(z.object({}).strict().optional())
-        .output(ZExportJobList)
-        .query(async ({ ctx }) => ({ data: (await jobs!.list(ctx.actor)).map((j) => said(j, contextLocale(ctx))) })),
-      /** The templates of a system the caller may run (Basic users included: exports.run is level 3). */
-      templates: procedure
-        .meta({ perm: 'exports.run' })
-        .input(ZExportTemplatesInput)
-        .output(ZExportTemplates)
-        .query(async ({ ctx, input }) => ({ data: await exports!.templatesOf(ctx.actor, input.system_cuid) })),
-      cancel: procedure
-        .meta({ perm: 'exports.run' })
-        .input(ZExportJobId)
-        .output(ZExportJob)
-        .mutation(({ ctx, input }) => jobs!.cancel(ctx.actor, input.id)),
-    });
-  }
-
-  readonly router;
-}
+export const exportJobRoutes = declareRoutes({ jobs: ExportJobsService, exports: ExportsService }, ({ jobs, exports }) =>
+  router({
+    start: procedure
+      .meta({ perm: 'exports.run' })
+      .input(ZExportRunInput)
+      .output(ZExportJob)
+      .mutation(({ ctx, input }) => jobs.start(ctx.actor, input)),
+    get: procedure
+      .meta({ perm: 'exports.run' })
+      .input(ZExportJobId)
+      .output(ZExportJob)
+      .query(async ({ ctx, input }) => said(await jobs.get(ctx.actor, input.id), contextLocale(ctx))),
+    list: procedure
+      .meta({ perm: 'exports.run' })
+      .input(z.object({}).strict().optional())
+      .output(ZExportJobList)
+      .query(async ({ ctx }) => ({ data: (await jobs.list(ctx.actor)).map((j) => said(j, contextLocale(ctx))) })),
+    /** The templates of a system the caller may run (Basic users included: exports.run is level 3). */
+    templates: procedure
+      .meta({ perm: 'exports.run' })
+      .input(ZExportTemplatesInput)
+      .output(ZExportTemplates)
+      .query(async ({ ctx, input }) => ({ data: await exports.templatesOf(ctx.actor, input.system_cuid) })),
+    cancel: procedure
+      .meta({ perm: 'exports.run' })
+      .input(ZExportJobId)
+      .output(ZExportJob)
+      .mutation(({ ctx, input }) => jobs.cancel(ctx.actor, input.id)),
+  }),
+);

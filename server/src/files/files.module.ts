@@ -9,7 +9,6 @@ import { FileStorage } from './file-storage';
 import { FilesController } from './files.controller';
 import { SqlFilesRepository } from './files.repository';
 import { FilesService } from './files.service';
-import { HostedFileRouter } from './hosted-file.router';
 import { S3FileStorage } from './s3-file-storage';
 
 /** The storage the settings name: an S3-compatible bucket when FILES_S3_BUCKET is set, else FILES_DIR on disk. */
@@ -33,8 +32,8 @@ export function storageFromConfig(config: AppConfig): FileStorage {
 @Module({
   imports: [AuthModule],
   controllers: [FilesController],
-  providers: [{ provide: FileStorage, inject: [AppConfig], useFactory: storageFromConfig }, SqlFilesRepository, FilesService, HostedFileRouter],
-  exports: [FilesService, HostedFileRouter, FileStorage],
+  providers: [{ provide: FileStorage, inject: [AppConfig], useFactory: storageFromConfig }, SqlFilesRepository, FilesService],
+  exports: [FilesService, FileStorage],
 })
 export class FilesModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

@@ -18,7 +18,6 @@ import { TelemetryQueryService } from './telemetry-query.service';
 import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 import { TelemetryRetentionService } from './telemetry-retention.service';
 import { TelemetryRetentionWorker } from './telemetry-retention.worker';
-import { TelemetryRouter } from './telemetry.router';
 import { TelemetryWriterRepository } from './telemetry-writer.repository';
 import { TelemetryWriter } from './telemetry-writer.service';
 
@@ -54,11 +53,9 @@ import { TelemetryWriter } from './telemetry-writer.service';
     TelemetryRetentionRepository,
     TelemetryRetentionService,
     TelemetryRetentionWorker,
-    TelemetryRouter,
     SimulatorService,
   ],
   exports: [
-    TelemetryRouter,
     IngestService,
     TelemetryWriter,
     TelemetryQueryService,

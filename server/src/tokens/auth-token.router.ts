@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { readProcedures, removeProcedures } from '../crud/procedures';
 import { ZCuid } from '../users/users.schema';
@@ -17,28 +17,25 @@ import { AuthTokenService } from './auth-token.service';
 
 const tokenFilters = { company_cuid: ZCuid.optional(), revoked: ZBoolFilter.optional() };
 
-@Injectable()
-export class AuthTokenRouter {
-  constructor(private readonly tokens: AuthTokenService) {}
-
-  readonly router = router({
+export const authTokenRoutes = declareRoutes({ tokens: AuthTokenService }, ({ tokens }) =>
+  router({
     list: procedure
       .meta({ perm: 'authTokens.view' })
       .input(ZAuthTokenListInput)
       .output(z.array(ZAuthToken))
-      .query(({ ctx, input }) => this.tokens.list(ctx.actor, input)),
+      .query(({ ctx, input }) => tokens.list(ctx.actor, input)),
 
     create: procedure
       .meta({ perm: 'authTokens.manage' })
       .input(ZAuthTokenCreateInput)
       .output(ZAuthTokenCreated)
-      .mutation(({ ctx, input }) => this.tokens.create(ctx.actor, input)),
+      .mutation(({ ctx, input }) => tokens.create(ctx.actor, input)),
 
     revoke: procedure
       .meta({ perm: 'authTokens.manage' })
       .input(ZAuthTokenRevokeInput)
       .output(ZAuthToken)
-      .mutation(({ ctx, input }) => this.tokens.revoke(ctx.actor, input.token_cuid)),
+      .mutation(({ ctx, input }) => tokens.revoke(ctx.actor, input.token_cuid)),
 
     // react-admin's calls: tokens of companies where the caller may manage them; delete = revoke.
     ...readProcedures({
@@ -47,17 +44,17 @@ export class AuthTokenRouter {
       list: listParams(tokenFilters, AUTH_TOKEN_SORTS),
       reference: referenceParams(tokenFilters, AUTH_TOKEN_SORTS, ['company_cuid']),
       source: {
-        getList: (actor, input, reference) => this.tokens.getList(actor, input, reference),
-        getOne: (actor, id) => this.tokens.getOne(actor, id),
-        getMany: (actor, ids) => this.tokens.getMany(actor, ids),
+        getList: (actor, input, reference) => tokens.getList(actor, input, reference),
+        getOne: (actor, id) => tokens.getOne(actor, id),
+        getMany: (actor, ids) => tokens.getMany(actor, ids),
       },
     }),
 
     ...removeProcedures({
       perm: 'authTokens.manage',
       record: ZAuthTokenRecord,
-      remove: (actor, ids) => this.tokens.revokeMany(actor, ids),
+      remove: (actor, ids) => tokens.revokeMany(actor, ids),
       idOf: (r) => r.token_cuid,
     }),
-  });
-}
+  }),
+);

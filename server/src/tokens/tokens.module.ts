@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuthTokenController } from './auth-token.controller';
-import { AuthTokenRouter } from './auth-token.router';
 import { SqlAuthTokenRepository } from './auth-token.repository';
 import { AuthTokenService } from './auth-token.service';
 
 /** A company's API tokens: machines (controllers, scripts) speak for the company with them. */
 @Module({
   controllers: [AuthTokenController],
-  providers: [SqlAuthTokenRepository, AuthTokenService, AuthTokenRouter],
-  exports: [AuthTokenService, AuthTokenRouter],
+  providers: [SqlAuthTokenRepository, AuthTokenService],
+  exports: [AuthTokenService],
 })
 export class TokensModule {}

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { PasswordChangeBrake } from '../auth/password-change-brake';
 import { SessionService } from '../auth/session.service';
@@ -6,6 +5,7 @@ import { ZSessionContext } from '../auth/session.schema';
 import { refreshSession } from '../trpc/refresh-session';
 import { callerLocale } from '../common/locale';
 import { procedure, router } from '../trpc/trpc';
+import { declareRoutes } from '../trpc/routes';
 import { listParams, referenceParams, ZBoolFilter } from '../crud/list-query';
 import { readProcedures, removeProcedures } from '../crud/procedures';
 import {
@@ -27,87 +27,82 @@ const userFilters = { company_cuid: ZCuid.optional(), inactive: ZBoolFilter.opti
 const ZUserListParams = listParams(userFilters, USER_SORTS);
 const ZUserReferenceParams = referenceParams(userFilters, USER_SORTS, ['company_cuid']);
 
-@Injectable()
-export class UserRouter {
-  constructor(
-    private readonly users: UsersService,
-    private readonly sessions: SessionService,
-    private readonly passwordBrake: PasswordChangeBrake,
-  ) {}
+export const userRoutes = declareRoutes(
+  { users: UsersService, sessions: SessionService, passwordBrake: PasswordChangeBrake },
+  ({ users, sessions, passwordBrake }) =>
+    router({
+      /** Spec §7 `user findOne` by email. */
+      findOne: procedure
+        .meta({ perm: 'session.self' })
+        .input(ZUserFindOneInput)
+        .output(ZUserFindOneOutput)
+        .query(({ ctx, input }) => users.findOneByEmail(ctx.actor, input.email)),
 
-  readonly router = router({
-    /** Spec §7 `user findOne` by email. */
-    findOne: procedure
-      .meta({ perm: 'session.self' })
-      .input(ZUserFindOneInput)
-      .output(ZUserFindOneOutput)
-      .query(({ ctx, input }) => this.users.findOneByEmail(ctx.actor, input.email)),
+      /** The caller's own toast preferences; answers the refreshed session context. */
+      updatePreferences: procedure
+        .meta({ perm: 'session.self' })
+        .input(ZPreferencesInput)
+        .output(ZSessionContext)
+        .mutation(async ({ ctx, input }) => {
+          await users.updatePreferences(ctx.actor, input);
+          return refreshSession(sessions, ctx);
+        }),
 
-    /** The caller's own toast preferences; answers the refreshed session context. */
-    updatePreferences: procedure
-      .meta({ perm: 'session.self' })
-      .input(ZPreferencesInput)
-      .output(ZSessionContext)
-      .mutation(async ({ ctx, input }) => {
-        await this.users.updatePreferences(ctx.actor, input);
-        return refreshSession(this.sessions, ctx);
+      deactivate: procedure
+        .meta({ perm: 'users.deactivate' })
+        .input(ZUserIdInput)
+        .output(ZUserStatusOutput)
+        .mutation(({ ctx, input }) => users.setInactive(ctx.actor, input.user_cuid, true)),
+
+      reactivate: procedure
+        .meta({ perm: 'users.deactivate' })
+        .input(ZUserIdInput)
+        .output(ZUserStatusOutput)
+        .mutation(({ ctx, input }) => users.setInactive(ctx.actor, input.user_cuid, false)),
+
+      // react-admin's calls (spec §6 Users). No updateMany: a user is edited one at a time.
+      ...readProcedures({
+        perm: 'users.view',
+        record: ZUserRecord,
+        list: ZUserListParams,
+        /** Users with a membership in the company `id` (target `company_cuid`). */
+        reference: ZUserReferenceParams,
+        source: {
+          getList: (actor, input, reference) => users.list(actor, input, reference),
+          getOne: (actor, id) => users.getOne(actor, id),
+          getMany: (actor, ids) => users.getMany(actor, ids),
+        },
       }),
 
-    deactivate: procedure
-      .meta({ perm: 'users.deactivate' })
-      .input(ZUserIdInput)
-      .output(ZUserStatusOutput)
-      .mutation(({ ctx, input }) => this.users.setInactive(ctx.actor, input.user_cuid, true)),
+      create: procedure
+        .meta({ perm: 'users.create' })
+        .input(ZUserCreateParams)
+        .output(z.object({ data: ZUserRecord, invitation: ZInvitationOutcome.optional() }))
+        .mutation(async ({ ctx, input }) => {
+          await passwordBrake.admit(ctx.actor.user_cuid);
+          // Without a password the user is invited, by default in the admin's language.
+          return users.create(ctx.actor, input.data, {
+            locale: callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
+            host: ctx.req.headers.host,
+            protocol: ctx.req.protocol,
+          });
+        }),
 
-    reactivate: procedure
-      .meta({ perm: 'users.deactivate' })
-      .input(ZUserIdInput)
-      .output(ZUserStatusOutput)
-      .mutation(({ ctx, input }) => this.users.setInactive(ctx.actor, input.user_cuid, false)),
+      update: procedure
+        .meta({ perm: 'users.edit' })
+        .input(ZUserUpdateParams)
+        .output(z.object({ data: ZUserRecord }))
+        .mutation(async ({ ctx, input }) => {
+          if (input.data.password !== undefined) await passwordBrake.admit(ctx.actor.user_cuid);
+          return users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip });
+        }),
 
-    // react-admin's calls (spec §6 Users). No updateMany: a user is edited one at a time.
-    ...readProcedures({
-      perm: 'users.view',
-      record: ZUserRecord,
-      list: ZUserListParams,
-      /** Users with a membership in the company `id` (target `company_cuid`). */
-      reference: ZUserReferenceParams,
-      source: {
-        getList: (actor, input, reference) => this.users.list(actor, input, reference),
-        getOne: (actor, id) => this.users.getOne(actor, id),
-        getMany: (actor, ids) => this.users.getMany(actor, ids),
-      },
+      ...removeProcedures({
+        perm: 'users.delete',
+        manyPerm: 'users.deleteAny',
+        record: ZUserRecord,
+        remove: (actor, ids, many) => users.remove(actor, ids, many ? 'users.deleteAny' : 'users.delete'),
+        idOf: (u) => u.user_cuid,
+      }),
     }),
-
-    create: procedure
-      .meta({ perm: 'users.create' })
-      .input(ZUserCreateParams)
-      .output(z.object({ data: ZUserRecord, invitation: ZInvitationOutcome.optional() }))
-      .mutation(async ({ ctx, input }) => {
-        await this.passwordBrake.admit(ctx.actor.user_cuid);
-        // Without a password the user is invited, by default in the admin's language.
-        return this.users.create(ctx.actor, input.data, {
-          locale: callerLocale(ctx.session.ctx.user.meta, ctx.req.headers['accept-language']),
-          host: ctx.req.headers.host,
-          protocol: ctx.req.protocol,
-        });
-      }),
-
-    update: procedure
-      .meta({ perm: 'users.edit' })
-      .input(ZUserUpdateParams)
-      .output(z.object({ data: ZUserRecord }))
-      .mutation(async ({ ctx, input }) => {
-        if (input.data.password !== undefined) await this.passwordBrake.admit(ctx.actor.user_cuid);
-        return this.users.update(ctx.actor, input.id, input.data, { address: ctx.req.ip });
-      }),
-
-    ...removeProcedures({
-      perm: 'users.delete',
-      manyPerm: 'users.deleteAny',
-      record: ZUserRecord,
-      remove: (actor, ids, many) => this.users.remove(actor, ids, many ? 'users.deleteAny' : 'users.delete'),
-      idOf: (u) => u.user_cuid,
-    }),
-  });
-}
+);

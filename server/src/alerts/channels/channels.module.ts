@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { CHANNEL_SENDERS, type ChannelSender } from '../delivery/channel-sender';
-import { ChannelRouters } from './channels.router';
 import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
 import { EmailVerifyController } from './email-verify.controller';
@@ -11,7 +10,7 @@ import { TelegramUpdatesService } from './telegram-updates.service';
 
 /**
  * EMAIL / TELEGRAM / DISCORD: the senders the outbox worker uses (CHANNEL_SENDERS), the
- * channels' procedures (ChannelRouters), the e-mail verification link and the Telegram bot's
+ * channels' services (their procedures: channels.router.ts), the e-mail verification link and the Telegram bot's
  * update loop.
  */
 @Module({
@@ -25,13 +24,12 @@ import { TelegramUpdatesService } from './telegram-updates.service';
     TelegramSender,
     DiscordSender,
     ChannelsService,
-    ChannelRouters,
     {
       provide: CHANNEL_SENDERS,
       useFactory: (email: EmailSender, telegram: TelegramSender, discord: DiscordSender): ChannelSender[] => [email, telegram, discord],
       inject: [EmailSender, TelegramSender, DiscordSender],
     },
   ],
-  exports: [CHANNEL_SENDERS, ChannelRouters, ChannelsService, TelegramBot, Mailer],
+  exports: [CHANNEL_SENDERS, ChannelsService, TelegramBot, Mailer],
 })
 export class AlertChannelsModule {}
