@@ -14,6 +14,7 @@ import { PortalLayout, TopCenterNotification } from './layout/Layout';
 import { GROUP_ROUTES, RESOURCES } from './resources';
 import { connection } from './trpc/connection';
 import { createQueryClient } from './kit/query-client';
+import { fetchRoles } from './session/api';
 import { checkSession, logout, type SessionCheck } from './session/auth-api';
 import type { LoginLocationState } from './session/next-path';
 import { clearPrimedSession, readPrimedSession } from './session/primed';
@@ -24,7 +25,6 @@ import { DASHBOARD_ROUTES } from './dashboards';
 import { lazyPage } from './kit/lazy';
 import { SystemPageRoute } from './system-page';
 import { brandTheme } from './theme/theme';
-import { trpc } from './trpc';
 
 // The exports page (spec: data exports) comes in its own chunk on first use.
 const ExportsPage = lazyPage(
@@ -67,7 +67,7 @@ export default function App() {
       new SessionManager({
         checkSession: checkSessionTracked,
         answeredSince: (at) => (connection.getState().lastAnswerAt ?? -1) >= at,
-        fetchRoles: () => trpc.role.all.query(),
+        fetchRoles,
         logout,
         onSignedOut: (reason) => {
           const state: LoginLocationState = { reason, nextPathname: here.current.pathname, nextSearch: here.current.search };

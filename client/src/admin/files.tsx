@@ -16,7 +16,6 @@ import {
   TextField as MuiTextField,
   Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
   AutocompleteInput,
@@ -36,7 +35,7 @@ import {
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ExportCsvButton } from '../kit/ExportCsvButton';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
-import { trpc } from '../trpc';
+import { useHostedFileLimits } from './api';
 
 /** 1234567 → "1.2 MB" (decimal units, as file managers show). */
 export function formatBytes(bytes: number, locale: string): string {
@@ -124,7 +123,7 @@ function UploadButton() {
     if (error) errorRef.current?.focus();
   }, [error]);
   // The server's limits (size, accepted types), so the form can say them before sending.
-  const limits = useQuery({ queryKey: ['hostedFile', 'limits'], queryFn: () => trpc.hostedFile.limits.query(), enabled: open, staleTime: 60_000 });
+  const limits = useHostedFileLimits(open);
   const companies = useGetList('company', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } }, { enabled: open });
   const systems = useGetList(
     'system',

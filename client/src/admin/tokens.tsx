@@ -29,7 +29,7 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import type { FieldValues } from 'react-hook-form';
 import { toHttpError } from '../dataProvider';
 import { ListActions } from '../kit/ListActions';
-import { trpc } from '../trpc';
+import { useCreateAuthToken } from './api';
 
 function TokenStatusField(_props: { label?: string; source?: string }) {
   const record = useRecordContext();
@@ -196,11 +196,12 @@ export function AuthTokenCreate() {
   const redirect = useRedirect();
   const [secret, setSecret] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<string | null>(null);
+  const createToken = useCreateAuthToken();
 
   const submit = async (values: FieldValues) => {
     setServerErrors(null);
     try {
-      const created = await trpc.authToken.create.mutate({
+      const created = await createToken.mutateAsync({
         company_cuid: String(values.company_cuid),
         description: String(values.description ?? ''),
         expires_at: values.expires_at ? new Date(values.expires_at as string) : null,

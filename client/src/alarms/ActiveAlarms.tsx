@@ -1,17 +1,15 @@
 import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import { Alert, Box, CircularProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Tooltip, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
 import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
 import { SeverityChip } from '../events/severity';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
 import { AlarmRowMenu } from './AlarmRowMenu';
-import { formatDeviceTime, showValue, type ActiveAlarm } from './api';
+import { formatDeviceTime, showValue, useActiveAlarms, type ActiveAlarm } from './api';
 import { SystemPrefetch } from '../systems/prefetch';
 
-const REFRESH_MS = 15_000;
 /** Read by screen readers, not shown. */
 export const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 type SortField = 'severity' | 'since';
@@ -33,11 +31,7 @@ export function ActiveAlarmsTable({ system_cuid }: { system_cuid?: string }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const [sort, setSort] = useState<{ field: SortField; order: 'asc' | 'desc' }>({ field: 'severity', order: 'desc' });
-  const query = useQuery({
-    queryKey: ['alarm', 'active', system_cuid ?? null],
-    queryFn: ({ signal }) => trpc.alarm.active.query(system_cuid ? { system_cuid } : {}, { signal }),
-    refetchInterval: REFRESH_MS,
-  });
+  const query = useActiveAlarms(system_cuid);
   const rows = useMemo(() => sortAlarms(query.data ?? [], sort.field, sort.order), [query.data, sort]);
   const sortBy = (field: SortField) => setSort((s) => ({ field, order: s.field === field && s.order === 'desc' ? 'asc' : 'desc' }));
 

@@ -18,36 +18,15 @@ import {
   TablePagination,
   TextField,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { downloadCSV, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { historyCsvHeader, historyCsvLines } from '../../../shared/alerts/history-csv';
 import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
 import { SeverityChip } from '../events/severity';
-import { messageOf, trpc } from '../trpc';
-import { formatDeviceTime } from './api';
-
-type Severity = (typeof NOTIFICATION_SEVERITIES)[number];
-interface Filter {
-  system_cuid?: string;
-  severity_level?: Severity;
-  from?: Date;
-  to?: Date;
-}
-const CSV_PAGE = 1000;
+import { messageOf } from '../trpc';
+import { formatDeviceTime, historyCsv, useAlarmHistory, useAlarmSystems, type HistoryFilter as Filter } from './api';
 
 /** `datetime-local` text (the browser's time) ↔ Date. */
 const fromLocalInput = (v: string): Date | undefined => (v ? new Date(v) : undefined);
-
-/** Every page of the filtered history as CSV text, 1,000 rows a call (what the server gives at most). */
-export async function historyCsv(filter: Filter): Promise<string> {
-  let csv = historyCsvHeader();
-  for (let page = 1; ; page++) {
-    const { data } = await trpc.alarm.history.query({ filter, pagination: { page, perPage: CSV_PAGE }, sort: { field: 'timestamp', order: 'ASC' } });
-    csv += historyCsvLines(data);
-    if (data.length < CSV_PAGE) return csv;
-  }
-}
 
 /** Alarm history (state changes, device time): filters by system, severity and time range; CSV export of the filtered rows. */
 export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?: string; pageSize?: number }) {
@@ -62,19 +41,8 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
   const [busy, setBusy] = useState(false);
   const rangeError = filter.from && filter.to && filter.from >= filter.to ? translate('portal.alarms.range_error') : undefined;
 
-  const systems = useQuery({
-    queryKey: ['alarm', 'systems'],
-    queryFn: () => trpc.system.getList.query({ pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' }, filter: {} }),
-    enabled: !system_cuid,
-    staleTime: 60_000,
-  });
-  const history = useQuery({
-    queryKey: ['alarm', 'history', filter, page, perPage],
-    queryFn: ({ signal }) =>
-      trpc.alarm.history.query({ filter, pagination: { page: page + 1, perPage }, sort: { field: 'timestamp', order: 'DESC' } }, { signal }),
-    placeholderData: keepPreviousData,
-    enabled: !rangeError,
-  });
+  const systems = useAlarmSystems(!system_cuid);
+  const history = useAlarmHistory(filter, page, perPage, !rangeError);
   const change = (next: Partial<Filter>) => {
     setPage(0);
     setFilter((f) => Object.fromEntries(Object.entries({ ...f, ...next }).filter(([, v]) => v !== undefined && v !== '')));
@@ -118,7 +86,7 @@ export function AlarmHistoryTable({ system_cuid, pageSize = 25 }: { system_cuid?
             labelId="alarm-history-severity"
             label={translate('portal.alarms.col.severity')}
             value={filter.severity_level ?? ''}
-            onChange={(e) => change({ severity_level: (e.target.value || undefined) })}
+            onChange={(e) => change({ severity_level: e.target.value || undefined })}
             data-testid="history-severity"
           >
             <MenuItem value="">{translate('portal.alarms.all')}</MenuItem>

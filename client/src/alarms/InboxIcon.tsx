@@ -1,13 +1,12 @@
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import { Badge } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
-import { trpc } from '../trpc';
+import { useInboxUnreadCount } from './api';
 
 /** The inbox's menu icon with the number of unread items (polled; "999+" past the server's cap). */
 export function InboxIcon() {
   const translate = useTranslate();
-  const count = useQuery({ queryKey: ['inbox', 'unreadCount'], queryFn: () => trpc.inbox.unreadCount.query(), refetchInterval: 30_000, staleTime: 10_000 });
+  const count = useInboxUnreadCount();
   const total = count.data?.total ?? 0;
   return (
     <Badge

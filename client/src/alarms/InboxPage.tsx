@@ -14,14 +14,14 @@ import {
   Switch,
   TablePagination,
 } from '@mui/material';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../theme/brand';
 import { SeverityChip } from '../events/severity';
-import { messageOf, trpc } from '../trpc';
-import { formatDeviceTime, type InboxItem } from './api';
+import { messageOf } from '../trpc';
+import { formatDeviceTime, useInboxList, useMarkInboxRead, type InboxItem, type MarkReadInput } from './api';
 
 /** The notification inbox: portal notifications and alarms in one list, newest first, with the user's read state. */
 export default function InboxPage() {
@@ -33,16 +33,12 @@ export default function InboxPage() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(25);
   usePageTitle(translate('portal.inbox.menu'));
-  const list = useQuery({
-    queryKey: ['inbox', 'list', unreadOnly, page, perPage],
-    queryFn: ({ signal }) => trpc.inbox.list.query({ pagination: { page: page + 1, perPage }, unreadOnly }, { signal }),
-    placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
-  });
+  const list = useInboxList(unreadOnly, page, perPage);
+  const markReadMutation = useMarkInboxRead();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['inbox'] });
-  const markRead = (input: Parameters<typeof trpc.inbox.markRead.mutate>[0]) =>
-    trpc.inbox.markRead
-      .mutate(input)
+  const markRead = (input: MarkReadInput) =>
+    markReadMutation
+      .mutateAsync(input)
       .then(refresh)
       .catch((error: unknown) => notify('portal.alarms.action_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
   const open = (item: InboxItem) => {

@@ -7,16 +7,12 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
-import { useGetList, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { formatLocale } from '../i18n/locale';
-import { useToasts } from '../toasts/ToastProvider';
 import { messageOf } from '../trpc';
-import { statusColour, type TCommandRecord } from './api';
+import { statusColour, useControllerCommands } from './api';
 import { kindLabel } from './useCommandRunner';
 import { ownEntry } from '../../../shared/common/own-entry';
-
-export const COMMANDS_SHOWN = 50;
 
 function When({ at, locale }: { at: Date | null; locale: string }) {
   if (!at) return <>—</>;
@@ -26,25 +22,14 @@ function When({ at, locale }: { at: Date | null; locale: string }) {
 
 /**
  * A controller's commands, newest first (controllerCommand.getList filtered by controller_id):
- * kind, status, requester, times and the controller's message. Refreshes when a toast about a
- * command of this controller arrives.
+ * kind, status, requester, times and the controller's message. Refreshes when one of them changes:
+ * the live event of a command's new status invalidates the list through the query client
+ * (toasts/live-events.ts), and so does sending one (useCommandRunner).
  */
 export function CommandList({ controllerId, labels = {} }: { controllerId: string; labels?: Record<string, string> }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const store = useToasts();
-  const { data, total, isPending, error, refetch } = useGetList<TCommandRecord & { id: string }>('controllerCommand', {
-    filter: { controller_id: controllerId },
-    sort: { field: 'requested_at', order: 'DESC' },
-    pagination: { page: 1, perPage: COMMANDS_SHOWN },
-  });
-  useEffect(
-    () =>
-      store.subscribeCommands((c) => {
-        if (c.controller_id === controllerId) void refetch();
-      }),
-    [store, controllerId, refetch],
-  );
+  const { data, total, isPending, error } = useControllerCommands(controllerId);
   if (isPending) return <Typography variant="body2">{translate('ra.page.loading')}</Typography>;
   if (error) return <Alert severity="error">{translate('portal.control.load_failed', { message: messageOf(error) })}</Alert>;
   if (!data?.length)

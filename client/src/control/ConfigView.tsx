@@ -14,12 +14,11 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useCanAccess, useNotify, useTranslate } from 'react-admin';
 import { messageOf } from '../trpc';
-import { useToasts } from '../toasts/ToastProvider';
-import { applyControllerConfig, configurationTabOf, getControllerConfig, newCommandId, type TConfigTarget } from './api';
+import { configQueryKey, configurationTabOf, newCommandId, useApplyControllerConfig, useControllerConfig, type TConfigTarget } from './api';
 import { configRows, showValue, type ConfigRow } from './diff';
 import { useCommandRunner } from './useCommandRunner';
 
@@ -85,8 +84,6 @@ export function ConfigTable({ target }: { target: TConfigTarget }) {
   );
 }
 
-export const configQueryKey = (controllerId: string) => ['controllerConfig', controllerId];
-
 /**
  * Configuration of a controller: per target (the controller, each device / data processor) the
  * desired and the reported configuration side by side, with "Apply" (all differences or one
@@ -98,20 +95,14 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
   const queryClient = useQueryClient();
   const { canAccess: mayApply } = useCanAccess({ resource: 'controllerConfig', action: 'applyDifference' });
   const { run, dialog } = useCommandRunner();
-  const query = useQuery({ queryKey: configQueryKey(controllerId), queryFn: () => getControllerConfig(controllerId) });
+  const query = useControllerConfig(controllerId);
+  const applyConfig = useApplyControllerConfig();
   // One id per apply request (its retries and its step-up reuse it); a new one once it was taken.
   const pendingId = useRef<Record<string, string>>({});
   const [busy, setBusy] = useState<string | null>(null);
 
-  // The configuration changes when an apply_config of this controller is answered.
-  const store = useToasts();
-  useEffect(
-    () =>
-      store.subscribeCommands((c) => {
-        if (c.controller_id === controllerId) void queryClient.invalidateQueries({ queryKey: configQueryKey(controllerId) });
-      }),
-    [store, controllerId, queryClient],
-  );
+  // The configuration changes when an apply_config of this controller is answered: the live event
+  // invalidates it through the query client (toasts/live-events.ts).
 
   if (query.isPending) return <Typography variant="body2">{translate('ra.page.loading')}</Typography>;
   if (query.isError) return <Alert severity="error">{translate('portal.control.load_failed', { message: messageOf(query.error) })}</Alert>;
@@ -122,7 +113,7 @@ export function ConfigView({ controllerId, only, readOnly = false }: { controlle
     const id = (pendingId.current[scope] ??= newCommandId());
     setBusy(scope);
     try {
-      const record = await run(() => applyControllerConfig({ controller_id: controllerId, id, ...(onlyKeys ? { only: onlyKeys } : {}) }));
+      const record = await run(() => applyConfig.mutateAsync({ controller_id: controllerId, id, ...(onlyKeys ? { only: onlyKeys } : {}) }));
       if (record) delete pendingId.current[scope];
       await queryClient.invalidateQueries({ queryKey: configQueryKey(controllerId) });
       await queryClient.invalidateQueries({ queryKey: ['controllerCommand'] });

@@ -25,7 +25,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { DANGEROUS_BUILT_INS } from '../../../shared/controllers/command-wire';
 import { DecimalInput } from '../kit/DecimalInput';
 import { messageOf } from '../trpc';
-import { fieldErrorsOf, newCommandId, sendCommand, type TDeclaredCommand } from './api';
+import { fieldErrorsOf, newCommandId, useSendCommand, type TDeclaredCommand } from './api';
 import { kindLabel, useCommandRunner } from './useCommandRunner';
 import { ownEntry } from '../../../shared/common/own-entry';
 
@@ -160,6 +160,7 @@ export function SendCommandButton({ controllerId, declared }: { controllerId: st
   const queryClient = useQueryClient();
   const { canAccess } = useCanAccess({ resource: 'controllerCommand', action: 'send' });
   const { run, dialog } = useCommandRunner();
+  const send = useSendCommand();
   const [open, setOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const commandId = useRef<string>('');
@@ -180,7 +181,7 @@ export function SendCommandButton({ controllerId, declared }: { controllerId: st
     const payload = payloadOf(values, choice.declared);
     try {
       const record = await run((password) =>
-        sendCommand({ controller_id: controllerId, kind: choice.id, payload, id: commandId.current, ...(password ? { password } : {}) }),
+        send.mutateAsync({ controller_id: controllerId, kind: choice.id, payload, id: commandId.current, ...(password ? { password } : {}) }),
       );
       if (!record) return undefined; // step-up cancelled: nothing sent, the dialog stays
       setOpen(false);

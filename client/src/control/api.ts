@@ -1,6 +1,9 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
+import { useGetList } from 'react-admin';
 import type { TCommandRecord, TControllerConfig } from '../../../server/src/control/commands/commands.schema';
 import type { TDeclaredCommand } from '../../../shared/controllers/command-wire';
+import { commandQueries, controllerConfigKey, invalidate } from '../toasts/live-events';
 import { trpc } from '../trpc';
 
 export type { TCommandRecord, TControllerConfig, TDeclaredCommand };
@@ -19,10 +22,47 @@ export interface ApplyInput {
   id: string;
 }
 
-/** The control procedures (controllerCommand.send, controllerConfig.get / applyDifference: server/src/control/commands/commands.schema.ts). */
-export const getControllerConfig = (controller_id: string) => trpc.controllerConfig.get.query({ controller_id });
-export const applyControllerConfig = (input: ApplyInput) => trpc.controllerConfig.applyDifference.mutate(input);
-export const sendCommand = (input: SendInput) => trpc.controllerCommand.send.mutate(input);
+// The control procedures (controllerCommand.send, controllerConfig.get / applyDifference:
+// server/src/control/commands/commands.schema.ts) and react-admin's controllerCommand list.
+
+/** How many of a controller's commands the list shows (newest first). */
+export const COMMANDS_SHOWN = 50;
+
+/** A controller's latest commands, newest first (controllerCommand.getList filtered by controller_id). */
+export function useControllerCommands(controllerId: string) {
+  return useGetList<TCommandRecord & { id: string }>('controllerCommand', {
+    filter: { controller_id: controllerId },
+    sort: { field: 'requested_at', order: 'DESC' },
+    pagination: { page: 1, perPage: COMMANDS_SHOWN },
+  });
+}
+
+/** The query key of a controller's configuration (desired against reported). */
+export const configQueryKey = controllerConfigKey;
+
+/** A controller's configuration: per target, the desired and the reported one. */
+export function useControllerConfig(controllerId: string) {
+  return useQuery({ queryKey: configQueryKey(controllerId), queryFn: () => trpc.controllerConfig.get.query({ controller_id: controllerId }) });
+}
+
+/** Sends a command (controllerCommand.send); the answer is its record. */
+export function useSendCommand() {
+  return useMutation({ mutationFn: (input: SendInput) => trpc.controllerCommand.send.mutate(input) });
+}
+
+/** Applies the configuration's differences (all, or `only` some targets); the answer is the apply_config command's record. */
+export function useApplyControllerConfig() {
+  return useMutation({ mutationFn: (input: ApplyInput) => trpc.controllerConfig.applyDifference.mutate(input) });
+}
+
+/**
+ * Marks a controller's command lists and configuration stale through the query client (the same
+ * queries a live event about one of its commands invalidates, toasts/live-events.ts).
+ */
+export function useInvalidateCommandData(): (controllerId: string) => Promise<void> {
+  const queryClient = useQueryClient();
+  return (controllerId) => invalidate(queryClient, commandQueries(controllerId));
+}
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -10,7 +10,7 @@ import { useTranslate } from 'react-admin';
 import type { TToast } from '../../../server/src/notifications/notifications.schema';
 import type { Translate } from '../i18n/translate';
 import { useToasts } from '../toasts/ToastProvider';
-import { commandsTabOf, fieldErrorsOf, needsStepUp, type TCommandRecord } from './api';
+import { commandsTabOf, fieldErrorsOf, needsStepUp, useInvalidateCommandData, type TCommandRecord } from './api';
 import { commandActionResponse } from '../../../shared/common/enums';
 
 /**
@@ -55,7 +55,8 @@ interface StepUp {
 }
 
 /**
- * Runs a command call (send or apply) for the requester: the PENDING toast at once, and the
+ * Runs a command call (send or apply) for the requester: the PENDING toast at once (and the
+ * controller's command list and configuration invalidated through the query client), and the
  * step-up when the server asks for the password again (PRECONDITION_FAILED with data.stepUp): a
  * dialog asks for it and the SAME call (same command id) goes again with it. A wrong password is
  * shown in the dialog; Cancel sends nothing and resolves undefined. Other failures reject.
@@ -63,11 +64,13 @@ interface StepUp {
 export function useCommandRunner(): { run(call: (password?: string) => Promise<TCommandRecord>): Promise<TCommandRecord | undefined>; dialog: ReactElement } {
   const store = useToasts();
   const translate = useTranslate();
+  const invalidateCommandData = useInvalidateCommandData();
   const [stepUp, setStepUp] = useState<StepUp | null>(null);
 
   const announce = (record: TCommandRecord) => {
     const toast = commandToast(record, translate);
     store.upsert(toast, toast.actionResponse === 'PENDING' ? { duration: PENDING_TOAST_MS } : {});
+    void invalidateCommandData(record.controller_id);
   };
 
   const run = async (call: (password?: string) => Promise<TCommandRecord>): Promise<TCommandRecord | undefined> => {

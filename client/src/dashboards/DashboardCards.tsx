@@ -2,7 +2,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { useTranslate } from 'react-admin';
-import type { MineDashboard } from './data';
+import type { MineDashboard } from './api';
 
 /** The caller's dashboards as cards, each one a link to its page (keyboard and mouse). */
 export function DashboardCards({ dashboards }: { dashboards: readonly MineDashboard[] }) {

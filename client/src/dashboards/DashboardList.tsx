@@ -18,14 +18,14 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Title, useCanAccess, useNotify, useTranslate } from 'react-admin';
 import { usePageTitle } from '../theme/brand';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
 import { DashboardCards } from './DashboardCards';
-import { useMine } from './data';
+import { useCreateDashboard, useDashboardCompanies, useDashboardSystems, useMine, useRoles } from './api';
 
 /** /dashboards: the dashboards made for the caller; "New dashboard" for those who may create one (level 0). */
 export default function DashboardList() {
@@ -72,10 +72,10 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const [role, setRole] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const list = { pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' as const }, filter: {} };
-  const companies = useQuery({ queryKey: ['dashboard.companies'], queryFn: () => trpc.company.getList.query(list), enabled: kind === 'company' });
-  const systems = useQuery({ queryKey: ['dashboard.systems'], queryFn: () => trpc.system.getList.query(list), enabled: kind === 'system' });
-  const roles = useQuery({ queryKey: ['role.all'], queryFn: () => trpc.role.all.query() });
+  const companies = useDashboardCompanies(kind === 'company');
+  const systems = useDashboardSystems(kind === 'system');
+  const roles = useRoles();
+  const createDashboard = useCreateDashboard();
   const options = (kind === 'company' ? companies.data?.data : systems.data?.data) ?? [];
 
   const submit = async () => {
@@ -85,7 +85,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
     }
     setBusy(true);
     try {
-      const created = await trpc.dashboard.create.mutate({ data: { name: name.trim(), entityowner_cuid: owner, role_cuid: role || null } });
+      const created = await createDashboard.mutateAsync({ data: { name: name.trim(), entityowner_cuid: owner, role_cuid: role || null } });
       notify('portal.dashboards.created', { type: 'success' });
       await queryClient.invalidateQueries({ queryKey: ['dashboard.mine'] });
       navigate(`/dashboards/${encodeURIComponent(String(created.data.id))}`);

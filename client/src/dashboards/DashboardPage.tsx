@@ -1,13 +1,14 @@
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Alert, Box, Button, CircularProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Title, useCanAccess, useNotify, useTranslate } from 'react-admin';
 import { RANGE_PRESETS, type TDashboardLayout, type TDashboardRange, type TWidget, ZDashboardLayout } from '../../../shared/dashboards/dashboard-layout.schema';
 import { usePageTitle } from '../theme/brand';
-import { httpStatusOf, messageOf, trpc } from '../trpc';
+import { httpStatusOf, messageOf } from '../trpc';
+import { dashboardKey, useDashboard, useUpdateDashboard } from './api';
 import { fromLocalInput, rangeOf, toLocalInput } from './range';
 
 // The grid library (and its styles) and the widget form come in their own chunks.
@@ -27,11 +28,7 @@ export default function DashboardPage({ id: given, embedded = false }: { id?: st
   const params = useParams();
   const id = given ?? params.id ?? '';
   const translate = useTranslate();
-  const one = useQuery({
-    queryKey: ['dashboard.getOne', id],
-    queryFn: ({ signal }) => trpc.dashboard.getOne.query({ id }, { signal }),
-    retry: (count, error) => httpStatusOf(error) >= 500 && count < 2,
-  });
+  const one = useDashboard(id);
   const record = one.data?.data as { dashboard_cuid: string; name: string; meta: unknown } | undefined;
 
   const title = embedded ? null : <PageTitle title={record?.name ?? translate('portal.dashboards.title')} />;
@@ -84,6 +81,7 @@ function Dashboard({ id, name, saved, embedded }: { id: string; name: string; sa
   const [viewRange, setViewRange] = useState<TDashboardRange>(saved.range);
   const [form, setForm] = useState<{ widget?: TWidget } | null>(null);
   const [busy, setBusy] = useState(false);
+  const updateDashboard = useUpdateDashboard();
   const layout = editing ? draft : { ...saved, range: viewRange };
   const range = useMemo(() => rangeOf(layout.range), [layout.range]);
 
@@ -95,9 +93,9 @@ function Dashboard({ id, name, saved, embedded }: { id: string; name: string; sa
   const save = async () => {
     setBusy(true);
     try {
-      await trpc.dashboard.update.mutate({ id, data: { meta: draft } });
+      await updateDashboard.mutateAsync({ id, data: { meta: draft } });
       notify('portal.dashboards.saved', { type: 'success' });
-      await queryClient.invalidateQueries({ queryKey: ['dashboard.getOne', id] });
+      await queryClient.invalidateQueries({ queryKey: dashboardKey(id) });
       setViewRange(draft.range);
       setEditing(false);
     } catch (e) {

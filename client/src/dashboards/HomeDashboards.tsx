@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { DashboardCards } from './DashboardCards';
-import { useMine } from './data';
+import { useMine } from './api';
 
 /**
  * The dashboards made for the signed-in user (their companies' and systems', for their role level or

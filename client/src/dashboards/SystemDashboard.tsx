@@ -1,7 +1,7 @@
 import { MenuItem, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { MineDashboard } from './data';
+import type { MineDashboard } from './api';
 import DashboardPage from './DashboardPage';
 
 /** A system page's "Dashboard" tab: the system's dashboard made for the user (a picker when it has several). */

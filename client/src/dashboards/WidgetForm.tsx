@@ -15,7 +15,6 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import {
@@ -27,8 +26,7 @@ import {
   type TWidgetType,
   WIDGET_TYPES,
 } from '../../../shared/dashboards/dashboard-layout.schema';
-import { trpc } from '../trpc';
-import { useLatest } from './data';
+import { useDashboardSystems, useLatest } from './api';
 
 type Draft = {
   type: TWidgetType;
@@ -125,11 +123,7 @@ export default function WidgetForm({ widget, widgets, onClose, onSubmit }: Widge
   const needsSystem = d.type === 'timeseries' || d.type === 'latest' || d.type === 'energy' || (d.type === 'kpi' && d.metric === 'parameter');
   const needsDevice = d.type === 'latest' || (d.type === 'kpi' && d.metric === 'parameter');
 
-  const systems = useQuery({
-    queryKey: ['dashboard.systems'],
-    queryFn: () => trpc.system.getList.query({ pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' }, filter: {} }),
-    enabled: needsSystem,
-  });
+  const systems = useDashboardSystems(needsSystem);
   const latest = useLatest(needsSystem && d.system_cuid ? d.system_cuid : undefined);
   const devices = latest.data?.devices ?? [];
   const device = devices.find((x) => x.entity_cuid === d.entity_cuid);

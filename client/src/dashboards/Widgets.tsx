@@ -1,7 +1,6 @@
 import { localText } from '../i18n/localText';
 import { formatNumber } from '../i18n/format';
 import { Box, Chip, CircularProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useLocaleState, useTranslate } from 'react-admin';
@@ -10,8 +9,7 @@ import EnergyBars from '../energy/EnergyBars';
 import { MarkdownView } from '../kit/MarkdownField';
 import { SiteMap } from '../map';
 import { formatValue } from '../systems/chart-time';
-import { trpc } from '../trpc';
-import { isUnavailable, useLatest, useOverview, type Overview } from './data';
+import { isUnavailable, useFleetEnergyDays, useLatest, useOverview, useWidgetSeries, type Overview } from './api';
 import type { DateRange } from './range';
 import { SystemPrefetch } from '../systems/prefetch';
 
@@ -111,11 +109,7 @@ function OverviewKpi({ metric }: { metric: Settings<'kpi'>['metric'] }) {
 
 function EnergyRangeKpi({ range }: { range: DateRange }) {
   const [locale] = useLocaleState();
-  const energy = useQuery({
-    queryKey: ['fleet.energy', 'day', range.from.getTime(), range.to.getTime()],
-    queryFn: ({ signal }) => trpc.fleet.energy.query({ from: range.from, to: range.to, granularity: 'day' }, { signal }),
-    retry: false,
-  });
+  const energy = useFleetEnergyDays(range);
   if (energy.isPending) return <Loading />;
   if (energy.isError) return <Failed error={energy.error} />;
   return <Figure value={formatValue(energy.data.total_kwh, locale)} unit="kWh" />;
@@ -152,18 +146,7 @@ function TimeseriesWidget({ settings, range }: { settings: Settings<'timeseries'
     for (const s of settings.series) m.set(s.entity_cuid, [...(m.get(s.entity_cuid) ?? []), s.parameter_id]);
     return [...m.entries()];
   }, [settings.series]);
-  const series = useQuery({
-    queryKey: ['dashboard.series', settings.system_cuid, byDevice, shown.from, shown.to, points],
-    queryFn: ({ signal }) =>
-      Promise.all(
-        byDevice.map(([entity_cuid, parameter_ids]) =>
-          trpc.telemetry.series.query({ entity_cuid, parameter_ids, from: new Date(shown.from), to: new Date(shown.to), points }, { signal }),
-        ),
-      ),
-    enabled: width > 0,
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const series = useWidgetSeries({ system_cuid: settings.system_cuid, byDevice, from: shown.from, to: shown.to, points, enabled: width > 0 });
   const labels = useMemo(() => ({ avg: 'avg', min: 'min', max: 'max', time: translate('portal.dashboards.from') }), [translate]);
   const onZoom = useCallback((from: number, to: number) => setZoom({ from, to }), []);
   const onWidth = useCallback((w: number) => setWidth(Math.round(w / 10) * 10), []);

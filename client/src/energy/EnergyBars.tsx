@@ -1,7 +1,7 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { useEnergy } from './api';
 import { barLayout, formatKwh, periodLabel } from './format';
 
 /**
@@ -19,11 +19,6 @@ export interface EnergyBarsProps {
   height?: number;
 }
 
-interface Period {
-  label: string;
-  kwh: number | null;
-}
-
 const visuallyHidden = {
   position: 'absolute',
   width: 1,
@@ -38,15 +33,7 @@ export default function EnergyBars(props: EnergyBarsProps) {
   const height = props.height ?? 220;
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const energy = useQuery({
-    queryKey: ['energy', system_cuid ?? null, company_cuid ?? null, granularity, from.getTime(), to.getTime()],
-    queryFn: async ({ signal }): Promise<{ periods: Period[]; total_kwh: number }> =>
-      system_cuid
-        ? trpc.telemetry.energy.query({ system_cuid, from, to, granularity }, { signal })
-        : trpc.fleet.energy.query({ from, to, granularity, ...(company_cuid ? { company_cuid } : {}) }, { signal }),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const energy = useEnergy({ system_cuid, company_cuid, granularity, from, to });
 
   if (energy.isError && !energy.data) {
     return (

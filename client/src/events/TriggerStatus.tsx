@@ -1,10 +1,7 @@
 import { formatDateTime } from '../i18n/format';
 import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useListContext, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
-import { trpc } from '../trpc';
-
-type Status = Awaited<ReturnType<typeof trpc.triggerStatus.list.query>>[number];
+import { type TriggerStatus as Status, useTriggerStatus, useTriggerStatuses } from './api';
 
 const when = (d: Date | string | null | undefined, locale: string) => (d ? formatDateTime(d, locale, { seconds: true }) : null);
 
@@ -26,12 +23,7 @@ export function TriggerStateChip({ state }: { state: string }) {
 function usePageStatuses(): Map<string, Status> {
   const { data } = useListContext();
   const ids = (data ?? []).map((r) => String(r.id)).sort();
-  const query = useQuery({
-    queryKey: ['alarm', 'triggerStatus', ids],
-    queryFn: () => trpc.triggerStatus.list.query({ trigger_cuids: ids }),
-    enabled: ids.length > 0,
-    refetchInterval: 30_000,
-  });
+  const query = useTriggerStatuses(ids);
   return new Map((query.data ?? []).map((s) => [s.trigger_cuid, s]));
 }
 
@@ -64,12 +56,7 @@ export function TriggerStatusPanel() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const id = record ? String(record.id) : '';
-  const query = useQuery({
-    queryKey: ['alarm', 'triggerStatus', id],
-    queryFn: () => trpc.triggerStatus.get.query({ trigger_cuid: id }),
-    enabled: !!id,
-    refetchInterval: 15_000,
-  });
+  const query = useTriggerStatus(id);
   const s = query.data;
   if (!s) return null;
   const rows: [string, string | null][] = [

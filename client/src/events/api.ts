@@ -52,3 +52,25 @@ export function useChannelLinks(channel_cuid: string) {
 }
 
 export const setChannelLink = (channel_cuid: string, v: { trigger_cuid: string; enabled: boolean }) => trpc.channelLink.set.mutate({ channel_cuid, ...v });
+
+export type TriggerStatus = Awaited<ReturnType<typeof trpc.triggerStatus.list.query>>[number];
+
+/** The evaluation state of several triggers at once (a list's page), every 30 s. */
+export function useTriggerStatuses(trigger_cuids: string[]) {
+  return useQuery({
+    queryKey: ['alarm', 'triggerStatus', trigger_cuids],
+    queryFn: () => trpc.triggerStatus.list.query({ trigger_cuids }),
+    enabled: trigger_cuids.length > 0,
+    refetchInterval: 30_000,
+  });
+}
+
+/** One trigger's evaluation state (its edit page), every 15 s. */
+export function useTriggerStatus(trigger_cuid: string) {
+  return useQuery({
+    queryKey: ['alarm', 'triggerStatus', trigger_cuid],
+    queryFn: () => trpc.triggerStatus.get.query({ trigger_cuid }),
+    enabled: !!trigger_cuid,
+    refetchInterval: 15_000,
+  });
+}

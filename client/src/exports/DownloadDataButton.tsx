@@ -1,15 +1,12 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Button } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { trpc } from '../trpc';
+import { useExportJob } from './api';
 import { isActive, type ExportJob } from './job';
 
 // The dialog (react-admin's form, the template inputs) comes in its own chunk on first use.
 const ExportDialog = lazy(() => import('./ExportDialog'));
-
-const POLL_MS = 500;
 
 /**
  * "Download data" in a system page's header: opens the export dialog. The job it starts is
@@ -23,13 +20,7 @@ export function DownloadDataButton({ systemCuid, systemName, timezone }: { syste
   // system's templates through exportJob.templates; making a template needs system edit.
   const [open, setOpen] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
-  const job = useQuery({
-    queryKey: ['exportJob.get', jobId],
-    queryFn: ({ signal }) => trpc.exportJob.get.query({ id: jobId! }, { signal }),
-    enabled: !!jobId,
-    refetchInterval: (q) => (isActive(q.state.data) || !q.state.data ? POLL_MS : false),
-    retry: false,
-  });
+  const job = useExportJob(jobId);
   // A toast when a job followed in the background ends.
   const last = useRef<ExportJob | undefined>(undefined);
   useEffect(() => {

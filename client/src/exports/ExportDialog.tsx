@@ -23,11 +23,12 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { CreateBase, ResourceContextProvider, SimpleForm, TextInput, required, useCanAccess, useLocaleState, useTranslate } from 'react-admin';
 import { fullLabel } from '../systems/chart-time';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { exportTemplatesKey, useCancelExport, useExportTemplates, useStartExport } from './api';
 import { fieldErrorsOf, isActive, jobLine, percentOf, sizeLabel, type ExportJob } from './job';
 import { defaultDecimal, EXPORT_PRESETS, exportRange, fromLocalInput, toLocalInput, type ExportPreset } from './range';
 import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs } from './TemplateInputs';
@@ -89,19 +90,10 @@ export default function ExportDialog(props: ExportDialogProps) {
   );
 }
 
-type Template = { template_cuid: string; name: string; config: Record<string, unknown> };
-
-function useTemplates(systemCuid: string) {
-  return useQuery({
-    queryKey: ['systemDataExportTemplate.getList', systemCuid],
-    queryFn: async ({ signal }) => (await trpc.exportJob.templates.query({ system_cuid: systemCuid }, { signal })).data as Template[],
-  });
-}
-
 function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const templates = useTemplates(props.systemCuid);
+  const templates = useExportTemplates(props.systemCuid);
   const { canAccess: canCreateTemplate } = useCanAccess({ resource: 'systemDataExportTemplate', action: 'create' });
   const [templateCuid, setTemplateCuid] = useState('');
   const [preset, setPreset] = useState<ExportPreset>('today');
@@ -124,11 +116,7 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
   }, [preset, timezone, customFrom, customTo, zoneOk]);
   const badRange = !!range && range.from >= range.to;
 
-  const start = useMutation({
-    mutationFn: () =>
-      trpc.exportJob.start.mutate({ template_cuid: chosen!.template_cuid, from: new Date(range!.from), to: new Date(range!.to), format, timezone, decimal }),
-    onSuccess: (job) => props.onStarted(job),
-  });
+  const start = useStartExport({ onSuccess: (job) => props.onStarted(job) });
   const errors = start.isError ? fieldErrorsOf(start.error) : {};
 
   const pickTemplate = (cuid: string) => {
@@ -253,7 +241,14 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
       </DialogContent>
       <DialogActions>
         <Button onClick={props.onClose}>{translate(`${T}.close`)}</Button>
-        <Button variant="contained" onClick={() => start.mutate()} disabled={!chosen || !range || badRange || start.isPending} data-testid="export-start">
+        <Button
+          variant="contained"
+          onClick={() =>
+            start.mutate({ template_cuid: chosen!.template_cuid, from: new Date(range!.from), to: new Date(range!.to), format, timezone, decimal })
+          }
+          disabled={!chosen || !range || badRange || start.isPending}
+          data-testid="export-start"
+        >
           {translate(`${T}.start`)}
         </Button>
       </DialogActions>
@@ -275,7 +270,7 @@ function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone(): voi
           transform={cleanTemplate}
           mutationOptions={{
             onSuccess: async () => {
-              await queryClient.invalidateQueries({ queryKey: ['systemDataExportTemplate.getList', systemCuid] });
+              await queryClient.invalidateQueries({ queryKey: exportTemplatesKey(systemCuid) });
               onDone();
             },
           }}
@@ -298,7 +293,7 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const active = isActive(job);
-  const cancel = useMutation({ mutationFn: () => trpc.exportJob.cancel.mutate({ id: job.id }) });
+  const cancel = useCancelExport();
   return (
     <>
       <DialogContent>
@@ -311,7 +306,7 @@ function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): voi
       </DialogContent>
       <DialogActions>
         {active && (
-          <Button color="warning" onClick={() => cancel.mutate()} disabled={cancel.isPending} data-testid="export-cancel">
+          <Button color="warning" onClick={() => cancel.mutate(job.id)} disabled={cancel.isPending} data-testid="export-cancel">
             {translate(`${T}.cancel_job`)}
           </Button>
         )}

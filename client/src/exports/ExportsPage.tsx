@@ -1,11 +1,11 @@
 import { formatDateTime } from '../i18n/format';
 import { Alert, Box, Button, Chip, CircularProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../theme/brand';
 import { fullLabel } from '../systems/chart-time';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { useCancelExport, useExportJobs } from './api';
 import { JobProgress } from './ExportDialog';
 import { isActive, sizeLabel, type ExportJob } from './job';
 import { SystemPrefetch } from '../systems/prefetch';
@@ -20,13 +20,8 @@ export default function ExportsPage() {
   const [locale] = useLocaleState();
   const notify = useNotify();
   usePageTitle(translate(`${T}.page_title`));
-  const jobs = useQuery({
-    queryKey: ['exportJob.list'],
-    queryFn: ({ signal }) => trpc.exportJob.list.query(undefined, { signal }),
-    refetchInterval: (q) => ((q.state.data?.data ?? []).some((j) => isActive(j)) ? 1000 : 10_000),
-  });
-  const cancel = useMutation({
-    mutationFn: (id: string) => trpc.exportJob.cancel.mutate({ id }),
+  const jobs = useExportJobs();
+  const cancel = useCancelExport({
     onSuccess: () => {
       notify(`${T}.cancelled`, { type: 'info' });
       void jobs.refetch();

@@ -1,7 +1,6 @@
 import { useFormat } from '../i18n/useFormat';
 import { localText } from '../i18n/localText';
 import { Alert, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import {
   ArrayInput,
   FormDataConsumer,
@@ -17,31 +16,13 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { EXPORT_AGGREGATES, EXPORT_FREQUENCIES, EXPORT_RESOLUTIONS } from '../../../shared/exports/export-config.schema';
-import { trpc } from '../trpc';
+import { type Latest, useChannelDetails, useSystemDevices } from './api';
 
 const T = 'portal.exports';
 
-type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
-
-/** A system's devices and the parameters each logs (the same answer the system page shows). */
-export function useSystemDevices(systemCuid: string | undefined) {
-  return useQuery({
-    queryKey: ['telemetry.latest', systemCuid],
-    queryFn: ({ signal }) => trpc.telemetry.latest.query({ system_cuid: systemCuid! }, { signal }),
-    enabled: !!systemCuid,
-    staleTime: 30_000,
-    retry: false,
-  });
-}
-
 /** An e-mail channel as its address (the channel list itself does not carry it). */
 function ChannelLabel({ record }: { record?: { channel_cuid: string } }) {
-  const details = useQuery({
-    queryKey: ['channelDetails', record?.channel_cuid],
-    queryFn: () => trpc.channelDetails.get.query({ channel_cuid: record!.channel_cuid }),
-    enabled: !!record?.channel_cuid,
-    staleTime: 60_000,
-  });
+  const details = useChannelDetails(record?.channel_cuid);
   return <span>{details.data?.email?.email ?? record?.channel_cuid ?? ''}</span>;
 }
 

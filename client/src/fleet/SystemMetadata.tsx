@@ -1,6 +1,6 @@
 import { localText } from '../i18n/localText';
 import { Alert, Box, CircularProgress, Divider, Tab, Tabs, Typography } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   BooleanInput,
@@ -19,55 +19,10 @@ import {
   type Validator,
 } from 'react-admin';
 import { DecimalInput } from '../kit/DecimalInput';
-import { trpc } from '../trpc';
+import { type MetadataField, type MetadataFieldset, type MetadataSection, systemMetadataKey, useSaveSystemMetadata, useSystemMetadata } from './api';
 import { ownEntry } from '../../../shared/common/own-entry';
 
 export const PHASES = ['L1', 'L2', 'L3'] as const;
-
-export interface MetadataField {
-  key: string;
-  label: string;
-  type: 'text' | 'number' | 'integer' | 'date' | 'boolean' | 'select';
-  unit?: string;
-  options?: (string | { value: string; label?: string })[];
-  required?: boolean;
-  min?: number;
-  max?: number;
-}
-export interface MetadataFieldset {
-  fieldset_id: string | number;
-  title: string;
-  description?: string | null;
-  /** The field definitions (forSystem gives `fields`; a template row keeps them in `data.fields`). */
-  fields?: MetadataField[];
-  data?: { fields: MetadataField[] };
-  /** forSystem lists active fieldsets only; a row says so itself. */
-  active?: boolean;
-  section_index: number;
-  /** French beside the English (`{ fr: { title, description, "field.<key>.label" } }`). */
-  translations?: Record<string, unknown>;
-}
-export interface MetadataSection {
-  section_id: string | number;
-  title: string;
-  description?: string | null;
-  isPhaseSection: boolean;
-  index: number;
-  fieldsets: MetadataFieldset[];
-  translations?: Record<string, unknown>;
-}
-export interface SystemMetadataView {
-  template: MetadataSection[];
-  data: Record<string, unknown>;
-  metadata_cuid: string | null;
-  canChange: boolean;
-}
-
-type MetadataApi = {
-  forSystem: { query(input: { system_cuid: string }): Promise<SystemMetadataView> };
-  save: { mutate(input: { system_cuid: string; data: Record<string, unknown> }): Promise<unknown> };
-};
-const api = () => (trpc as unknown as { systemMetadata: MetadataApi }).systemMetadata;
 
 /**
  * Where a value lives in the FORM: the metadata's ids are numbers (docs/system-metadata.md), which
@@ -233,16 +188,16 @@ export function SystemMetadataPanel({ systemCuid }: { systemCuid: string }) {
   const [locale] = useLocaleState();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const queryKey = ['systemMetadata', 'forSystem', systemCuid];
-  const { data, isPending, error } = useQuery({ queryKey, queryFn: () => api().forSystem.query({ system_cuid: systemCuid }) });
+  const { data, isPending, error } = useSystemMetadata(systemCuid);
+  const save = useSaveSystemMetadata();
   if (isPending) return <CircularProgress size={24} sx={{ m: 3 }} />;
   if (error || !data) return <Alert severity="error">{error instanceof Error ? error.message : translate('ra.notification.http_error')}</Alert>;
   const readOnly = !data.canChange;
   const sections = [...data.template].sort((a, b) => a.index - b.index);
   const onSubmit = async (values: Record<string, unknown>) => {
     try {
-      await api().save.mutate({ system_cuid: systemCuid, data: fromFormValues(sections, values) });
-      await queryClient.invalidateQueries({ queryKey });
+      await save.mutateAsync({ system_cuid: systemCuid, data: fromFormValues(sections, values) });
+      await queryClient.invalidateQueries({ queryKey: systemMetadataKey(systemCuid) });
       notify('portal.fleet.metadata.saved', { type: 'info' });
     } catch (err) {
       // Field errors name data.<section>.<fieldset>.<key> (or data.<section>.<phase>.…): shown with their labels.

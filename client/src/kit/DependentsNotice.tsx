@@ -1,31 +1,6 @@
 import { Alert, CircularProgress, List, ListItem, Stack, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { type Identifier, useTranslate } from 'react-admin';
-import { trpc } from '../trpc';
-
-export interface DependentsAnswer {
-  deletable: boolean;
-  blocked: boolean;
-  dependents: { kind: string; action: 'delete' | 'unlink' | 'block'; count: number; more: boolean; label: string }[];
-  /** The server's sentence, in the user's language. */
-  message: string;
-}
-type DependentsProcedure = { dependents?: { query(input: { ids: string[] }): Promise<{ data: DependentsAnswer }> } };
-
-/** Most records one question names (the server's limit); a larger selection gets the plain warning. */
-export const DEPENDENTS_MAX_IDS = 100;
-
-/** `<resource>.dependents` for some ids, when the resource has it (undefined otherwise). */
-export function useDependents(resource: string, ids: Identifier[], enabled = true) {
-  const key = ids.map(String).sort();
-  const procedure = (trpc as unknown as Record<string, DependentsProcedure>)[resource]?.dependents;
-  return useQuery({
-    queryKey: [resource, 'dependents', key],
-    queryFn: async () => (await procedure!.query({ ids: key })).data,
-    enabled: enabled && !!procedure && key.length > 0 && key.length <= DEPENDENTS_MAX_IDS,
-    staleTime: 5_000,
-  });
-}
+import { useDependents } from './api';
 
 /**
  * What deleting these records does to what depends on them, for a delete confirmation: "This

@@ -20,46 +20,8 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Button, useNotify, useRefresh, useResourceContext, useTranslate } from 'react-admin';
-import { trpc } from '../trpc';
-import { chunks, parseCsv, type ParsedCsv } from './csv';
-
-export const IMPORT_CHUNK = 100;
-
-export interface ImportError {
-  row: number;
-  field?: string;
-  message: string;
-}
-interface ImportResult {
-  created: number;
-  ids: string[];
-  errors: ImportError[];
-}
-type ImportMode = 'validate' | 'all' | 'validOnly';
-type ImportProcedure = { importMany: { mutate(input: { rows: Record<string, string>[]; mode: ImportMode }): Promise<ImportResult> } };
-
-/** `<resource>.importMany` over chunks of rows; errors come back with file-wide row numbers. */
-export async function importInChunks(
-  resource: string,
-  rows: Record<string, string>[],
-  mode: ImportMode,
-  onProgress: (done: number) => void,
-): Promise<ImportResult> {
-  const procedure = (trpc as unknown as Record<string, ImportProcedure>)[resource];
-  const out: ImportResult = { created: 0, ids: [], errors: [] };
-  let offset = 0;
-  for (const chunk of chunks(rows, IMPORT_CHUNK)) {
-    const res = await procedure.importMany.mutate({ rows: chunk, mode });
-    out.created += res.created;
-    out.ids.push(...res.ids);
-    out.errors.push(...res.errors.map((e) => ({ ...e, row: e.row + offset })));
-    offset += chunk.length;
-    onProgress(offset);
-    // "all" writes every row or none: stop at the first chunk the server refused.
-    if (mode === 'all' && res.errors.length > 0) break;
-  }
-  return out;
-}
+import { type ImportError, useImportRows } from './api';
+import { parseCsv, type ParsedCsv } from './csv';
 
 type Phase = 'pick' | 'validating' | 'report' | 'importing';
 
@@ -89,6 +51,7 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
   const notify = useNotify();
   const refresh = useRefresh();
   const queryClient = useQueryClient();
+  const importRows = useImportRows(resource);
   const inputRef = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [phase, setPhase] = useState<Phase>('pick');
@@ -127,7 +90,7 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
     setPhase('validating');
     setProgress({ done: 0, total: p.rows.length });
     try {
-      const res = await importInChunks(resource, rowsOf(p), 'validate', (done) => setProgress({ done, total: p.rows.length }));
+      const res = await importRows.mutateAsync({ rows: rowsOf(p), mode: 'validate', onProgress: (done) => setProgress({ done, total: p.rows.length }) });
       setErrors(res.errors);
       setPhase('report');
     } catch (error) {
@@ -143,7 +106,11 @@ export function ImportButton({ fields: idFields, ignore = ['id'], label, names =
     setProgress({ done: 0, total: rows.length });
     let created = 0;
     try {
-      const res = await importInChunks(resource, rows, onlyValid ? 'validOnly' : 'all', (done) => setProgress({ done, total: rows.length }));
+      const res = await importRows.mutateAsync({
+        rows,
+        mode: onlyValid ? 'validOnly' : 'all',
+        onProgress: (done) => setProgress({ done, total: rows.length }),
+      });
       created = res.created;
       if (!onlyValid && res.errors.length > 0) {
         // Someone changed the data since the check: show what the server says now.

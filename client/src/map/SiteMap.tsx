@@ -1,6 +1,5 @@
 import 'leaflet/dist/leaflet.css';
 import { Box } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useTranslate } from 'react-admin';
@@ -9,7 +8,7 @@ import Supercluster, { type ClusterProperties } from 'supercluster';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
-import { trpc } from '../trpc';
+import { useMapSettings } from './api';
 import { siteSystemsPath, STATE_COLOURS, worseState } from './pins';
 import type { MapPin, SiteMapProps } from './types';
 
@@ -29,12 +28,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
   const box = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const tilesRef = useRef<L.TileLayer | null>(null);
-  const settings = useQuery({
-    queryKey: ['fleet.mapSettings'],
-    queryFn: ({ signal }) => trpc.fleet.mapSettings.query(undefined, { signal }),
-    staleTime: Infinity,
-    retry: false,
-  });
+  const settings = useMapSettings();
   // Latest handlers and labels, read by the map's listeners without rebuilding the map.
   const choose = useRef<(pin: MapPin) => void>(() => undefined);
   choose.current = onPinClick ?? ((pin) => navigate(siteSystemsPath(pin.site_cuid)));
@@ -118,7 +112,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
           const expand = () => map.setView([lat, lng], Math.min(index.getClusterExpansionZoom(Number(item.id)), 18));
           marker.on('click', expand);
           marker.on('keypress', (e) => {
-            const key = (e.originalEvent).key;
+            const key = e.originalEvent.key;
             if (key === 'Enter' || key === ' ') expand();
           });
           marker.addTo(layer);
@@ -140,7 +134,7 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
           });
           marker.on('click', () => choose.current(pin));
           marker.on('keypress', (e) => {
-            const key = (e.originalEvent).key;
+            const key = e.originalEvent.key;
             if (key === 'Enter' || key === ' ') choose.current(pin);
           });
           marker.addTo(layer);

@@ -39,7 +39,7 @@ import {
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ListActions } from '../kit/ListActions';
 import { toHttpError } from '../dataProvider';
-import { trpc } from '../trpc';
+import { useCreateUser, useResendInvitation, useSetUserActive } from './api';
 import { RoleChipField, RoleSelectInput } from './roles-ui';
 import { MembershipEditButton } from './memberships';
 
@@ -98,14 +98,14 @@ export function UserStatusButton() {
   const { canAccess } = useCanAccess({ resource: 'user', action: 'deactivate' });
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const setActive = useSetUserActive();
   // Deactivating oneself would sign one out at once: not offered here.
   if (!record || !canAccess || (identity && String(identity.id) === String(record.user_cuid))) return null;
   const deactivating = !record.inactive;
   const run = async () => {
     setBusy(true);
     try {
-      if (deactivating) await trpc.user.deactivate.mutate({ user_cuid: String(record.user_cuid) });
-      else await trpc.user.reactivate.mutate({ user_cuid: String(record.user_cuid) });
+      await setActive.mutateAsync({ user_cuid: String(record.user_cuid), active: !deactivating });
       notify(deactivating ? 'portal.organisation.user.deactivated' : 'portal.organisation.user.reactivated', {
         type: 'success',
         messageArgs: { name: record.name },
@@ -216,9 +216,10 @@ export function UserCreate() {
   const notify = useNotify();
   const redirect = useRedirect();
   const translate = useTranslate();
+  const createUser = useCreateUser();
   const save = async (values: Record<string, unknown>) => {
     try {
-      const answer = await trpc.user.create.mutate({ data: values as never });
+      const answer = await createUser.mutateAsync(values);
       if (answer.invitation)
         notify(answer.invitation.message, { type: answer.invitation.sent ? 'success' : 'warning', autoHideDuration: answer.invitation.sent ? 5000 : null });
       else notify('ra.notification.created', { type: 'info', messageArgs: { smart_count: 1 } });
@@ -262,11 +263,12 @@ function ResendInvitationButton() {
   const record = useRecordContext();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
+  const resendInvitation = useResendInvitation();
   if (!record || !record.inactive || record.inactivated_by_user_cuid) return null;
   const resend = async () => {
     setBusy(true);
     try {
-      const answer = await trpc.account.resendInvitation.mutate({ user_cuid: String(record.user_cuid) });
+      const answer = await resendInvitation.mutateAsync(String(record.user_cuid));
       notify(answer.message, { type: answer.sent ? 'success' : 'warning' });
     } catch (error) {
       notify((toHttpError(error) as Error).message ?? String(error), { type: 'error' });

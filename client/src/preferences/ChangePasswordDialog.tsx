@@ -1,20 +1,13 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
-import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { passwordStrength } from '../login/accounts-i18n';
-import { httpStatusOf, messageOf, trpc } from '../trpc';
+import { httpStatusOf, messageOf } from '../trpc';
+import { fieldErrorsOf, useChangePassword } from './api';
 
 const MIN = 8;
 const MAX = 200;
 type Field = 'current_password' | 'new_password' | 'repeat';
-
-/** The server's field errors of a failed call (tRPC error data), by field. */
-function fieldErrorsOf(error: unknown): Partial<Record<Field, string>> {
-  if (!(error instanceof TRPCClientError)) return {};
-  const list = (error.data as { fieldErrors?: { path: string; message: string }[] } | undefined)?.fieldErrors ?? [];
-  return Object.fromEntries(list.map((f) => [f.path, f.message]));
-}
 
 /**
  * "Change password": the current one, the new one twice (`account.changePassword`). A wrong current
@@ -26,6 +19,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [values, setValues] = useState<Record<Field, string>>({ current_password: '', new_password: '', repeat: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [saving, setSaving] = useState(false);
+  const changePassword = useChangePassword();
 
   const close = () => {
     setValues({ current_password: '', new_password: '', repeat: '' });
@@ -45,11 +39,11 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     if (Object.keys(next).length) return;
     setSaving(true);
     try {
-      await trpc.account.changePassword.mutate({ current_password: values.current_password, new_password: values.new_password });
+      await changePassword.mutateAsync({ current_password: values.current_password, new_password: values.new_password });
       notify('portal.account.change.done', { type: 'success' });
       close();
     } catch (error) {
-      const fields = fieldErrorsOf(error);
+      const fields = fieldErrorsOf<Field>(error);
       if (fields.current_password) fields.current_password = translate('portal.account.change.wrong_current');
       if (Object.keys(fields).length) setErrors(fields);
       else

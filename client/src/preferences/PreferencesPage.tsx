@@ -5,7 +5,8 @@ import { LOCALES, type Locale } from '../i18n/locale';
 import { useChooseLanguage } from '../session/useLanguage';
 import { usePageTitle } from '../theme/brand';
 import { useSession, useSessionManager } from '../session/SessionProvider';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { useUpdatePreferences } from './api';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { DEFAULT_TIMEOUT, TIMEOUT_CHOICES, timeoutFromKey, timeoutKey, timeoutLabel } from './timeouts';
 
@@ -30,11 +31,12 @@ export default function PreferencesPage() {
   );
   const [saving, setSaving] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
+  const updatePreferences = useUpdatePreferences();
 
   const save = async () => {
     setSaving(true);
     try {
-      const next = await trpc.user.updatePreferences.mutate({
+      const next = await updatePreferences.mutateAsync({
         toast_notifications_disabled: disabled,
         toast_notification_timeout: timeout,
       });

@@ -1,8 +1,8 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { useDeleteChangelogEntry, useUpdateChangelogEntry } from './api';
 import { ChangelogFields } from '../systems/ChangelogFields';
 
 export interface EditableEntry {
@@ -32,15 +32,13 @@ export function ChangelogEntryActions({
   const [open, setOpen] = useState<'edit' | 'delete' | null>(null);
   const [title, setTitle] = useState(entry.title);
   const [message, setMessage] = useState(entry.message ?? '');
-  const save = useMutation({
-    mutationFn: () => trpc.systemChangelog.update.mutate({ id: entry.id, data: { title, message: message.trim() ? message : null } }),
+  const save = useUpdateChangelogEntry({
     onSuccess: () => {
       setOpen(null);
       onChanged();
     },
   });
-  const remove = useMutation({
-    mutationFn: () => trpc.systemChangelog.delete.mutate({ id: entry.id }),
+  const remove = useDeleteChangelogEntry({
     onSuccess: () => {
       setOpen(null);
       onChanged();
@@ -49,7 +47,7 @@ export function ChangelogEntryActions({
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (title.trim()) save.mutate();
+    if (title.trim()) save.mutate({ id: entry.id, data: { title, message: message.trim() ? message : null } });
   };
   return (
     <Stack direction="row" spacing={0.5} aria-label={translate('portal.status.entry_actions', { title: entry.title })} role="group">
@@ -95,7 +93,7 @@ export function ChangelogEntryActions({
           <Button onClick={() => setOpen(null)} autoFocus>
             {translate('portal.status.cancel')}
           </Button>
-          <Button color="error" variant="contained" onClick={() => remove.mutate()} disabled={remove.isPending} data-testid="changelog-delete-confirm">
+          <Button color="error" variant="contained" onClick={() => remove.mutate(entry.id)} disabled={remove.isPending} data-testid="changelog-delete-confirm">
             {translate('portal.status.delete_confirm')}
           </Button>
         </DialogActions>

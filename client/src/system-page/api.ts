@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { httpStatusOf, trpc } from '../trpc';
-import { systemLatestQuery } from '../systems/prefetch';
+import { systemLatestQuery } from '../systems/api';
 
 /** A system's page data: its latest values (header, devices, controllers), its dashboards, a device's series. */
 export type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;

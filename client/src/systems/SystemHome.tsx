@@ -7,12 +7,10 @@ import { monthRange, yearRange } from '../energy/format';
 import { SiteMap } from '../map';
 import { siteSystemsPath, worseState } from '../map/pins';
 import type { MapPin } from '../map/types';
-import type { trpc } from '../trpc';
+import type { Latest } from './api';
 import { useSystemListPrefetch } from './prefetch';
 
 /** The system page's energy and site cards (issue 13): daily / monthly PV energy, the site on a small map. */
-
-type Latest = Awaited<ReturnType<typeof trpc.telemetry.latest.query>>;
 
 export function EnergyCard({ systemCuid, timezone }: { systemCuid: string; timezone: string }) {
   const translate = useTranslate();

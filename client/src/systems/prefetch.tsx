@@ -1,18 +1,10 @@
 import type { ReactNode } from 'react';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { usePrefetchOnView } from '../kit/prefetch';
-import { trpc } from '../trpc';
+import { systemLatestQuery } from './api';
 
 /** A prefetched answer counts as fresh this long: the page shows it at once and refetches after. */
 export const PREFETCH_FRESH_MS = 30_000;
-
-/** The system page's first query (its header and latest values): the page and the prefetch share it. */
-export function systemLatestQuery(system_cuid: string) {
-  return {
-    queryKey: ['telemetry.latest', system_cuid] as const,
-    queryFn: ({ signal }: { signal?: AbortSignal }) => trpc.telemetry.latest.query({ system_cuid }, { signal }),
-  };
-}
 
 let loadSystemPageCode: () => Promise<unknown> = () => Promise.resolve();
 

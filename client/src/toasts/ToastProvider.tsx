@@ -1,26 +1,17 @@
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
-import type { TLiveEvent } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/notifications/notifications.schema';
 import { isToastMuted } from './mute';
 import { formatLocale } from '../i18n/locale';
 import { useSession, useSessionManager } from '../session/SessionProvider';
-import { messageOf, trpc } from '../trpc';
+import { messageOf } from '../trpc';
+import { useAcknowledgeToast, useLiveEvents, useMuteNotificationSource, useMuteTrigger } from './api';
 import { ToastStore, type ToastEntry } from './toast-store';
 import { ToastViewport } from './ToastViewport';
 
 /** How long an alarm toast's Mute silences its trigger (the alarm menus offer other lengths and "until unmuted"). */
 export const TOAST_ALARM_MUTE_MS = 24 * 3600_000;
-
-/** Tracked events arrive as { id, data }; plain ones as the event itself. */
-function unwrap(value: unknown): TLiveEvent | undefined {
-  const v = value as { id?: unknown; data?: unknown; kind?: unknown } | null;
-  if (v && typeof v === 'object' && 'data' in v && 'id' in v && !('kind' in v)) return v.data as TLiveEvent;
-  return v && typeof v === 'object' && v.kind === 'toast' ? (v as TLiveEvent) : undefined;
-}
-
-/** The live connection as the viewport shows it (data-live): off, connecting or open. */
-export type LiveState = 'off' | 'connecting' | 'open';
 
 const ToastContext = createContext<ToastStore | null>(null);
 
@@ -32,8 +23,8 @@ export function useToasts(): ToastStore {
 }
 
 /**
- * Toasts of the signed-in user: the live SSE subscription (portalNotification.onEvent) feeds the
- * store, the user's preferences and blacklist filter it, and the viewport shows it.
+ * Toasts of the signed-in user: the live events (useLiveEvents: portalNotification.onEvent over
+ * SSE) feed the store, the user's preferences and blacklist filter it, and the viewport shows it.
  */
 export function ToastProvider({ children, store: given }: { children?: ReactNode; store?: ToastStore }) {
   const [store] = useState(() => given ?? new ToastStore());
@@ -54,49 +45,33 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
   useEffect(() => () => store.dispose(), [store]);
 
   const userCuid = session.status === 'loaded' ? session.context?.user.user_cuid : undefined;
-  const [live, setLive] = useState<LiveState>('off');
-  useEffect(() => {
-    if (!userCuid) return;
-    setLive('connecting');
-    const subscription = trpc.portalNotification.onEvent.subscribe(undefined, {
-      onStarted: () => setLive('open'),
-      onConnectionStateChange: (state) => setLive(state.state === 'pending' ? 'open' : state.state === 'connecting' ? 'connecting' : 'off'),
-      onData: (value: unknown) => {
-        const event = unwrap(value);
-        if (!event || event.kind !== 'toast') return;
-        if (isToastMuted(event.toast, latest.current.context?.portalNotificationBlacklist ?? [], latest.current.context?.notificationBlacklist ?? [])) return;
-        // A command's answer replaces its PENDING toast (same id: the command_id).
-        if (event.toast.command) store.upsert(event.toast);
-        else store.push(event.toast);
-      },
-      onError: (error: unknown) => {
-        setLive('off');
-        console.warn('Live events:', messageOf(error));
-      },
-    });
-    return () => {
-      subscription.unsubscribe();
-      setLive('off');
-    };
-  }, [store, userCuid]);
+  const onToast = useCallback(
+    (toast: TToast) => {
+      if (isToastMuted(toast, latest.current.context?.portalNotificationBlacklist ?? [], latest.current.context?.notificationBlacklist ?? [])) return;
+      // A command's answer replaces its PENDING toast (same id: the command_id).
+      if (toast.command) store.upsert(toast);
+      else store.push(toast);
+    },
+    [store],
+  );
+  const live = useLiveEvents(userCuid, onToast);
+  const acknowledgeToast = useAcknowledgeToast();
+  const muteTrigger = useMuteTrigger();
+  const muteSource = useMuteNotificationSource();
 
-  const acknowledge = (toast: ToastEntry) => {
-    // An alarm: NotificationUserHistory (alarm.acknowledge); a portal notification: its own history.
-    if (toast.alarm) return trpc.alarm.acknowledge.mutate({ notification_cuid: toast.alarm.notification_cuid });
-    if (!toast.source) return;
-    return trpc.portalNotification.acknowledge.mutate({ notification_cuid: toast.source.notification_cuid });
-  };
+  // An alarm: NotificationUserHistory (alarm.acknowledge); a portal notification: its own history.
+  const acknowledge = (toast: ToastEntry) => acknowledgeToast.mutateAsync(toast);
 
   const onAcknowledge = (toast: ToastEntry) => {
     store.close(toast.id, 'acknowledge');
-    acknowledge(toast)?.catch((error: unknown) => notify('portal.toasts.acknowledge_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
+    acknowledge(toast).catch((error: unknown) => notify('portal.toasts.acknowledge_failed', { type: 'error', messageArgs: { message: messageOf(error) } }));
   };
 
   const onClickThrough = (toast: ToastEntry) => {
     store.close(toast.id, 'click-through');
     // Opening a portal notification is reading it (PortalNotificationUserHistory); an alarm is
     // acknowledged only on purpose (its button, or its row menu on the alarm tab this leads to).
-    if (!toast.alarm) acknowledge(toast)?.catch(() => undefined);
+    if (!toast.alarm) acknowledge(toast).catch(() => undefined);
     if (toast.onClickTarget.startsWith('/') && !toast.onClickTarget.startsWith('//')) navigate(toast.onClickTarget);
   };
 
@@ -105,8 +80,8 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
     if (alarm) {
       // Every toast of this trigger goes away; the trigger stays muted for a day (or until unmuted from its menu).
       store.closeWhere((t) => t.alarm?.trigger_cuid === alarm.trigger_cuid, 'mute');
-      trpc.alarm.mute
-        .mutate({ trigger_cuid: alarm.trigger_cuid, until: new Date(Date.now() + TOAST_ALARM_MUTE_MS) })
+      muteTrigger
+        .mutateAsync({ trigger_cuid: alarm.trigger_cuid, until: new Date(Date.now() + TOAST_ALARM_MUTE_MS) })
         .then((context) => {
           manager.replaceContext(context);
           notify('portal.alarms.muted', { type: 'info' });
@@ -119,8 +94,8 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
     const system_cuid = source.system_cuid;
     // This toast and every other one from the same source go away.
     store.closeWhere((t) => t.source?.system_cuid === system_cuid && t.source?.notification_type === source.notification_type, 'mute');
-    trpc.portalNotification.mute
-      .mutate({ system_cuid, notification_type: source.notification_type })
+    muteSource
+      .mutateAsync({ system_cuid, notification_type: source.notification_type })
       .then((context) => {
         manager.replaceContext(context);
         notify('portal.toasts.muted', { type: 'info' });

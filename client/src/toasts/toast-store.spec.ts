@@ -204,15 +204,5 @@ describe('ToastStore (spec §4 Toasts)', () => {
       clock.advanceSync(TOAST_DEFAULT_TIMEOUT_MS);
       expect(sut.getSnapshot().toasts.find((t) => t.id === 'cmd-1')).toMatchObject({ state: 'open', duration: TOAST_ACTION_RESPONSE_TIMEOUT_MS });
     });
-
-    it('tells command listeners about each command toast', () => {
-      const heard: string[] = [];
-      const off = sut.subscribeCommands((c) => heard.push(`${c.controller_id}:${c.status}`));
-      sut.upsert(command('PENDING'));
-      sut.upsert(command('SUCCESS'));
-      off();
-      sut.upsert(command('FAILURE', { id: 'x' }));
-      expect(heard).toEqual(['c1:PENDING', 'c1:SUCCESS']);
-    });
   });
 });

@@ -76,7 +76,6 @@ export class ToastStore {
   private readonly removals = new Map<string, unknown>();
   private readonly seen = new Set<string>();
   private readonly listeners = new Set<() => void>();
-  private readonly commandListeners = new Set<(command: NonNullable<TToast['command']>) => void>();
   /** Ids whose SUCCESS / FAILURE was shown: a late PENDING of theirs is stale. */
   private readonly settled = new Set<string>();
 
@@ -88,12 +87,6 @@ export class ToastStore {
   };
 
   getSnapshot = (): ToastSnapshot => this.snapshot;
-
-  /** Called with `toast.command` of every command toast that comes in (lists of commands refresh on it). */
-  subscribeCommands = (listener: (command: NonNullable<TToast['command']>) => void): (() => void) => {
-    this.commandListeners.add(listener);
-    return () => this.commandListeners.delete(listener);
-  };
 
   setPreferences(prefs: ToastPreferences): void {
     this.prefs = { ...prefs };
@@ -136,7 +129,6 @@ export class ToastStore {
    * that id is stale and ignored. No such toast → pushed like a new one.
    */
   upsert(toast: TToast, options: UpsertOptions = {}): UpsertResult {
-    if (toast.command) for (const l of this.commandListeners) l(toast.command);
     const final = isFinal(toast);
     if (!final && this.settled.has(toast.id)) return 'stale';
     const entry = this.entries.find((e) => e.id === toast.id && e.state !== 'closed');
