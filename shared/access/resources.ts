@@ -220,7 +220,6 @@ export const RESOURCE_ACCESS = {
   },
   dashboard: { label: { en: 'Dashboard', fr: 'Tableau de bord' }, perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
   notificationTemplateAssignment: { label: { en: 'Event template', fr: "Modèle d'événement" }, perms: crud('eventTemplates.view', 'admin.actions') },
-  notificationTemplate: { perms: {}, pages: { list: 'eventTemplates.view', show: 'eventTemplates.view' } },
   notificationTrigger: { label: { en: 'Trigger', fr: 'Déclencheur' }, perms: crud('eventTriggers.view', 'eventTriggers.change') },
   notificationChannel: { label: { en: 'Channel', fr: 'Canal' }, perms: crud('channels.view', 'channels.change') },
   // The channels' own procedures (alerts/channels): a channel is made with its details, per source.
@@ -229,7 +228,6 @@ export const RESOURCE_ACCESS = {
   discordChannel: { perms: { create: 'channels.change' } },
   channelDetails: { perms: { get: 'channels.view', sources: 'channels.view', sendTest: 'channels.change' } },
   channelLink: { perms: { list: 'channels.view', set: 'channels.change' } },
-  notification: { perms: {}, pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' } },
   portalNotification: {
     perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },
     pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' },
