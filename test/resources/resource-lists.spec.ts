@@ -16,10 +16,7 @@ import { procedurePermissions } from '../../server/src/api/procedure-permissions
 import { RESOURCES } from '../../server/src/api/resource-routers';
 import { CATALOGUE_RESOURCES } from '../../server/src/catalogue/catalogue.resources';
 import { FRENCH } from '../../server/src/common/messages';
-import type { ResourceDefinition } from '../../server/src/crud/resource';
 import { MIGRATION_FILE, MIGRATIONS } from '../../server/src/database/migrations';
-import { EVENT_RESOURCES } from '../../server/src/notifications/events.resources';
-import { METADATA_TEMPLATE_RESOURCES } from '../../server/src/systems/system-metadata.resources';
 import { GROUP_MESSAGES } from '../../client/src/messages';
 import { MATRIX, procedureOf } from '../policy/matrix.fixture';
 
@@ -55,12 +52,6 @@ const defined = new Map<string, string>();
 for (const file of definitionFiles) {
   for (const m of read(file).matchAll(/\b(?:resourceAccess|labelOf)\('(\w+)'\)/g)) defined.set(m[1], file);
 }
-/** Definitions loaded: the generated ones (api/resource-routers.ts) and the domains' records. */
-const RECORDS: Record<string, Record<string, ResourceDefinition>> = {
-  'server/src/catalogue/catalogue.resources.ts': CATALOGUE_RESOURCES,
-  'server/src/notifications/events.resources.ts': EVENT_RESOURCES,
-  'server/src/systems/system-metadata.resources.ts': METADATA_TEMPLATE_RESOURCES,
-};
 
 // ---- the browser's pages (client/src/<group>/index.tsx) ----------------------------------------
 
@@ -123,7 +114,7 @@ describe('a resource is declared in every list it needs, and only there', () => 
     // A label is a definition's: a label without one is left over.
     for (const name of names)
       if (table[name].label && !defined.has(name)) wrong.push(`shared/access/resources.ts: ${name} has a label but no server definition`);
-    for (const def of [...RESOURCES, ...Object.values(RECORDS).flatMap((r) => Object.values(r))]) {
+    for (const def of RESOURCES) {
       if (def.label !== table[def.name]?.label?.en) wrong.push(`${def.name}: its definition's label "${def.label}" is not its entry's`);
     }
     expect(wrong).toEqual([]);
@@ -137,10 +128,6 @@ describe('a resource is declared in every list it needs, and only there', () => 
     for (const [router, procedures] of routers) {
       if (procedures.includes('dependents') && !defined.has(router))
         wrong.push(`${router}: a generated router without a definition that takes resourceAccess('${router}')`);
-    }
-    // A domain's record mounts each definition under its key: the key is the definition's name.
-    for (const [file, record] of Object.entries(RECORDS)) {
-      for (const [key, def] of Object.entries(record)) if (key !== def.name) wrong.push(`${file}: record key ${key} holds the definition of ${def.name}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -195,8 +182,7 @@ describe('a resource is declared in every list it needs, and only there', () => 
 
   it("every definition's table is created by a migration and mapped by an entity", () => {
     const wrong: string[] = [];
-    const defs = [...RESOURCES, ...Object.values(RECORDS).flatMap((r) => Object.values(r))];
-    for (const def of defs) {
+    for (const def of RESOURCES) {
       if (!createdTables.has(def.table)) wrong.push(`${def.name}: no migration creates its table ${def.table}`);
       if (!entityTables.has(def.table)) wrong.push(`${def.name}: no *.entity.ts maps its table ${def.table}`);
     }
