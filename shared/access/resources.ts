@@ -11,8 +11,18 @@ import type { Permission } from './policy';
  *   CSV import button (client/src/kit/ImportButton.tsx) takes its columns from here.
  * - api/resource-access.spec.ts fails when a router of the app router has no entry, or when an
  *   entry's `perms` names a permission its procedure does not enforce.
+ * - The server's messages name a resource by its `label` ("Unit not found"), and the French message
+ *   catalogue (server/src/common/messages) takes the French from here.
+ * - test/resources/resource-lists.spec.ts fails when a resource is declared here but missing from
+ *   the server's definitions, routers, entities, browser pages, strings or policy matrix, or the other way round.
  */
 export interface ResourceAccess {
+  /**
+   * The resource's name in the server's messages, in English and French ("Unit not found" /
+   * "Unité introuvable"): every resource with a server definition (`resourceAccess` gives the
+   * definition its `label`).
+   */
+  readonly label?: { readonly en: string; readonly fr: string };
   /**
    * Actions a procedure of the router of the same name answers, with the permission that procedure
    * enforces: list → getList (getMany, getManyReference, access), show → getOne, create → create,
@@ -73,11 +83,12 @@ export const RESOURCE_ACCESS = {
   },
   // The client asked companies.editAny until the two tables were one; the procedure enforces
   // companies.edit, whose coarse part (level 3, company admin) is the same, so the browser shows the same.
-  company: { perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete') },
+  company: { label: { en: 'Company', fr: 'Entreprise' }, perms: crud('companies.view', 'companies.create', 'companies.edit', 'companies.delete') },
   companyMembership: { perms: crud('users.view', 'memberships.edit') },
   // The roles screen belongs to user management (the role list itself is open to all: role.all).
   role: { perms: { list: 'roles.view', show: 'roles.view' }, pages: { list: 'users.view', show: 'users.view' } },
   system: {
+    label: { en: 'System', fr: 'Système' },
     perms: crud('systems.view', 'systems.create', 'systems.edit', 'systems.delete'),
     pages: {
       configuration: 'systemConfiguration.view',
@@ -90,15 +101,20 @@ export const RESOURCE_ACCESS = {
     },
   },
   systemSharing: { perms: crud('systems.view', 'systems.share') },
-  systemMetadataTemplateSection: { perms: crud('metadata.view', 'admin.actions') },
-  systemMetadataTemplateFieldset: { perms: crud('metadata.view', 'admin.actions') },
-  systemChangelog: { perms: crud('changelog.view', 'changelog.create', 'changelog.edit', 'changelog.delete') },
-  systemMetadata: { perms: crud('metadata.view', 'metadata.change') },
+  systemMetadataTemplateSection: { label: { en: 'Template section', fr: 'Section de modèle' }, perms: crud('metadata.view', 'admin.actions') },
+  systemMetadataTemplateFieldset: { label: { en: 'Template fieldset', fr: 'Groupe de champs de modèle' }, perms: crud('metadata.view', 'admin.actions') },
+  systemChangelog: {
+    label: { en: 'Changelog entry', fr: 'Entrée de journal des modifications' },
+    perms: crud('changelog.view', 'changelog.create', 'changelog.edit', 'changelog.delete'),
+  },
+  systemMetadata: { label: { en: 'System metadata', fr: 'Métadonnées du système' }, perms: crud('metadata.view', 'metadata.change') },
   site: {
+    label: { en: 'Site', fr: 'Site' },
     perms: crud('sites.view', 'sites.create', 'sites.edit', 'sites.delete'),
     csv: { fields: ['name', 'lat', 'long', 'company_cuid'], ignore: ['id', 'site_cuid'], names: { company_cuid: COMPANY_NAME } },
   },
   controller: {
+    label: { en: 'Controller', fr: 'Contrôleur' },
     perms: crud('controllers.view', 'catalogueControllers.create', 'controllers.configure', 'catalogueControllers.delete'),
     pages: { configure: 'controllers.configure' },
     csv: {
@@ -123,6 +139,7 @@ export const RESOURCE_ACCESS = {
     },
   },
   entity: {
+    label: { en: 'Device', fr: 'Appareil' },
     perms: crud('devices.view', 'devices.configure'),
     pages: { configure: 'devices.configure' },
     csv: {
@@ -132,9 +149,11 @@ export const RESOURCE_ACCESS = {
     },
   },
   dataProcessor: {
+    label: { en: 'Data processor', fr: 'Processeur de données' },
     perms: { ...crud('devices.view', 'dataProcessors.create', 'dataProcessors.edit', 'dataProcessors.delete'), configure: 'dataProcessors.configure' },
   },
   controllerType: {
+    label: { en: 'Controller type', fr: 'Type de contrôleur' },
     perms: crud('controllerTypes.view', 'controllerTypes.change'),
     csv: {
       fields: ['model', 'manufacturer_cuid', 'description', 'url', 'image', 'commands'],
@@ -143,6 +162,7 @@ export const RESOURCE_ACCESS = {
     },
   },
   entityType: {
+    label: { en: 'Device type', fr: "Type d'appareil" },
     perms: crud('entityTypes.view', 'entityTypes.change'),
     csv: {
       fields: ['entitytype_id', 'model', 'entity_type', 'manufacturer_cuid', 'description', 'url', 'image', 'translations'],
@@ -151,14 +171,17 @@ export const RESOURCE_ACCESS = {
     },
   },
   entityCategory: {
+    label: { en: 'Device category', fr: "Catégorie d'appareil" },
     perms: crud('entityCategories.view', 'entityCategories.change'),
     csv: { fields: ['name', 'description', 'translations'], ignore: ['id', 'entitycategory_cuid'] },
   },
   interfaceType: {
+    label: { en: 'Interface type', fr: "Type d'interface" },
     perms: crud('interfaceTypes.view', 'interfaceTypes.change'),
     csv: { fields: ['interfacetype_id', 'multidevice_support'], ignore: ['id'] },
   },
   logParameter: {
+    label: { en: 'Log parameter', fr: 'Paramètre de journal' },
     perms: crud('logParameters.view', 'logParameters.change'),
     csv: {
       fields: ['parameter_id', 'description', 'unit_cuid', 'type', 'translations'],
@@ -167,20 +190,27 @@ export const RESOURCE_ACCESS = {
     },
   },
   manufacturer: {
+    label: { en: 'Manufacturer', fr: 'Fabricant' },
     perms: crud('manufacturers.view', 'manufacturers.change'),
     csv: { fields: ['name', 'url', 'company_cuid', 'translations'], ignore: ['id', 'manufacturer_cuid'], names: { company_cuid: COMPANY_NAME } },
   },
   unit: {
+    label: { en: 'Unit', fr: 'Unité' },
     perms: crud('units.view', 'units.change'),
     csv: { fields: ['unit', 'description', 'unit_variants', 'translations'], ignore: ['id', 'unit_cuid'] },
   },
-  entityTypeMeta: { perms: crud('entityTypes.view', 'entityTypes.change') },
-  interfaceTypeControllerTypeAssignment: { perms: crud('controllerTypes.view', 'controllerTypes.change') },
+  entityTypeMeta: { label: { en: 'Device type meta', fr: "Description de type d'appareil" }, perms: crud('entityTypes.view', 'entityTypes.change') },
+  interfaceTypeControllerTypeAssignment: {
+    label: { en: 'Interface assignment', fr: "Affectation d'interface" },
+    perms: crud('controllerTypes.view', 'controllerTypes.change'),
+  },
   entityTypeLogParameterAssignment: {
+    label: { en: 'Log parameter assignment', fr: 'Affectation de paramètre de journal' },
     perms: crud('entityTypes.view', 'entityTypes.change'),
     csv: { fields: ['entitytype_id', 'parameter_id'], ignore: ['id', 'entitylogparam_cuid'] },
   },
   entityCategoryLogParameterAssignment: {
+    label: { en: 'Category parameter assignment', fr: 'Affectation de paramètre de catégorie' },
     perms: crud('entityCategories.view', 'entityCategories.change'),
     csv: {
       fields: ['entitycategory_cuid', 'parameter_id'],
@@ -188,18 +218,16 @@ export const RESOURCE_ACCESS = {
       names: { entitycategory_cuid: { column: 'entity_category_name', resource: 'entityCategory', match: 'name' } },
     },
   },
-  dashboard: { perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
-  notificationTemplateAssignment: { perms: crud('eventTemplates.view', 'admin.actions') },
-  notificationTemplate: { perms: {}, pages: { list: 'eventTemplates.view', show: 'eventTemplates.view' } },
-  notificationTrigger: { perms: crud('eventTriggers.view', 'eventTriggers.change') },
-  notificationChannel: { perms: crud('channels.view', 'channels.change') },
+  dashboard: { label: { en: 'Dashboard', fr: 'Tableau de bord' }, perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
+  notificationTemplateAssignment: { label: { en: 'Event template', fr: "Modèle d'événement" }, perms: crud('eventTemplates.view', 'admin.actions') },
+  notificationTrigger: { label: { en: 'Trigger', fr: 'Déclencheur' }, perms: crud('eventTriggers.view', 'eventTriggers.change') },
+  notificationChannel: { label: { en: 'Channel', fr: 'Canal' }, perms: crud('channels.view', 'channels.change') },
   // The channels' own procedures (alerts/channels): a channel is made with its details, per source.
   emailChannel: { perms: { create: 'channels.change', resendVerification: 'channels.change' } },
   telegramChannel: { perms: { create: 'channels.change' } },
   discordChannel: { perms: { create: 'channels.change' } },
   channelDetails: { perms: { get: 'channels.view', sources: 'channels.view', sendTest: 'channels.change' } },
   channelLink: { perms: { list: 'channels.view', set: 'channels.change' } },
-  notification: { perms: {}, pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' } },
   portalNotification: {
     perms: { acknowledge: 'notifications.change', mute: 'notifications.change' },
     pages: { list: 'notifications.view', show: 'notifications.view', edit: 'notifications.change' },
@@ -222,18 +250,18 @@ export const RESOURCE_ACCESS = {
     pages: { edit: 'authTokens.manage' },
   },
   admin: { perms: {}, pages: { list: 'admin.view', show: 'admin.view', actions: 'admin.actions' } },
-  documentation: { perms: crud('admin.view', 'admin.actions') },
-  systemDataExportTemplate: { perms: crud('systemConfiguration.view', 'systems.edit') },
+  documentation: { label: { en: 'Documentation', fr: 'Documentation' }, perms: crud('admin.view', 'admin.actions') },
+  systemDataExportTemplate: { label: { en: 'Export template', fr: "Modèle d'export" }, perms: crud('systemConfiguration.view', 'systems.edit') },
   // Control (issue 12): commands to controllers (send = configure, spec §6 "controllers configure 1";
   // apply_config of data processors also needs dataProcessors.configure per processor), the desired
   // against reported configuration, the system status view and device mutes.
-  controllerCommand: { perms: { list: 'controllers.view', show: 'controllers.view', send: 'controllers.configure' } },
+  controllerCommand: { label: { en: 'Command', fr: 'Commande' }, perms: { list: 'controllers.view', show: 'controllers.view', send: 'controllers.configure' } },
   controllerConfig: { perms: { get: 'controllers.view', applyDifference: 'controllers.configure' } },
   systemStatus: { perms: { get: 'systemStatus.view' }, pages: { show: 'systemStatus.view' } },
   deviceMute: { perms: { list: 'systemStatus.view', create: 'states.mute', end: 'states.mute' } },
   hostedFile: { perms: { list: 'files.view', show: 'files.view', delete: 'files.delete' }, pages: { create: 'files.upload' } },
-  rootDomain: { perms: crud('admin.view', 'admin.actions') },
-  domain: { perms: crud('admin.view', 'admin.actions') },
+  rootDomain: { label: { en: 'Root domain', fr: 'Domaine racine' }, perms: crud('admin.view', 'admin.actions') },
+  domain: { label: { en: 'Domain', fr: 'Domaine' }, perms: crud('admin.view', 'admin.actions') },
 } as const satisfies Record<string, ResourceAccess>;
 
 export type ResourceName = keyof typeof RESOURCE_ACCESS;
@@ -246,11 +274,24 @@ export const accessOf = (name: string): ResourceAccess | undefined => (Object.pr
 /** The CSV columns of an importable resource (undefined: it imports nothing). */
 export const csvImportOf = (name: string): ResourceAccess['csv'] => accessOf(name)?.csv;
 
+/** The English label of a resource (its name in the server's messages). Throws on an entry without one. */
+export function labelOf(name: ResourceName): string {
+  const label = table[name].label;
+  if (!label) throw new Error(`access/resources.ts: ${name} has no label`);
+  return label.en;
+}
+
+/** English label → French, for the server's French message catalogue. */
+export const FRENCH_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(table).flatMap((e) => (e.label ? [[e.label.en, e.label.fr] as const] : [])),
+);
+
 /**
- * What a generated router's definition takes from its entry: the four permissions of the nine
- * calls (+ importMany) and whether it imports CSV files. Throws on an entry that lacks one.
+ * What a generated router's definition takes from its entry: its label, the four permissions of
+ * the nine calls (+ importMany) and whether it imports CSV files. Throws on an entry that lacks one.
  */
 export function resourceAccess(name: ResourceName): {
+  label: string;
   perms: { view: Permission; create: Permission; edit: Permission; delete: Permission };
   importable: boolean;
 } {
@@ -258,5 +299,5 @@ export function resourceAccess(name: ResourceName): {
   const p = entry.perms;
   const [view, create, edit, del] = [p.list, p.create, p.edit, p.delete];
   if (!view || !create || !edit || !del || p.show !== view) throw new Error(`access/resources.ts: ${name} lacks one of list (= show), create, edit, delete`);
-  return { perms: { view, create, edit, delete: del }, importable: !!entry.csv };
+  return { label: labelOf(name), perms: { view, create, edit, delete: del }, importable: !!entry.csv };
 }

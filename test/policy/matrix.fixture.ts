@@ -4,7 +4,8 @@
  *
  * One entry per tRPC procedure: who may call it against a record of each relation, and how to
  * build a valid input that targets such a record. Adding a procedure is one line: pick a rule
- * helper (each one is a sentence of §6) and an input builder.
+ * helper (each one is a sentence of §6) and an input builder. A plain catalogue resource needs
+ * none: its rows are §6's catalogue rule with inputs made from its schemas (plainCatalogueRows).
  *
  * Outcomes:
  *   allow   2xx (for lists: the target is in the answer)
@@ -16,6 +17,8 @@
 import type { HttpClient } from '../factories/http-client';
 import { hashPassword } from '../../server/src/auth/password';
 import { FOREIGN_MARK, type Level, type PolicyWorld, type Relation, uniq } from '../factories/policy-world';
+import { CATALOGUE_RESOURCES } from '../../server/src/catalogue/catalogue.resources';
+import { changeOf, sampleOf } from './catalogue-rows';
 
 export type Access = 'allow' | 'deny' | 'unseen' | 'invalid' | 'rowsRefused';
 export interface Who {
@@ -606,7 +609,8 @@ const catalogue = (n: Level, sample: Sample, change: CrudSpec['change'], referen
 /** Levels allowed to view a catalogue: "view 2 or 0". */
 const CAT_VIEW: Level = 2;
 
-export const MATRIX: Record<string, Entry> = {
+/** The rows written here; MATRIX adds the built rows of the plain catalogues. */
+const WRITTEN: Record<string, Entry> = {
   // Session and identity (spec §7 calls every client makes)
   'role.all': { type: 'query', answer: 'list', expect: openToAll, input: async () => ({ input: undefined }) },
   'user.findOne': {
@@ -1272,22 +1276,7 @@ export const MATRIX: Record<string, Entry> = {
       async (c) => ['entitytype_id', await entityType(c.w)],
     ),
   ),
-  ...crud(
-    'entityCategory',
-    catalogue(
-      CAT_VIEW,
-      async (c) => ({ name: c.w.label(c.rel) }),
-      () => ({ description: uniq() }),
-    ),
-  ),
-  ...crud(
-    'unit',
-    catalogue(
-      CAT_VIEW,
-      async () => ({ unit: uniq('u').slice(0, 30) }),
-      () => ({ description: uniq() }),
-    ),
-  ),
+  // entityCategory and unit: plain catalogues, their rows are built (plainCatalogueRows below).
   ...crud(
     'logParameter',
     catalogue(
@@ -1592,6 +1581,30 @@ export const MATRIX: Record<string, Entry> = {
     },
   },
 };
+
+/**
+ * The rows of every plain catalogue resource without rows above: a resource of the catalogue
+ * domain (CATALOGUE_RESOURCES: "the catalogues superusers keep", spec §6) whose rows are global and
+ * whose create input needs no reference to another row gets react-admin's nine calls with the
+ * catalogue rule ("view 2 or 0, change 0"), inputs made from its own schemas (catalogue-rows.ts).
+ * A resource whose rule is another, or whose input needs a reference, has its rows written above.
+ */
+export function plainCatalogueRows(written: Record<string, Entry>): Record<string, Entry> {
+  const rows: Record<string, Entry> = {};
+  for (const [name, def] of Object.entries(CATALOGUE_RESOURCES)) {
+    if (def.scope.kind !== 'global' || Object.keys(written).some((k) => procedureOf(k).startsWith(`${name}.`))) continue;
+    if (typeof sampleOf(def) === 'string') continue; // no rows: the fixture checks report the resource as missing
+    const spec = catalogue(
+      CAT_VIEW,
+      async () => sampleOf(def) as Record<string, unknown>,
+      () => changeOf(def),
+    );
+    Object.assign(rows, def.importable ? crud(name, spec) : crudOmit(NO_IMPORT, name, spec));
+  }
+  return rows;
+}
+
+export const MATRIX: Record<string, Entry> = { ...WRITTEN, ...plainCatalogueRows(WRITTEN) };
 
 /** Nothing of these may appear in an answer to a non-superuser of own. */
 export const LEAK_MARKERS = [FOREIGN_MARK, FOREIGN_MARK.toLowerCase()];

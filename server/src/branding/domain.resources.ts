@@ -49,7 +49,6 @@ export async function checkDomain(lookups: Lookups, kind: 'create' | 'update', r
 /** A registrable domain the portal is served under, with its default branding. */
 export const rootDomainResource: ResourceDefinition = {
   name: 'rootDomain',
-  label: 'Root domain',
   table: 'root_domain',
   key: 'name',
   generatedKey: false,
@@ -71,7 +70,6 @@ export const rootDomainResource: ResourceDefinition = {
 /** A full host name = sub_domain_name + '.' + root_domain_name; its branding overrides the root's. */
 export const domainResource: ResourceDefinition = {
   name: 'domain',
-  label: 'Domain',
   table: 'domain',
   key: 'name',
   generatedKey: false,

@@ -32,7 +32,6 @@ type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 
 export const manufacturerResource: Def = {
   name: 'manufacturer',
-  label: 'Manufacturer',
   table: 'manufacturer',
   key: 'manufacturer_cuid',
   generatedKey: true,
@@ -55,7 +54,6 @@ export const manufacturerResource: Def = {
 
 export const controllerTypeResource: Def = {
   name: 'controllerType',
-  label: 'Controller type',
   table: 'controller_type',
   key: 'controllertype_cuid',
   generatedKey: true,
@@ -81,7 +79,6 @@ export const controllerTypeResource: Def = {
 
 export const interfaceTypeResource: Def = {
   name: 'interfaceType',
-  label: 'Interface type',
   table: 'interface_type',
   key: 'interfacetype_id',
   generatedKey: false,
@@ -98,7 +95,6 @@ export const interfaceTypeResource: Def = {
 
 export const interfaceAssignmentResource: Def = {
   name: 'interfaceTypeControllerTypeAssignment',
-  label: 'Interface assignment',
   table: 'interface_type_controller_type_assignment',
   key: 'interfacedevice_cuid',
   generatedKey: true,
@@ -126,7 +122,6 @@ export const interfaceAssignmentResource: Def = {
 
 export const entityTypeResource: Def = {
   name: 'entityType',
-  label: 'Device type',
   table: 'entity_type',
   key: 'entitytype_id',
   generatedKey: false,
@@ -173,7 +168,6 @@ export const entityTypeResource: Def = {
 
 export const entityTypeMetaResource: Def = {
   name: 'entityTypeMeta',
-  label: 'Device type meta',
   table: 'entity_type_meta',
   key: 'entitytypemeta_id',
   generatedKey: 'database',
@@ -190,7 +184,6 @@ export const entityTypeMetaResource: Def = {
 
 export const entityCategoryResource: Def = {
   name: 'entityCategory',
-  label: 'Device category',
   table: 'entity_category',
   key: 'entitycategory_cuid',
   generatedKey: true,
@@ -217,7 +210,6 @@ const ZUnitVariants = boundedJson(
 
 export const unitResource: Def = {
   name: 'unit',
-  label: 'Unit',
   table: 'unit',
   key: 'unit_cuid',
   generatedKey: true,
@@ -254,7 +246,6 @@ async function refuseLogParameterInUse(tx: EntityManager, _actor: unknown, row: 
 
 export const logParameterResource: Def = {
   name: 'logParameter',
-  label: 'Log parameter',
   table: 'log_parameter',
   key: 'parameter_id',
   generatedKey: false,
@@ -285,7 +276,6 @@ export const logParameterResource: Def = {
 
 export const entityTypeParameterResource: Def = {
   name: 'entityTypeLogParameterAssignment',
-  label: 'Log parameter assignment',
   table: 'entity_type_log_parameter_assignment',
   key: 'entitylogparam_cuid',
   generatedKey: true,
@@ -302,7 +292,6 @@ export const entityTypeParameterResource: Def = {
 
 export const entityCategoryParameterResource: Def = {
   name: 'entityCategoryLogParameterAssignment',
-  label: 'Category parameter assignment',
   table: 'entity_category_log_parameter_assignment',
   key: 'entitycatparam_cuid',
   generatedKey: true,

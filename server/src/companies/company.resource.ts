@@ -18,7 +18,6 @@ const ZLogo = httpUrl({ path: true }).nullable().optional();
  */
 export const companyResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject> = {
   name: 'company',
-  label: 'Company',
   table: 'company',
   key: 'company_cuid',
   generatedKey: true,

@@ -21,7 +21,6 @@ const ZControllerId = z.string().trim().regex(CONTROLLER_ID_PATTERN, 'Letters, d
  */
 export const controllerResource: Def = {
   name: 'controller',
-  label: 'Controller',
   table: 'controller',
   key: 'controller_id',
   generatedKey: false,
@@ -101,7 +100,6 @@ const checkKind = (device: boolean) => async (tx: EntityManager, actor: Actor, r
 /** Devices (spec Entity): seen and configured with their system (owner company or shares with change). */
 export const deviceResource: Def = {
   name: 'entity',
-  label: 'Device',
   table: 'entity',
   key: 'entity_cuid',
   generatedKey: true,
@@ -167,7 +165,6 @@ export const deviceResource: Def = {
 export const dataProcessorResource: Def = {
   ...deviceResource,
   name: 'dataProcessor',
-  label: 'Data processor',
   ...resourceAccess('dataProcessor'),
   baseWhere: entityKindWhere(false),
   beforeWrite: async (tx, actor, row, current) => {

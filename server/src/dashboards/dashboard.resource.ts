@@ -25,7 +25,6 @@ const INPUT_CHECK = systemJob('dashboard-input-check');
  */
 export const dashboardResource: ResourceDefinition = {
   name: 'dashboard',
-  label: 'Dashboard',
   table: 'dashboard',
   key: 'dashboard_cuid',
   generatedKey: true,

@@ -9,7 +9,6 @@ type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** Documentation in Markdown (spec §6: admin view 3, admin actions 0); versions via is_active. */
 export const documentationResource: Def = {
   name: 'documentation',
-  label: 'Documentation',
   table: 'documentation',
   key: 'cuid',
   generatedKey: true,

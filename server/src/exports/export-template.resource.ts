@@ -103,7 +103,6 @@ async function withOwnRecipients(actor: Actor, rows: Record<string, unknown>[], 
 /** Data export templates of a system (configuration: view with the system, change like the system). */
 export const exportTemplateResource: ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject> = {
   name: 'systemDataExportTemplate',
-  label: 'Export template',
   table: 'system_data_export_template',
   key: 'template_cuid',
   generatedKey: true,

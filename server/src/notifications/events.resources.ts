@@ -17,7 +17,6 @@ const ZMessage = z.string().trim().min(1, 'Required').max(2000);
 /** Event templates (spec §6: templates view 0; "Admin actions need 0" to change them). */
 export const templateAssignmentResource: Def = {
   name: 'notificationTemplateAssignment',
-  label: 'Event template',
   table: 'notification_template_assignment',
   key: 'assignment_cuid',
   generatedKey: true,
@@ -65,7 +64,6 @@ export const templateAssignmentResource: Def = {
 /** Triggers of a system (spec §6: triggers view 2, change 1); the engine that runs them comes later. */
 export const triggerResource: Def = {
   name: 'notificationTrigger',
-  label: 'Trigger',
   table: 'notification_trigger',
   key: 'trigger_cuid',
   generatedKey: true,
@@ -117,7 +115,6 @@ export const triggerResource: Def = {
 /** Notification channels of a company (spec §6: open to all members); delivery comes later. */
 export const channelResource: Def = {
   name: 'notificationChannel',
-  label: 'Channel',
   table: 'notification_channel',
   key: 'channel_cuid',
   generatedKey: true,

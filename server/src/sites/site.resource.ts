@@ -10,7 +10,6 @@ export const ZSite = z.object({ site_cuid: z.string(), name: z.string(), lat: z.
 
 export const siteResource: ResourceDefinition<typeof ZSite, z.ZodObject, z.ZodObject> = {
   name: 'site',
-  label: 'Site',
   table: 'site',
   key: 'site_cuid',
   generatedKey: true,

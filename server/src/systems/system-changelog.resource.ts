@@ -40,7 +40,6 @@ export const ZChangelogRecord = z.object({
  */
 export const systemChangelogResource: ResourceDefinition<typeof ZChangelogRecord, z.ZodObject, z.ZodObject> = {
   name: 'systemChangelog',
-  label: 'Changelog entry',
   table: 'system_changelog',
   key: 'log_cuid',
   generatedKey: true,

@@ -20,7 +20,6 @@ const ZFieldsetTr = translationsInput({ title: 200, description: 10_000 }, [
 /** Sections of the metadata form (a global catalogue: seen with metadata.view, changed by level 0). */
 export const systemMetadataTemplateSectionResource: Def = {
   name: 'systemMetadataTemplateSection',
-  label: 'Template section',
   table: 'system_metadata_template_section',
   key: 'section_id',
   generatedKey: 'database',
@@ -53,7 +52,6 @@ export const systemMetadataTemplateSectionResource: Def = {
 /** Fieldsets of a section; `data` holds the field definitions (docs/system-metadata.md). */
 export const systemMetadataTemplateFieldsetResource: Def = {
   name: 'systemMetadataTemplateFieldset',
-  label: 'Template fieldset',
   table: 'system_metadata_template_fieldset',
   key: 'fieldset_id',
   generatedKey: 'database',
@@ -106,7 +104,6 @@ export const systemMetadataTemplateFieldsetResource: Def = {
 export function systemMetadataResource(metadata: SystemMetadataService): Def {
   return {
     name: 'systemMetadata',
-    label: 'System metadata',
     table: 'system_metadata',
     key: 'metadata_cuid',
     generatedKey: true,

@@ -44,7 +44,6 @@ function filterValue<T>(name: string, schema: z.ZodType<T>, value: unknown): T {
 
 export const systemResource: ResourceDefinition<typeof ZSystem, z.ZodObject, z.ZodObject> = {
   name: 'system',
-  label: 'System',
   table: 'system',
   key: 'system_cuid',
   generatedKey: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelOf } from '../../../../shared/access/resources';
 import type { ResourceDefinition } from '../../crud/resource';
 import { secretArgs } from './command-checks';
 import { COMMAND_SELECT_EXPRESSIONS, declaredCommandsOfController } from './controller-type-commands.repository';
@@ -12,7 +13,7 @@ const { id: _id, ...recordShape } = ZCommandRecord.shape;
  */
 export const controllerCommandResource: ResourceDefinition<z.ZodObject<typeof recordShape>, z.ZodObject, z.ZodObject> = {
   name: 'controllerCommand',
-  label: 'Command',
+  label: labelOf('controllerCommand'),
   table: 'controller_command',
   key: 'command_id',
   generatedKey: true,
