@@ -54,9 +54,10 @@ export async function call(client: HttpClient, path: string, type: Entry['type']
   let text = '';
   if (!(res.headers.get('content-type') ?? '').includes('event-stream')) text = await res.text();
   else {
-    // the first event of the stream (a connection or an error event)
+    // the first event of the stream (a connection or an error event; it comes at once, but a loaded
+    // machine may take seconds: the bound only keeps a silent stream from hanging the test)
     const reader = res.body!.getReader();
-    const first = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 2000))]);
+    const first = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 20_000))]);
     text = first && first.value ? new TextDecoder().decode(first.value) : '';
   }
   abort.abort();
