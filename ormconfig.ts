@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from './server/src/config/config';
+import { loadConfig } from './server/src/api/app-config';
 import { ENTITIES } from './server/src/api/entities';
 import { createDataSource } from './server/src/database/data-source';
 

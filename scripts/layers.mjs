@@ -24,6 +24,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Bottom first. A folder may import folders of its own layer or any layer below, never above. */
 export const LAYERS = [
+  // Helpers, and config/: AppConfig, the settings loader and the server process's own settings. Each
+  // domain declares its settings (<domain>/<domain>.config.ts); api/app-config.ts composes them.
   ['common', 'config'],
   ['access'],
   ['database'],

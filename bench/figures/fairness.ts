@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { AppConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { generateControllers, loadFleet, SIMULATED_COMPANY } from '../../server/src/simulator/fleet';
@@ -71,7 +71,7 @@ export async function fairnessFigures(ctx: BenchContext): Promise<FigureResult[]
       EXPORT_POLL_MS: '200',
       DATABASE_POOL_SIZE: '10',
       // The per-session brake as a deployment has it (spawned servers have it off by default).
-      REQUESTS_PER_SESSION_PER_SECOND: String(new AppConfig().REQUESTS_PER_SESSION_PER_SECOND),
+      REQUESTS_PER_SESSION_PER_SECOND: String(loadConfig({}).REQUESTS_PER_SESSION_PER_SECOND),
     });
     await pg.connect();
     // ---- set-up (direct SQL: the data and the people, not what is measured) ----

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config/config';
+import { loadConfig } from './api/app-config';
+import { ConfigError } from './config/config';
 import { ensureSessionSecret } from './config/session-secret';
 import { Readiness } from './health/readiness';
 import { prepareDatabase } from './seed/prepare';

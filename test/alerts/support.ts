@@ -7,7 +7,7 @@ import { AlertEngine } from '../../server/src/alerts/engine/alert-engine.worker'
 import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { configureApp, createFastifyAdapter } from '../../server/src/app';
 import { AppModule } from '../../server/src/app.module';
-import { loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { ControllerOnlineStateService } from '../../server/src/telemetry/controller-online-state.service';
 import { TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from '../../server/src/telemetry/telemetry.config';

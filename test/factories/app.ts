@@ -3,7 +3,8 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/src/app';
-import { AppConfig, loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
+import type { AppConfig } from '../../server/src/config/config';
 import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from './database';
 

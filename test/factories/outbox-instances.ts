@@ -5,7 +5,7 @@ import { ALERT_DELIVERY_PROVIDERS } from '../../server/src/alerts/delivery/alert
 import { ChannelSenderRegistry } from '../../server/src/alerts/delivery/sender-registry';
 import { OutboxSignalModule } from '../../server/src/alerts/outbox-signal.module';
 import { ENTITIES } from '../../server/src/api/entities';
-import { loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase, type Database } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';

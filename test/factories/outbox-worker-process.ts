@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ALERT_DELIVERY_PROVIDERS } from '../../server/src/alerts/delivery/alert-delivery.module';
 import { ChannelSenderRegistry } from '../../server/src/alerts/delivery/sender-registry';
 import { OutboxSignalModule } from '../../server/src/alerts/outbox-signal.module';
-import { loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';

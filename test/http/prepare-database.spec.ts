@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { verifyPassword } from '../../server/src/auth/password';
-import { loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { prepareDatabase } from '../../server/src/seed/prepare';
 import { withDatabase } from '../factories/database';
 import { Client } from 'pg';

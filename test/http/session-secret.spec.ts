@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp } from '../../server/src/app';
 import { SessionCookieCodec } from '../../server/src/auth/session-cookie';
-import { loadConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { ensureSessionSecret } from '../../server/src/config/session-secret';
 import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { createTestDataSource, type TestDatabase } from '../factories/database';

@@ -3,7 +3,7 @@
  * scope sees in a page, a count and a read by key, and that another company's rows never come
  * back, whatever ids or filters the caller names.
  */
-import { AppConfig } from '../../server/src/config/config';
+import { loadConfig } from '../../server/src/api/app-config';
 import { CrudRepository } from '../../server/src/crud/crud.repository';
 import { systemOwner } from '../../server/src/crud/references.repository';
 import { systemVisibleTo as systemVisible } from '../../server/src/tenancy/visible-records.repository';
@@ -19,7 +19,7 @@ describe('CrudRepository', () => {
 
   beforeAll(async () => {
     w = await mediumWorld();
-    repo = new CrudRepository(w.ds, new AppConfig());
+    repo = new CrudRepository(w.ds, loadConfig({}));
     const systems = (await w.ds.query(`SELECT system_cuid, company_cuid FROM system ORDER BY name`)) as { system_cuid: string; company_cuid: string }[];
     own = systems.filter((s) => s.company_cuid === w.demo).map((s) => s.system_cuid);
     foreign = systems.filter((s) => s.company_cuid === w.other).map((s) => s.system_cuid);

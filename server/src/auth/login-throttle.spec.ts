@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createTestDataSource, type TestDatabase } from '../../../test/factories/database';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../api/app-config';
 import { LoginThrottle, type ThrottleVerdict } from './login-throttle';
 
 /** On PostgreSQL when TEST_DATABASE_URL is set, otherwise on an in-memory PGlite (the brake lives in login_attempt). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from '../api/app-config';
+import { ConfigError } from './config';
 
 describe('loadConfig', () => {
   const secret = () => randomBytes(32).toString('base64url');

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Actor } from '../../../shared/access/policy';
+import { loadConfig } from '../api/app-config';
 import { systemResource } from '../systems/system.resource';
 import { CrudService } from './crud.service';
 import type { ResourceDefinition } from './resource';
@@ -27,7 +28,7 @@ describe('cached list counts', () => {
       query: (sql: string) =>
         sql.startsWith('SELECT count(*)') ? new Promise((resolve) => counts.push({ resolve: (n) => resolve([{ n: String(n) }]) })) : Promise.resolve([]),
     } as unknown as DataSource;
-    crud = new CrudService(ds);
+    crud = new CrudService(ds, loadConfig({}));
   });
 
   afterEach(() => jest.restoreAllMocks());

@@ -34,17 +34,14 @@ export class CrudService {
   /** List totals, dropped when this service writes to a table (see CountCache). */
   private readonly counts = new CountCache();
 
-  private readonly config: AppConfig;
-
   /** Every statement of the generic CRUD (crud.repository.ts). */
   private readonly rows: CrudRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
-    @Optional() config?: AppConfig,
+    private readonly config: AppConfig,
     @Optional() private readonly signals?: SharedSignals,
   ) {
-    this.config = config ?? new AppConfig();
     this.rows = new CrudRepository(ds, this.config);
     // Another instance wrote to a table (or the signal connection was lost: null drops them all).
     signals?.on(SIGNAL_TOPICS.table, (table) => (table === null ? this.counts.forgetAll() : this.counts.forgetTable(table)));

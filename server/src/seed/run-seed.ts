@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../api/app-config';
 import { ENTITIES } from '../api/entities';
 import { openDatabase } from '../database/data-source';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo, seedRoles } from './demo-seed';

@@ -1,4 +1,4 @@
-import { AppConfig } from '../../../server/src/config/config';
+import { loadConfig } from '../../../server/src/api/app-config';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../factories/app';
 import { HttpClient } from '../../factories/http-client';
@@ -23,7 +23,7 @@ export interface BrowserPortal {
 export async function startBrowserPortal(env: Record<string, string> = {}, options: { liveOverPostgres?: boolean } = {}): Promise<BrowserPortal> {
   assertClientBuilt();
   // People click: the per-session brake at its default, so these tests show the portal never trips it.
-  const app = await startTestApp({ REQUESTS_PER_SESSION_PER_SECOND: String(new AppConfig().REQUESTS_PER_SESSION_PER_SECOND), ...env }, options);
+  const app = await startTestApp({ REQUESTS_PER_SESSION_PER_SECOND: String(loadConfig({}).REQUESTS_PER_SESSION_PER_SECOND), ...env }, options);
   const browser = await launchChromium();
   const port = new URL(app.baseUrl).port;
   const contexts: BrowserContext[] = [];

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../../server/src/config/config';
+import { loadConfig } from '../../../server/src/api/app-config';
 import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../../server/src/simulator/fleet';
 import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from '../../../server/src/telemetry/telemetry.config';
