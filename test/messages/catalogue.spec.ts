@@ -12,7 +12,9 @@ const NOT_ANSWERED = [
   /^server\/src\/simulator\//,
   /^server\/src\/seed\//,
   /^server\/src\/config\//,
-  /^server\/src\/telemetry\/telemetry\.config\.ts/,
+  // every domain's start-up settings (<domain>.config.ts, composed in api/app-config.ts)
+  /^server\/src\/(?:.+\/)?[\w-]+\.config\.ts:/,
+  /^server\/src\/api\/app-config\.ts:/,
   /^server\/src\/alerts\/channels\/telegram-api\.ts/,
 ];
 
