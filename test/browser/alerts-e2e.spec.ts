@@ -45,7 +45,7 @@ describe('an alarm from the simulator to the browser, end to end', () => {
   let firstValue: { timestamp: number; value: number };
   let expected: string;
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
   const toastOf = (page: Page) => page.locator(`[data-testid=toast][data-type=NOTIFICATION][data-trigger="${trigger}"]`);
   const row = (page: Page) => page.locator(`[data-testid=active-alarm][data-trigger="${trigger}"]`);
 

@@ -21,7 +21,7 @@ describe('number fields take a decimal comma and never change the number', () =>
     await portal?.close();
   });
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   const SITE = `Site ${tag}`;
   const site = () => sql<{ site_cuid: string; lat: number | null; long: number | null }>(`SELECT site_cuid, lat, long FROM site WHERE name = $1`, [SITE]);
