@@ -40,7 +40,6 @@ export const LAYERS = [
   ['controllers', 'documentation', 'dashboards', 'tokens'],
   ['branding'],
   ['files'],
-  ['notifications'],
   ['simulator'],
   ['telemetry'],
   // Alerts: the trigger engine (told by telemetry after each commit), the outbox and its channels.

@@ -4,7 +4,7 @@ import { companyResource } from '../companies/company.resource';
 import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
 import { documentationResource } from '../documentation/documentation.resources';
 import { exportTemplateResource } from '../exports/export-template.resource';
-import { EVENT_RESOURCES } from '../notifications/events.resources';
+import { EVENT_RESOURCES } from '../alerts/alerts.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemMetadataRouter } from '../systems/system-metadata.router';
 import { METADATA_TEMPLATE_RESOURCES } from '../systems/system-metadata.resources';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsModule } from '../alerts/portal/portal.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { CommandAcksRepository } from './commands/command-acks.repository';
 import { CommandHttpService } from './commands/command-http.service';

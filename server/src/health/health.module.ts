@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AlertDeliveryModule } from '../alerts/delivery/alert-delivery.module';
 import { AlertEngineModule } from '../alerts/engine/alert-engine.module';
-import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsModule } from '../alerts/portal/portal.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { HealthController } from './health.controller';
 import { HealthRepository } from './health.repository';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ACTION_RESPONSES, TOAST_TYPES } from '../../../shared/common/spec-constants';
-import { CONTROLLER_COMMAND_STATUSES, NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../../../shared/common/enums';
-import { ZCuid } from '../users/users.schema';
+import { ACTION_RESPONSES, TOAST_TYPES } from '../../../../shared/common/spec-constants';
+import { CONTROLLER_COMMAND_STATUSES, NOTIFICATION_SEVERITIES, PORTAL_NOTIFICATION_TYPES, TRIGGER_STATES } from '../../../../shared/common/enums';
+import { ZCuid } from '../../users/users.schema';
 
 /** Spec §3.2: a toast as the browser shows it. */
 export const ZToast = z.object({

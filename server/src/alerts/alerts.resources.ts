@@ -5,7 +5,7 @@ import { ZJsonObject, ZName, ZRefCuid } from '../../../shared/common/zod-fields'
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../../../shared/access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
-import { EventRecordsRepository } from './event-records.repository';
+import { EventRecordsRepository } from './alerts-resources.repository';
 
 const eventRecords = new EventRecordsRepository();
 

@@ -8,8 +8,8 @@ import {
   type NextExecutionTriggerValue,
   type TriggerLogProcessingStatusValue,
   type TriggerStateValue,
-} from '../../../shared/common/enums';
-import { NotificationTriggerEntity } from '../notifications/notification-trigger.entity';
+} from '../../../../shared/common/enums';
+import { NotificationTriggerEntity } from './notification-trigger.entity';
 
 /**
  * A trigger's current state: a copy of its latest NotificationTriggerLog (the history) plus the

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../../../shared/common/enums';
-import { SystemEntity } from '../systems/system.entity';
-import { CompanyEntity } from '../companies/company.entity';
+import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../../../../shared/common/enums';
+import { SystemEntity } from '../../systems/system.entity';
+import { CompanyEntity } from '../../companies/company.entity';
 import { NotificationTemplateAssignmentEntity } from './notification-template-assignment.entity';
 
 /** An alert rule on a system. Evaluated by the trigger engine; see NotificationTriggerLog. */

@@ -1,5 +1,5 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from '../../users/user.entity';
 import { PortalNotificationEntity } from './portal-notification.entity';
 
 /** A portal notification shown to (acknowledged by) a user. Range-partitioned by month. */

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import { PG_ENUM_NAMES, PORTAL_NOTIFICATION_TYPES, type PortalNotificationTypeValue } from '../../../shared/common/enums';
-import { SystemEntity } from '../systems/system.entity';
-import { UserEntity } from '../users/user.entity';
+import { PG_ENUM_NAMES, PORTAL_NOTIFICATION_TYPES, type PortalNotificationTypeValue } from '../../../../shared/common/enums';
+import { SystemEntity } from '../../systems/system.entity';
+import { UserEntity } from '../../users/user.entity';
 
 /** A user muting one kind of portal notification for one system. */
 @Entity({ name: 'portal_notification_user_blacklist' })

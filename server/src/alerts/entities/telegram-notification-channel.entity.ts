@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import type { JsonObject } from '../../../shared/common/enums';
+import type { JsonObject } from '../../../../shared/common/enums';
 import { NotificationChannelEntity } from './notification-channel.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { PG_ENUM_NAMES, TRIGGER_EVENT_STATUSES, type JsonValue, type TriggerEventStatusValue } from '../../../shared/common/enums';
+import { PG_ENUM_NAMES, TRIGGER_EVENT_STATUSES, type JsonValue, type TriggerEventStatusValue } from '../../../../shared/common/enums';
 import { NotificationTriggerEntity } from './notification-trigger.entity';
 import { NotificationEntity } from './notification.entity';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue } from '../../../shared/common/enums';
+import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue } from '../../../../shared/common/enums';
 import { NotificationTriggerEntity } from './notification-trigger.entity';
 
 /** A notification sent because a trigger changed state. */

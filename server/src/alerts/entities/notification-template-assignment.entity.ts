@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { EntityTypeEntity } from '../catalogue/entity-type.entity';
-import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../../../shared/common/enums';
+import { EntityTypeEntity } from '../../catalogue/entity-type.entity';
+import { NOTIFICATION_SEVERITIES, PG_ENUM_NAMES, type NotificationSeverityValue, type JsonObject } from '../../../../shared/common/enums';
 
 /**
  * A notification template attached to an entity type; triggers are created from it (automatically

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Actor } from '../../../shared/access/policy';
-import { DATA_SOURCE } from '../database/database.module';
-import { SqlParams } from '../database/sql-params';
-import { companySeesSystemSql, visibleSystemSql } from '../tenancy/visibility';
-import type { TChangelog, TPortalNotification } from './notifications.schema';
+import type { Actor } from '../../../../shared/access/policy';
+import { DATA_SOURCE } from '../../database/database.module';
+import { SqlParams } from '../../database/sql-params';
+import { companySeesSystemSql, visibleSystemSql } from '../../tenancy/visibility';
+import type { TChangelog, TPortalNotification } from './portal.schema';
 
 /**
  * The SQL of portal notifications (spec type CHANGELOG so far) and of the changelog entries that

@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { EventEmitter, on } from 'node:events';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { newCuid } from '../common/ids';
-import { AppConfig } from '../config/config';
-import { DATA_SOURCE } from '../database/database.module';
+import { newCuid } from '../../common/ids';
+import { AppConfig } from '../../config/config';
+import { DATA_SOURCE } from '../../database/database.module';
 import { LIVE_FAN_OUT, LiveEventsRepository } from './live-events.repository';
-import type { TLiveEvent } from './notifications.schema';
+import type { TLiveEvent } from './portal.schema';
 
 const CHANNEL = 'portal_live';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */

@@ -8,7 +8,7 @@ import {
   type TriggerLogProcessingStatusValue,
   type TriggerStateValue,
   type JsonObject,
-} from '../../../shared/common/enums';
+} from '../../../../shared/common/enums';
 import { NotificationTriggerEntity } from './notification-trigger.entity';
 
 /**

@@ -1,6 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { SessionService } from '../auth/session.service';
+import { AuthModule } from '../../auth/auth.module';
+import { SessionService } from '../../auth/session.service';
 import { LiveEventsService } from './live-events.service';
 import { PortalNotificationsRepository } from './portal-notifications.repository';
 import { PortalNotificationsService } from './portal-notifications.service';

@@ -1,10 +1,10 @@
-import { crudProcedures } from '../crud/crud-router.factory';
-import { CrudService } from '../crud/crud.service';
-import { ZChangelog, ZChangelogCreateInput } from './notifications.schema';
+import { crudProcedures } from '../../crud/crud-router.factory';
+import { CrudService } from '../../crud/crud.service';
+import { ZChangelog, ZChangelogCreateInput } from './portal.schema';
 import { PortalNotificationsService } from './portal-notifications.service';
-import { procedure, router } from '../trpc/trpc';
-import { declareRoutes } from '../trpc/routes';
-import { systemChangelogResource } from '../systems/system-changelog.resource';
+import { procedure, router } from '../../trpc/trpc';
+import { declareRoutes } from '../../trpc/routes';
+import { systemChangelogResource } from '../../systems/system-changelog.resource';
 
 /** `systemChangelog`: the generated reads, edits and deletes; `create` also tells who watches the system. */
 export const systemChangelogRoutes = declareRoutes({ notifications: PortalNotificationsService, crud: CrudService }, ({ notifications, crud }) => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { SessionService } from '../auth/session.service';
-import { ZSessionContext } from '../auth/session.schema';
-import { procedure, router } from '../trpc/trpc';
-import { declareRoutes } from '../trpc/routes';
-import { refreshSession } from '../trpc/refresh-session';
+import { SessionService } from '../../auth/session.service';
+import { ZSessionContext } from '../../auth/session.schema';
+import { procedure, router } from '../../trpc/trpc';
+import { declareRoutes } from '../../trpc/routes';
+import { refreshSession } from '../../trpc/refresh-session';
 import { LiveEventsService } from './live-events.service';
-import { ZAcknowledgeInput, ZMuteInput, ZPortalNotification } from './notifications.schema';
+import { ZAcknowledgeInput, ZMuteInput, ZPortalNotification } from './portal.schema';
 import { PortalNotificationsService } from './portal-notifications.service';
 
 /** `portalNotification`: the live events stream (SSE), the recent notifications, acknowledge, mute and unmute. */

@@ -2,7 +2,7 @@ import type { Actor } from '../../../shared/access/policy';
 import type { Queryable } from '../database/repository';
 
 /**
- * The SQL the event records' resources (events.resources.ts) run besides the generic CRUD's:
+ * The SQL the event records' resources (alerts.resources.ts) run besides the generic CRUD's:
  * whether a channel has what makes it deliverable. The caller comes first, then the CRUD's transaction.
  */
 export class EventRecordsRepository {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique, type Relation } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from '../../users/user.entity';
 import { NotificationTriggerEntity } from './notification-trigger.entity';
 
 /** A user muting one trigger. */

@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { SystemJob } from '../common/system-job';
+import type { SystemJob } from '../../common/system-job';
 
 /**
  * Who the live events' SQL runs for: the publishing instance's fan-out (no user: the recipients

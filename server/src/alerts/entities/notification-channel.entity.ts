@@ -1,12 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CompanyEntity } from '../companies/company.entity';
+import { CompanyEntity } from '../../companies/company.entity';
 import {
   NOTIFICATION_CHANNEL_SOURCES,
   NOTIFICATION_CHANNEL_STATUSES,
   PG_ENUM_NAMES,
   type NotificationChannelSourceValue,
   type NotificationChannelStatusValue,
-} from '../../../shared/common/enums';
+} from '../../../../shared/common/enums';
 
 /** A delivery channel of a company; details live in the Email/Telegram/Discord table. */
 @Entity({ name: 'notification_channel' })

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from '../../../shared/access/policy';
-import { newCuid } from '../common/ids';
-import { notFound } from '../common/errors';
-import { SystemAccessService } from '../systems/system-access.service';
+import type { Actor } from '../../../../shared/access/policy';
+import { newCuid } from '../../common/ids';
+import { notFound } from '../../common/errors';
+import { SystemAccessService } from '../../systems/system-access.service';
 import { LiveEventsService } from './live-events.service';
-import type { TChangelog, TPortalNotification, TToast } from './notifications.schema';
+import type { TChangelog, TPortalNotification, TToast } from './portal.schema';
 import { PortalNotificationsRepository } from './portal-notifications.repository';
 
 /**
