@@ -8,7 +8,7 @@ import type { Actor } from '../../../shared/access/policy';
 import { resourceAccess } from '../../../shared/access/resources';
 import { writeConfigChangelog } from './config-changelog';
 import { budgetsOf } from '../budgets/budgets.service';
-import { controllerStateColumns, entityKindWhere, entityTypeKind } from './fleet-resources.repository';
+import { controllerStateColumns, entityKindWhere, entityTypeKind } from './controllers-resources.repository';
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */
@@ -77,7 +77,7 @@ export const controllerResource: Def = {
   sorts: ['controller_id', 'name', 'serial_number', 'sw_version', 'online_state', 'last_contact'],
   defaultSort: { field: 'name', order: 'ASC' },
   sameCompanyReferences: [{ column: 'system_cuid', table: 'system', key: 'system_cuid', label: 'System' }],
-  // State and last contact (fleet-resources.repository.ts).
+  // State and last contact (controllers-resources.repository.ts).
   computed: controllerStateColumns,
   // A changed configuration is written to the system's changelog (CONFIGURATION) in the same transaction.
   beforeWrite: (tx, actor, row, current) => writeConfigChangelog(tx, actor, 'controller_id', row, current),

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * The SQL of the controller, device and data-processor resources (fleet.resources.ts): the
+ * The SQL of the controller, device and data-processor resources (controllers.resources.ts): the
  * fragments the CRUD factory puts into its queries (alias `t` = the resource's row, always inside
  * its tenant scope) and the catalogue lookups of their write hooks. The catalogue is everybody's:
  * its reads are unscoped and run in the write's transaction (`manager`).

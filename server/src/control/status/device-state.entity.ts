@@ -1,6 +1,6 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { JsonObject } from '../../../shared/common/enums';
-import { DeviceEntity } from './device-entity.entity';
+import type { JsonObject } from '../../../../shared/common/enums';
+import { DeviceEntity } from '../../controllers/device-entity.entity';
 
 /** Snapshots of an entity's state machine / state values. Range-partitioned by month. */
 @Entity({ name: 'device_state' })

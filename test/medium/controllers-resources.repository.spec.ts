@@ -1,8 +1,8 @@
-import { controllerStateColumns, entityKindWhere, entityTypeKind } from '../../server/src/controllers/fleet-resources.repository';
+import { controllerStateColumns, entityKindWhere, entityTypeKind } from '../../server/src/controllers/controllers-resources.repository';
 import { controlWorld, type ControlWorld } from './control-world';
 import { mediumWorld, type MediumWorld } from './world';
 
-/** fleet-resources.repository.ts on a real database: the resources' SQL fragments and catalogue lookups. */
+/** controllers-resources.repository.ts on a real database: the resources' SQL fragments and catalogue lookups. */
 describe('fleet resources repository (database)', () => {
   let w: MediumWorld;
   let c: ControlWorld;

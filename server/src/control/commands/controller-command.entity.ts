@@ -1,9 +1,9 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { CONTROLLER_COMMAND_STATUSES, PG_ENUM_NAMES, type ControllerCommandStatusValue, type JsonObject } from '../../../shared/common/enums';
-import { CompanyEntity } from '../companies/company.entity';
-import { SystemEntity } from '../systems/system.entity';
-import { UserEntity } from '../users/user.entity';
-import { ControllerEntity } from './controller.entity';
+import { CONTROLLER_COMMAND_STATUSES, PG_ENUM_NAMES, type ControllerCommandStatusValue, type JsonObject } from '../../../../shared/common/enums';
+import { CompanyEntity } from '../../companies/company.entity';
+import { SystemEntity } from '../../systems/system.entity';
+import { UserEntity } from '../../users/user.entity';
+import { ControllerEntity } from '../../controllers/controller.entity';
 
 /**
  * A command to a controller (issue: control; docs/controller-protocol.md, *Commands*). The id is
