@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { NotificationsModule } from '../alerts/portal/portal.module';
-import { GatewayModule } from '../telemetry/mqtt/gateway.module';
+import { GatewayModule } from '../gateway/gateway.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { CommandAcksRepository } from './commands/command-acks.repository';
 import { CommandHttpService } from './commands/command-http.service';

@@ -12,7 +12,7 @@ import { AppConfig } from '../../config/config';
 import { applyMergePatch, type TCommandMessage, ZCommandAck } from '../../../../shared/controllers/command-wire';
 import { SharedSignals, SIGNAL_TOPICS } from '../../database/shared-signals';
 import { LiveEventsService } from '../../alerts/portal/live-events.service';
-import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../telemetry/command-link';
+import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../gateway/command-link';
 import { ControllerOnlineStateService } from '../../telemetry/controller-online-state.service';
 import { judgeAcks } from './ack-rules';
 import { CommandAcksRepository } from './command-acks.repository';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { SystemJob } from '../../common/system-job';
-import { updatedRows } from '../../database/returned-rows';
-import { DATA_SOURCE } from '../../database/database.module';
+import type { SystemJob } from '../common/system-job';
+import { updatedRows } from '../database/returned-rows';
+import { DATA_SOURCE } from '../database/database.module';
 
 /** Lease terms of one member: its client id, share group, instance name and lease length. */
 export interface MemberLease {

@@ -1,9 +1,9 @@
 import type { Server, Socket } from 'node:net';
 import type Aedes from 'aedes';
 import type { AuthenticateError, Client as AedesClient, PublishPacket, Subscription } from 'aedes';
-import type { DirectoryController } from '../controller-directory.service';
-import { IngestError } from '../ingest-validator';
-import type { TelemetrySettings } from '../telemetry.config';
+import type { DirectoryController } from '../telemetry/controller-directory.service';
+import { IngestError } from '../telemetry/ingest-validator';
+import type { TelemetrySettings } from '../telemetry/telemetry.config';
 import { PacketSizeGuard } from './packet-size-guard';
 import type { PersistentSessionQuota } from './session-quota';
 import type { ControllerTopics } from './topics';

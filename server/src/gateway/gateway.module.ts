@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { COMMAND_LINK } from '../command-link';
-import { SimulatorService } from '../simulator.service';
-import { TelemetryModule } from '../telemetry.module';
+import { COMMAND_LINK } from './command-link';
+import { SimulatorService } from './simulator.service';
+import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MqttIngestService } from './mqtt-ingest.service';
 import { MqttMembersRepository } from './mqtt-members.repository';
 

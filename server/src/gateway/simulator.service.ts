@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../database/database.module';
 import { startEmbeddedSimulator } from '../simulator/embedded';
-import { IngestService } from './ingest.service';
-import { MqttIngestService } from './mqtt/mqtt-ingest.service';
-import { TELEMETRY_SETTINGS, type TelemetrySettings } from './telemetry.config';
+import { IngestService } from '../telemetry/ingest.service';
+import { MqttIngestService } from './mqtt-ingest.service';
+import { TELEMETRY_SETTINGS, type TelemetrySettings } from '../telemetry/telemetry.config';
 
 /** Runs the small built-in simulator when SIMULATOR is on (default: embedded database only). */
 @Injectable()

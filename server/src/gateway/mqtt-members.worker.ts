@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { systemJob } from '../../common/system-job';
+import { systemJob } from '../common/system-job';
 import type { MemberLease, MqttMembersRepository } from './mqtt-members.repository';
 
 /** Who the lease statements run for. */
