@@ -2,7 +2,7 @@ import type { TCommandMessage } from '../../../shared/controllers/command-wire';
 
 /**
  * The broker side of commands (docs/controller-protocol.md, *Commands*), implemented by the MQTT
- * service of telemetry (in-process broker or external one) and used by the command service of
+ * gateway (MqttIngestService: in-process broker or external one) and used by the command service of
  * control. Provided under COMMAND_LINK.
  */
 export interface CommandLink {
