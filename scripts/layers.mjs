@@ -42,9 +42,11 @@ export const LAYERS = [
   ['controllers', 'documentation', 'dashboards', 'tokens'],
   ['branding'],
   ['files'],
-  ['notifications'],
   ['simulator'],
   ['telemetry'],
+  // The MQTT gateway: the broker (in-process or external), its member leases, the broker side of
+  // commands (the port control uses) and the built-in simulator's run; hands what arrives to telemetry.
+  ['gateway'],
   // Alerts: the trigger engine (told by telemetry after each commit), the outbox and its channels.
   ['alerts'],
   // Control: commands to controllers and their acknowledgements, configuration, the status view, mutes.

@@ -22,6 +22,7 @@ import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
 import { SystemsModule } from './systems/systems.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
+import { GatewayModule } from './gateway/gateway.module';
 import { TrpcModule } from './api/trpc.module';
 import { UsersModule } from './users/users.module';
 
@@ -42,6 +43,7 @@ export class AppModule {
         UsersModule,
         CompaniesModule,
         TelemetryModule,
+        GatewayModule,
         AlertEngineModule,
         AlertChannelsModule,
         AlarmsModule,

@@ -1,5 +1,5 @@
 import { isToastMuted, isTriggerMuted } from '../../client/src/toasts/mute';
-import type { TToast } from '../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../server/src/alerts/portal/portal.schema';
 
 /** The browser drops live toasts of triggers the user muted, until the mute's end (the session's notificationBlacklist). */
 describe('alarm toasts of muted triggers are dropped in the browser', () => {

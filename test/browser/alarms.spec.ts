@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { SEVERITY_COLOURS } from '../../shared/common/spec-constants';
-import { LiveEventsService } from '../../server/src/notifications/live-events.service';
-import type { TToast } from '../../server/src/notifications/notifications.schema';
+import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
+import type { TToast } from '../../server/src/alerts/portal/portal.schema';
 import { addEvent, addTrigger, eventValue, setStatus } from '../alerts/alarm-fixtures';
 import { type BrowserPortal, eventually, signIn, startBrowserPortal } from './support/portal';
 

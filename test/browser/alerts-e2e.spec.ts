@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SEVERITY_COLOURS } from '../../shared/common/spec-constants';
-import { LiveEventsService } from '../../server/src/notifications/live-events.service';
+import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { loadFleet } from '../../server/src/simulator/fleet';
 import { Simulator } from '../../server/src/simulator/simulator';

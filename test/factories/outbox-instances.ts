@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/src/api/app-config';
 import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase, type Database } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';
-import { LiveEventsService } from '../../server/src/notifications/live-events.service';
+import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
 import { startTestApp, type TestApp } from './app';
 import { RecordingPeer, RecordingSender } from './recording-sender';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../server/src/api/app-config';
 import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';
-import { LiveEventsService } from '../../server/src/notifications/live-events.service';
+import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
 import { RecordingSender } from './recording-sender';
 
 /**

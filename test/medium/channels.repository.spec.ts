@@ -1,13 +1,13 @@
 import { ChannelsRepository, LINK_HOLDER } from '../../server/src/alerts/channels/channels.repository';
 import { TelegramUpdatesRepository, telegramUpdatesJob } from '../../server/src/alerts/channels/telegram-updates.repository';
 import { newCuid } from '../../server/src/common/ids';
-import { EventRecordsRepository } from '../../server/src/notifications/event-records.repository';
+import { EventRecordsRepository } from '../../server/src/alerts/alerts-resources.repository';
 import { DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { addTrigger, systemByName } from '../factories/alert-fixtures';
 import { mediumWorld, type MediumWorld } from './world';
 
 /**
- * channels.repository.ts, telegram-updates.repository.ts and event-records.repository.ts on a real
+ * channels.repository.ts, telegram-updates.repository.ts and alerts-resources.repository.ts on a real
  * database: the rows, and which company's triggers and channels they reach.
  */
 describe('channel repositories (database)', () => {

@@ -1,5 +1,5 @@
 import { systemJob } from '../../server/src/common/system-job';
-import { type MemberLease, MqttMembersRepository } from '../../server/src/telemetry/mqtt/mqtt-members.repository';
+import { type MemberLease, MqttMembersRepository } from '../../server/src/gateway/mqtt-members.repository';
 import { mediumWorld, type MediumWorld } from './world';
 
 /** mqtt-members.repository.ts on a real database: leases, claims of lapsed members, only within one share group. */

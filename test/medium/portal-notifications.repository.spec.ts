@@ -1,6 +1,6 @@
 import { newCuid } from '../../server/src/common/ids';
-import { LIVE_FAN_OUT, LiveEventsRepository } from '../../server/src/notifications/live-events.repository';
-import { PortalNotificationsRepository } from '../../server/src/notifications/portal-notifications.repository';
+import { LIVE_FAN_OUT, LiveEventsRepository } from '../../server/src/alerts/portal/live-events.repository';
+import { PortalNotificationsRepository } from '../../server/src/alerts/portal/portal-notifications.repository';
 import { DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { systemByName } from '../factories/alert-fixtures';
 import { mediumWorld, type MediumWorld } from './world';

@@ -1,5 +1,5 @@
 import { connectAsync, type MqttClient } from 'mqtt';
-import { AckAfterCommitClient } from '../../server/src/telemetry/mqtt/ack-after-commit-client';
+import { AckAfterCommitClient } from '../../server/src/gateway/ack-after-commit-client';
 import { eventually, type Mosquitto, sleep, startMosquitto } from './support/telemetry-app';
 
 /**

@@ -1,7 +1,7 @@
 import { connect, connectAsync, type MqttClient } from 'mqtt';
 import type { TCommandMessage } from '../../shared/controllers/command-wire';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
-import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../server/src/telemetry/command-link';
+import { COMMAND_LINK, CommandAckError, type CommandLink } from '../../server/src/gateway/command-link';
 import { addVictimAndDatabaseRefusals, VICTIM_CONTROLLER } from './support/poison';
 import { eventually, freePort, type Mosquitto, sleep, startMosquitto, startTelemetryTestApp, type TelemetryTestApp } from './support/telemetry-app';
 

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import * as mqttPacket from 'mqtt-packet';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { AckAfterCommitClient } from '../../server/src/telemetry/mqtt/ack-after-commit-client';
+import { AckAfterCommitClient } from '../../server/src/gateway/ack-after-commit-client';
 import { loadTelemetrySettings, TelemetryConfigError } from '../../server/src/telemetry/telemetry.config';
 import { eventually, type Mosquitto, sleep, startMosquitto } from './support/telemetry-app';
 

@@ -7,7 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, type ReactElement, useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
 import type { Translate } from '../i18n/translate';
 import { useToasts } from '../toasts/ToastProvider';
 import { commandsTabOf, fieldErrorsOf, needsStepUp, useInvalidateCommandData, type TCommandRecord } from './api';

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
-import type { TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
 import { isToastMuted } from './mute';
 import { formatLocale } from '../i18n/locale';
 import { useSession, useSessionManager } from '../session/SessionProvider';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
 import { messageOf, trpc } from '../trpc';
 import { invalidate, staleQueriesOf, unwrapLiveEvent } from './live-events';
 

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { TLiveEvent, TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TLiveEvent, TToast } from '../../../server/src/alerts/portal/portal.schema';
 import { commandQueries, controllerConfigKey, invalidate, staleQueriesOf, unwrapLiveEvent } from './live-events';
 
 const toast = (patch: Partial<TToast> = {}): TToast => ({

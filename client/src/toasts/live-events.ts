@@ -1,5 +1,5 @@
 import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
-import type { TLiveEvent } from '../../../server/src/notifications/notifications.schema';
+import type { TLiveEvent } from '../../../server/src/alerts/portal/portal.schema';
 
 // What the live events (portalNotification.onEvent) say about data: an event that means "this
 // changed" makes those queries stale through the query client, so whichever screen shows them

@@ -1,4 +1,4 @@
-import type { TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
 
 /** Is this trigger muted now by the session's blacklist (an entry whose `until` has passed no longer counts)? */
 export function isTriggerMuted(blacklist: readonly { trigger_cuid: string; until?: string | null }[], trigger_cuid: string, now = Date.now()): boolean {

@@ -1,5 +1,5 @@
 import { TOAST_ACTION_RESPONSE_TIMEOUT_MS, TOAST_DEFAULT_TIMEOUT_MS, TOAST_MAX_VISIBLE, TOAST_REMOVE_DELAY_MS } from '../../../shared/common/spec-constants';
-import type { TToast } from '../../../server/src/notifications/notifications.schema';
+import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
 
 export type { TToast };
 

@@ -11,7 +11,7 @@ import { EXPORTS_SETTINGS } from '../exports/exports.config';
 import { FILES_SETTINGS } from '../files/files.config';
 import { FLEET_SETTINGS } from '../fleet/fleet.config';
 import { HEALTH_SETTINGS } from '../health/health.config';
-import { NOTIFICATIONS_SETTINGS } from '../notifications/notifications.config';
+import { LIVE_EVENTS_SETTINGS } from '../alerts/portal/live-events.config';
 import { SYSTEMS_SETTINGS } from '../systems/systems.config';
 import { TRPC_SETTINGS } from '../trpc/trpc.config';
 
@@ -30,7 +30,7 @@ export const APP_SETTINGS: readonly SettingsSection[] = [
   SYSTEMS_SETTINGS,
   BRANDING_SETTINGS,
   FILES_SETTINGS,
-  NOTIFICATIONS_SETTINGS,
+  LIVE_EVENTS_SETTINGS,
   ALERTS_SETTINGS,
   CONTROL_SETTINGS,
   FLEET_SETTINGS,

@@ -1,10 +1,10 @@
 import { AlertWriteHooks } from '../alerts/engine/alert-write-hooks.service';
 import { CATALOGUE_RESOURCES } from '../catalogue/catalogue.resources';
 import { companyResource } from '../companies/company.resource';
-import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/fleet.resources';
+import { controllerResource, dataProcessorResource, deviceResource, ZProcessorConfigure } from '../controllers/controllers.resources';
 import { documentationResource } from '../documentation/documentation.resources';
 import { exportTemplateResource } from '../exports/export-template.resource';
-import { EVENT_RESOURCES } from '../notifications/events.resources';
+import { EVENT_RESOURCES } from '../alerts/alerts.resources';
 import { siteResource } from '../sites/site.resource';
 import { systemMetadataRouter } from '../systems/system-metadata.router';
 import { METADATA_TEMPLATE_RESOURCES } from '../systems/system-metadata.resources';

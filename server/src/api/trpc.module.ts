@@ -15,7 +15,7 @@ import { CompaniesModule } from '../companies/companies.module';
 import { RESOURCES } from './resource-routers';
 import { CrudService } from '../crud/crud.service';
 import { FilesModule } from '../files/files.module';
-import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsModule } from '../alerts/portal/portal.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { UsersModule } from '../users/users.module';
 import { type AppRouter, buildAllRoutes, buildAppRouter } from './app.router';

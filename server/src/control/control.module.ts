@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsModule } from '../alerts/portal/portal.module';
+import { GatewayModule } from '../gateway/gateway.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { CommandAcksRepository } from './commands/command-acks.repository';
 import { CommandHttpService } from './commands/command-http.service';
@@ -16,11 +17,11 @@ import { StepUpsRepository } from './commands/step-ups.repository';
 /**
  * Control (docs/control.md): commands to controllers and their acknowledgements, the desired
  * against reported configuration, the HTTP endpoints of controllers without MQTT. Takes the broker
- * port (COMMAND_LINK) from TelemetryModule when it provides one. CommandInbox is the command
+ * port (COMMAND_LINK) from GatewayModule. CommandInbox is the command
  * service, for the transports. Needs the global ConfigModule, DatabaseModule and CrudModule.
  */
 @Module({
-  imports: [AuthModule, NotificationsModule, TelemetryModule],
+  imports: [AuthModule, NotificationsModule, TelemetryModule, GatewayModule],
   providers: [
     CommandsRepository,
     CommandQueueRepository,

@@ -2,7 +2,7 @@ import { Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from
 import { AppConfig } from '../config/config';
 import { SharedSignals } from '../database/shared-signals';
 import { systemJob } from '../common/system-job';
-import { MqttIngestService } from '../telemetry/mqtt/mqtt-ingest.service';
+import { MqttIngestService } from '../gateway/mqtt-ingest.service';
 import { HealthRepository } from './health.repository';
 
 const PROBE = systemJob('readiness-probe');

@@ -3,9 +3,9 @@ import { CONTROLLER_COMMAND_STATUSES } from '../../../shared/common/enums';
 import { PortalMetrics } from '../common/metrics';
 import { systemJob } from '../common/system-job';
 import { AlertEngine } from '../alerts/engine/alert-engine.worker';
-import { LiveEventsService } from '../notifications/live-events.service';
+import { LiveEventsService } from '../alerts/portal/live-events.service';
 import { IngestService } from '../telemetry/ingest.service';
-import { MqttIngestService } from '../telemetry/mqtt/mqtt-ingest.service';
+import { MqttIngestService } from '../gateway/mqtt-ingest.service';
 import { HealthRepository } from './health.repository';
 import { within } from './readiness';
 

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { CONTROLLER_ID_PATTERN } from '../../../shared/common/enums';
 import { PortalMetrics } from '../common/metrics';
 import { AuthTokenService } from '../tokens/auth-token.service';
 import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerDirectoryService, type DirectoryController } from './controller-directory.service';
 import { IngestBatcher, SubmissionRefused } from './ingest-batcher';
 import { IngestError, IngestValidator, type ValidatedBatch } from './ingest-validator';
-import { CONTROLLER_ID_PATTERN } from './mqtt/topics';
 import { type Clock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from './telemetry.config';
 import { type TIngestAnswer, ZHeartbeat } from './telemetry.schema';
 import { TelemetryWriter } from './telemetry-writer.service';

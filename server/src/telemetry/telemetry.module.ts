@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppConfig } from '../config/config';
-import { COMMAND_LINK } from './command-link';
 import { ControllerOnlineStateRepository } from './controller-online-state.repository';
 import { ControllerOnlineStateService } from './controller-online-state.service';
 import { ControllerOnlineStateWorker } from './controller-online-state.worker';
@@ -9,9 +8,6 @@ import { ControllerDirectoryRepository } from './controller-directory.repository
 import { ControllerDirectoryService } from './controller-directory.service';
 import { IngestHttpService } from './ingest-http.service';
 import { IngestService } from './ingest.service';
-import { MqttIngestService } from './mqtt/mqtt-ingest.service';
-import { MqttMembersRepository } from './mqtt/mqtt-members.repository';
-import { SimulatorService } from './simulator.service';
 import { loadTelemetrySettings, systemClock, TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from './telemetry.config';
 import { TelemetryQueryRepository } from './telemetry-query.repository';
 import { TelemetryQueryService } from './telemetry-query.service';
@@ -22,8 +18,8 @@ import { TelemetryWriterRepository } from './telemetry-writer.repository';
 import { TelemetryWriter } from './telemetry-writer.service';
 
 /**
- * Telemetry: HTTP and MQTT ingest, rollups and their retention, chart queries, controller online
- * state and the built-in simulator. Needs the global ConfigModule, DatabaseModule and
+ * Telemetry: ingest (HTTP here; MQTT through the gateway's GatewayModule), rollups and their
+ * retention, chart queries, controller online state. Needs the global ConfigModule, DatabaseModule and
  * SystemsModule. Settings come from `TELEMETRY_SETTINGS` (read from the environment by
  * loadTelemetrySettings); tests override it and `TELEMETRY_CLOCK`.
  */
@@ -45,25 +41,12 @@ import { TelemetryWriter } from './telemetry-writer.service';
     ControllerOnlineStateWorker,
     IngestService,
     IngestHttpService,
-    MqttMembersRepository,
-    MqttIngestService,
-    { provide: COMMAND_LINK, useExisting: MqttIngestService },
     TelemetryQueryRepository,
     TelemetryQueryService,
     TelemetryRetentionRepository,
     TelemetryRetentionService,
     TelemetryRetentionWorker,
-    SimulatorService,
   ],
-  exports: [
-    IngestService,
-    TelemetryWriter,
-    TelemetryQueryService,
-    ControllerOnlineStateService,
-    MqttIngestService,
-    COMMAND_LINK,
-    TELEMETRY_SETTINGS,
-    TELEMETRY_CLOCK,
-  ],
+  exports: [IngestService, TelemetryWriter, TelemetryQueryService, ControllerOnlineStateService, TELEMETRY_SETTINGS, TELEMETRY_CLOCK],
 })
 export class TelemetryModule {}

@@ -1,5 +1,5 @@
 import type { NotificationSeverityValue } from '../../../../shared/common/enums';
-import type { TToast } from '../../notifications/notifications.schema';
+import type { TToast } from '../portal/portal.schema';
 
 /** What an alarm toast is made of (one event, once its Notification row exists). */
 export interface AlarmToastInput {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NotificationsModule } from '../../notifications/notifications.module';
+import { NotificationsModule } from '../portal/portal.module';
 import { AlertChannelsModule } from '../channels/channels.module';
 import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { OutboxDeliveriesRepository } from './outbox-deliveries.repository';

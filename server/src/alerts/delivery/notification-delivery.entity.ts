@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { PG_ENUM_NAMES, TRIGGER_EVENT_STATUSES, type TriggerEventStatusValue } from '../../../../shared/common/enums';
-import { NotificationChannelEntity } from '../../notifications/notification-channel.entity';
-import { NotificationEntity } from '../../notifications/notification.entity';
+import { NotificationChannelEntity } from '../entities/notification-channel.entity';
+import { NotificationEntity } from '../entities/notification.entity';
 
 /**
  * Not in the spec: one alert event's delivery to one channel (migration 1764120000000). The

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { NotificationChannelSourceValue } from '../../../../shared/common/enums';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
-import type { TToast } from '../../notifications/notifications.schema';
+import type { TToast } from '../portal/portal.schema';
 import { renderMessage } from '../render';
 import { alarmToast } from './alarm-toasts';
 import type { OutgoingAlert } from './channel-sender';

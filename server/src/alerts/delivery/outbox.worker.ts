@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
 import { isTransientDatabaseError, splitOnFailure, sqlState } from '../../database/split-on-failure';
-import { LiveEventsService } from '../../notifications/live-events.service';
+import { LiveEventsService } from '../portal/live-events.service';
 import { knownDatabaseError } from '../../trpc/errors';
 import { OutboxSignal } from '../outbox-signal';
 import type { ChannelTarget, SendResult } from './channel-sender';

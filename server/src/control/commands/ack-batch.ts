@@ -1,4 +1,4 @@
-import { CommandAckError } from '../../telemetry/command-link';
+import { CommandAckError } from '../../gateway/command-link';
 import { isTransientDatabaseError, splitOnFailure, sqlState } from '../../database/split-on-failure';
 import { knownDatabaseError } from '../../trpc/errors';
 import type { AckOutcome } from './command-inbox';

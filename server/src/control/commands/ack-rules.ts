@@ -1,5 +1,5 @@
 import type { TCommandAck } from '../../../../shared/controllers/command-wire';
-import { CommandAckError } from '../../telemetry/command-link';
+import { CommandAckError } from '../../gateway/command-link';
 import type { AckUpdate } from './command-acks.repository';
 import type { CommandRow } from './command-queue.repository';
 import type { AckOutcome } from './command-inbox';

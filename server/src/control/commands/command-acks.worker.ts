@@ -1,4 +1,4 @@
-import type { CommandAckError } from '../../telemetry/command-link';
+import type { CommandAckError } from '../../gateway/command-link';
 import { writeAckBatch } from './ack-batch';
 import type { BatchAck } from './ack-rules';
 import type { AckOutcome } from './command-inbox';

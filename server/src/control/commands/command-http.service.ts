@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CommandAckError } from '../../telemetry/command-link';
+import { CommandAckError } from '../../gateway/command-link';
 import { IngestError } from '../../telemetry/ingest-validator';
 import { IngestService } from '../../telemetry/ingest.service';
 import { CommandService } from './command.service';

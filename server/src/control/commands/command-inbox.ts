@@ -1,6 +1,6 @@
 import type { TCommandMessage } from '../../../../shared/controllers/command-wire';
 
-export { CommandAckError } from '../../telemetry/command-link';
+export { CommandAckError } from '../../gateway/command-link';
 
 /** What a controller's acknowledgement did (the HTTP answer; the MQTT reply on refusal). */
 export type AckOutcome =

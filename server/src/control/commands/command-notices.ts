@@ -1,7 +1,7 @@
 import { commandActionResponse, type FINAL_COMMAND_STATUSES } from '../../../../shared/common/enums';
 import { maskSecrets } from '../../common/secret-config';
 import type { TCommandMessage } from '../../../../shared/controllers/command-wire';
-import type { TToast } from '../../notifications/notifications.schema';
+import type { TToast } from '../../alerts/portal/portal.schema';
 import type { AutomaticChangelogEntry } from '../../systems/automatic-changelog';
 import { commandLabel, secretArgs } from './command-checks';
 import type { ClaimedCommand, CommandRow, ControllerInfo } from './command-queue.repository';

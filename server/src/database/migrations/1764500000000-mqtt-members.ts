@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * mqtt_member: which instance consumes which MQTT session of the shared-subscription group (one
  * row per client id). An instance renews its lease while connected; a member whose lease lapsed
  * is claimed (`adopted_by`) by another instance, which retires its session and deletes the row
- * (telemetry/mqtt/mqtt-members.ts, docs/ingest-failover.md). No entity: only MqttMembers reads it,
+ * (gateway/mqtt-members.worker.ts, docs/ingest-failover.md). No entity: only MqttMembers reads it,
  * with SQL. Runs on PostgreSQL and on PGlite.
  */
 export class MqttMembers1764500000000 implements MigrationInterface {
