@@ -1,8 +1,8 @@
 import { Resource } from 'react-admin';
 import { admin } from './admin';
-import { alarms } from './alarms';
+import { alarms } from './alerts/alarms';
 import { catalogue } from './catalogue';
-import { events } from './events';
+import { events } from './alerts/setup';
 import { fleet } from './fleet';
 import type { ResourceGroup } from './kit/group';
 import { organisation } from './organisation';

@@ -1,4 +1,4 @@
-import type { GroupMessages } from '../kit/group';
+import type { GroupMessages } from '../../kit/group';
 
 /** Strings of the alarm screens, the inbox, the alarm toasts and the trigger rule form (`portal.alarms.*`, `portal.inbox.*`, `portal.rules.*`). */
 export const messages: GroupMessages = {

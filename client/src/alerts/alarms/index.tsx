@@ -1,7 +1,7 @@
 import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
 import { Route } from 'react-router';
-import type { ResourceGroup } from '../kit/group';
-import { lazyPage } from '../kit/lazy';
+import type { ResourceGroup } from '../../kit/group';
+import { lazyPage } from '../../kit/lazy';
 import { messages } from './i18n';
 import { InboxIcon } from './InboxIcon';
 

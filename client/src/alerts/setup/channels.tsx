@@ -1,5 +1,5 @@
-import { formatDateTime } from '../i18n/format';
-import { useFormat } from '../i18n/useFormat';
+import { formatDateTime } from '../../i18n/format';
+import { useFormat } from '../../i18n/useFormat';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import SendIcon from '@mui/icons-material/Send';
 import {
@@ -39,15 +39,15 @@ import {
   useRedirect,
   useTranslate,
 } from 'react-admin';
-import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../shared/common/enums';
-import { ListActions } from '../kit/ListActions';
-import { messageOf } from '../trpc';
+import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../../shared/common/enums';
+import { ListActions } from '../../kit/ListActions';
+import { messageOf } from '../../trpc';
 import { channelDetailsKey, createChannel, resendChannelVerification, sendChannelTest, useChannelAddress, useChannelDetails, useChannelSources } from './api';
 import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
-import { ownEntry } from '../../../shared/common/own-entry';
+import { ownEntry } from '../../../../shared/common/own-entry';
 import { ChannelTriggers } from './ChannelTriggers';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];

@@ -1,4 +1,4 @@
-import type { GroupMessages } from '../kit/group';
+import type { GroupMessages } from '../../kit/group';
 
 /** Strings of the events screens: react-admin's `resources.<name>.name|fields.<field>` and `portal.events.*`. */
 export const messages: GroupMessages = {

@@ -1,8 +1,8 @@
 import CampaignIcon from '@mui/icons-material/Campaign';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import TuneIcon from '@mui/icons-material/Tune';
-import type { ResourceGroup } from '../kit/group';
-import { lazyPage } from '../kit/lazy';
+import type { ResourceGroup } from '../../kit/group';
+import { lazyPage } from '../../kit/lazy';
 import { ChannelLabel } from './channel-label';
 import { messages } from './i18n';
 
