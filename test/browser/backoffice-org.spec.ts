@@ -379,8 +379,8 @@ describe('organisation screens in Chromium', () => {
 
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
-    // The Events section (channels are open to all) shows once the access checks have answered.
-    await page.getByRole('group', { name: 'Events' }).waitFor();
+    // The Alerts section (channels are open to all) shows once the access checks have answered.
+    await page.getByRole('group', { name: 'Alerts' }).waitFor();
     expect(await page.getByRole('group', { name: 'Organisation' }).count()).toBe(0);
     for (const name of ['Users', 'Companies', 'Memberships', 'Roles']) {
       expect(await page.getByRole('menuitem', { name }).count()).toBe(0);
