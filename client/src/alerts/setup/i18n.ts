@@ -1,11 +1,11 @@
 import type { GroupMessages } from '../../kit/group';
 
-/** Strings of the alerts' setup screens: react-admin's `resources.<name>.name|fields.<field>`, the trigger rule form (`portal.rules.*`), channels (`portal.channels.*`). */
+/** Strings of the alerts' setup screens: react-admin's `resources.<name>.name|fields.<field>`, the trigger rule form (`portal.rules.*`), channels (`portal.channels.*`, their sources and statuses too). */
 export const messages: GroupMessages = {
   en: {
     resources: {
       notificationTemplateAssignment: {
-        name: 'Event template |||| Event templates',
+        name: 'Alert template |||| Alert templates',
         fields: {
           name: 'Name',
           severity_level: 'Severity',
@@ -63,11 +63,9 @@ export const messages: GroupMessages = {
         processing_status: 'Result',
         never: 'never',
       },
-      events: {
-        source: { EMAIL: 'Email', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
-        status: { ACTIVE: 'Active', PENDING: 'Pending', DISABLED: 'Disabled' },
-      },
       channels: {
+        sources: { EMAIL: 'Email', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
+        statuses: { ACTIVE: 'Active', PENDING: 'Pending', DISABLED: 'Disabled' },
         address: 'Address',
         source: 'Channel type',
         newChannel: 'New channel',
@@ -114,7 +112,7 @@ export const messages: GroupMessages = {
   fr: {
     resources: {
       notificationTemplateAssignment: {
-        name: 'Modèle d’événement |||| Modèles d’événements',
+        name: 'Modèle d’alerte |||| Modèles d’alerte',
         fields: {
           name: 'Nom',
           severity_level: 'Gravité',
@@ -172,11 +170,9 @@ export const messages: GroupMessages = {
         processing_status: 'Résultat',
         never: 'jamais',
       },
-      events: {
-        source: { EMAIL: 'E-mail', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
-        status: { ACTIVE: 'Actif', PENDING: 'En attente', DISABLED: 'Désactivé' },
-      },
       channels: {
+        sources: { EMAIL: 'E-mail', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
+        statuses: { ACTIVE: 'Actif', PENDING: 'En attente', DISABLED: 'Désactivé' },
         address: 'Adresse',
         source: 'Type de canal',
         newChannel: 'Nouveau canal',
