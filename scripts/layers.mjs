@@ -83,9 +83,11 @@ export const CLIENT_LAYERS = [
   // Live events and toasts (the provider the screens' hooks tell).
   ['toasts'],
   // Screens, the lower ones first: a screen folder imports only those listed before it.
-  ['map', 'energy', 'events'],
+  ['map', 'energy'],
   ['systems', 'control'],
-  ['alarms', 'exports', 'dashboards'],
+  // Alerts: what people watch (alerts/alarms: active, history, inbox, a system's tab) and the setup
+  // (alerts/setup: triggers and their rules, channels, templates, trigger status).
+  ['alerts', 'exports', 'dashboards'],
   ['status'],
   ['catalogue', 'fleet', 'admin', 'organisation'],
   // A system's page (its tabs gather status, alarms, dashboards, exports) and the operator's home.

@@ -1,9 +1,8 @@
 import { messages as admin } from './admin/i18n';
-import { messages as alarms } from './alarms/i18n';
+import { messages as alerts } from './alerts/i18n';
 import { messages as catalogue } from './catalogue/i18n';
 import { messages as control } from './control/i18n';
 import { messages as dashboards } from './dashboards/i18n';
-import { messages as events } from './events/i18n';
 import { messages as exportsMessages } from './exports/i18n';
 import { messages as fleet } from './fleet/i18n';
 import { messages as home } from './home/i18n';
@@ -18,9 +17,8 @@ export const GROUP_MESSAGES: GroupMessages[] = [
   kit,
   organisation,
   fleet,
-  alarms,
+  alerts,
   catalogue,
-  events,
   admin,
   control,
   status,

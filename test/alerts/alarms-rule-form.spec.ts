@@ -1,4 +1,4 @@
-import { cleanRule, ruleErrors, transformRule, validateRuleForm } from '../../client/src/events/rule-form';
+import { cleanRule, ruleErrors, transformRule, validateRuleForm } from '../../client/src/alerts/setup/rule-form';
 
 /** The trigger rule form validates in the browser with the server's own ZTriggerRule / ZTemplateRule. */
 describe('trigger rule form (browser validation with ZTriggerRule)', () => {

@@ -329,7 +329,7 @@ describe('organisation screens in Chromium', () => {
     expect((await api.mutate('companyMembership.update', { membership_cuid: m.membership_cuid, role_cuid: role.role_cuid })).error).toBeUndefined();
   });
 
-  it('events: a superuser creates a template with a severity (spec colours), device type and a rule from the rule form', async () => {
+  it('alerts: a superuser creates a template with a severity (spec colours), device type and a rule from the rule form', async () => {
     // A device type that logs the battery's charge (the rule's parameter must be one it logs).
     const [type] = await db<{ entitytype_id: string; model: string }>(
       `SELECT t.entitytype_id, t.model FROM entity_type t
@@ -337,7 +337,7 @@ describe('organisation screens in Chromium', () => {
         ORDER BY t.entitytype_id LIMIT 1`,
     );
     const page = await openAs('superuser@demo.local');
-    await page.getByRole('menuitem', { name: 'Event templates' }).click();
+    await page.getByRole('menuitem', { name: 'Alert templates' }).click();
     await page.locator('[data-testid=template-list]').waitFor();
     await page.getByRole('link', { name: 'Create' }).click();
     await page.waitForURL(/\/notificationTemplateAssignment\/create$/);
@@ -379,8 +379,8 @@ describe('organisation screens in Chromium', () => {
 
   it('a Basic user sees no Organisation section and is not offered its pages', async () => {
     const page = await openAs('basic@demo.local');
-    // The Events section (channels are open to all) shows once the access checks have answered.
-    await page.getByRole('group', { name: 'Events' }).waitFor();
+    // The Alerts section (channels are open to all) shows once the access checks have answered.
+    await page.getByRole('group', { name: 'Alerts' }).waitFor();
     expect(await page.getByRole('group', { name: 'Organisation' }).count()).toBe(0);
     for (const name of ['Users', 'Companies', 'Memberships', 'Roles']) {
       expect(await page.getByRole('menuitem', { name }).count()).toBe(0);

@@ -26,8 +26,8 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { DOCUMENTATION_TYPES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { MarkdownInput } from '../kit/MarkdownInput';
-import { RowButtons } from '../events/common';
-import { EventEditToolbar } from '../events/templates';
+import { RowButtons } from '../alerts/setup/common';
+import { EventEditToolbar } from '../alerts/setup/templates';
 
 const typeChoices = DOCUMENTATION_TYPES.map((t) => ({ id: t, name: `portal.admin.documentation.type.${t}` }));
 

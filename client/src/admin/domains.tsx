@@ -20,8 +20,8 @@ import { useWatch } from 'react-hook-form';
 import { JsonField } from '../kit/JsonField';
 import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
-import { EventEditToolbar } from '../events/templates';
-import { RowButtons } from '../events/common';
+import { EventEditToolbar } from '../alerts/setup/templates';
+import { RowButtons } from '../alerts/setup/common';
 
 /** Only a path on this site or an https address is shown as an image (as the server accepts). */
 const assetUrl = (v: unknown): string | undefined => (typeof v === 'string' && /^(\/(?!\/)|https:\/\/)/.test(v) ? v : undefined);

@@ -2,8 +2,8 @@ import { Create, Edit, List, ReferenceField, required, SearchInput, SimpleForm, 
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs, TemplateSummaryField } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
-import { RowButtons, SystemInput } from '../events/common';
-import { EventEditToolbar } from '../events/templates';
+import { RowButtons, SystemInput } from '../alerts/setup/common';
+import { EventEditToolbar } from '../alerts/setup/templates';
 
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <SystemInput key="system_cuid" source="system_cuid" alwaysOn />];
 

@@ -57,8 +57,8 @@ export const en = {
       groups: {
         organisation: 'Organisation',
         fleet: 'Fleet',
+        alerts: 'Alerts',
         catalogue: 'Catalogue',
-        events: 'Events',
         admin: 'Admin',
       },
     },

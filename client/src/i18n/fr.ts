@@ -58,8 +58,8 @@ export const fr: PortalMessages = {
       groups: {
         organisation: 'Organisation',
         fleet: 'Parc',
+        alerts: 'Alertes',
         catalogue: 'Catalogue',
-        events: 'Événements',
         admin: 'Administration',
       },
     },

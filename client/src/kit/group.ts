@@ -12,7 +12,7 @@ export interface GroupMessages {
  * react-admin resources in it. Each group lives in its own folder (client/src/<group>/index.tsx).
  */
 export interface ResourceGroup {
-  key: 'organisation' | 'fleet' | 'alarms' | 'catalogue' | 'events' | 'admin';
+  key: 'organisation' | 'fleet' | 'alerts' | 'catalogue' | 'admin';
   /** i18n key of the section title. */
   label: string;
   icon?: ComponentType;

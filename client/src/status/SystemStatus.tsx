@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useCanAccess, useLocaleState, useTranslate } from 'react-admin';
-import { ActiveAlarmsTable } from '../alarms/ActiveAlarms';
+import { ActiveAlarmsTable } from '../alerts/alarms/ActiveAlarms';
 import { ageLabel, fullLabel } from '../systems/chart-time';
 import { messageOf } from '../trpc';
 import { type Controller, type Device, type OnlineState, useSystemStatus } from './api';

@@ -32,7 +32,7 @@ import { Header, LatestValues } from './LatestValues';
 // uPlot comes with the chart, in its own chunk: the page's header and cards do not wait for it.
 const SystemChart = lazy(() => import('../systems/SystemChart'));
 const SystemChangelog = lazy(() => import('./SystemChangelog'));
-const SystemAlarms = lazy(() => import('../alarms/SystemAlarms'));
+const SystemAlarms = lazy(() => import('../alerts/alarms/SystemAlarms'));
 const SystemStatus = lazy(() => import('../status/SystemStatus'));
 const SystemDashboard = lazy(() => import('../dashboards/SystemDashboard'));
 

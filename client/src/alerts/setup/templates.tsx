@@ -15,12 +15,12 @@ import {
   Toolbar,
   DeleteWithConfirmButton,
 } from 'react-admin';
-import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { JsonField } from '../kit/JsonField';
+import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
+import { JsonField } from '../../kit/JsonField';
 import { RuleInputs } from './RuleInputs';
 import { transformRule, validateRuleForm } from './rule-form';
-import { ListActions } from '../kit/ListActions';
-import { useCurrentRecordAccess } from '../kit/useRecordAccess';
+import { ListActions } from '../../kit/ListActions';
+import { useCurrentRecordAccess } from '../../kit/useRecordAccess';
 import { RowButtons } from './common';
 import { SeverityField, SeverityInput } from './severity';
 

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../i18n/format';
+import { formatDateTime } from '../../i18n/format';
 import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useListContext, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { type TriggerStatus as Status, useTriggerStatus, useTriggerStatuses } from './api';

@@ -18,9 +18,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
-import { usePageTitle } from '../theme/brand';
-import { SeverityChip } from '../events/severity';
-import { messageOf } from '../trpc';
+import { usePageTitle } from '../../theme/brand';
+import { SeverityChip } from '../setup/severity';
+import { messageOf } from '../../trpc';
 import { formatDeviceTime, useInboxList, useMarkInboxRead, type InboxItem, type MarkReadInput } from './api';
 
 /** The notification inbox: portal notifications and alarms in one list, newest first, with the user's read state. */

@@ -1,4 +1,4 @@
-import { DateField } from '../kit/fields';
+import { DateField } from '../../kit/fields';
 import {
   BooleanField,
   BooleanInput,
@@ -13,9 +13,9 @@ import {
   AutocompleteInput,
   ReferenceInput,
 } from 'react-admin';
-import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { JsonField } from '../kit/JsonField';
-import { ListActions } from '../kit/ListActions';
+import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
+import { JsonField } from '../../kit/JsonField';
+import { ListActions } from '../../kit/ListActions';
 import { RowButtons, SystemInput } from './common';
 import { SeverityField, SeverityInput } from './severity';
 import { EventEditToolbar } from './templates';

@@ -1,11 +1,11 @@
-import type { GroupMessages } from '../kit/group';
+import type { GroupMessages } from '../../kit/group';
 
-/** Strings of the events screens: react-admin's `resources.<name>.name|fields.<field>` and `portal.events.*`. */
+/** Strings of the alerts' setup screens: react-admin's `resources.<name>.name|fields.<field>`, the trigger rule form (`portal.rules.*`), channels (`portal.channels.*`, their sources and statuses too). */
 export const messages: GroupMessages = {
   en: {
     resources: {
       notificationTemplateAssignment: {
-        name: 'Event template |||| Event templates',
+        name: 'Alert template |||| Alert templates',
         fields: {
           name: 'Name',
           severity_level: 'Severity',
@@ -39,11 +39,33 @@ export const messages: GroupMessages = {
       },
     },
     portal: {
-      events: {
-        source: { EMAIL: 'Email', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
-        status: { ACTIVE: 'Active', PENDING: 'Pending', DISABLED: 'Disabled' },
+      rules: {
+        kind: 'Rule',
+        kinds: { threshold: 'Threshold', no_data: 'No data', offline: 'Controller offline', state: 'Device state' },
+        device: 'Device',
+        parameter: 'Parameter',
+        op: 'Fires when the value is',
+        ops: { above: 'above', below: 'below', equals: 'equals', differs: 'differs from' },
+        value: 'Trigger value',
+        release_value: 'Release value (hysteresis; empty = trigger value)',
+        for_seconds: 'For (seconds)',
+        release_for_seconds: 'Release after (seconds)',
+        after_seconds: 'After (seconds)',
+        controller: 'Controller (empty = any of the system)',
+        key: 'State key',
+        state_value: 'Value',
+        placeholders: 'Placeholders in the messages: %{list}',
+        pick_system: 'Choose the system first',
+        status: 'Evaluation',
+        state: 'State',
+        evaluated_at: 'Last evaluation',
+        next_execution: 'Next timed check',
+        processing_status: 'Result',
+        never: 'never',
       },
       channels: {
+        sources: { EMAIL: 'Email', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
+        statuses: { ACTIVE: 'Active', PENDING: 'Pending', DISABLED: 'Disabled' },
         address: 'Address',
         source: 'Channel type',
         newChannel: 'New channel',
@@ -90,7 +112,7 @@ export const messages: GroupMessages = {
   fr: {
     resources: {
       notificationTemplateAssignment: {
-        name: 'Modèle d’événement |||| Modèles d’événements',
+        name: 'Modèle d’alerte |||| Modèles d’alerte',
         fields: {
           name: 'Nom',
           severity_level: 'Gravité',
@@ -124,11 +146,33 @@ export const messages: GroupMessages = {
       },
     },
     portal: {
-      events: {
-        source: { EMAIL: 'E-mail', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
-        status: { ACTIVE: 'Actif', PENDING: 'En attente', DISABLED: 'Désactivé' },
+      rules: {
+        kind: 'Règle',
+        kinds: { threshold: 'Seuil', no_data: 'Absence de données', offline: 'Contrôleur hors ligne', state: 'État de l’appareil' },
+        device: 'Appareil',
+        parameter: 'Paramètre',
+        op: 'Se déclenche quand la valeur est',
+        ops: { above: 'au-dessus de', below: 'en dessous de', equals: 'égale à', differs: 'différente de' },
+        value: 'Valeur de déclenchement',
+        release_value: 'Valeur de levée (hystérésis ; vide = valeur de déclenchement)',
+        for_seconds: 'Pendant (secondes)',
+        release_for_seconds: 'Levée après (secondes)',
+        after_seconds: 'Après (secondes)',
+        controller: 'Contrôleur (vide = n’importe lequel du système)',
+        key: 'Clé d’état',
+        state_value: 'Valeur',
+        placeholders: 'Variables des messages : %{list}',
+        pick_system: 'Choisissez d’abord le système',
+        status: 'Évaluation',
+        state: 'État',
+        evaluated_at: 'Dernière évaluation',
+        next_execution: 'Prochaine vérification',
+        processing_status: 'Résultat',
+        never: 'jamais',
       },
       channels: {
+        sources: { EMAIL: 'E-mail', TELEGRAM: 'Telegram', DISCORD: 'Discord' },
+        statuses: { ACTIVE: 'Actif', PENDING: 'En attente', DISABLED: 'Désactivé' },
         address: 'Adresse',
         source: 'Type de canal',
         newChannel: 'Nouveau canal',

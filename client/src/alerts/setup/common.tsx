@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { AutocompleteInput, DeleteWithConfirmButton, EditButton, ReferenceInput, useCanAccess, useResourceContext } from 'react-admin';
-import { useCurrentRecordAccess } from '../kit/useRecordAccess';
-import { useSession } from '../session/SessionProvider';
+import { useCurrentRecordAccess } from '../../kit/useRecordAccess';
+import { useSession } from '../../session/SessionProvider';
 
 /** Edit and delete of a row, each shown only when `<resource>.access` allows it for that record. */
 export function RowButtons() {

@@ -1,7 +1,7 @@
 import { Box, CircularProgress, FormControlLabel, Switch, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
-import { messageOf } from '../trpc';
+import { messageOf } from '../../trpc';
 import { channelLinksKey, setChannelLink, useChannelLinks } from './api';
 
 /** The triggers the channel's company sees, each with a switch: does this channel deliver it? */

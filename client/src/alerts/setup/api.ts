@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { NOTIFICATION_CHANNEL_SOURCES } from '../../../shared/common/enums';
-import { trpc } from '../trpc';
+import type { NOTIFICATION_CHANNEL_SOURCES } from '../../../../shared/common/enums';
+import { trpc } from '../../trpc';
 
-// The events group's calls beyond react-admin's data provider: a channel's details, test message and
+// The alerts setup's calls beyond react-admin's data provider: a channel's details, test message and
 // verification mail, and which triggers it delivers.
 
 export const channelDetailsKey = (channel_cuid: string) => ['channelDetails', channel_cuid];

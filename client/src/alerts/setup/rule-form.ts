@@ -1,5 +1,5 @@
-import { MESSAGE_PLACEHOLDERS, ZTemplateRule, ZTriggerRule } from '../../../shared/alerts/rules';
-import { hasOwnEntry } from '../../../shared/common/own-entry';
+import { MESSAGE_PLACEHOLDERS, ZTemplateRule, ZTriggerRule } from '../../../../shared/alerts/rules';
+import { hasOwnEntry } from '../../../../shared/common/own-entry';
 
 /**
  * The rule form's values ↔ the rule schema of server/src/alerts/rules.ts (the same zod schema the

@@ -1,7 +1,7 @@
 import { Box, Tab, Tabs, Typography } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { usePageTitle } from '../theme/brand';
+import { usePageTitle } from '../../theme/brand';
 import { ActiveAlarmsTable } from './ActiveAlarms';
 import { AlarmHistoryTable } from './AlarmHistory';
 

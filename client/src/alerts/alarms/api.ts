@@ -1,10 +1,10 @@
-import { formatDateTime } from '../i18n/format';
+import { formatDateTime } from '../../i18n/format';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
-import { historyCsvHeader, historyCsvLines } from '../../../shared/alerts/history-csv';
-import type { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
-import { useSessionManager } from '../session/SessionProvider';
-import { messageOf, trpc } from '../trpc';
+import { historyCsvHeader, historyCsvLines } from '../../../../shared/alerts/history-csv';
+import type { NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';
+import { useSessionManager } from '../../session/SessionProvider';
+import { messageOf, trpc } from '../../trpc';
 
 export type ActiveAlarm = Awaited<ReturnType<typeof trpc.alarm.active.query>>[number];
 export type HistoryRow = Awaited<ReturnType<typeof trpc.alarm.history.query>>['data'][number];
@@ -132,7 +132,7 @@ export function useAlarmActions() {
   };
 }
 
-export { isTriggerMuted } from '../toasts/mute';
+export { isTriggerMuted } from '../../toasts/mute';
 
 export function formatDeviceTime(value: Date | string | null | undefined, timezone: string, locale: string): string {
   return formatDateTime(value, locale, { timeZone: timezone, seconds: true });

@@ -5,7 +5,7 @@ export function ChannelLabel() {
   const record = useRecordContext();
   const translate = useTranslate();
   if (!record) return null;
-  return <>{translate(`portal.events.source.${String(record.source)}`, { _: String(record.source ?? '') })}</>;
+  return <>{translate(`portal.channels.sources.${String(record.source)}`, { _: String(record.source ?? '') })}</>;
 }
 
 /** A channel page's title: "Channel Email" / "Canal E-mail". */

@@ -3,12 +3,12 @@ import { Alert, Box, CircularProgress, Link, Table, TableBody, TableCell, TableH
 import { useMemo, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
-import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
-import { SeverityChip } from '../events/severity';
-import { messageOf } from '../trpc';
+import { NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';
+import { SeverityChip } from '../setup/severity';
+import { messageOf } from '../../trpc';
 import { AlarmRowMenu } from './AlarmRowMenu';
 import { formatDeviceTime, showValue, useActiveAlarms, type ActiveAlarm } from './api';
-import { SystemPrefetch } from '../systems/prefetch';
+import { SystemPrefetch } from '../../systems/prefetch';
 
 /** Read by screen readers, not shown. */
 export const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;

@@ -1,10 +1,9 @@
-import type { GroupMessages } from '../kit/group';
+import type { GroupMessages } from '../../kit/group';
 
-/** Strings of the alarm screens, the inbox, the alarm toasts and the trigger rule form (`portal.alarms.*`, `portal.inbox.*`, `portal.rules.*`). */
+/** Strings of the alarm screens, the inbox and the alarm toasts (`portal.alarms.*`, `portal.inbox.*`). */
 export const messages: GroupMessages = {
   en: {
     portal: {
-      menu: { groups: { alarms: 'Alarms' } },
       alarms: {
         menu: 'Active alarms',
         active_title: 'Active',
@@ -58,35 +57,10 @@ export const messages: GroupMessages = {
         unread_count: '%{smart_count} unread |||| %{smart_count} unread',
         type: { CHANGELOG: 'changelog entry' },
       },
-      rules: {
-        kind: 'Rule',
-        kinds: { threshold: 'Threshold', no_data: 'No data', offline: 'Controller offline', state: 'Device state' },
-        device: 'Device',
-        parameter: 'Parameter',
-        op: 'Fires when the value is',
-        ops: { above: 'above', below: 'below', equals: 'equals', differs: 'differs from' },
-        value: 'Trigger value',
-        release_value: 'Release value (hysteresis; empty = trigger value)',
-        for_seconds: 'For (seconds)',
-        release_for_seconds: 'Release after (seconds)',
-        after_seconds: 'After (seconds)',
-        controller: 'Controller (empty = any of the system)',
-        key: 'State key',
-        state_value: 'Value',
-        placeholders: 'Placeholders in the messages: %{list}',
-        pick_system: 'Choose the system first',
-        status: 'Evaluation',
-        state: 'State',
-        evaluated_at: 'Last evaluation',
-        next_execution: 'Next timed check',
-        processing_status: 'Result',
-        never: 'never',
-      },
     },
   },
   fr: {
     portal: {
-      menu: { groups: { alarms: 'Alarmes' } },
       alarms: {
         menu: 'Alarmes actives',
         active_title: 'Actives',
@@ -139,30 +113,6 @@ export const messages: GroupMessages = {
         unread: 'non lu',
         unread_count: '%{smart_count} non lu |||| %{smart_count} non lus',
         type: { CHANGELOG: 'entrée du journal' },
-      },
-      rules: {
-        kind: 'Règle',
-        kinds: { threshold: 'Seuil', no_data: 'Absence de données', offline: 'Contrôleur hors ligne', state: 'État de l’appareil' },
-        device: 'Appareil',
-        parameter: 'Paramètre',
-        op: 'Se déclenche quand la valeur est',
-        ops: { above: 'au-dessus de', below: 'en dessous de', equals: 'égale à', differs: 'différente de' },
-        value: 'Valeur de déclenchement',
-        release_value: 'Valeur de levée (hystérésis ; vide = valeur de déclenchement)',
-        for_seconds: 'Pendant (secondes)',
-        release_for_seconds: 'Levée après (secondes)',
-        after_seconds: 'Après (secondes)',
-        controller: 'Contrôleur (vide = n’importe lequel du système)',
-        key: 'Clé d’état',
-        state_value: 'Valeur',
-        placeholders: 'Variables des messages : %{list}',
-        pick_system: 'Choisissez d’abord le système',
-        status: 'Évaluation',
-        state: 'État',
-        evaluated_at: 'Dernière évaluation',
-        next_execution: 'Prochaine vérification',
-        processing_status: 'Résultat',
-        never: 'jamais',
       },
     },
   },

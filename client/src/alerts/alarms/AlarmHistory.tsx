@@ -20,9 +20,9 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { downloadCSV, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { NOTIFICATION_SEVERITIES } from '../../../shared/common/enums';
-import { SeverityChip } from '../events/severity';
-import { messageOf } from '../trpc';
+import { NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';
+import { SeverityChip } from '../setup/severity';
+import { messageOf } from '../../trpc';
 import { formatDeviceTime, historyCsv, useAlarmHistory, useAlarmSystems, type HistoryFilter as Filter } from './api';
 
 /** `datetime-local` text (the browser's time) ↔ Date. */

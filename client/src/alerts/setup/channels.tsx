@@ -1,5 +1,5 @@
-import { formatDateTime } from '../i18n/format';
-import { useFormat } from '../i18n/useFormat';
+import { formatDateTime } from '../../i18n/format';
+import { useFormat } from '../../i18n/useFormat';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import SendIcon from '@mui/icons-material/Send';
 import {
@@ -39,20 +39,20 @@ import {
   useRedirect,
   useTranslate,
 } from 'react-admin';
-import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
-import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../shared/common/enums';
-import { ListActions } from '../kit/ListActions';
-import { messageOf } from '../trpc';
+import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
+import { NOTIFICATION_CHANNEL_SOURCES, NOTIFICATION_CHANNEL_STATUSES } from '../../../../shared/common/enums';
+import { ListActions } from '../../kit/ListActions';
+import { messageOf } from '../../trpc';
 import { channelDetailsKey, createChannel, resendChannelVerification, sendChannelTest, useChannelAddress, useChannelDetails, useChannelSources } from './api';
 import { ChannelTitle } from './channel-label';
 import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
-import { ownEntry } from '../../../shared/common/own-entry';
+import { ownEntry } from '../../../../shared/common/own-entry';
 import { ChannelTriggers } from './ChannelTriggers';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
-const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.events.source.${s}` }));
-const statusChoices = NOTIFICATION_CHANNEL_STATUSES.map((s) => ({ id: s, name: `portal.events.status.${s}` }));
+const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.channels.sources.${s}` }));
+const statusChoices = NOTIFICATION_CHANNEL_STATUSES.map((s) => ({ id: s, name: `portal.channels.statuses.${s}` }));
 // A channel becomes ACTIVE once confirmed; the back office only switches it on or off.
 const editableStatusChoices = statusChoices.filter((c) => c.id !== 'PENDING');
 
@@ -67,7 +67,7 @@ function StatusChip({ status }: { status: string }) {
       size="small"
       variant="outlined"
       color={ownEntry(STATUS_COLOUR, status) ?? 'default'}
-      label={translate(`portal.events.status.${status}`, { _: status })}
+      label={translate(`portal.channels.statuses.${status}`, { _: status })}
       data-status={status}
     />
   );
@@ -81,7 +81,7 @@ function StatusField(_props: { source?: string; label?: string }) {
 function SourceField(_props: { source?: string; label?: string }) {
   const record = useRecordContext();
   const translate = useTranslate();
-  return record ? <span>{translate(`portal.events.source.${String(record.source)}`, { _: String(record.source) })}</span> : null;
+  return record ? <span>{translate(`portal.channels.sources.${String(record.source)}`, { _: String(record.source) })}</span> : null;
 }
 
 /** The channel's address as the user knows it (e-mail, chat name, Discord name), read from its details. */
@@ -207,7 +207,7 @@ export function ChannelCreate() {
             >
               {NOTIFICATION_CHANNEL_SOURCES.map((s) => (
                 <ToggleButton key={s} value={s} data-testid={`channel-source-${s}`} disabled={s === 'TELEGRAM' && telegramOff}>
-                  {translate(`portal.events.source.${s}`)}
+                  {translate(`portal.channels.sources.${s}`)}
                 </ToggleButton>
               ))}
             </ToggleButtonGroup>
@@ -287,7 +287,7 @@ function ChannelDetailsPanel() {
   return (
     <Stack spacing={2} data-testid="channel-details" data-status={d.channel.status}>
       <Stack direction="row" spacing={1} alignItems="center">
-        <Typography variant="h6">{translate(`portal.events.source.${d.channel.source}`)}</Typography>
+        <Typography variant="h6">{translate(`portal.channels.sources.${d.channel.source}`)}</Typography>
         <StatusChip status={d.channel.status} />
         <Typography variant="body2" color="text.secondary">
           {d.channel.company_name}

@@ -1,9 +1,9 @@
 import { Box, Typography } from '@mui/material';
 import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useLocaleState, useTranslate } from 'react-admin';
-import { localText } from '../i18n/localText';
-import { DecimalInput } from '../kit/DecimalInput';
+import { localText } from '../../i18n/localText';
+import { DecimalInput } from '../../kit/DecimalInput';
 import { useWatch } from 'react-hook-form';
-import { RULE_KINDS } from '../../../shared/alerts/rules';
+import { RULE_KINDS } from '../../../../shared/alerts/rules';
 import { PLACEHOLDER_LIST } from './rule-form';
 
 /** Durations are whole seconds. */

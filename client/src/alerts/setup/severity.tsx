@@ -1,6 +1,6 @@
 import { Chip } from '@mui/material';
 import { SelectInput, type SelectInputProps, useRecordContext } from 'react-admin';
-import { NOTIFICATION_SEVERITIES, NOTIFICATION_SEVERITY_COLOURS, type NotificationSeverityValue } from '../../../shared/common/enums';
+import { NOTIFICATION_SEVERITIES, NOTIFICATION_SEVERITY_COLOURS, type NotificationSeverityValue } from '../../../../shared/common/enums';
 
 /** Spec §9 colours (INFO green, WARNING yellow, ERROR red, CRITICAL black) with readable text. */
 const SWATCH: Record<NotificationSeverityValue, { bg: string; fg: string }> = {
