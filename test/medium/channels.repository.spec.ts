@@ -1,7 +1,7 @@
 import { ChannelsRepository, LINK_HOLDER } from '../../server/src/alerts/channels/channels.repository';
 import { TelegramUpdatesRepository, telegramUpdatesJob } from '../../server/src/alerts/channels/telegram-updates.repository';
 import { newCuid } from '../../server/src/common/ids';
-import { EventRecordsRepository } from '../../server/src/alerts/alerts-resources.repository';
+import { AlertsResourcesRepository } from '../../server/src/alerts/alerts-resources.repository';
 import { DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { addTrigger, systemByName } from '../factories/alert-fixtures';
 import { mediumWorld, type MediumWorld } from './world';
@@ -112,8 +112,8 @@ describe('channel repositories (database)', () => {
     });
     expect(ok).toBe(true);
     expect(await repo.channel(expert, ch.demoMail)).toMatchObject({ status: 'ACTIVE' });
-    expect(await new EventRecordsRepository().channelReady(expert, w.ds, ch.demoMail)).toBe(true);
-    expect(await new EventRecordsRepository().channelReady(expert, w.ds, ch.demoTelegram)).toBe(false);
+    expect(await new AlertsResourcesRepository().channelReady(expert, w.ds, ch.demoMail)).toBe(true);
+    expect(await new AlertsResourcesRepository().channelReady(expert, w.ds, ch.demoTelegram)).toBe(false);
   });
 
   it('Telegram updates: one lease holder at a time, the code links once, a removed bot disables the chat', async () => {

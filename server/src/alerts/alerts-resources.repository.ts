@@ -5,7 +5,7 @@ import type { Queryable } from '../database/repository';
  * The SQL the event records' resources (alerts.resources.ts) run besides the generic CRUD's:
  * whether a channel has what makes it deliverable. The caller comes first, then the CRUD's transaction.
  */
-export class EventRecordsRepository {
+export class AlertsResourcesRepository {
   /**
    * Unscoped (the CRUD already reached the channel under the caller's scope): a verified address,
    * a linked chat, or a webhook.

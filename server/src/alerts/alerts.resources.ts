@@ -5,9 +5,9 @@ import { ZJsonObject, ZName, ZRefCuid } from '../../../shared/common/zod-fields'
 import type { ResourceDefinition } from '../crud/resource';
 import { resourceAccess } from '../../../shared/access/resources';
 import { budgetsOf } from '../budgets/budgets.service';
-import { EventRecordsRepository } from './alerts-resources.repository';
+import { AlertsResourcesRepository } from './alerts-resources.repository';
 
-const eventRecords = new EventRecordsRepository();
+const eventRecords = new AlertsResourcesRepository();
 
 type Def = ResourceDefinition<z.ZodObject, z.ZodObject, z.ZodObject>;
 /** A JSON object as read back (answers are not re-checked against the input bounds). */

@@ -15,7 +15,7 @@ import { CompaniesModule } from '../companies/companies.module';
 import { RESOURCES } from './resource-routers';
 import { CrudService } from '../crud/crud.service';
 import { FilesModule } from '../files/files.module';
-import { NotificationsModule } from '../alerts/portal/portal.module';
+import { AlertPortalModule } from '../alerts/portal/portal.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { UsersModule } from '../users/users.module';
 import { type AppRouter, buildAllRoutes, buildAppRouter } from './app.router';
@@ -177,7 +177,7 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
     CompaniesModule,
     BrandingModule,
     DashboardsModule,
-    NotificationsModule,
+    AlertPortalModule,
     TelemetryModule,
     FilesModule,
     AlertEngineModule,

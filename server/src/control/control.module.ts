@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { NotificationsModule } from '../alerts/portal/portal.module';
+import { AlertPortalModule } from '../alerts/portal/portal.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { CommandAcksRepository } from './commands/command-acks.repository';
@@ -21,7 +21,7 @@ import { StepUpsRepository } from './commands/step-ups.repository';
  * service, for the transports. Needs the global ConfigModule, DatabaseModule and CrudModule.
  */
 @Module({
-  imports: [AuthModule, NotificationsModule, TelemetryModule, GatewayModule],
+  imports: [AuthModule, AlertPortalModule, TelemetryModule, GatewayModule],
   providers: [
     CommandsRepository,
     CommandQueueRepository,

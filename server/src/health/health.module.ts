@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AlertDeliveryModule } from '../alerts/delivery/alert-delivery.module';
 import { AlertEngineModule } from '../alerts/engine/alert-engine.module';
-import { NotificationsModule } from '../alerts/portal/portal.module';
+import { AlertPortalModule } from '../alerts/portal/portal.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { HealthController } from './health.controller';
@@ -12,7 +12,7 @@ import { ScrapeReader } from './scrape';
 
 /** Liveness, readiness (with draining on shutdown) and the Prometheus /metrics endpoint. */
 @Module({
-  imports: [AlertDeliveryModule, AlertEngineModule, NotificationsModule, TelemetryModule, GatewayModule],
+  imports: [AlertDeliveryModule, AlertEngineModule, AlertPortalModule, TelemetryModule, GatewayModule],
   controllers: [HealthController, MetricsController],
   providers: [HealthRepository, Readiness, ScrapeReader],
   exports: [Readiness],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NotificationsModule } from '../portal/portal.module';
+import { AlertPortalModule } from '../portal/portal.module';
 import { AlertChannelsModule } from '../channels/channels.module';
 import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { OutboxDeliveriesRepository } from './outbox-deliveries.repository';
@@ -24,7 +24,7 @@ export const ALERT_DELIVERY_PROVIDERS = [
  * OutboxSignalModule; takes its senders (CHANNEL_SENDERS) from AlertChannelsModule.
  */
 @Module({
-  imports: [NotificationsModule, AlertChannelsModule],
+  imports: [AlertPortalModule, AlertChannelsModule],
   providers: ALERT_DELIVERY_PROVIDERS,
   exports: ALERT_DELIVERY_PROVIDERS,
 })

@@ -10,7 +10,7 @@ import { PortalNotificationsService } from './portal-notifications.service';
   providers: [LiveEventsService, PortalNotificationsRepository, PortalNotificationsService],
   exports: [LiveEventsService, PortalNotificationsService],
 })
-export class NotificationsModule implements OnModuleInit {
+export class AlertPortalModule implements OnModuleInit {
   constructor(
     private readonly sessions: SessionService,
     private readonly live: LiveEventsService,
