@@ -40,10 +40,10 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
     const local = await openDatabase({ url: db.url, poolSize: 4 }, false);
     try {
       const ds = local.dataSource;
-      const [battery] = (await ds.query(
+      const [battery] = await ds.query<{ entity_cuid: string; timezone: string }[]>(
         `SELECT e.entity_cuid, s.timezone FROM entity e JOIN system s ON s.system_cuid = e.system_cuid WHERE e.controller_id = $1 AND e.entitytype_id = 'pylontech-us5000'`,
         [DEMO_CONTROLLER_ID],
-      )) as { entity_cuid: string; timezone: string }[];
+      );
 
       // A year of one-minute samples, ending at the last whole minute.
       const end = Math.floor(Date.now() / 60_000) * 60_000;
@@ -92,14 +92,14 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
         if (res.status !== 200 || !body.result) throw new Error(`telemetry.series answered ${res.status}`);
         return {
           ms,
-          answer: superjson.deserialize(body.result.data as never) as { resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] },
+          answer: superjson.deserialize<{ resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] }>(body.result.data as never),
         };
       };
       // The baseline: the same plan, read from parameter_log.
       const queries = new TelemetryQueryService(new TelemetryQueryRepository(ds), new SystemAccessService(new SystemAccessRepository(ds)));
-      const [member] = (await ds.query(
+      const [member] = await ds.query<{ user_cuid: string; company_cuid: string; level: number; is_company_admin: boolean }[]>(
         `SELECT m.user_cuid, m.company_cuid, r.level, m.is_company_admin FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'basic@demo.local'`,
-      )) as { user_cuid: string; company_cuid: string; level: number; is_company_admin: boolean }[];
+      );
       const actor: Actor = { user_cuid: member.user_cuid, memberships: [member] };
       if (isSuperUser(actor)) throw new Error('the bench actor must be an ordinary member');
       const plan = queries.plan(input, battery.timezone, battery.timezone);

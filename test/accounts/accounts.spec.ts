@@ -81,7 +81,7 @@ beforeAll(async () => {
   expect((await installer.login('installer@demo.local')).status).toBe(200);
   [{ company_cuid: demo }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`);
   [{ company_cuid: other }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Other Energy Co'`);
-  for (const r of (await t.db.dataSource.query(`SELECT role_cuid, level FROM role`)) as { role_cuid: string; level: number }[]) role[r.level] = r.role_cuid;
+  for (const r of await t.db.dataSource.query<{ role_cuid: string; level: number }[]>(`SELECT role_cuid, level FROM role`)) role[r.level] = r.role_cuid;
 });
 afterAll(async () => {
   await t?.close();

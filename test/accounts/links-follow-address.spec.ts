@@ -61,7 +61,7 @@ beforeAll(async () => {
   expect((await superuser.login('superuser@demo.local')).status).toBe(200);
   [{ company_cuid: company.A }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`);
   [{ company_cuid: company.B }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Other Energy Co'`);
-  for (const r of (await t.db.dataSource.query(`SELECT role_cuid, level FROM role`)) as { role_cuid: string; level: number }[]) role[r.level] = r.role_cuid;
+  for (const r of await t.db.dataSource.query<{ role_cuid: string; level: number }[]>(`SELECT role_cuid, level FROM role`)) role[r.level] = r.role_cuid;
 });
 afterAll(async () => {
   await t?.close();

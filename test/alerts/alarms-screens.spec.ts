@@ -35,7 +35,7 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
     await addMember(ds, 'otherexpert@alarms.test', OTHER_COMPANY_NAME, 2);
     as.otherExpert = new HttpClient(t.baseUrl);
     expect((await as.otherExpert.login('otherexpert@alarms.test')).status).toBe(200);
-    const systems = (await ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[];
+    const systems = await ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`);
     farm = systems.find((s) => s.name === DEMO_SYSTEMS.farm)!;
     clinic = systems.find((s) => s.name === DEMO_SYSTEMS.clinic)!;
 

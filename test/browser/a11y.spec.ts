@@ -72,7 +72,7 @@ async function tabTo(page: Page, selector: string, options: { back?: boolean; ma
 describe('accessibility', () => {
   let portal: BrowserPortal;
   const contexts = portalPerFile((p) => (portal = p));
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   it.each(['en', 'fr'])('axe finds no serious or critical violation on the installer screens (%s)', async (lang) => {
     const { context, page } = await portal.newPage();

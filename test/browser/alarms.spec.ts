@@ -26,7 +26,7 @@ describe('alarm screens in Chromium', () => {
   let warning: string;
   let installer: string;
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   beforeAll(async () => {
     portal = await startBrowserPortal();

@@ -45,13 +45,13 @@ describe('an alarm from the simulator to the browser, end to end', () => {
   let firstValue: { timestamp: number; value: number };
   let expected: string;
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
   const toastOf = (page: Page) => page.locator(`[data-testid=toast][data-type=NOTIFICATION][data-trigger="${trigger}"]`);
   const row = (page: Page) => page.locator(`[data-testid=active-alarm][data-trigger="${trigger}"]`);
 
   /** Whether the server holds an open live stream of this user (a toast is published once: the browsers must listen first). */
   const listening = (user_cuid: string) =>
-    (portal.app.app.get(LiveEventsService) as unknown as { emitter: EventEmitter }).emitter.listenerCount(`user:${user_cuid}`) > 0;
+    (portal.app.app.get<LiveEventsService>(LiveEventsService) as unknown as { emitter: EventEmitter }).emitter.listenerCount(`user:${user_cuid}`) > 0;
 
   const openAs = async (email: string, host: 'localhost' | '127.0.0.1' = 'localhost') => {
     const { context, page } = await portal.newPage();

@@ -35,7 +35,7 @@ describe('back office: fleet screens in Chromium', () => {
   });
 
   function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-    return portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+    return portal.app.db.dataSource.query<T[]>(query, params);
   }
 
   /** Types into an autocomplete and picks the option whose text contains `text`. */

@@ -22,7 +22,7 @@ describe('organisation screens in Chromium', () => {
     await signIn(page, portal.url('/auth/login'), email, password);
     return page;
   };
-  const db = <T>(sql: string, params: unknown[] = []) => portal.app.db.dataSource.query(sql, params) as Promise<T[]>;
+  const db = <T>(sql: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(sql, params);
 
   it('a company admin creates a user who signs in, then deactivates them: the open page goes to /auth/login', async () => {
     const admin = await openAs('installer@demo.local');

@@ -33,7 +33,7 @@ describe('catalogue screens in Chromium', () => {
     await signIn(page, portal.url('/auth/login'), email);
     return page;
   };
-  const db = <T>(sql: string, params: unknown[] = []) => portal.app.db.dataSource.query(sql, params) as Promise<T[]>;
+  const db = <T>(sql: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(sql, params);
   const assignmentRow = (page: Page, parameter: string) => page.locator('[data-testid=parameter-assignments] tbody tr', { hasText: parameter });
 
   it('a superuser adds a device type with a new log parameter (and unit) and an existing one', async () => {

@@ -80,17 +80,17 @@ describe('channels in Chromium', () => {
 
   it('a trigger is switched on for the channel with the keyboard', async () => {
     const admin = await portal.api('superuser@demo.local');
-    const [{ system_cuid, company_cuid }] = (await portal.app.db.dataSource.query(
+    const [{ system_cuid, company_cuid }] = await portal.app.db.dataSource.query<{ system_cuid: string; company_cuid: string }[]>(
       `SELECT s.system_cuid, s.company_cuid FROM system s JOIN company c ON c.company_cuid = s.company_cuid WHERE c.name = 'Demo Solar Ltd' ORDER BY s.name LIMIT 1`,
-    )) as { system_cuid: string; company_cuid: string }[];
+    );
     const trigger = await admin.mutate('notificationTrigger.create', {
       data: { name: 'Browser battery low', message: 'Battery {value}', system_cuid, args: { kind: 'offline' } },
     });
     const trigger_cuid = trigger.data.data.id as string;
-    const [{ channel_cuid }] = (await portal.app.db.dataSource.query(
+    const [{ channel_cuid }] = await portal.app.db.dataSource.query<{ channel_cuid: string }[]>(
       `SELECT c.channel_cuid FROM notification_channel c JOIN email_notification_channel e ON e.channel_cuid = c.channel_cuid WHERE e.email = 'browser@example.test' AND c.company_cuid = $1`,
       [company_cuid],
-    )) as { channel_cuid: string }[];
+    );
     await page.goto(portal.url(`/notificationChannel/${channel_cuid}/show`));
     // The title names the channel's kind in words, never its code.
     await page.locator('header').getByText('Channel Email', { exact: true }).waitFor();

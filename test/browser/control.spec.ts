@@ -21,7 +21,7 @@ describe('controller commands and configuration in Chromium', () => {
   let loop: Promise<void> | undefined;
   const acked: { id: string; kind: string }[] = [];
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   /** The controller: fetches its commands, applies configuration patches to what it runs, acks SUCCESS. */
   async function runController(token: string) {

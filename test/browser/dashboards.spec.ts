@@ -14,7 +14,7 @@ describe('dashboards in Chromium', () => {
   const name = `Basic board ${Date.now().toString(36)}`;
   let dashboardId = '';
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
   async function as(email: string): Promise<Page> {
     const { context, page } = await portal.newPage();
     contexts.push(context);

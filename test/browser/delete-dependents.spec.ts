@@ -22,10 +22,10 @@ describe('delete confirmations in Chromium: what depends on the record', () => {
   });
 
   async function siteWithSystems(): Promise<{ name: string; n: number }> {
-    const [site] = (await portal.app.db.dataSource.query(
+    const [site] = await portal.app.db.dataSource.query<{ name: string; n: number }[]>(
       `SELECT s.name, count(*)::int AS n FROM site s JOIN system y ON y.site_cuid = s.site_cuid
         WHERE s.company_cuid = (SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd') GROUP BY s.name ORDER BY 2 DESC LIMIT 1`,
-    )) as { name: string; n: number }[];
+    );
     expect(site?.n).toBeGreaterThan(0);
     return site;
   }

@@ -19,7 +19,7 @@ describe('data exports in Chromium', () => {
   const start = Math.floor((Date.now() - 2 * 24 * HOUR) / HOUR) * HOUR;
   const end = start + HOUR;
 
-  const q = <T = any>(sql: string, params?: unknown[]) => portal.app.db.dataSource.query(sql, params) as Promise<T[]>;
+  const q = <T = any>(sql: string, params?: unknown[]) => portal.app.db.dataSource.query<T[]>(sql, params);
   const openAs = async (email: string, path: string, locale?: 'fr'): Promise<Page> => {
     const { context, page } = await portal.newPage();
     contexts.push(context);

@@ -31,10 +31,10 @@ describe('French screens from the stored language', () => {
     farm = await portal.systemCuid('DSL-0001');
     const entity = async (type: string) =>
       (
-        (await portal.app.db.dataSource.query(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = $2`, [
+        await portal.app.db.dataSource.query<{ entity_cuid: string }[]>(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = $2`, [
           DEMO_CONTROLLER_ID,
           type,
-        ])) as { entity_cuid: string }[]
+        ])
       )[0].entity_cuid;
     battery = await entity('pylontech-us5000');
     inverter = await entity('victron-multiplus-ii');
@@ -102,9 +102,9 @@ describe('French screens from the stored language', () => {
 
   const storedLanguage = async (email: string) =>
     (
-      (await portal.app.db.dataSource.query(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [email])) as {
-        language: string | null;
-      }[]
+      await portal.app.db.dataSource.query<{ language: string | null }[]>(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [
+        email,
+      ])
     )[0].language;
 
   it('signs in on an English browser and gets French: home, a list, the system page, roles; English once chosen stays', async () => {
@@ -129,10 +129,7 @@ describe('French screens from the stored language', () => {
     // A list: the companies' creation dates day first (dd/mm/yyyy), in this browser's zone.
     await page.goto(portal.url('/company'));
     await page.locator('[data-testid=company-list] tbody tr').first().waitFor();
-    const [company] = (await portal.app.db.dataSource.query(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`)) as {
-      name: string;
-      created_at: Date;
-    }[];
+    const [company] = await portal.app.db.dataSource.query<{ name: string; created_at: Date }[]>(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`);
     const row = page.locator('[data-testid=company-list] tbody tr', { hasText: company.name });
     expect(await row.textContent()).toContain(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE }));
     expect(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE })).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
@@ -278,9 +275,7 @@ describe('French screens from the stored language', () => {
     const page = await americanBrowser();
     await page.goto(portal.url('/auth/login'));
     await signInFromLoginPage(page, 'superuser@demo.local');
-    const [param] = (await portal.app.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as {
-      translations: unknown;
-    }[];
+    const [param] = await portal.app.db.dataSource.query<{ translations: unknown }[]>(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`);
     expect(param.translations).toEqual({ fr: { description: 'Puissance PV' } });
     await page.goto(portal.url('/logParameter/pv_power'));
     const french = page.locator('textarea[name="translations.fr.description"]');
@@ -289,10 +284,9 @@ describe('French screens from the stored language', () => {
     await french.fill('Puissance photovoltaïque');
     await page.getByRole('button', { name: /Save|Enregistrer/ }).click();
     await page.waitForURL(/\/logParameter\/pv_power\/show$/, { timeout: 10_000 });
-    const [after] = (await portal.app.db.dataSource.query(`SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`)) as {
-      description: string;
-      translations: unknown;
-    }[];
+    const [after] = await portal.app.db.dataSource.query<{ description: string; translations: unknown }[]>(
+      `SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`,
+    );
     expect(after).toEqual({ description: 'PV power', translations: { fr: { description: 'Puissance photovoltaïque' } } });
     // The record page shows the text in the screen's language.
     const lang = await page.evaluate(() => document.documentElement.lang);

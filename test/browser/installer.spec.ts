@@ -18,7 +18,7 @@ describe('installer of a partner company in Chromium', () => {
   let workshop: string;
   let farm: string;
 
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   beforeAll(async () => {
     portal = await startBrowserPortal();

@@ -19,7 +19,7 @@ describe('the installer on a phone', () => {
   const contexts = portalPerFile((p) => (portal = p));
   let farm = '';
   let battery = '';
-  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query(query, params) as Promise<T[]>;
+  const sql = <T>(query: string, params: unknown[] = []) => portal.app.db.dataSource.query<T[]>(query, params);
 
   beforeAll(async () => {
     farm = await portal.systemCuid('DSL-0001');

@@ -218,14 +218,14 @@ describe('every role walks every screen without an error', () => {
     await page.goto(portal.url('/system'));
     await page.locator('table tbody tr td.column-name').first().waitFor();
     await settle();
-    const expected = (await portal.app.db.dataSource.query(
+    const expected = await portal.app.db.dataSource.query<{ name: string; site: string | null; company: string }[]>(
       `SELECT s.name, si.name AS site, c.name AS company FROM system s LEFT JOIN site si ON si.site_cuid = s.site_cuid
          JOIN company c ON c.company_cuid = s.company_cuid
         WHERE s.company_cuid IN (SELECT m.company_cuid FROM company_membership m JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'basic@demo.local')
            OR s.system_cuid IN (SELECT sh.system_cuid FROM system_sharing sh JOIN company_membership m ON m.company_cuid = sh.company_cuid
                                   JOIN "user" u ON u.user_cuid = m.user_cuid WHERE u.email = 'basic@demo.local')
         ORDER BY s.name`,
-    )) as { name: string; site: string | null; company: string }[];
+    );
     expect(expected.filter((r) => r.site).length).toBeGreaterThan(0);
     const shown = await page.locator('table tbody tr').evaluateAll((rows) =>
       rows.map((tr) => ({

@@ -27,7 +27,7 @@ describe('a browser session through HAProxy across kill -9', () => {
   beforeAll(async () => {
     assertClientBuilt();
     ({ db, cluster } = await startDemoCluster());
-    const [row] = (await db.dataSource.query(`SELECT system_cuid FROM system WHERE asset_number = 'DSL-0001'`)) as { system_cuid: string }[];
+    const [row] = await db.dataSource.query<{ system_cuid: string }[]>(`SELECT system_cuid FROM system WHERE asset_number = 'DSL-0001'`);
     farm = row.system_cuid;
     browser = await launchChromium();
     expert = new HttpClient(cluster.url);
@@ -171,9 +171,9 @@ describe('a browser session through HAProxy across kill -9', () => {
     await page.locator('[data-testid=prefs-save]').click();
     await page.getByText('Preferences saved').waitFor({ timeout: 10_000 });
     expect(await notices(page)).toEqual([{ text: expect.stringContaining('Preferences saved'), error: false }]);
-    const stored = (await db.dataSource.query(`SELECT meta FROM "user" WHERE email = 'basic@demo.local'`)) as {
-      meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } };
-    }[];
+    const stored = await db.dataSource.query<{ meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } } }[]>(
+      `SELECT meta FROM "user" WHERE email = 'basic@demo.local'`,
+    );
     expect(stored[0].meta.preferences?.toast_notifications?.toast_notification_timeout).toBe(5000);
     await screenshot(page, 'scale-after-kill');
 

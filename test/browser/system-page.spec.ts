@@ -24,9 +24,10 @@ describe('system page in Chromium', () => {
   beforeAll(async () => {
     portal = await startBrowserPortal();
     farm = await portal.systemCuid('DSL-0001');
-    const [row] = (await portal.app.db.dataSource.query(`SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`, [
-      DEMO_CONTROLLER_ID,
-    ])) as { entity_cuid: string }[];
+    const [row] = await portal.app.db.dataSource.query<{ entity_cuid: string }[]>(
+      `SELECT entity_cuid FROM entity WHERE controller_id = $1 AND entitytype_id = 'pylontech-us5000'`,
+      [DEMO_CONTROLLER_ID],
+    );
     battery = row.entity_cuid;
     const rows: ValidParameterRow[] = [];
     const last = Math.floor((now - MIN) / (5 * MIN)) * 5 * MIN;

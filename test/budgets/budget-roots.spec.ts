@@ -30,7 +30,7 @@ let companyA: string;
 let companyB: string;
 let farm: string;
 let clinic: string;
-const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
 async function login(email: string): Promise<HttpClient> {
   const c = new HttpClient(t.baseUrl);

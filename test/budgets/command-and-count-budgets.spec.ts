@@ -22,7 +22,7 @@ let companyA: string;
 let companyB: string;
 let farm: string;
 let clinic: string;
-const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
 /**
  * Empties every command budget. An instance trusts a refusal it remembers for up to

@@ -27,7 +27,7 @@ let smtp: SmtpPeer;
 let companyA: string;
 let companyB: string;
 const role: Record<number, string> = {};
-const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 const mailsTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address.toLowerCase())).length;
 
 async function login(email: string, headers: Record<string, string> = {}): Promise<HttpClient> {

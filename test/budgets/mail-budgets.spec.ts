@@ -49,7 +49,7 @@ beforeAll(async () => {
   accounts = t.app.get(AccountsService);
   [{ company_cuid: companyA }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Demo Solar Ltd'`);
   [{ company_cuid: companyB }] = await t.db.dataSource.query(`SELECT company_cuid FROM company WHERE name = 'Other Energy Co'`);
-  for (const r of (await t.db.dataSource.query(`SELECT role_cuid, level FROM role`)) as { role_cuid: string; level: number }[]) role[r.level] = r.role_cuid;
+  for (const r of await t.db.dataSource.query<{ role_cuid: string; level: number }[]>(`SELECT role_cuid, level FROM role`)) role[r.level] = r.role_cuid;
   await addMember(t.db.dataSource, 'admin-b@budgets.test', 'Other Energy Co', 1, true);
   await addMember(t.db.dataSource, 'second-a@budgets.test', 'Demo Solar Ltd', 3);
 });

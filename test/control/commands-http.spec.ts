@@ -20,7 +20,7 @@ describe('commands to an HTTP controller', () => {
   let installerCuid: string;
   let inverter: string;
   let systemCuid: string;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   const fetchCommands = (controller = DEMO_CONTROLLER_ID, bearer = token, limit = 20) =>
     fetch(`${t.baseUrl}/api/ingest/${controller}/commands?limit=${limit}`, { headers: { authorization: `Bearer ${bearer}` } });

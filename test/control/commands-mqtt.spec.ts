@@ -18,7 +18,7 @@ describe('commands through Mosquitto to a simulated controller', () => {
   let transport: MqttTransport;
   let sim: SimController;
   let battery: string;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   const status = async (id: string) =>
     (await q(`SELECT status::text AS status, message, applied_config FROM controller_command WHERE command_id = $1`, [id]))[0];

@@ -31,7 +31,7 @@ describe('secrets stay secret (every reader of configuration × every actor who 
   let transport: MqttTransport;
   let sim: SimController;
   const as: Record<string, HttpClient> = {};
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
   const world = {} as Record<Side, { controller_id: string; system_cuid: string; device: string; configurer: string; readers: string[]; secrets: string[] }>;
 
   beforeAll(async () => {

@@ -20,11 +20,11 @@ export async function signIn(t: TestApp, who: readonly string[]): Promise<Record
 
 /** The demo controller's battery (a device logging battery_soc) and its system: what the export tests export. */
 export async function demoBattery(t: TestApp): Promise<{ entity_cuid: string; system_cuid: string }> {
-  const [row] = (await t.db.dataSource.query(
+  const [row] = await t.db.dataSource.query<{ entity_cuid: string; system_cuid: string }[]>(
     `SELECT e.entity_cuid, COALESCE(e.system_cuid, c.system_cuid) AS system_cuid FROM entity e JOIN controller c ON c.controller_id = e.controller_id
       WHERE e.controller_id = $1 AND e.entitytype_id IN (SELECT entitytype_id FROM entity_type_log_parameter_assignment WHERE parameter_id = 'battery_soc') LIMIT 1`,
     [DEMO_CONTROLLER_ID],
-  )) as { entity_cuid: string; system_cuid: string }[];
+  );
   return row;
 }
 
@@ -53,7 +53,7 @@ const MIN = 60_000;
 export async function twoCompanyExports(settings: Record<string, string>, hours: number, parameters: readonly string[]): Promise<TwoCompanyExports> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-exports-'));
   const t = await startTestApp({ EXPORT_POLL_MS: '0', EXPORT_DIR: dir, ...settings });
-  const q = <T>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
   await addMember(t.db.dataSource, 'basic2@demo.local', DEMO_COMPANY_NAME, 3);
   await addMember(t.db.dataSource, 'installer-b@demo.local', OTHER_COMPANY_NAME, 1, true);
   const as = await signIn(t, ['installer', 'basic', 'basic2', 'other', 'installer-b']);

@@ -29,7 +29,7 @@ describe('data exports', () => {
   // Three hours of one-minute samples, well in the past; the voltage is missing every 7th minute.
   const start = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 5 * 24 * HOUR + 9 * HOUR;
   const end = start + 3 * HOUR;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   beforeAll(async () => {
     smtp = await SmtpPeer.start();

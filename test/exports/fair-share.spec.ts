@@ -24,7 +24,7 @@ describe('export budgets and fair shares (two companies)', () => {
   let templateB: string;
   // Three hours of one-minute samples per company, days in the past.
   let start = 0;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   /** A's flood: 200 days × 2 columns = 400 column-days each (under EXPORT_MAX_COLUMN_DAYS=500). */
   const wide = (template_cuid: string) => ({ template_cuid, from: new Date(start - 190 * DAY), to: new Date(start + 10 * DAY), format: 'xlsx' });

@@ -61,7 +61,7 @@ describe('no formula in any spreadsheet we write (every writer × every field ×
   let jobs: ExportJobsWorker;
   const start = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000;
   const end = start + 10 * 60_000;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-no-formula-'));

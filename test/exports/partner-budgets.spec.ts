@@ -24,7 +24,7 @@ describe('export budgets of shared systems and export dates (two companies)', ()
   let companyA: string;
   let companyB: string;
   let start = 0;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
   const wide = (template_cuid: string) => ({ template_cuid, from: new Date(start - 15 * DAY), to: new Date(start + 5 * DAY) });
   const oneDay = (template_cuid: string) => ({ template_cuid, from: new Date(start - 6 * HOUR), to: new Date(start + 18 * HOUR) });
 

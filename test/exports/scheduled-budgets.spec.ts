@@ -38,7 +38,7 @@ describe('scheduled exports are charged to the company that scheduled them', () 
   let companyB: string;
   let farm: string;
   let battery: string;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
   const queuedFor = async (company: string) =>
     (await q(`SELECT count(*)::int AS n FROM export_job WHERE status = 'QUEUED' AND charged_company_cuid = $1`, [company]))[0].n as number;
   const columns = () => [{ entity_cuid: battery, parameter_id: 'battery_soc' }];

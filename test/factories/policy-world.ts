@@ -59,7 +59,7 @@ export class PolicyWorld {
   }
 
   async build(): Promise<void> {
-    const roles = (await this.ds.query(`SELECT role_cuid, level FROM role`)) as { role_cuid: string; level: number }[];
+    const roles = await this.ds.query<{ role_cuid: string; level: number }[]>(`SELECT role_cuid, level FROM role`);
     for (const r of roles) this.roles.set(Number(r.level), r.role_cuid);
     const ops = await this.company('Policy Ops');
     this.superClient = await this.actor(0, true, ops);
@@ -208,10 +208,10 @@ export class PolicyWorld {
    * rows of their systems, controllers, devices and members.
    */
   async checksumOf(companies: readonly string[]): Promise<Record<string, string>> {
-    const cols = (await this.ds.query(
+    const cols = await this.ds.query<{ table_name: string; cols: string[] }[]>(
       `SELECT table_name, array_agg(column_name::text) AS cols FROM information_schema.columns
         WHERE table_schema = 'public' GROUP BY table_name ORDER BY table_name`,
-    )) as { table_name: string; cols: string[] }[];
+    );
     const out: Record<string, string> = {};
     const sys = `(SELECT system_cuid FROM system WHERE company_cuid = ANY($1::varchar[]))`;
     for (const { table_name, cols: c } of cols) {
@@ -225,11 +225,11 @@ export class PolicyWorld {
         conds.push(`t.controller_id IN (SELECT controller_id FROM controller WHERE company_cuid = ANY($1::varchar[]))`);
       if (c.includes('entity_cuid') && table_name !== 'entity') conds.push(`t.entity_cuid IN (SELECT entity_cuid FROM entity WHERE system_cuid IN ${sys})`);
       if (!conds.length) continue;
-      const [{ n, h }] = (await this.ds.query(
+      const [{ n, h }] = await this.ds.query<{ n: number; h: string }[]>(
         `SELECT count(*)::int AS n, md5(coalesce(string_agg(row_to_json(t)::text, '|' ORDER BY row_to_json(t)::text), '')) AS h
            FROM "${table_name}" t WHERE ${conds.join(' OR ')}`,
         [[...companies]],
-      )) as { n: number; h: string }[];
+      );
       if (n > 0) out[table_name] = `${n}:${h}`;
     }
     return out;
@@ -242,17 +242,17 @@ export class PolicyWorld {
    * long test is not taken for a write, while any row a request adds still counts.
    */
   async checksumAll(exclude: readonly string[] = ['revoked_session', 'migrations'], since?: Date): Promise<Record<string, string>> {
-    const tables = (await this.ds.query(
+    const tables = await this.ds.query<{ table_name: string }[]>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-    )) as { table_name: string }[];
+    );
     const out: Record<string, string> = {};
     for (const { table_name } of tables) {
       if (exclude.includes(table_name)) continue;
       const swept = since !== undefined && SWEPT_BY_CLOCK.includes(table_name);
-      const [{ n, h }] = (await this.ds.query(
+      const [{ n, h }] = await this.ds.query<{ n: number; h: string }[]>(
         `SELECT count(*)::int AS n, md5(coalesce(string_agg(row_to_json(t)::text, '|' ORDER BY row_to_json(t)::text), '')) AS h FROM "${table_name}" t${swept ? ' WHERE t.at >= $1' : ''}`,
         swept ? [since] : [],
-      )) as { n: number; h: string }[];
+      );
       out[table_name] = `${n}:${h}`;
     }
     return out;

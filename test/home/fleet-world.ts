@@ -22,7 +22,7 @@ const MIN = 60_000;
 const HOUR = 3_600_000;
 
 export async function buildFleetWorld(ds: DataSource): Promise<FleetWorld> {
-  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params) as Promise<any[]>;
+  const q = (sql: string, params: unknown[] = []) => ds.query<any[]>(sql, params);
   const companyA = newCuid();
   const companyB = newCuid();
   await q(`INSERT INTO company (company_cuid, name) VALUES ($1, 'Fleet A'), ($2, 'Fleet B')`, [companyA, companyB]);

@@ -44,9 +44,9 @@ describe('catalogue and template texts in French', () => {
     expect(unit.translations).toEqual({ fr: { description: 'Kilowattheure' } });
     const [param] = await t.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'battery_soc'`);
     expect(param.translations).toEqual({ fr: { description: 'État de charge de la batterie' } });
-    const [system] = (await t.db.dataSource.query(`SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`)) as {
-      system_cuid: string;
-    }[];
+    const [system] = await t.db.dataSource.query<{ system_cuid: string }[]>(
+      `SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`,
+    );
     const latest = await expert.query('telemetry.latest', { system_cuid: system.system_cuid });
     expect(latest.status).toBe(200);
     const params = (latest.data.devices as { parameters: { parameter_id: string; translations: { fr?: { description?: string } } }[] }[]).flatMap(
@@ -123,7 +123,7 @@ describe('catalogue and template texts in French', () => {
   });
 
   it('gives the metadata form its French (forSystem: sections, fieldsets and field labels)', async () => {
-    const [system] = (await t.db.dataSource.query(`SELECT system_cuid FROM system ORDER BY name LIMIT 1`)) as { system_cuid: string }[];
+    const [system] = await t.db.dataSource.query<{ system_cuid: string }[]>(`SELECT system_cuid FROM system ORDER BY name LIMIT 1`);
     const form = await superuser.query('systemMetadata.forSystem', { system_cuid: system.system_cuid });
     expect(form.status).toBe(200);
     const template = form.data.template as { section_id: number; translations: object; fieldsets: { title: string; translations: object }[] }[];
@@ -145,10 +145,10 @@ describe('catalogue and template texts in French', () => {
       'system_metadata_template_section',
       'system_metadata_template_fieldset',
     ];
-    const columns = (await ds.query(
+    const columns = await ds.query<{ table_name: string; is_nullable: string; column_default: string }[]>(
       `SELECT table_name, is_nullable, column_default FROM information_schema.columns WHERE column_name = 'translations' AND table_name = ANY($1::text[]) ORDER BY table_name`,
       [tables],
-    )) as { table_name: string; is_nullable: string; column_default: string }[];
+    );
     expect(columns.map((c) => c.table_name).sort()).toEqual([...tables].sort());
     for (const c of columns)
       expect({ t: c.table_name, nullable: c.is_nullable, def: c.column_default }).toEqual({ t: c.table_name, nullable: 'NO', def: "'{}'::jsonb" });
@@ -162,7 +162,7 @@ describe('catalogue and template texts in French', () => {
     } finally {
       await runner.release();
     }
-    const roles = (await ds.query(`SELECT level, translations FROM role ORDER BY level`)) as { level: number; translations: { fr: { name: string } } }[];
+    const roles = await ds.query<{ level: number; translations: { fr: { name: string } } }[]>(`SELECT level, translations FROM role ORDER BY level`);
     expect(roles.map((r) => r.translations.fr.name)).toEqual(['Superutilisateur', 'Installateur système', 'Expert', 'Basique']);
   });
 });

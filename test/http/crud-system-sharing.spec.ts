@@ -13,7 +13,7 @@ describe('systemSharing: shares of systems with other companies', () => {
   const company: Record<string, string> = {};
   const system: Record<string, string> = {};
   const shares = async () =>
-    (await t.db.dataSource.query(`SELECT system_cuid, company_cuid, change FROM system_sharing ORDER BY system_cuid, company_cuid`)) as unknown[];
+    await t.db.dataSource.query<unknown[]>(`SELECT system_cuid, company_cuid, change FROM system_sharing ORDER BY system_cuid, company_cuid`);
 
   beforeAll(async () => {
     t = await startTestApp();

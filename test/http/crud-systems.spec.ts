@@ -56,10 +56,10 @@ describe("generated CRUD: systems and sites, scoped to the caller's companies", 
   it('getList and getOne carry the site and company names, for a Basic user who may not read sites or companies', async () => {
     expect((await as.basic.query('site.getMany', { ids: ['x'] })).status).toBe(403);
     expect((await as.basic.query('company.getMany', { ids: [company[DEMO_COMPANY_NAME]] })).status).toBe(403);
-    const rows = (await t.db.dataSource.query(
+    const rows = await t.db.dataSource.query<{ system_cuid: string; name: string; site_name: string | null; company_name: string }[]>(
       `SELECT s.system_cuid, s.name, si.name AS site_name, c.name AS company_name FROM system s
        LEFT JOIN site si ON si.site_cuid = s.site_cuid JOIN company c ON c.company_cuid = s.company_cuid`,
-    )) as { system_cuid: string; name: string; site_name: string | null; company_name: string }[];
+    );
     expect(rows.some((r) => r.site_name)).toBe(true);
     const listed = (await as.basic.query('system.getList', list())).data.data as Record<string, unknown>[];
     expect(listed).toHaveLength(3);

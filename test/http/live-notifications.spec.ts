@@ -16,7 +16,7 @@ describe('live CHANGELOG notifications over SSE', () => {
       as[who] = new HttpClient(t.baseUrl);
       expect((await as[who].login(`${who}@demo.local`)).status).toBe(200);
     }
-    const systems = (await t.db.dataSource.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[];
+    const systems = await t.db.dataSource.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`);
     farm = systems.find((s) => s.name === DEMO_SYSTEMS.farm)!.system_cuid;
     clinic = systems.find((s) => s.name === DEMO_SYSTEMS.clinic)!.system_cuid;
   });

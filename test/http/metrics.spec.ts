@@ -17,7 +17,7 @@ describe('/metrics', () => {
   let t: TestApp;
   let token: string;
   let battery: string;
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   const scrape = async (): Promise<Sample[]> => {
     const res = await fetch(`${t.baseUrl}/metrics`);

@@ -20,18 +20,15 @@ describe('HTTP telemetry ingest', () => {
   });
 
   const stored = async (entity: string, parameter: string) =>
-    (await t.query(`SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`, [
-      entity,
-      parameter,
-    ])) as {
-      timestamp: Date;
-      value: number;
-    }[];
+    await t.query<{ timestamp: Date; value: number }>(
+      `SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`,
+      [entity, parameter],
+    );
   const rollup = async (resolution: string, entity: string, parameter: string) =>
-    (await t.query(
+    await t.query<{ bucket: Date; min: number; max: number; sum: number; count: number; last: number; last_ts: Date }>(
       `SELECT bucket, min, max, sum, count, last, last_ts FROM parameter_rollup_${resolution} WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY bucket`,
       [entity, parameter],
-    )) as { bucket: Date; min: number; max: number; sum: number; count: number; last: number; last_ts: Date }[];
+    );
 
   it('stores a batch, answers after the commit, and a retransmit duplicates nothing (rows nor rollups)', async () => {
     const rows = [0, 1, 2, 3, 4].map((m) => ({ timestamp: at(m), entity_cuid: t.demo.battery, parameter_id: 'battery_voltage', value: 50 + m }));

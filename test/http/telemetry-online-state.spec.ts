@@ -36,9 +36,10 @@ describe('controller online state', () => {
   };
   const state = async () => (await t.query(`SELECT online_state FROM controller_online_state WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]))[0].online_state;
   const history = async () =>
-    (await t.query(`SELECT "timestamp", online_state FROM controller_online_state_history WHERE controller_id = $1 ORDER BY "timestamp"`, [
-      DEMO_CONTROLLER_ID,
-    ])) as { timestamp: Date; online_state: string }[];
+    await t.query<{ timestamp: Date; online_state: string }>(
+      `SELECT "timestamp", online_state FROM controller_online_state_history WHERE controller_id = $1 ORDER BY "timestamp"`,
+      [DEMO_CONTROLLER_ID],
+    );
 
   it('stays ONLINE on regular heartbeats and writes no history for them', async () => {
     await heartbeat();

@@ -59,7 +59,7 @@ describe('tRPC batch size and password-change limits', () => {
     // Still braked a moment later, for user.create with a password too; other edits go on.
     expect((await admin.mutate('user.update', { id: target, data: { password: 'one-more-password-long' } })).status).toBe(429);
     const roles = (await admin.query('role.all')).data as { role_cuid: string; level: number }[];
-    const companies = (await t.db.dataSource.query(`SELECT company_cuid FROM company LIMIT 1`)) as { company_cuid: string }[];
+    const companies = await t.db.dataSource.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company LIMIT 1`);
     const create = await admin.mutate('user.create', {
       data: {
         email: 'brake@demo.local',

@@ -26,7 +26,7 @@ describe('alert engine repository (database)', () => {
   afterAll(() => w?.db.close());
 
   const statusOf = async (id: string) =>
-    ((await w.ds.query(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id])) as Record<string, any>[])[0];
+    (await w.ds.query<Record<string, any>[]>(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]))[0];
 
   it('activeTriggers and activeStatuses: active triggers of every company, never a paused one; insertStatuses makes only what is missing', async () => {
     const active = (await repo.activeTriggers(JOB)).map((t) => t.trigger_cuid);

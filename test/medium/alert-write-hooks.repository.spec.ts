@@ -42,20 +42,20 @@ describe('alert write hooks repository (database)', () => {
     expect((await repo.systemsOfTriggers(JOB, [hand, made])).sort()).toEqual([a.farm]);
     expect((await repo.systemsOfTriggers(JOB, [hand, foreign])).sort()).toEqual([a.farm, a.privateSystem].sort());
     await repo.markCustomized(JOB, [hand, made]);
-    const customized = (await w.ds.query(
+    const customized = await w.ds.query<{ trigger_cuid: string; c: boolean }[]>(
       `SELECT trigger_cuid, customized_at IS NOT NULL AS c FROM notification_trigger WHERE trigger_cuid = ANY($1) ORDER BY trigger_cuid`,
       [[hand, made, foreign]],
-    )) as { trigger_cuid: string; c: boolean }[];
+    );
     expect(Object.fromEntries(customized.map((r) => [r.trigger_cuid, r.c]))).toEqual({ [hand]: false, [made]: true, [foreign]: false });
     await w.ds.query(
       `INSERT INTO notification_trigger_status (trigger_cuid, pending_state, pending_since) VALUES ($1, 'TRIGGERED', now()), ($2, 'TRIGGERED', now())`,
       [hand, foreign],
     );
     await repo.restartJudgement(JOB, [hand]);
-    const statuses = (await w.ds.query(
+    const statuses = await w.ds.query<{ trigger_cuid: string; pending_state: string | null; due: boolean; via: string | null }[]>(
       `SELECT trigger_cuid, pending_state::text, next_execution IS NOT NULL AS due, next_execution_trigger::text AS via FROM notification_trigger_status WHERE trigger_cuid = ANY($1)`,
       [[hand, foreign]],
-    )) as { trigger_cuid: string; pending_state: string | null; due: boolean; via: string | null }[];
+    );
     expect(statuses.find((s) => s.trigger_cuid === hand)).toEqual({ trigger_cuid: hand, pending_state: null, due: true, via: 'TIMER' });
     expect(statuses.find((s) => s.trigger_cuid === foreign)).toEqual({ trigger_cuid: foreign, pending_state: 'TRIGGERED', due: false, via: null });
     await w.ds.query(`DELETE FROM notification_trigger WHERE trigger_cuid = ANY($1)`, [[hand, made, foreign]]);
@@ -97,10 +97,10 @@ describe('alert write hooks repository (database)', () => {
       severity_level: 'CRITICAL',
       args: { ...lowBattery(a.battery), value: 10 },
     });
-    const [row] = (await w.ds.query(
+    const [row] = await w.ds.query<Record<string, unknown>[]>(
       `SELECT name, message, release_message, severity_level::text, args->>'value' AS value, is_active, charged_company_cuid FROM notification_trigger WHERE trigger_cuid = $1`,
       [trigger_cuid],
-    )) as Record<string, unknown>[];
+    );
     expect(row).toEqual({
       name: 'Renamed',
       message: 'M',

@@ -24,7 +24,7 @@ describe('command queue and acknowledgement repositories (database)', () => {
   afterAll(() => w?.db.close());
 
   const status = async (id: string) =>
-    ((await w.ds.query(`SELECT status::text AS s FROM controller_command WHERE command_id = $1`, [id])) as { s: string }[])[0]?.s;
+    (await w.ds.query<{ s: string }[]>(`SELECT status::text AS s FROM controller_command WHERE command_id = $1`, [id]))[0]?.s;
 
   async function store(id: string, controller: 'demo' | 'other', notAfterMs = 60_000): Promise<void> {
     const actor = await w.actor(controller === 'demo' ? 'installer@demo.local' : 'other@demo.local');
@@ -104,14 +104,12 @@ describe('command queue and acknowledgement repositories (database)', () => {
     });
     expect(await status('q-a2')).toBe('SUCCESS');
     expect(await status('q-a1')).toBe('PENDING');
-    const reported = (await w.ds.query(`SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`, [
-      [c.demoDevice, c.otherDevice],
-    ])) as {
-      entity_cuid: string;
-      reported_config: unknown;
-    }[];
+    const reported = await w.ds.query<{ entity_cuid: string; reported_config: unknown }[]>(
+      `SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`,
+      [[c.demoDevice, c.otherDevice]],
+    );
     expect(Object.fromEntries(reported.map((r) => [r.entity_cuid, r.reported_config]))).toEqual({ [c.demoDevice]: null, [c.otherDevice]: { y: 2 } });
-    const [ctrl] = (await w.ds.query(`SELECT reported_config FROM controller WHERE controller_id = $1`, [c.demoController])) as { reported_config: unknown }[];
+    const [ctrl] = await w.ds.query<{ reported_config: unknown }[]>(`SELECT reported_config FROM controller WHERE controller_id = $1`, [c.demoController]);
     expect(ctrl.reported_config).toEqual({ x: 1 });
   });
 });

@@ -20,7 +20,7 @@ describe('CrudRepository', () => {
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new CrudRepository(w.ds, loadConfig({}));
-    const systems = (await w.ds.query(`SELECT system_cuid, company_cuid FROM system ORDER BY name`)) as { system_cuid: string; company_cuid: string }[];
+    const systems = await w.ds.query<{ system_cuid: string; company_cuid: string }[]>(`SELECT system_cuid, company_cuid FROM system ORDER BY name`);
     own = systems.filter((s) => s.company_cuid === w.demo).map((s) => s.system_cuid);
     foreign = systems.filter((s) => s.company_cuid === w.other).map((s) => s.system_cuid);
     // The demo data has both kinds, none shared between the two companies.

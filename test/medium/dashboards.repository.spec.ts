@@ -19,12 +19,12 @@ describe('dashboards repository (database)', () => {
     s = await demoSystems(w);
     // The demo's dashboards (seeded with the demo's alerts in the app; here alone).
     const roles = new Map(
-      ((await w.ds.query(`SELECT role_cuid, level::int AS level FROM role`)) as { role_cuid: string; level: number }[]).map((r) => [r.level, r.role_cuid]),
+      (await w.ds.query<{ role_cuid: string; level: number }[]>(`SELECT role_cuid, level::int AS level FROM role`)).map((r) => [r.level, r.role_cuid]),
     );
-    const [{ entity_cuid: pv }] = (await w.ds.query(
+    const [{ entity_cuid: pv }] = await w.ds.query<{ entity_cuid: string }[]>(
       `SELECT e.entity_cuid FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id WHERE e.system_cuid = $1 AND a.parameter_id = 'pv_power'`,
       [s.farm],
-    )) as { entity_cuid: string }[];
+    );
     await seedDemoDashboards(w.ds.manager, {
       company_cuid: w.demo,
       farm_cuid: s.farm,
@@ -75,7 +75,7 @@ describe('dashboards repository (database)', () => {
     expect(await repo.ownerExists(job, w.demo)).toBe(true);
     expect(await repo.ownerExists(job, s.farm)).toBe(true);
     expect(await repo.ownerExists(job, 'nothing')).toBe(false);
-    const [{ role_cuid }] = (await w.ds.query(`SELECT role_cuid FROM role LIMIT 1`)) as { role_cuid: string }[];
+    const [{ role_cuid }] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM role LIMIT 1`);
     expect(await repo.roleExists(job, role_cuid)).toBe(true);
     expect(await repo.roleExists(job, 'nothing')).toBe(false);
   });

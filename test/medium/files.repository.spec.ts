@@ -33,7 +33,7 @@ describe('files repository (database)', () => {
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new SqlFilesRepository(w.ds);
-    const rows = (await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[];
+    const rows = await w.ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`);
     systems = Object.fromEntries(rows.map((r) => [r.name, r.system_cuid]));
     const expert = await w.scope('expert@demo.local');
     const other = await w.scope('other@demo.local');

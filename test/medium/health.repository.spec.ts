@@ -24,7 +24,7 @@ describe('health repository (database)', () => {
 
   it("commands are counted per status over every company's controllers; no row of theirs comes out", async () => {
     const s = await demoSystems(w);
-    const [{ controller_id }] = (await w.ds.query(`SELECT controller_id FROM controller WHERE system_cuid = $1`, [s.farm])) as { controller_id: string }[];
+    const [{ controller_id }] = await w.ds.query<{ controller_id: string }[]>(`SELECT controller_id FROM controller WHERE system_cuid = $1`, [s.farm]);
     await w.ds.query(
       `INSERT INTO controller_command (command_id, controller_id, company_cuid, system_cuid, kind, status, not_after)
        VALUES ('c1', $1, $2, $3, 'restart', 'PENDING', now() + interval '1 hour'),

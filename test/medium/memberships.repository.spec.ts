@@ -62,7 +62,7 @@ describe('memberships repository (database)', () => {
 
   it('insert, setRole and delete write the rows; levels and membership checks read them', async () => {
     const root = await w.scope('superuser@demo.local');
-    const [role2] = (await w.ds.query(`SELECT role_cuid FROM role WHERE level = 2`)) as { role_cuid: string }[];
+    const [role2] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM role WHERE level = 2`);
     const other = w.users['other@demo.local'];
     expect(await repo.isMember(root, other, w.demo)).toBe(false);
     const id = await repo.transaction((rows) =>
@@ -73,7 +73,7 @@ describe('memberships repository (database)', () => {
       { company_cuid: w.demo, level: 2 },
       { company_cuid: w.other, level: 3 },
     ]);
-    const [role3] = (await w.ds.query(`SELECT role_cuid FROM role WHERE level = 3`)) as { role_cuid: string }[];
+    const [role3] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM role WHERE level = 3`);
     await repo.setRole(root, id, role3.role_cuid, true);
     expect(await repo.record(root, id)).toMatchObject({ role_level: 3, is_company_admin: true, user_email: 'other@demo.local' });
     expect(await repo.membership(root, id)).toMatchObject({ role: { level: 3 }, is_company_admin: true });

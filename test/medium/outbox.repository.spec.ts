@@ -91,22 +91,18 @@ describe('outbox repositories (database)', () => {
         deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-1' }, { status: 'PENDING', attempts: 1, last_error: 'down', waitMs: 60_000 }),
       ),
     ).toBe(true);
-    const [after] = (await w.ds.query(`SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`, [
-      event_cuid,
-    ])) as {
-      status: string;
-      attempts: number;
-      last_error: string;
-      lease_until: Date | null;
-    }[];
+    const [after] = await w.ds.query<{ status: string; attempts: number; last_error: string; lease_until: Date | null }[]>(
+      `SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`,
+      [event_cuid],
+    );
     expect(after).toEqual({ status: 'PENDING', attempts: 1, last_error: 'down', lease_until: null });
     expect(await events.transaction(job, (tx) => events.deliverySummary(job, tx, event_cuid))).toEqual({ open: 1, archived: 0, attempts: 1, reasons: null });
 
     await deliveries.transaction(job, (tx) => deliveries.markSent(job, tx, { ...key, notification_cuid: `n-${event_cuid}` }));
     expect(await events.transaction(job, (tx) => events.deliverySummary(job, tx, event_cuid))).toEqual({ open: 0, archived: 0, attempts: 2, reasons: null });
-    const linked = (await w.ds.query(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1`, [
+    const linked = await w.ds.query<unknown[]>(`SELECT channel_cuid FROM notification_channel_to_notification WHERE notification_cuid = $1`, [
       `n-${event_cuid}`,
-    ])) as unknown[];
+    ]);
     expect(linked).toHaveLength(1);
     await events.transaction(job, async (tx) => {
       expect(await events.lockStatus(job, tx, claimed)).toBe('SENDING');
@@ -134,10 +130,10 @@ describe('outbox repositories (database)', () => {
     });
     await deliveries.holdChannel(job, ch.other, 3_600_000);
     await deliveries.archiveMany(job, [{ event_cuid: e1, channel_cuid: ch.demo, reason: 'gone' }]);
-    const rows = (await w.ds.query(
+    const rows = await w.ds.query<{ channel_cuid: string; status: string; last_error: string | null; held: boolean }[]>(
       `SELECT channel_cuid, status::text AS status, last_error, next_attempt_at > now() + interval '30 minutes' AS held FROM notification_delivery WHERE event_cuid = $1 ORDER BY channel_cuid`,
       [e1],
-    )) as { channel_cuid: string; status: string; last_error: string | null; held: boolean }[];
+    );
     expect(Object.fromEntries(rows.map((r) => [r.channel_cuid, [r.status, r.last_error, r.held]]))).toEqual({
       [ch.demo]: ['ARCHIVED', 'gone', false],
       [ch.other]: ['PENDING', null, true],

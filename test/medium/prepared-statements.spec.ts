@@ -22,7 +22,7 @@ describe('prepared statements', () => {
 
   it('answers as an unnamed statement does, call after call, on every pooled connection', async () => {
     const text = `SELECT name, company_cuid FROM company WHERE company_cuid = ANY($1::text[]) ORDER BY name`;
-    const ids = ((await db.dataSource.query(`SELECT company_cuid FROM company WHERE company_cuid LIKE 'prep-%'`)) as { company_cuid: string }[]).map(
+    const ids = (await db.dataSource.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company WHERE company_cuid LIKE 'prep-%'`)).map(
       (r) => r.company_cuid,
     );
     expect(ids.length).toBeGreaterThan(1);

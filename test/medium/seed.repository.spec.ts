@@ -19,9 +19,9 @@ describe('seed repository', () => {
   it('the first superuser: created once, as an admin Superuser of the named company', async () => {
     expect(await ensureInitialSuperuser(w.ds, ' First@Example.test ', 'a long enough password', 'First Co')).toBe(true);
     expect(await ensureInitialSuperuser(w.ds, 'first@example.test', 'another password', 'First Co')).toBe(false);
-    const rows = (await w.ds.query(
+    const rows = await w.ds.query<unknown[]>(
       `SELECT c.name, r.level, m.is_company_admin FROM "user" u JOIN company_membership m USING (user_cuid) JOIN role r USING (role_cuid) JOIN company c USING (company_cuid) WHERE u.email = 'first@example.test'`,
-    )) as unknown[];
+    );
     expect(rows).toEqual([{ name: 'First Co', level: 0, is_company_admin: true }]);
   });
 
@@ -31,12 +31,12 @@ describe('seed repository', () => {
     await w.ds.query(`DELETE FROM system_metadata_template_fieldset`);
     await w.ds.query(`DELETE FROM system_metadata_template_section`);
     expect(await seedMetadataTemplate(w.ds.manager)).toBe(true);
-    const [{ n }] = (await w.ds.query(`SELECT count(*)::int AS n FROM system_metadata_template_fieldset`)) as { n: number }[];
+    const [{ n }] = await w.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM system_metadata_template_fieldset`);
     expect(n).toBeGreaterThan(0);
   });
 
   it('demo alerts: triggers on the given system and a mail channel of its company serving them, nothing of another company', async () => {
-    const [system] = (await w.ds.query(`SELECT system_cuid FROM system WHERE company_cuid = $1 LIMIT 1`, [w.demo])) as { system_cuid: string }[];
+    const [system] = await w.ds.query<{ system_cuid: string }[]>(`SELECT system_cuid FROM system WHERE company_cuid = $1 LIMIT 1`, [w.demo]);
     const otherChannels = async () =>
       (await w.ds.query(`SELECT count(*)::int AS n FROM notification_channel WHERE company_cuid = $1`, [w.other]))[0].n as number;
     const before = await otherChannels();
@@ -52,9 +52,9 @@ describe('seed repository', () => {
       await insertDemoTriggers(tx, system.system_cuid, [trigger]);
       await insertDemoMailChannel(tx, w.demo, [trigger.trigger_cuid]);
     });
-    const links = (await w.ds.query(
+    const links = await w.ds.query<unknown[]>(
       `SELECT c.company_cuid, l.enabled FROM notification_channel_to_trigger l JOIN notification_channel c USING (channel_cuid) WHERE l.trigger_cuid = 'medium-trigger-1'`,
-    )) as unknown[];
+    );
     expect(links).toEqual([{ company_cuid: w.demo, enabled: true }]);
     expect(await otherChannels()).toBe(before);
   });

@@ -11,9 +11,9 @@ describe('simulator fleet repository (database)', () => {
   const job = systemJob('test-simulator');
   const live = async (company_cuid: string) =>
     (
-      (await w.ds.query(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [company_cuid])) as {
-        token_cuid: string;
-      }[]
+      await w.ds.query<{ token_cuid: string }[]>(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [
+        company_cuid,
+      ])
     ).map((t) => t.token_cuid);
 
   beforeAll(async () => {
@@ -46,7 +46,7 @@ describe('simulator fleet repository (database)', () => {
   });
 
   it('insertSystem and the catalogue reads: a system with its controller and devices, all or nothing', async () => {
-    const [{ entitytype_id }] = (await w.ds.query(`SELECT entitytype_id FROM entity_type LIMIT 1`)) as { entitytype_id: string }[];
+    const [{ entitytype_id }] = await w.ds.query<{ entitytype_id: string }[]>(`SELECT entitytype_id FROM entity_type LIMIT 1`);
     expect(await repo.existingEntityTypes(job, [entitytype_id, 'nothing'])).toEqual([entitytype_id]);
     const controllertype_cuid = (await repo.firstControllerType(job))!;
     expect(controllertype_cuid).toEqual(expect.any(String));

@@ -25,7 +25,7 @@ describe('system metadata repository (database)', () => {
       `UPDATE system_metadata_template_fieldset SET active = false WHERE fieldset_id = (SELECT min(fieldset_id) FROM system_metadata_template_fieldset)`,
     );
     const fieldsets = await repo.activeFieldsets(await w.scope('basic@demo.local'));
-    const [{ n }] = (await w.ds.query(`SELECT count(*)::int AS n FROM system_metadata_template_fieldset WHERE active`)) as { n: number }[];
+    const [{ n }] = await w.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM system_metadata_template_fieldset WHERE active`);
     expect(fieldsets).toHaveLength(n);
     expect(await repo.sectionExists(stranger, sections[0].section_id)).toBe(true);
     expect(await repo.sectionExists(stranger, 2_000_000_000)).toBe(false);

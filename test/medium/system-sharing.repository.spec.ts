@@ -14,7 +14,7 @@ describe('system sharing repository (database)', () => {
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new SqlSystemSharingRepository(w.ds);
-    const rows = (await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[];
+    const rows = await w.ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`);
     systems = Object.fromEntries(rows.map((r) => [r.name, r.system_cuid]));
   });
   afterAll(() => w?.db.close());

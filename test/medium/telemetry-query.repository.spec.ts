@@ -19,12 +19,12 @@ describe('telemetry query repository (database)', () => {
     w = await mediumWorld();
     repo = new TelemetryQueryRepository(w.ds);
     access = new SystemAccessRepository(w.ds);
-    [{ system_cuid: farm }] = (await w.ds.query(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.farm])) as { system_cuid: string }[];
-    [{ entity_cuid: battery }] = (await w.ds.query(
+    [{ system_cuid: farm }] = await w.ds.query<{ system_cuid: string }[]>(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.farm]);
+    [{ entity_cuid: battery }] = await w.ds.query<{ entity_cuid: string }[]>(
       `SELECT e.entity_cuid FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
         WHERE e.system_cuid = $1 AND a.parameter_id = 'battery_soc'`,
       [farm],
-    )) as { entity_cuid: string }[];
+    );
     // Four raw readings and their 5-minute rollups; two counter readings a day apart.
     for (const [m, v] of [
       [0, 50],

@@ -17,12 +17,12 @@ describe('telemetry retention repository (database)', () => {
     w = await mediumWorld();
     repo = new TelemetryRetentionRepository(w.ds);
     const systems = Object.fromEntries(
-      ((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]),
+      (await w.ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`)).map((s) => [s.name, s.system_cuid]),
     );
-    const [b] = (await w.ds.query(`SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1 LIMIT 1`, [systems[DEMO_SYSTEMS.farm]])) as {
-      entity_cuid: string;
-      entitytype_id: string;
-    }[];
+    const [b] = await w.ds.query<{ entity_cuid: string; entitytype_id: string }[]>(
+      `SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1 LIMIT 1`,
+      [systems[DEMO_SYSTEMS.farm]],
+    );
     battery = b.entity_cuid;
     foreignBattery = newCuid();
     await w.ds.query(`INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', $2, $3)`, [
@@ -30,9 +30,9 @@ describe('telemetry retention repository (database)', () => {
       b.entitytype_id,
       systems[DEMO_SYSTEMS.clinic],
     ]);
-    const [p] = (await w.ds.query(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [b.entitytype_id])) as {
-      parameter_id: string;
-    }[];
+    const [p] = await w.ds.query<{ parameter_id: string }[]>(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [
+      b.entitytype_id,
+    ]);
     for (const [entity, d] of [
       [battery, 1],
       [battery, 2],
@@ -50,7 +50,7 @@ describe('telemetry retention repository (database)', () => {
   afterAll(() => w?.db.close());
 
   const left = async (table: string, column: string) =>
-    ((await w.ds.query(`SELECT entity_cuid, ${column} AS t FROM ${table} ORDER BY ${column}`)) as { entity_cuid: string; t: Date }[]).map((r) => [
+    (await w.ds.query<{ entity_cuid: string; t: Date }[]>(`SELECT entity_cuid, ${column} AS t FROM ${table} ORDER BY ${column}`)).map((r) => [
       r.entity_cuid === battery ? 'demo' : 'other',
       new Date(r.t).getUTCDate(),
     ]);

@@ -25,28 +25,23 @@ describe('telemetry writer repository (database)', () => {
     tz: 'Africa/Nairobi',
   });
   const rollup = async (table: string, entity_cuid: string) =>
-    (await w.ds.query(`SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`, [
-      entity_cuid,
-    ])) as {
-      min: number;
-      max: number;
-      sum: number;
-      count: number;
-      last: number;
-    }[];
+    await w.ds.query<{ min: number; max: number; sum: number; count: number; last: number }[]>(
+      `SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`,
+      [entity_cuid],
+    );
 
   beforeAll(async () => {
     w = await mediumWorld();
     repo = new TelemetryWriterRepository(w.ds);
     const systems = Object.fromEntries(
-      ((await w.ds.query(`SELECT system_cuid, name FROM system`)) as { system_cuid: string; name: string }[]).map((s) => [s.name, s.system_cuid]),
+      (await w.ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`)).map((s) => [s.name, s.system_cuid]),
     );
     farm = systems[DEMO_SYSTEMS.farm];
-    const [b] = (await w.ds.query(
+    const [b] = await w.ds.query<{ entity_cuid: string; entitytype_id: string }[]>(
       `SELECT e.entity_cuid, e.entitytype_id FROM entity e JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
         WHERE e.system_cuid = $1 AND a.parameter_id = 'battery_soc'`,
       [farm],
-    )) as { entity_cuid: string; entitytype_id: string }[];
+    );
     battery = b.entity_cuid;
     // The other company's clinic gets a battery of the same type.
     foreignBattery = newCuid();

@@ -30,7 +30,7 @@ describe('trigger evaluation repository (database)', () => {
   afterAll(() => w?.db.close());
 
   const statusOf = async (id: string) =>
-    ((await w.ds.query(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id])) as Record<string, any>[])[0];
+    (await w.ds.query<Record<string, any>[]>(`SELECT * FROM notification_trigger_status WHERE trigger_cuid = $1`, [id]))[0];
 
   it('lockActiveTrigger answers only for an active trigger; lockStatus makes the row once and answers it', async () => {
     const paused = await addRuleTrigger(w.ds, a.farm, lowBattery(a.battery), { is_active: false });

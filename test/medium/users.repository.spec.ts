@@ -62,7 +62,7 @@ describe('users repository (database)', () => {
   it('insert, update, setInactive and delete write the rows; the caller is recorded as who deactivated', async () => {
     const admin = await w.scope('installer@demo.local');
     expect(await repo.emailTaken(admin, 'medium@demo.local')).toBe(false);
-    const [role] = (await w.ds.query(`SELECT role_cuid FROM role WHERE level = 3`)) as { role_cuid: string }[];
+    const [role] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM role WHERE level = 3`);
     const id = await repo.transaction((rows) =>
       rows.insert(admin, {
         email: 'medium@demo.local',

@@ -24,16 +24,16 @@ export async function mediumWorld(): Promise<MediumWorld> {
   const ds = db.dataSource;
   await seedRoles(ds);
   await seedDemo(ds);
-  const companies = (await ds.query(`SELECT company_cuid, name FROM company`)) as { company_cuid: string; name: string }[];
+  const companies = await ds.query<{ company_cuid: string; name: string }[]>(`SELECT company_cuid, name FROM company`);
   const users = Object.fromEntries(
-    ((await ds.query(`SELECT user_cuid, email FROM "user"`)) as { user_cuid: string; email: string }[]).map((u) => [u.email, u.user_cuid]),
+    (await ds.query<{ user_cuid: string; email: string }[]>(`SELECT user_cuid, email FROM "user"`)).map((u) => [u.email, u.user_cuid]),
   );
   const actor = async (email: string): Promise<Actor> => {
-    const memberships = (await ds.query(
+    const memberships = await ds.query<Actor['memberships']>(
       `SELECT m.company_cuid, r.level::int AS level, m.is_company_admin FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid
         WHERE m.user_cuid = $1`,
       [users[email]],
-    )) as Actor['memberships'];
+    );
     return { user_cuid: users[email], memberships };
   };
   return {

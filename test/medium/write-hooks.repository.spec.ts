@@ -30,7 +30,7 @@ describe('write-hook and branding repositories', () => {
   });
 
   it('a log parameter in use says where; an unused one says nothing', async () => {
-    const [used] = (await w.ds.query(`SELECT parameter_id FROM entity_type_log_parameter_assignment LIMIT 1`)) as { parameter_id: string }[];
+    const [used] = await w.ds.query<{ parameter_id: string }[]>(`SELECT parameter_id FROM entity_type_log_parameter_assignment LIMIT 1`);
     expect(used).toBeDefined();
     expect(await logParameterUse(w.ds.manager, used.parameter_id)).toBe('device types');
     expect(await logParameterUse(w.ds.manager, 'no-such-parameter')).toBeNull();
@@ -41,9 +41,9 @@ describe('write-hook and branding repositories', () => {
     const before = await others();
     await w.ds.query(`INSERT INTO company (company_cuid, name) VALUES ('medium-co', 'Medium Co')`);
     await w.ds.transaction((tx) => addCreatorMembership(tx, w.users['expert@demo.local'], 'medium-co', 2));
-    const rows = (await w.ds.query(
+    const rows = await w.ds.query<unknown[]>(
       `SELECT m.user_cuid, m.is_company_admin, r.level FROM company_membership m JOIN role r USING (role_cuid) WHERE m.company_cuid = 'medium-co'`,
-    )) as unknown[];
+    );
     expect(rows).toEqual([{ user_cuid: w.users['expert@demo.local'], is_company_admin: true, level: 2 }]);
     expect(await others()).toBe(before);
   });

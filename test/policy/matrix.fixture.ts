@@ -836,9 +836,10 @@ const WRITTEN: Record<string, Entry> = {
     input: async (c) => {
       const r = await c.w.superClient.mutate('systemChangelog.create', { system_cuid: place(c).system_cuid, title: c.w.label(c.rel), message: 'x' });
       if (r.status !== 200) throw new Error(`setup changelog failed: ${r.text}`);
-      const [n] = (await c.w.ds.query(`SELECT notification_cuid FROM portal_notification WHERE system_cuid = $1 ORDER BY sent_at DESC LIMIT 1`, [
-        place(c).system_cuid,
-      ])) as { notification_cuid: string }[];
+      const [n] = await c.w.ds.query<{ notification_cuid: string }[]>(
+        `SELECT notification_cuid FROM portal_notification WHERE system_cuid = $1 ORDER BY sent_at DESC LIMIT 1`,
+        [place(c).system_cuid],
+      );
       return { input: { notification_cuid: n.notification_cuid } };
     },
   },

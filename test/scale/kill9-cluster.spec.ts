@@ -35,7 +35,7 @@ describe('kill -9 of one of two instances under load', () => {
   let cluster: Cluster;
   let world: StreamWorld;
   let dir = '';
-  const q = <T = any>(sql: string, params: unknown[] = []) => db.dataSource.query(sql, params) as Promise<T[]>;
+  const q = <T = any>(sql: string, params: unknown[] = []) => db.dataSource.query<T[]>(sql, params);
   const figures: Record<string, unknown> = { figure: 'kill9_cluster' };
 
   beforeAll(async () => {

@@ -66,7 +66,7 @@ describe('a dead MQTT member is retired by the survivor', () => {
     // The dead member's row is gone (its session retired); the survivor's lease is live.
     expect(
       await eventually(async () => {
-        const rows = (await db.dataSource.query(`SELECT client_id FROM mqtt_member ORDER BY client_id`)) as { client_id: string }[];
+        const rows = await db.dataSource.query<{ client_id: string }[]>(`SELECT client_id FROM mqtt_member ORDER BY client_id`);
         return rows.map((r) => r.client_id).join(',') === 'portal-b';
       }, 20_000),
     ).toBe(true);

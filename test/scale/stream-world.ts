@@ -42,7 +42,7 @@ export async function startStreamWorld(
     mqttUrl: broker.url,
     prepare: async (d) => void (await generateControllers(d.dataSource, controllers ?? 3)),
   });
-  const count = async (sql: string) => ((await db.dataSource.query(sql)) as { n: number }[])[0].n;
+  const count = async (sql: string) => (await db.dataSource.query<{ n: number }[]>(sql))[0].n;
   return {
     db,
     broker,

@@ -20,7 +20,7 @@ describe('a shared batch never fails for one bad item: command acknowledgements'
   let tokenA: string;
   let tokenB: string;
   const B_CONTROLLER = 'rival-ctrl-b';
-  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query(sql, p) as Promise<T[]>;
+  const q = <T = any>(sql: string, p?: unknown[]) => t.db.dataSource.query<T[]>(sql, p);
 
   const postAck = (controller: string, bearer: string, body: unknown) =>
     fetch(`${t.baseUrl}/api/ingest/${controller}/commands/ack`, {

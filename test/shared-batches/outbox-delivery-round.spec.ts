@@ -19,7 +19,7 @@ import { RecordingPeer, RecordingSender } from '../factories/recording-sender';
 describe('a shared batch never fails for one bad item: the outbox delivery round', () => {
   let t: TestApp;
   const peer = new RecordingPeer();
-  const q = <T = any>(sql: string, params: unknown[] = []) => t.db.dataSource.query(sql, params) as Promise<T[]>;
+  const q = <T = any>(sql: string, params: unknown[] = []) => t.db.dataSource.query<T[]>(sql, params);
 
   beforeAll(async () => {
     await peer.start();

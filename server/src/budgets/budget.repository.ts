@@ -47,9 +47,9 @@ export class BudgetRepository {
   /** The distinct budget accounts of some companies, sorted. */
   async rootsOf(company_cuids: readonly string[]): Promise<string[]> {
     if (!company_cuids.length) return [];
-    const rows = (await this.ds.query(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [company_cuids])) as {
-      root: string;
-    }[];
+    const rows = await this.ds.query<{ root: string }[]>(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [
+      company_cuids,
+    ]);
     return rows.map((r) => r.root);
   }
 
@@ -120,17 +120,17 @@ export class BudgetRepository {
 
   /** The bytes of a company's hosted files without a lock (an early answer before storing anything). */
   async sumFileBytes(company_cuid: string): Promise<number> {
-    const [row] = (await this.ds.query(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid])) as {
-      n: string | number;
-    }[];
+    const [row] = await this.ds.query<{ n: string | number }[]>(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [
+      company_cuid,
+    ]);
     return Number(row?.n ?? 0);
   }
 
   /** The companies a user belongs to, sorted. */
   async companiesOfUser(user_cuid: string): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [user_cuid])) as {
-      company_cuid: string;
-    }[];
+    const rows = await this.ds.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [
+      user_cuid,
+    ]);
     return rows.map((r) => r.company_cuid);
   }
 

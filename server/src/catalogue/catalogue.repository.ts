@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 
 /** Where a log parameter is still used (the first of: device types, device categories, alert triggers, alert templates, telemetry), or null. */
 export async function logParameterUse(tx: EntityManager, parameter_id: string): Promise<string | null> {
-  const [use] = (await tx.query(
+  const [use] = await tx.query<{ use: string | null }[]>(
     `SELECT CASE
        WHEN EXISTS (SELECT 1 FROM entity_type_log_parameter_assignment WHERE parameter_id = $1) THEN 'device types'
        WHEN EXISTS (SELECT 1 FROM entity_category_log_parameter_assignment WHERE parameter_id = $1) THEN 'device categories'
@@ -20,6 +20,6 @@ export async function logParameterUse(tx: EntityManager, parameter_id: string): 
          OR EXISTS (SELECT 1 FROM entity e WHERE EXISTS (SELECT 1 FROM parameter_log l WHERE l.entity_cuid = e.entity_cuid AND l.parameter_id = $1)) THEN 'telemetry'
      END AS use`,
     [parameter_id],
-  )) as { use: string | null }[];
+  );
   return use?.use ?? null;
 }

@@ -22,6 +22,6 @@ export const controllerStateColumns = () => ({
 
 /** The kind (Device, CalculatedValue …) of an entity type, undefined when there is no such type. */
 export async function entityTypeKind(manager: EntityManager, entitytype_id: unknown): Promise<string | undefined> {
-  const [type] = (await manager.query(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [entitytype_id])) as { kind: string }[];
+  const [type] = await manager.query<{ kind: string }[]>(`SELECT entity_type::text AS kind FROM entity_type WHERE entitytype_id = $1`, [entitytype_id]);
   return type?.kind;
 }

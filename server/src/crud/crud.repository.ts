@@ -90,7 +90,7 @@ export class CrudRepository {
     const sql = !computed
       ? `SELECT ${selectSql(def)} FROM ${from} WHERE ${where.join(' AND ')} ${orderBy} ${limit}`
       : `SELECT ${selectSql(def, computed.columns)} FROM ${from} ${computed.joins} WHERE ${where.join(' AND ')} ${orderBy} ${limit}`;
-    return this.ds.query(sql, p.values) as Promise<Row[]>;
+    return this.ds.query<Row[]>(sql, p.values);
   }
 
   /** `ORDER BY` of a list: the sort column (or a computed expression), then the key for a stable order. */
@@ -113,7 +113,7 @@ export class CrudRepository {
    * shape (superuser, companies); rows come back in the page's order.
    */
   private async pageThenComputed(def: ResourceDefinition, scope: Scope, keySql: string, values: unknown[]): Promise<Row[]> {
-    const keys = ((await this.ds.query(keySql, values)) as { k: string }[]).map((r) => r.k);
+    const keys = (await this.ds.query<{ k: string }[]>(keySql, values)).map((r) => r.k);
     if (keys.length === 0) return [];
     const q = new SqlParams();
     const computed = this.computedOf(def, q)!;
@@ -137,7 +137,7 @@ export class CrudRepository {
     const computed = names.some((n) => filter[n] !== undefined && filter[n] !== '') ? this.computedOf(def, q) : undefined;
     const { where } = this.listConditions(def, scope, { filter }, q, extra, computed);
     const joins = computed?.joins ?? '';
-    const rows = (await this.ds.query(`SELECT count(*) AS n FROM ${quote(def.table)} t ${joins} WHERE ${where.join(' AND ')}`, q.values)) as { n: string }[];
+    const rows = await this.ds.query<{ n: string }[]>(`SELECT count(*) AS n FROM ${quote(def.table)} t ${joins} WHERE ${where.join(' AND ')}`, q.values);
     return Number(rows[0].n);
   }
 
@@ -150,17 +150,17 @@ export class CrudRepository {
     // `FOR UPDATE OF t` locks the resource's row only, not what the computed columns read.
     const computed = this.computedOf(def, p);
     const where = scope ? scopeSql(def, scope, p) : 'TRUE';
-    return (await manager.query(
+    return await manager.query<Row[]>(
       `SELECT ${selectSql(def, computed?.columns)} FROM ${quote(def.table)} t ${computed?.joins ?? ''}
         WHERE t.${quote(def.key)}::text = ANY(${p.add(ids)}::text[]) AND ${where}${lock ? ' FOR UPDATE OF t' : ''}`,
       p.values,
-    )) as Row[];
+    );
   }
 
   /** Inserts an authorized row in the caller's transaction; answers its key. */
   async insert(tx: EntityManager, def: ResourceDefinition, row: Row): Promise<unknown> {
     const p = new SqlParams();
-    const [inserted] = (await tx.query(insertSql(def, row, p), p.values)) as { key: unknown }[];
+    const [inserted] = await tx.query<{ key: unknown }[]>(insertSql(def, row, p), p.values);
     return inserted.key;
   }
 

@@ -16,15 +16,15 @@ export type SystemOwner = { company_cuid: string; shares: { company_cuid: string
 
 /** A system's owner company and its shares (what the policy's target rule looks at), or none. */
 export async function systemOwner(manager: EntityManager, system_cuid: string): Promise<SystemOwner | undefined> {
-  const [s] = (await manager.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [
+  const [s] = await manager.query<SystemOwner[]>(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [
     system_cuid,
-  ])) as SystemOwner[];
+  ]);
   return s;
 }
 
 /** The company that owns a system, or none. */
 export async function systemCompany(manager: EntityManager, system_cuid: unknown): Promise<string | undefined> {
-  const [s] = (await manager.query(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system_cuid])) as { company_cuid: string }[];
+  const [s] = await manager.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM system WHERE system_cuid = $1`, [system_cuid]);
   return s?.company_cuid;
 }
 
@@ -34,9 +34,9 @@ export async function referencedSystem(
   ref: { table: string; key: string },
   value: string,
 ): Promise<{ system_cuid: string | null } | undefined> {
-  const [found] = (await manager.query(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as {
-    system_cuid: string | null;
-  }[];
+  const [found] = await manager.query<{ system_cuid: string | null }[]>(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [
+    value,
+  ]);
   return found;
 }
 
@@ -46,9 +46,7 @@ export async function referencedCompany(
   ref: { table: string; key: string },
   value: string,
 ): Promise<{ company_cuid: string } | undefined> {
-  const [found] = (await manager.query(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value])) as {
-    company_cuid: string;
-  }[];
+  const [found] = await manager.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value]);
   return found;
 }
 
@@ -65,9 +63,9 @@ export async function visibleByName(
 ): Promise<{ n: string; id: string }[]> {
   const p = new SqlParams();
   const match = `lower(btrim(t.${quote(column)}::text))`;
-  return (await manager.query(
+  return await manager.query<{ n: string; id: string }[]>(
     `SELECT ${match} AS n, t.${quote(def.key)}::text AS id FROM ${quote(def.table)} t
       WHERE ${match} = ANY(${p.add(names)}::text[]) AND ${scopeSql(def, scope, p)}`,
     p.values,
-  )) as { n: string; id: string }[];
+  );
 }

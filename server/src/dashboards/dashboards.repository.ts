@@ -65,7 +65,7 @@ export class DashboardsRepository {
     const p = new SqlParams();
     const where = [scopeSql(DASHBOARD_VISIBILITY, scope, p)];
     if (system_cuid) where.push(`t.entityowner_cuid = ${p.add(system_cuid)}`);
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<MineDashboardRow[]>(
       `SELECT t.dashboard_cuid, t.name, t.entityowner_cuid,
               CASE WHEN c.company_cuid IS NOT NULL THEN 'company' ELSE 'system' END AS owner_kind,
               COALESCE(c.name, s.name, '') AS owner_name,
@@ -78,7 +78,7 @@ export class DashboardsRepository {
         ORDER BY owner_kind, owner_name, r.level DESC NULLS FIRST, t.name, t.dashboard_cuid
         LIMIT ${Math.trunc(limit)}`,
       p.values,
-    )) as MineDashboardRow[];
+    );
     return rows.map((r) => ({ ...r, role_level: r.role_level === null ? null : Number(r.role_level) }));
   }
 

@@ -28,7 +28,7 @@ export class PreparedStatements {
   }
 
   async query<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    if (isEmbedded(this.ds)) return (await this.ds.query(text, values)) as T[];
+    if (isEmbedded(this.ds)) return await this.ds.query<T[]>(text, values);
     const key = `${name}\u0000${text}`;
     let full = this.names.get(key);
     if (!full) {

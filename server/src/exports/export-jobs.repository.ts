@@ -66,17 +66,17 @@ export class ExportJobsRepository {
 
   async visible(actor: Actor, id: string): Promise<JobRow | undefined> {
     const p = new SqlParams([id]);
-    const [row] = (await this.ds.query(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE j.id = $1 AND ${this.scopeSql(actor, p)}`, p.values)) as JobRow[];
+    const [row] = await this.ds.query<JobRow[]>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE j.id = $1 AND ${this.scopeSql(actor, p)}`, p.values);
     return row;
   }
 
   /** The caller's own jobs, newest first (the 100 latest). */
   async listOwn(actor: Actor): Promise<JobRow[]> {
     const p = new SqlParams([actor.user_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<JobRow[]>(
       `SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE j.user_cuid = $1 AND ${visibleSystemIdSql(actor, p, 'j.system_cuid')} ORDER BY j.created_at DESC, j.id DESC LIMIT 100`,
       p.values,
-    )) as JobRow[];
+    );
   }
 
   async cancelOwn(actor: Actor, id: string): Promise<void> {
@@ -99,14 +99,14 @@ export class ExportJobsRepository {
     refuse: (counts: QueueCounts) => R | undefined,
   ): Promise<R | undefined> {
     return this.ds.transaction(async (tx) => {
-      const [{ root }] = (await tx.query(`SELECT ${rootOfSql('$1::varchar')} AS root`, [company_cuid])) as { root: string }[];
+      const [{ root }] = await tx.query<{ root: string }[]>(`SELECT ${rootOfSql('$1::varchar')} AS root`, [company_cuid]);
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext('export_job:' || $1))`, [root]);
-      const [row] = (await tx.query(
+      const [row] = await tx.query<{ user_queued: number; company_queued: number }[]>(
         `SELECT count(*) FILTER (WHERE j.user_cuid = $2)::int AS user_queued, count(*) FILTER (WHERE j.charged_company_cuid IN ${ROOT_COMPANIES_SQL})::int AS company_queued
            FROM export_job j
           WHERE j.status = 'QUEUED' AND (j.user_cuid = $2 OR j.charged_company_cuid IN ${ROOT_COMPANIES_SQL})`,
         [root, actor.user_cuid],
-      )) as { user_queued: number; company_queued: number }[];
+      );
       const refused = refuse({ userQueued: Number(row?.user_queued ?? 0), companyQueued: Number(row?.company_queued ?? 0) });
       if (refused !== undefined) return refused;
       await tx.query(
@@ -125,14 +125,14 @@ export class ExportJobsRepository {
    * running budget and round robin go by account, so companies one admin created share one turn.
    */
   async candidates(limit: number): Promise<ExportCandidate[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ id: string; company_cuid: string; user_cuid: string | null; created_at: Date }[]>(
       `SELECT id, company_cuid, user_cuid, created_at FROM (
          SELECT DISTINCT ON (w.company_cuid, w.user_cuid) w.id, w.company_cuid, w.user_cuid, w.created_at
            FROM (SELECT j.id, ${rootOfSql('j.charged_company_cuid')} AS company_cuid, j.user_cuid, j.created_at FROM export_job j WHERE ${WAITING}) w
           ORDER BY w.company_cuid, w.user_cuid, w.created_at, w.id) x
         ORDER BY created_at, id LIMIT $1`,
       [limit],
-    )) as { id: string; company_cuid: string; user_cuid: string | null; created_at: Date }[];
+    );
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).getTime() }));
   }
 
@@ -141,19 +141,19 @@ export class ExportJobsRepository {
    * `companies` (roots, as candidates answers them) and each of their users last had a job started.
    */
   async runningState(companies: string[]): Promise<RunningState> {
-    const running = (await this.ds.query(
+    const running = await this.ds.query<{ user_cuid: string | null; company_cuid: string; n: number }[]>(
       `SELECT r.user_cuid, r.company_cuid, count(*)::int AS n
          FROM (SELECT j.user_cuid, ${rootOfSql('j.charged_company_cuid')} AS company_cuid FROM export_job j WHERE j.status = 'RUNNING' AND j.lease_until >= now()) r
         GROUP BY r.user_cuid, r.company_cuid`,
-    )) as { user_cuid: string | null; company_cuid: string; n: number }[];
-    const last = (await this.ds.query(
+    );
+    const last = await this.ds.query<{ company_cuid: string; user_cuid: string | null; at: Date }[]>(
       `SELECT l.company_cuid, l.user_cuid, max(l.started_at) AS at
          FROM (SELECT ${rootOfSql('j.charged_company_cuid')} AS company_cuid, j.user_cuid, j.started_at FROM export_job j
                 WHERE j.started_at IS NOT NULL
                   AND j.charged_company_cuid IN (SELECT c FROM unnest($1::varchar[]) AS c UNION ALL SELECT br.company_cuid FROM company_budget_root br WHERE br.root_company_cuid = ANY($1::varchar[]))) l
         GROUP BY l.company_cuid, l.user_cuid`,
       [companies],
-    )) as { company_cuid: string; user_cuid: string | null; at: Date }[];
+    );
     const runningByUser = new Map<string, number>();
     const runningByCompany = new Map<string, number>();
     for (const r of running) {
@@ -186,7 +186,7 @@ export class ExportJobsRepository {
 
   /** One job without a caller (the worker's own reads). */
   async row(id: string): Promise<JobRow | undefined> {
-    const [row] = (await this.ds.query(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE j.id = $1`, [id])) as JobRow[];
+    const [row] = await this.ds.query<JobRow[]>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE j.id = $1`, [id]);
     return row;
   }
 
@@ -198,11 +198,11 @@ export class ExportJobsRepository {
 
   /** Progress of a job this worker holds (renews its lease); false when the job is no longer ours (cancelled, taken again). */
   async progress(id: string, worker: string, done: number, leaseSeconds: number): Promise<boolean> {
-    const [, n] = (await this.ds.query(
+    const [, n] = await this.ds.query<[unknown, number]>(
       `UPDATE export_job SET rows_done = $3, rows_total = GREATEST(rows_total, $3), lease_until = now() + make_interval(secs => $4)
         WHERE id = $1 AND worker = $2 AND status = 'RUNNING'`,
       [id, worker, done, leaseSeconds],
-    )) as [unknown, number];
+    );
     return n > 0;
   }
 
@@ -223,7 +223,7 @@ export class ExportJobsRepository {
     let placed = false;
     try {
       return await this.ds.transaction(async (m) => {
-        const [, n] = (await m.query(JOB_DONE_SQL, [id, worker, rows, bytes, retentionHours])) as [unknown, number];
+        const [, n] = await m.query<[unknown, number]>(JOB_DONE_SQL, [id, worker, rows, bytes, retentionHours]);
         if (n > 0) {
           await place();
           placed = true;
@@ -245,10 +245,10 @@ export class ExportJobsRepository {
   }
 
   async expiredFiles(limit: number): Promise<{ id: string; format: string }[]> {
-    return (await this.ds.query(
+    return await this.ds.query<{ id: string; format: string }[]>(
       `SELECT id, params->'plan'->>'format' AS format FROM export_job WHERE status = 'DONE' AND expires_at <= now() AND bytes IS NOT NULL LIMIT $1`,
       [limit],
-    )) as { id: string; format: string }[];
+    );
   }
 
   async forgetFile(id: string): Promise<void> {
@@ -257,10 +257,10 @@ export class ExportJobsRepository {
 
   /** Jobs waiting and running in the whole database (the metrics' gauges). */
   async stateCounts(): Promise<{ queued: number; running: number }> {
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<{ queued: number; running: number }[]>(
       `SELECT count(*) FILTER (WHERE status = 'QUEUED')::int AS queued, count(*) FILTER (WHERE status = 'RUNNING')::int AS running
          FROM export_job WHERE status IN ('QUEUED', 'RUNNING')`,
-    )) as { queued: number; running: number }[];
+    );
     return { queued: Number(row?.queued ?? 0), running: Number(row?.running ?? 0) };
   }
 
@@ -271,7 +271,7 @@ export class ExportJobsRepository {
   async readChunk(sql: string, values: unknown[], timeoutMs: number): Promise<Record<string, unknown>[]> {
     return this.ds.transaction(async (tx) => {
       await tx.query(`SELECT set_config('statement_timeout', $1, true)`, [`${Math.floor(timeoutMs)}ms`]);
-      return (await tx.query(sql, values)) as Record<string, unknown>[];
+      return await tx.query<Record<string, unknown>[]>(sql, values);
     });
   }
 }

@@ -35,23 +35,23 @@ export class ExportSchedulesRepository {
 
   /** The earliest due schedule not among `skip` (deferred this round), locked for this transaction. */
   async nextDue(tx: EntityManager, skip: readonly string[]): Promise<{ template_cuid: string; next_run_at: Date } | undefined> {
-    const [due] = (await tx.query(
+    const [due] = await tx.query<{ template_cuid: string; next_run_at: Date }[]>(
       `SELECT es.template_cuid, es.next_run_at FROM export_schedule es
         WHERE es.next_run_at <= now() AND NOT (es.template_cuid = ANY($1::varchar[]))
         ORDER BY es.next_run_at, es.template_cuid LIMIT 1 FOR UPDATE OF es SKIP LOCKED`,
       [[...skip]],
-    )) as { template_cuid: string; next_run_at: Date }[];
+    );
     return due;
   }
 
   /** The period a run due at `due` covers (the one before it, in `timezone`) and the next run after now. */
   async period(tx: EntityManager, due: Date, timezone: string, unit: string): Promise<{ from: Date; to: Date; next: Date }> {
-    const [period] = (await tx.query(
+    const [period] = await tx.query<{ from: Date; to: Date; next: Date }[]>(
       `SELECT (($1::timestamptz AT TIME ZONE $2) - ('1 ' || $3)::interval) AT TIME ZONE $2 AS "from",
               (date_trunc($3, $1::timestamptz, $2)) AS "to",
               (date_trunc($3, now(), $2) AT TIME ZONE $2 + ('1 ' || $3)::interval) AT TIME ZONE $2 AS next`,
       [due, timezone, unit],
-    )) as { from: Date; to: Date; next: Date }[];
+    );
     return period;
   }
 
@@ -69,23 +69,23 @@ export class ExportSchedulesRepository {
    * has waiting, and whether the template already has a job waiting or running.
    */
   async room(tx: EntityManager, company_cuid: string, template_cuid: string): Promise<{ companyQueued: number; templateBusy: boolean }> {
-    const [{ root }] = (await tx.query(`SELECT ${rootOfSql('$1::varchar')} AS root`, [company_cuid])) as { root: string }[];
+    const [{ root }] = await tx.query<{ root: string }[]>(`SELECT ${rootOfSql('$1::varchar')} AS root`, [company_cuid]);
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('export_job:' || $1))`, [root]);
-    const [row] = (await tx.query(
+    const [row] = await tx.query<{ company_queued: number; template_busy: boolean }[]>(
       `SELECT (SELECT count(*) FROM export_job WHERE status = 'QUEUED' AND charged_company_cuid IN ${ROOT_COMPANIES_SQL})::int AS company_queued,
               EXISTS (SELECT 1 FROM export_job WHERE template_cuid = $2 AND scheduled AND status IN ('QUEUED', 'RUNNING')) AS template_busy`,
       [root, template_cuid],
-    )) as { company_queued: number; template_busy: boolean }[];
+    );
     return { companyQueued: Number(row?.company_queued ?? 0), templateBusy: Boolean(row?.template_busy) };
   }
 
   /** Does `company_cuid` still see the system (its owner, or a company it is shared with)? A partner whose share was removed no longer does. */
   async sees(tx: EntityManager, company_cuid: string, system_cuid: string): Promise<boolean> {
-    const [row] = (await tx.query(
+    const [row] = await tx.query<{ sees: boolean }[]>(
       `SELECT EXISTS (SELECT 1 FROM system WHERE system_cuid = $2 AND company_cuid = $1)
            OR EXISTS (SELECT 1 FROM system_sharing WHERE system_cuid = $2 AND company_cuid = $1) AS sees`,
       [company_cuid, system_cuid],
-    )) as { sees: boolean }[];
+    );
     return Boolean(row?.sees);
   }
 
@@ -101,11 +101,11 @@ export class ExportSchedulesRepository {
 
   /** The addresses of those of `recipients` that are verified, active email channels of `company_cuid` (the job's charged company). */
   async addresses(recipients: readonly string[], company_cuid: string): Promise<string[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ email: string }[]>(
       `SELECT ec.email FROM notification_channel nc JOIN email_notification_channel ec ON ec.channel_cuid = nc.channel_cuid
         WHERE nc.channel_cuid = ANY($1::varchar[]) AND nc.status = 'ACTIVE' AND ec.verified_at IS NOT NULL AND nc.company_cuid = $2`,
       [[...recipients], company_cuid],
-    )) as { email: string }[];
+    );
     return rows.map((r) => r.email);
   }
 

@@ -38,7 +38,7 @@ export const exportTemplatesSql = {
   /** The devices of the system among `entityIds`, with the parameters their types log. */
   async devicesOf(tx: EntityManager, system_cuid: string, entityIds: string[]): Promise<{ entity_cuid: string; parameters: string[] }[]> {
     if (!entityIds.length) return [];
-    return (await tx.query(
+    return await tx.query<{ entity_cuid: string; parameters: string[] }[]>(
       `SELECT e.entity_cuid, array_remove(array_agg(a.parameter_id), NULL) AS parameters
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
@@ -46,38 +46,38 @@ export const exportTemplatesSql = {
         WHERE e.entity_cuid = ANY($1::varchar[]) AND COALESCE(e.system_cuid, c.system_cuid) = $2
         GROUP BY e.entity_cuid`,
       [entityIds, system_cuid],
-    )) as { entity_cuid: string; parameters: string[] }[];
+    );
   },
 
   /** Those of `recipients` that are verified, active email channels of `company_cuid`. */
   async mailableChannels(tx: EntityManager, recipients: string[], company_cuid: string): Promise<Set<string>> {
-    const rows = (await tx.query(
+    const rows = await tx.query<{ channel_cuid: string }[]>(
       `SELECT nc.channel_cuid
          FROM notification_channel nc
          JOIN email_notification_channel ec ON ec.channel_cuid = nc.channel_cuid
         WHERE nc.channel_cuid = ANY($1::varchar[]) AND nc.source = 'EMAIL' AND nc.status = 'ACTIVE'
           AND ec.verified_at IS NOT NULL AND nc.company_cuid = $2`,
       [recipients, company_cuid],
-    )) as { channel_cuid: string }[];
+    );
     return new Set(rows.map((r) => r.channel_cuid));
   },
 
   /** A system's owner and the companies it is shared with (chargedCompany's input). */
   async systemOf(tx: EntityManager, system_cuid: string): Promise<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] } | undefined> {
-    const [row] = (await tx.query(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [system_cuid])) as {
-      company_cuid: string;
-      shares: { company_cuid: string; change: boolean }[];
-    }[];
+    const [row] = await tx.query<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[]>(
+      `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
+      [system_cuid],
+    );
     return row;
   },
 
   /** The company a stored template's schedule is charged to (none recorded → the system's owner). */
   async chargeOf(tx: EntityManager, template_cuid: string): Promise<string | undefined> {
-    const [row] = (await tx.query(
+    const [row] = await tx.query<{ company_cuid: string }[]>(
       `SELECT COALESCE(t.charged_company_cuid, s.company_cuid) AS company_cuid
          FROM system_data_export_template t JOIN system s ON s.system_cuid = t.system_cuid WHERE t.template_cuid = $1`,
       [template_cuid],
-    )) as { company_cuid: string }[];
+    );
     return row?.company_cuid;
   },
 
@@ -88,12 +88,10 @@ export const exportTemplatesSql = {
   /** The company of each of the channel ids (unknown ids are left out). */
   async channelCompanies(manager: EntityManager, channel_cuids: string[]): Promise<Map<string, string>> {
     if (!channel_cuids.length) return new Map();
-    const rows = (await manager.query(`SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`, [
-      channel_cuids,
-    ])) as {
-      channel_cuid: string;
-      company_cuid: string;
-    }[];
+    const rows = await manager.query<{ channel_cuid: string; company_cuid: string }[]>(
+      `SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`,
+      [channel_cuids],
+    );
     return new Map(rows.map((r) => [r.channel_cuid, r.company_cuid]));
   },
 };
@@ -110,35 +108,35 @@ export class ExportTemplatesRepository {
   /** A template of a system the caller sees, with what the policy needs to judge `exports.run` there. */
   async visible(caller: Caller, template_cuid: string): Promise<(RunTemplateRow & { shares: Shares }) | undefined> {
     const p = new SqlParams([template_cuid]);
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<(RunTemplateRow & { shares: Shares })[]>(
       `SELECT t.template_cuid, t.name, t.system_cuid, t.config, s.name AS system_name, s.company_cuid, s.timezone, ${systemSharesSql('s')} AS shares
          FROM system_data_export_template t
          JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.template_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}`,
       p.values,
-    )) as (RunTemplateRow & { shares: Shares })[];
+    );
     return row;
   }
 
   /** A system the caller sees: its owner and shares. */
   async visibleSystem(caller: Caller, system_cuid: string): Promise<{ company_cuid: string; shares: Shares } | undefined> {
     const p = new SqlParams([system_cuid]);
-    const [system] = (await this.ds.query(
+    const [system] = await this.ds.query<{ company_cuid: string; shares: Shares }[]>(
       `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}`,
       p.values,
-    )) as { company_cuid: string; shares: Shares }[];
+    );
     return system;
   }
 
   /** The templates of a system the caller sees, by name, at most `limit`. */
   async ofSystem(caller: Caller, system_cuid: string, limit: number): Promise<{ template_cuid: string; name: string; config: unknown }[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<{ template_cuid: string; name: string; config: unknown }[]>(
       `SELECT t.template_cuid, t.name, t.config FROM system_data_export_template t JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}
         ORDER BY t.name, t.template_cuid LIMIT ${Math.trunc(limit)}`,
       p.values,
-    )) as { template_cuid: string; name: string; config: unknown }[];
+    );
   }
 
   /** For the scheduler (no caller): a template by id, charged to the company that set its schedule (else the system's owner). */

@@ -104,7 +104,7 @@ export class FleetRepository {
               AND (cc.system_cuid IN (SELECT v.system_cuid FROM vis v WHERE v.cmd_ok)
                    OR (cc.system_cuid IS NULL AND ${commandsCompany}))
             ORDER BY rn LIMIT ${COMMANDS_LIMIT}) x) AS commands`;
-    const [r] = (await this.withoutJit((q) => q(sql, p.values))) as { counts: Json; attention: Json[]; pins: Json[]; alarms: Json[]; commands: Json[] }[];
+    const [r] = await this.withoutJit<{ counts: Json; attention: Json[]; pins: Json[]; alarms: Json[]; commands: Json[] }[]>((q) => q(sql, p.values));
     const c = r.counts;
     return {
       counts: {
@@ -173,13 +173,13 @@ export class FleetRepository {
   private withoutJit<T>(run: (q: (sql: string, params: unknown[]) => Promise<T>) => Promise<T>): Promise<T> {
     return this.ds.transaction(async (tx) => {
       await tx.query(`SET LOCAL jit = off`);
-      return run((sql, params) => tx.query(sql, params) as Promise<T>);
+      return run((sql, params) => tx.query<T>(sql, params));
     });
   }
 
   /** Does this company exist (a superuser's company filter)? */
   async companyExists(company_cuid: string): Promise<boolean> {
-    const rows = (await this.ds.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid])) as unknown[];
+    const rows = await this.ds.query<unknown[]>(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid]);
     return rows.length > 0;
   }
 
@@ -194,7 +194,7 @@ export class FleetRepository {
     const from = p.add(input.from);
     const to = p.add(input.to);
     const step = `('1 ' || ${unit})::interval`;
-    const rows = (await this.withoutJit((q) =>
+    const rows = await this.withoutJit<{ label: string; kwh: number | null }[]>((q) =>
       q(
         `WITH sys AS (
          SELECT s.system_cuid, s.timezone FROM system s
@@ -235,7 +235,7 @@ export class FleetRepository {
         ORDER BY l.label`,
         p.values,
       ),
-    )) as { label: string; kwh: number | null }[];
+    );
     return rows.map((r) => ({ label: r.label, kwh: r.kwh === null ? null : round3(Number(r.kwh)) }));
   }
 }

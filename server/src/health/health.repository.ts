@@ -26,29 +26,28 @@ export class HealthRepository {
   }
 
   async outboxDepth(_job: SystemJob): Promise<OutboxDepth> {
-    const [r] = (await this.ds.query(
+    const [r] = await this.ds.query<OutboxDepth[]>(
       `SELECT (SELECT count(*) FROM notification_trigger_event WHERE status IN ('PENDING', 'SENDING'))::int AS events,
               (SELECT count(*) FROM notification_delivery WHERE status IN ('PENDING', 'SENDING'))::int AS deliveries,
               COALESCE(EXTRACT(EPOCH FROM (now() - (SELECT min(created_at) FROM notification_trigger_event WHERE status = 'PENDING'))), 0)::float8 AS oldest`,
-    )) as OutboxDepth[];
+    );
     return { events: Number(r.events), deliveries: Number(r.deliveries), oldest: Number(r.oldest) };
   }
 
   /** Controller commands per status (statuses without a command are absent). */
   async commandsByStatus(_job: SystemJob): Promise<Map<string, number>> {
-    const rows = (await this.ds.query(`SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`)) as {
-      state: string;
-      n: number;
-    }[];
+    const rows = await this.ds.query<{ state: string; n: number }[]>(
+      `SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`,
+    );
     return new Map(rows.map((r) => [r.state, Number(r.n)]));
   }
 
   /** Seconds the most overdue alert timer is late (0 when none is due). */
   async engineTimerLag(_job: SystemJob): Promise<number> {
-    const [r] = (await this.ds.query(
+    const [r] = await this.ds.query<{ lag: number }[]>(
       `SELECT COALESCE(EXTRACT(EPOCH FROM (now() - min(next_execution))), 0)::float8 AS lag
          FROM notification_trigger_status WHERE next_execution <= now()`,
-    )) as { lag: number }[];
+    );
     return Number(r.lag);
   }
 }

@@ -29,7 +29,7 @@ export class LiveEventsRepository {
 
   /** The stored body of an event, undefined once swept. */
   async load(_job: LiveFanOut, event_id: string): Promise<string | undefined> {
-    const [row] = (await this.ds.query(`SELECT payload FROM live_event WHERE event_id = $1`, [event_id])) as { payload: string }[];
+    const [row] = await this.ds.query<{ payload: string }[]>(`SELECT payload FROM live_event WHERE event_id = $1`, [event_id]);
     return row?.payload;
   }
 

@@ -21,11 +21,11 @@ export class PortalNotificationsRepository {
 
   /** The caller's role recorded with an entry: the one held in the system's company first, else the most powerful. */
   async authorRole(actor: Actor, tx: EntityManager, company_cuid: string): Promise<string | null> {
-    const [role] = (await tx.query(
+    const [role] = await tx.query<{ role_cuid: string }[]>(
       `SELECT m.role_cuid FROM company_membership m JOIN role r ON r.role_cuid = m.role_cuid
         WHERE m.user_cuid = $1 ORDER BY (m.company_cuid = $2) DESC, r.level LIMIT 1`,
       [actor.user_cuid, company_cuid],
-    )) as { role_cuid: string }[];
+    );
     return role?.role_cuid ?? null;
   }
 
@@ -35,12 +35,12 @@ export class PortalNotificationsRepository {
     tx: EntityManager,
     entry: { log_cuid: string; title: string; message: string | null; system_cuid: string; role_cuid: string | null },
   ): Promise<TChangelog> {
-    const [changelog] = (await tx.query(
+    const [changelog] = await tx.query<TChangelog[]>(
       `INSERT INTO system_changelog (log_cuid, title, message, user_cuid, system_cuid, role_cuid)
        VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING log_cuid, "timestamp", title, message, user_cuid, system_cuid, role_cuid`,
       [entry.log_cuid, entry.title, entry.message, actor.user_cuid, entry.system_cuid, entry.role_cuid],
-    )) as TChangelog[];
+    );
     return changelog;
   }
 
@@ -50,11 +50,11 @@ export class PortalNotificationsRepository {
     tx: EntityManager,
     n: { notification_cuid: string; message: string; system_cuid: string; args: Record<string, unknown> },
   ): Promise<Date> {
-    const [notification] = (await tx.query(
+    const [notification] = await tx.query<{ sent_at: Date }[]>(
       `INSERT INTO portal_notification (notification_cuid, message, severity_level, role_cuid, system_cuid, type, args)
        VALUES ($1, $2, 'INFO', NULL, $3, 'CHANGELOG', $4) RETURNING sent_at`,
       [n.notification_cuid, n.message, n.system_cuid, JSON.stringify(n.args)],
-    )) as { sent_at: Date }[];
+    );
     return notification.sent_at;
   }
 
@@ -63,7 +63,7 @@ export class PortalNotificationsRepository {
    * (owner and shares), minus the caller (its author) and those who muted CHANGELOG for that system.
    */
   async changelogRecipients(actor: Actor, tx: EntityManager, system_cuid: string): Promise<string[]> {
-    const rows = (await tx.query(
+    const rows = await tx.query<{ user_cuid: string }[]>(
       `SELECT DISTINCT u.user_cuid
          FROM "user" u
          JOIN company_membership m ON m.user_cuid = u.user_cuid
@@ -73,7 +73,7 @@ export class PortalNotificationsRepository {
           AND NOT EXISTS (SELECT 1 FROM portal_notification_user_blacklist b
                            WHERE b.user_cuid = u.user_cuid AND b.system_cuid = $1 AND b.notification_type = 'CHANGELOG')`,
       [system_cuid, actor.user_cuid],
-    )) as { user_cuid: string }[];
+    );
     return rows.map((r) => r.user_cuid);
   }
 
@@ -81,14 +81,14 @@ export class PortalNotificationsRepository {
   async acknowledge(actor: Actor, notification_cuid: string): Promise<boolean> {
     const values: unknown[] = [actor.user_cuid, notification_cuid];
     // INSERT … RETURNING answers the rows (UPDATE and DELETE answer [rows, count]).
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<unknown[]>(
       `INSERT INTO portal_notification_user_history ("timestamp", user_cuid, notification_cuid)
        SELECT now(), $1, n.notification_cuid
          FROM portal_notification n JOIN system s ON s.system_cuid = n.system_cuid
         WHERE n.notification_cuid = $2 AND ${visibleSystemSql(actor, new SqlParams(values), 's')}
        RETURNING notification_cuid`,
       values,
-    )) as unknown[];
+    );
     return rows.length > 0;
   }
 
@@ -112,7 +112,7 @@ export class PortalNotificationsRepository {
   /** The caller's recent portal notifications (systems they see), newest first, with read state. */
   async recent(actor: Actor, limit: number): Promise<TPortalNotification[]> {
     const values: unknown[] = [actor.user_cuid, limit];
-    return (await this.ds.query(
+    return await this.ds.query<TPortalNotification[]>(
       `SELECT n.notification_cuid, n.message, n.sent_at, n.severity_level::text AS severity_level, n.system_cuid,
               n.type::text AS type, n.args,
               EXISTS (SELECT 1 FROM portal_notification_user_history h
@@ -122,6 +122,6 @@ export class PortalNotificationsRepository {
         ORDER BY n.sent_at DESC, n.notification_cuid
         LIMIT $2`,
       values,
-    )) as TPortalNotification[];
+    );
   }
 }

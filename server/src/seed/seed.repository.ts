@@ -12,17 +12,17 @@ type Tx = Pick<EntityManager, 'query'>;
 // ---- the first superuser (INITIAL_SUPERUSER_EMAIL) ------------------------------------------------
 
 export async function userEmailTaken(tx: Tx, email: string): Promise<boolean> {
-  return ((await tx.query(`SELECT 1 FROM "user" WHERE email = $1`, [email])) as unknown[]).length > 0;
+  return (await tx.query<unknown[]>(`SELECT 1 FROM "user" WHERE email = $1`, [email])).length > 0;
 }
 
 export async function superuserRole(tx: Tx): Promise<string | undefined> {
-  const [role] = (await tx.query(`SELECT role_cuid FROM role WHERE level = 0`)) as { role_cuid: string }[];
+  const [role] = await tx.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM role WHERE level = 0`);
   return role?.role_cuid;
 }
 
 /** The company named `name`, created when there is none. */
 export async function companyNamed(tx: Tx, name: string): Promise<string> {
-  const [company] = (await tx.query(`SELECT company_cuid FROM company WHERE name = $1`, [name])) as { company_cuid: string }[];
+  const [company] = await tx.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company WHERE name = $1`, [name]);
   if (company) return company.company_cuid;
   const company_cuid = newCuid();
   await tx.query(`INSERT INTO company (company_cuid, name) VALUES ($1, $2)`, [company_cuid, name]);
@@ -44,15 +44,15 @@ export async function insertAdminUser(tx: Tx, user: { email: string; hash: strin
 // ---- the default metadata template ------------------------------------------------------------
 
 export async function metadataSectionCount(tx: Tx): Promise<number> {
-  const [{ n }] = (await tx.query(`SELECT count(*) AS n FROM system_metadata_template_section`)) as { n: string }[];
+  const [{ n }] = await tx.query<{ n: string }[]>(`SELECT count(*) AS n FROM system_metadata_template_section`);
   return Number(n);
 }
 
 export async function insertMetadataSection(tx: Tx, section: { title: string; description: string; isPhaseSection: boolean; index: number }): Promise<number> {
-  const [{ section_id }] = (await tx.query(
+  const [{ section_id }] = await tx.query<{ section_id: number }[]>(
     `INSERT INTO system_metadata_template_section (title, description, "isPhaseSection", "index") VALUES ($1, $2, $3, $4) RETURNING section_id`,
     [section.title, section.description, section.isPhaseSection, section.index],
-  )) as { section_id: number }[];
+  );
   return section_id;
 }
 

@@ -43,19 +43,19 @@ export class SimulatorFleetRepository {
 
   /** Those of the entity types that exist. */
   async existingEntityTypes(_job: SystemJob, ids: string[]): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT entitytype_id FROM entity_type WHERE entitytype_id = ANY($1::varchar[])`, [ids])) as { entitytype_id: string }[];
+    const rows = await this.ds.query<{ entitytype_id: string }[]>(`SELECT entitytype_id FROM entity_type WHERE entitytype_id = ANY($1::varchar[])`, [ids]);
     return rows.map((r) => r.entitytype_id);
   }
 
   /** The first controller type of the catalogue (by model), if any. */
   async firstControllerType(_job: SystemJob): Promise<string | undefined> {
-    const [row] = (await this.ds.query(`SELECT controllertype_cuid FROM controller_type ORDER BY model LIMIT 1`)) as { controllertype_cuid: string }[];
+    const [row] = await this.ds.query<{ controllertype_cuid: string }[]>(`SELECT controllertype_cuid FROM controller_type ORDER BY model LIMIT 1`);
     return row?.controllertype_cuid;
   }
 
   /** The company with this name, if any. */
   async companyByName(_job: SystemJob, name: string): Promise<string | undefined> {
-    const [row] = (await this.ds.query(`SELECT company_cuid FROM company WHERE name = $1`, [name])) as { company_cuid: string }[];
+    const [row] = await this.ds.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company WHERE name = $1`, [name]);
     return row?.company_cuid;
   }
 
@@ -64,7 +64,7 @@ export class SimulatorFleetRepository {
   }
 
   async controllerExists(_job: SystemJob, controller_id: string): Promise<boolean> {
-    const [row] = (await this.ds.query(`SELECT 1 FROM controller WHERE controller_id = $1`, [controller_id])) as unknown[];
+    const [row] = await this.ds.query<unknown[]>(`SELECT 1 FROM controller WHERE controller_id = $1`, [controller_id]);
     return !!row;
   }
 
@@ -97,7 +97,7 @@ export class SimulatorFleetRepository {
 
   /** Controllers (these ids, or those whose id matches `pattern`; null: any) with their devices and what each logs, by controller and device. */
   async fleetDevices(_job: SystemJob, controllers: string[] | null, pattern: string | null): Promise<FleetDeviceRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<FleetDeviceRow[]>(
       `SELECT c.controller_id, c.company_cuid, c.system_cuid, e.entity_cuid, array_agg(a.parameter_id ORDER BY a.parameter_id) AS parameters
          FROM controller c
          JOIN entity e ON e.controller_id = c.controller_id
@@ -107,14 +107,15 @@ export class SimulatorFleetRepository {
         GROUP BY c.controller_id, c.company_cuid, c.system_cuid, e.entity_cuid
         ORDER BY c.controller_id, e.entity_cuid`,
       [controllers, pattern],
-    )) as FleetDeviceRow[];
+    );
   }
 
   /** What each controller runs: its reported configuration, else the desired one. */
   async controllerConfigs(_job: SystemJob, ids: string[]): Promise<{ controller_id: string; config: Record<string, unknown> | null }[]> {
-    return (await this.ds.query(`SELECT controller_id, coalesce(reported_config, config) AS config FROM controller WHERE controller_id = ANY($1::varchar[])`, [
-      ids,
-    ])) as { controller_id: string; config: Record<string, unknown> | null }[];
+    return await this.ds.query<{ controller_id: string; config: Record<string, unknown> | null }[]>(
+      `SELECT controller_id, coalesce(reported_config, config) AS config FROM controller WHERE controller_id = ANY($1::varchar[])`,
+      [ids],
+    );
   }
 
   /** What each device of the controllers runs: its reported configuration, else the desired one. */
@@ -122,19 +123,18 @@ export class SimulatorFleetRepository {
     _job: SystemJob,
     controllerIds: string[],
   ): Promise<{ entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[]> {
-    return (await this.ds.query(
+    return await this.ds.query<{ entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[]>(
       `SELECT entity_cuid, controller_id, coalesce(reported_config, config) AS config FROM entity WHERE controller_id = ANY($1::varchar[])`,
       [controllerIds],
-    )) as { entity_cuid: string; controller_id: string; config: Record<string, unknown> | null }[];
+    );
   }
 
   /** The latest 5-minute data of these devices (where the embedded simulator's history resumes). */
   async lastDataAt(_job: SystemJob, entity_cuids: string[]): Promise<Date | null> {
-    const [{ last }] = (await this.ds.query(`SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`, [
-      entity_cuids,
-    ])) as {
-      last: Date | null;
-    }[];
+    const [{ last }] = await this.ds.query<{ last: Date | null }[]>(
+      `SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`,
+      [entity_cuids],
+    );
     return last;
   }
 }

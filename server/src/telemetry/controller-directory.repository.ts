@@ -30,7 +30,7 @@ export class ControllerDirectoryRepository {
 
   /** The controller with its company, system, time zones, entities and their types' log parameters; empty when there is no such controller. */
   async controllerRows(_job: SystemJob, controller_id: string): Promise<DirectoryRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<DirectoryRow[]>(
       `SELECT c.controller_id, c.company_cuid, c.system_cuid, cs.timezone AS controller_timezone,
               e.entity_cuid, e.entitytype_id, e.system_cuid AS entity_system_cuid, es.timezone AS entity_timezone,
               lp.parameter_id, lp.type AS parameter_type
@@ -42,19 +42,19 @@ export class ControllerDirectoryRepository {
          LEFT JOIN log_parameter lp ON lp.parameter_id = a.parameter_id
         WHERE c.controller_id = $1`,
       [controller_id],
-    )) as DirectoryRow[];
+    );
   }
 
   /** Every log parameter id of the catalogue (the catalogue is everybody's). */
   async parameterIds(_job: SystemJob): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT parameter_id FROM log_parameter`)) as { parameter_id: string }[];
+    const rows = await this.ds.query<{ parameter_id: string }[]>(`SELECT parameter_id FROM log_parameter`);
     return rows.map((r) => r.parameter_id);
   }
 
   /** Of these entities, those of `company_cuid` (on one of its controllers or systems), with the controller they hang on. */
   async sameCompanyElsewhere(_job: SystemJob, company_cuid: string, entity_cuids: string[]): Promise<{ entity_cuid: string; controller_id: string | null }[]> {
     if (!entity_cuids.length) return [];
-    return (await this.ds.query(
+    return await this.ds.query<{ entity_cuid: string; controller_id: string | null }[]>(
       `SELECT e.entity_cuid, e.controller_id
          FROM entity e
          LEFT JOIN controller c ON c.controller_id = e.controller_id
@@ -62,6 +62,6 @@ export class ControllerDirectoryRepository {
         WHERE e.entity_cuid = ANY($1::varchar[])
           AND (c.company_cuid = $2 OR s.company_cuid = $2)`,
       [entity_cuids, company_cuid],
-    )) as { entity_cuid: string; controller_id: string | null }[];
+    );
   }
 }

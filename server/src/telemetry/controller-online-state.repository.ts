@@ -91,13 +91,13 @@ export class ControllerOnlineStateRepository {
 
   /** Controllers a sweep looks at: not OFFLINE and silent since `offlineBefore`, or UNSTABLE. */
   async sweepCandidates(_job: SystemJob, offlineBefore: Date): Promise<string[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ controller_id: string }[]>(
       `SELECT p.controller_id
          FROM controller_presence p
          JOIN controller_online_state s ON s.controller_id = p.controller_id
         WHERE (s.online_state <> 'OFFLINE' AND p.last_seen_at <= $1) OR s.online_state = 'UNSTABLE'`,
       [offlineBefore],
-    )) as { controller_id: string }[];
+    );
     return rows.map((r) => r.controller_id);
   }
 }

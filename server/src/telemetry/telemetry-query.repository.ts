@@ -79,12 +79,12 @@ export class TelemetryQueryRepository {
   /** The system of a device, if the caller sees it. One query: a chart asks this on every call. */
   async deviceSystem(caller: Caller, entity_cuid: string): Promise<VisibleSystem | undefined> {
     const p = new SqlParams([entity_cuid]);
-    const [system] = (await this.ds.query(
+    const [system] = await this.ds.query<VisibleSystem[]>(
       `SELECT s.system_cuid, s.company_cuid, s.name, s.timezone, ${systemSharesSql('s')} AS shares
          ${DEVICE_OF_SYSTEM}
         WHERE e.entity_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}`,
       p.values,
-    )) as VisibleSystem[];
+    );
     return system;
   }
 
@@ -120,7 +120,7 @@ export class TelemetryQueryRepository {
       group = `date_bin(${p.add(`${plan.widthMs} milliseconds`)}::interval, ts, (TIMESTAMP '${ORIGIN_DATE} 00:00:00' AT TIME ZONE ${p.add(q.zone)}))`;
     }
     // Group on the bucket's timestamptz; the epoch conversion (numeric) runs on the output rows only.
-    return (await this.ds.query(
+    return await this.ds.query<SeriesRow[]>(
       `SELECT parameter_id, round(date_part('epoch', g) * 1000) AS t, min, max, avg, last, count
          FROM (SELECT parameter_id, ${group} AS g,
                       min(mn)::float8 AS min, max(mx)::float8 AS max, (sum(sm) / sum(cnt))::float8 AS avg,
@@ -129,13 +129,13 @@ export class TelemetryQueryRepository {
                 GROUP BY 1, 2) y
         ORDER BY 1, 2`,
       p.values,
-    )) as SeriesRow[];
+    );
   }
 
   /** The controllers of a system the caller sees, with their online state and last contact. */
   async controllers(caller: Caller, system_cuid: string): Promise<TLatestOutput['controllers']> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<TLatestOutput['controllers']>(
       `SELECT c.controller_id, c.name, COALESCE(os.online_state, 'OFFLINE') AS online_state, pr.last_seen_at
          FROM controller c
          JOIN system s ON s.system_cuid = c.system_cuid
@@ -144,13 +144,13 @@ export class TelemetryQueryRepository {
         WHERE c.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}
         ORDER BY c.name, c.controller_id`,
       p.values,
-    )) as TLatestOutput['controllers'];
+    );
   }
 
   /** Every device of a system the caller sees, one row per logged parameter with its latest 5-minute value. */
   async deviceParameters(caller: Caller, system_cuid: string): Promise<DeviceParameterRow[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<DeviceParameterRow[]>(
       `SELECT e.entity_cuid, e.name, e.entitytype_id, e.controller_id,
               lp.parameter_id, lp.description, lp.translations, u.unit, lp.type, l.last AS value, l.last_ts AS timestamp
          ${DEVICE_OF_SYSTEM}
@@ -164,13 +164,13 @@ export class TelemetryQueryRepository {
         WHERE s.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}
         ORDER BY e.name, e.entity_cuid, lp.parameter_id`,
       p.values,
-    )) as DeviceParameterRow[];
+    );
   }
 
   /** The entity types' metas and each device's latest DeviceState, for a system the caller sees. */
   async deviceStates(caller: Caller, system_cuid: string): Promise<DeviceStateRow[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<DeviceStateRow[]>(
       `SELECT e.entity_cuid, m.meta, ds."timestamp" AS state_at, ds.state_bundle
          ${DEVICE_OF_SYSTEM}
          LEFT JOIN entity_type et ON et.entitytype_id = e.entitytype_id
@@ -179,7 +179,7 @@ export class TelemetryQueryRepository {
                              WHERE d.entity_cuid = e.entity_cuid ORDER BY d."timestamp" DESC LIMIT 1) ds ON true
         WHERE s.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}`,
       p.values,
-    )) as DeviceStateRow[];
+    );
   }
 
   /**
@@ -191,7 +191,7 @@ export class TelemetryQueryRepository {
    */
   async energy(caller: Caller, q: Pick<TEnergyInput, 'system_cuid' | 'granularity' | 'from' | 'to'>, tz: string): Promise<EnergyRow[]> {
     const p = new SqlParams([q.system_cuid, q.granularity, q.from, q.to, tz]);
-    return (await this.ds.query(
+    return await this.ds.query<EnergyRow[]>(
       `WITH bounds AS (
          SELECT date_trunc($2, $3::timestamptz, $5) AS f, $4::timestamptz AS t
            FROM system s WHERE s.system_cuid = $1 AND ${visibleSystemSql(caller, p, 's')}
@@ -221,7 +221,7 @@ export class TelemetryQueryRepository {
         GROUP BY p.local_start
         ORDER BY p.local_start`,
       p.values,
-    )) as EnergyRow[];
+    );
   }
 }
 

@@ -18,10 +18,10 @@ export class TelemetryRetentionRepository {
 
   /** The names of parameter_log's monthly partitions. */
   async rawPartitions(_job: SystemJob): Promise<string[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ relname: string }[]>(
       `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = 'parameter_log'::regclass AND c.relname ~ '^parameter_log_p[0-9]{6}$'`,
-    )) as { relname: string }[];
+    );
     return rows.map((r) => r.relname);
   }
 
@@ -29,32 +29,32 @@ export class TelemetryRetentionRepository {
   async emptyPartition(_job: SystemJob, relname: string): Promise<number> {
     // The name goes into the text: only a name of the partitions' own shape is accepted.
     if (!MONTH_PARTITION.test(relname)) throw new Error(`not a monthly partition of parameter_log: ${relname}`);
-    const [{ n }] = (await this.ds.query(`SELECT count(*)::int AS n FROM "${relname}"`)) as { n: number }[];
+    const [{ n }] = await this.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${relname}"`);
     if (n > 0) await this.ds.query(`TRUNCATE "${relname}"`);
     return n;
   }
 
   /** The oldest raw row older than `cutoff`, if any. */
   async oldestRawBefore(_job: SystemJob, cutoff: Date): Promise<Date | null> {
-    const [{ oldest }] = (await this.ds.query(`SELECT min("timestamp") AS oldest FROM parameter_log WHERE "timestamp" < $1`, [cutoff])) as {
-      oldest: Date | null;
-    }[];
+    const [{ oldest }] = await this.ds.query<{ oldest: Date | null }[]>(`SELECT min("timestamp") AS oldest FROM parameter_log WHERE "timestamp" < $1`, [
+      cutoff,
+    ]);
     return oldest;
   }
 
   /** Deletes the raw rows older than `before`; answers how many. */
   async deleteRawBefore(_job: SystemJob, before: Date): Promise<number> {
-    const [, count] = (await this.ds.query(`DELETE FROM parameter_log WHERE "timestamp" < $1`, [before])) as [unknown, number];
+    const [, count] = await this.ds.query<[unknown, number]>(`DELETE FROM parameter_log WHERE "timestamp" < $1`, [before]);
     return count ?? 0;
   }
 
   /** Deletes at most `limit` buckets of a rollup older than `cutoff`; answers how many. */
   async deleteRollupChunk(_job: SystemJob, resolution: RollupResolution, cutoff: Date, limit: number): Promise<number> {
     const table = rollupTable(resolution);
-    const [, count] = (await this.ds.query(
+    const [, count] = await this.ds.query<[unknown, number]>(
       `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE bucket < $1 LIMIT ${Math.trunc(limit)}))`,
       [cutoff],
-    )) as [unknown, number];
+    );
     return count ?? 0;
   }
 }

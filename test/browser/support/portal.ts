@@ -45,12 +45,12 @@ export async function startBrowserPortal(env: Record<string, string> = {}, optio
       return client;
     },
     async systemCuid(assetNumber: string) {
-      const rows = (await app.db.dataSource.query('SELECT system_cuid FROM system WHERE asset_number = $1', [assetNumber])) as { system_cuid: string }[];
+      const rows = await app.db.dataSource.query<{ system_cuid: string }[]>('SELECT system_cuid FROM system WHERE asset_number = $1', [assetNumber]);
       if (!rows[0]) throw new Error(`No system ${assetNumber} in the demo data`);
       return rows[0].system_cuid;
     },
     async userCuid(email: string) {
-      const rows = (await app.db.dataSource.query('SELECT user_cuid FROM "user" WHERE email = $1', [email])) as { user_cuid: string }[];
+      const rows = await app.db.dataSource.query<{ user_cuid: string }[]>('SELECT user_cuid FROM "user" WHERE email = $1', [email]);
       if (!rows[0]) throw new Error(`No user ${email} in the demo data`);
       return rows[0].user_cuid;
     },

@@ -94,61 +94,56 @@ export class ChannelsRepository {
    */
   async senderChannel(target: ChannelTarget): Promise<SenderChannel | undefined> {
     const { table } = DETAIL_TABLE[target.source];
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<SenderChannel[]>(
       `SELECT c.status::text AS status, ${SENDER_COLUMNS[target.source]} FROM notification_channel c JOIN ${table} e ON e.channel_cuid = c.channel_cuid
         WHERE c.channel_cuid = $1 AND c.company_cuid = $2`,
       [target.channel_cuid, target.company_cuid],
-    )) as SenderChannel[];
+    );
     return row;
   }
 
   /** Unscoped (the policy is asked next): a company's name. */
   async company(_actor: Actor, company_cuid: string): Promise<{ company_cuid: string; name: string } | undefined> {
-    const [row] = (await this.ds.query(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid])) as {
-      company_cuid: string;
-      name: string;
-    }[];
+    const [row] = await this.ds.query<{ company_cuid: string; name: string }[]>(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [
+      company_cuid,
+    ]);
     return row;
   }
 
   /** Unscoped (the policy is asked next): a channel with its company. */
   async channel(_actor: Actor, channel_cuid: string, tx: EntityManager | DataSource = this.ds): Promise<ChannelRow | undefined> {
-    const [row] = (await tx.query(
+    const [row] = await tx.query<ChannelRow[]>(
       `SELECT c.channel_cuid, c.company_cuid, c.source::text AS source, c.status::text AS status, c.company_cuid, co.name AS company_name
          FROM notification_channel c JOIN company co ON co.company_cuid = c.company_cuid WHERE c.channel_cuid = $1`,
       [channel_cuid],
-    )) as ChannelRow[];
+    );
     return row;
   }
 
   /** A channel the caller reached: its address. */
   async email(_actor: Actor, channel_cuid: string): Promise<{ email: string; verified_at: Date | null } | undefined> {
-    const [e] = (await this.ds.query(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as {
-      email: string;
-      verified_at: Date | null;
-    }[];
+    const [e] = await this.ds.query<{ email: string; verified_at: Date | null }[]>(
+      `SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return e;
   }
 
   /** A channel the caller reached: its chat (or its link code while it waits for one). */
   async telegram(_actor: Actor, channel_cuid: string): Promise<{ token: string | null; group_chat_name: string | null; linked_at: Date | null } | undefined> {
-    const [t] = (await this.ds.query(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [
-      channel_cuid,
-    ])) as {
-      token: string | null;
-      group_chat_name: string | null;
-      linked_at: Date | null;
-    }[];
+    const [t] = await this.ds.query<{ token: string | null; group_chat_name: string | null; linked_at: Date | null }[]>(
+      `SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return t;
   }
 
   /** A channel the caller reached: its webhook. */
   async discord(_actor: Actor, channel_cuid: string): Promise<{ name: string; webhook: string; created_at: Date } | undefined> {
-    const [d] = (await this.ds.query(`SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`, [channel_cuid])) as {
-      name: string;
-      webhook: string;
-      created_at: Date;
-    }[];
+    const [d] = await this.ds.query<{ name: string; webhook: string; created_at: Date }[]>(
+      `SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return d;
   }
 
@@ -193,10 +188,10 @@ export class ChannelsRepository {
 
   /** The link's request, locked; `expired` when its time is over. */
   async lockLink(_holder: LinkHolder, tx: EntityManager, token_cuid: string): Promise<{ data: Record<string, unknown>; expired: boolean } | undefined> {
-    const [row] = (await tx.query(`SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`, [token_cuid])) as {
-      data: Record<string, unknown>;
-      expired: boolean;
-    }[];
+    const [row] = await tx.query<{ data: Record<string, unknown>; expired: boolean }[]>(
+      `SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`,
+      [token_cuid],
+    );
     return row;
   }
 
@@ -209,7 +204,7 @@ export class ChannelsRepository {
    * the address the link was sent to; false (nothing written) when it does not.
    */
   async verifyAddress(_holder: LinkHolder, tx: EntityManager, channel_cuid: string, email: string): Promise<boolean> {
-    const same = (await tx.query(`SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND email = $2`, [channel_cuid, email])) as unknown[];
+    const same = await tx.query<unknown[]>(`SELECT 1 FROM email_notification_channel WHERE channel_cuid = $1 AND email = $2`, [channel_cuid, email]);
     if (same.length === 0) return false;
     await tx.query(`UPDATE email_notification_channel SET verified_at = now() WHERE channel_cuid = $1`, [channel_cuid]);
     await tx.query(`UPDATE notification_channel SET status = 'ACTIVE' WHERE channel_cuid = $1 AND status = 'PENDING'`, [channel_cuid]);
@@ -218,19 +213,19 @@ export class ChannelsRepository {
 
   /** For a channel the caller reached: the triggers of every system its company sees, at most `limit`. */
   async linksOfChannel(_actor: Actor, channel_cuid: string, limit: number): Promise<LinkRow[]> {
-    return (await this.ds.query(`${LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${Math.floor(limit)}`, [
+    return await this.ds.query<LinkRow[]>(`${LINK_SELECT} WHERE c.channel_cuid = $1 ORDER BY s.name, t.name, t.trigger_cuid LIMIT ${Math.floor(limit)}`, [
       channel_cuid,
-    ])) as LinkRow[];
+    ]);
   }
 
   /** Unscoped (the service keeps the caller's channels): every channel of a company that sees the trigger's system. */
   async linksOfTrigger(_actor: Actor, trigger_cuid: string): Promise<LinkRow[]> {
-    return (await this.ds.query(`${LINK_SELECT} WHERE t.trigger_cuid = $1 ORDER BY c.source, label, c.channel_cuid`, [trigger_cuid])) as LinkRow[];
+    return await this.ds.query<LinkRow[]>(`${LINK_SELECT} WHERE t.trigger_cuid = $1 ORDER BY c.source, label, c.channel_cuid`, [trigger_cuid]);
   }
 
   /** One pair, after a change of its link. */
   async link(_actor: Actor, channel_cuid: string, trigger_cuid: string): Promise<LinkRow | undefined> {
-    const [row] = (await this.ds.query(`${LINK_SELECT} WHERE c.channel_cuid = $1 AND t.trigger_cuid = $2`, [channel_cuid, trigger_cuid])) as LinkRow[];
+    const [row] = await this.ds.query<LinkRow[]>(`${LINK_SELECT} WHERE c.channel_cuid = $1 AND t.trigger_cuid = $2`, [channel_cuid, trigger_cuid]);
     return row;
   }
 
@@ -241,11 +236,11 @@ export class ChannelsRepository {
 
   /** Whether `company_cuid` (a channel's company the caller may change) sees the trigger's system. */
   async triggerSeenBy(_actor: Actor, trigger_cuid: string, company_cuid: string): Promise<boolean> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<unknown[]>(
       `SELECT t.trigger_cuid FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.trigger_cuid = $1 AND ${companySeesSystemSql('$2')}`,
       [trigger_cuid, company_cuid],
-    )) as unknown[];
+    );
     return rows.length > 0;
   }
 

@@ -24,12 +24,12 @@ export class TelegramUpdatesRepository {
   /** Takes or renews the lease for `leaseSeconds`; answers the stored offset, or null when another instance holds it. */
   async lease(job: TelegramUpdatesJob, bot_id: string, leaseSeconds: number): Promise<number | null> {
     await this.ds.query(`INSERT INTO telegram_bot_state (bot_id) VALUES ($1) ON CONFLICT (bot_id) DO NOTHING`, [bot_id]);
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<unknown[]>(
       `UPDATE telegram_bot_state SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
         WHERE bot_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())
         RETURNING update_offset`,
       [bot_id, job.owner, leaseSeconds],
-    )) as unknown[];
+    );
     const row = updatedRows<{ update_offset: string }>(rows)[0];
     return row ? Number(row.update_offset) : null;
   }
@@ -59,12 +59,12 @@ export class TelegramUpdatesRepository {
   /** Links the chat to the PENDING channel holding `code` (once: the code is cleared) and makes it ACTIVE. */
   async linkByCode(_job: TelegramUpdatesJob, code: string, chat: { id: string; name: string }): Promise<{ channel_cuid: string; company: string } | null> {
     return this.ds.transaction(async (tx) => {
-      const [row] = (await tx.query(
+      const [row] = await tx.query<{ channel_cuid: string; company: string }[]>(
         `SELECT t.channel_cuid, co.name AS company FROM telegram_notification_channel t
            JOIN notification_channel c ON c.channel_cuid = t.channel_cuid JOIN company co ON co.company_cuid = c.company_cuid
           WHERE t.token = $1 AND t.linked_at IS NULL FOR UPDATE OF t`,
         [code],
-      )) as { channel_cuid: string; company: string }[];
+      );
       if (!row) return null;
       await tx.query(
         `UPDATE telegram_notification_channel SET group_chat_id = $2, group_chat_name = $3, linked_at = now(), token = NULL WHERE channel_cuid = $1`,

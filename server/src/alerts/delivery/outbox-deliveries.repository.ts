@@ -55,10 +55,10 @@ export class OutboxDeliveriesRepository {
   /** Milliseconds until the next PENDING delivery is due (negative when overdue), null when none waits. */
   async msUntilNextDue(_job: OutboxJob): Promise<number | null> {
     // Null when nothing is pending (GREATEST would turn that null into 0: a wake-up every 5 ms).
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<{ ms: number | string | null }[]>(
       `SELECT (EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000)::float8 AS ms
          FROM notification_delivery WHERE status = 'PENDING'`,
-    )) as { ms: number | string | null }[];
+    );
     return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
   }
 
@@ -69,7 +69,7 @@ export class OutboxDeliveriesRepository {
 
   /** The rows behind claimed deliveries (a delivery whose event is gone has none). */
   async work(_job: OutboxJob, keys: readonly { event_cuid: string; channel_cuid: string }[]): Promise<DeliveryWorkRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<DeliveryWorkRow[]>(
       `SELECT d.event_cuid, d.channel_cuid, c.source::text AS source,
               (c.status = 'ACTIVE' AND COALESCE(ct.enabled, false)) AS channel_active,
               e.value, e."timestamp", n.message AS text, t.trigger_cuid, t.name, t.message, t.release_message,
@@ -83,7 +83,7 @@ export class OutboxDeliveriesRepository {
          JOIN system s ON s.system_cuid = t.system_cuid
          LEFT JOIN notification_channel_to_trigger ct ON ct.channel_cuid = d.channel_cuid AND ct.trigger_cuid = t.trigger_cuid`,
       [keys.map((c) => c.event_cuid), keys.map((c) => c.channel_cuid)],
-    )) as DeliveryWorkRow[];
+    );
   }
 
   /** ARCHIVED with a reason each, whoever holds them (nothing left to send). */
@@ -156,13 +156,13 @@ export class OutboxDeliveriesRepository {
   }
 
   async stats(_job: OutboxJob): Promise<{ pending: number; sending: number; archived: number; duplicates: number }> {
-    const [d] = (await this.ds.query(
+    const [d] = await this.ds.query<{ pending: number; sending: number; archived: number; duplicates: number }[]>(
       `SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
               count(*) FILTER (WHERE status = 'SENDING')::int AS sending,
               count(*) FILTER (WHERE status = 'ARCHIVED')::int AS archived,
               COALESCE(sum(duplicates), 0)::int AS duplicates
          FROM notification_delivery`,
-    )) as { pending: number; sending: number; archived: number; duplicates: number }[];
+    );
     return d;
   }
 }

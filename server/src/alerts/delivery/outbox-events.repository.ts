@@ -35,16 +35,16 @@ export class OutboxEventsRepository {
 
   /** The oldest due event, unlocked (for going one by one after a batch failed). */
   async nextDue(_job: OutboxJob): Promise<EventKey | undefined> {
-    const [next] = (await this.ds.query(
+    const [next] = await this.ds.query<EventKey[]>(
       `SELECT e.event_cuid, e."timestamp" FROM notification_trigger_event e WHERE ${DUE}
         ORDER BY e.created_at, e."timestamp", e.event_cuid LIMIT 1`,
-    )) as EventKey[];
+    );
     return next;
   }
 
   /** Claims up to `limit` due events (or only `only`), oldest first, `FOR UPDATE SKIP LOCKED`. */
   async claimDue(_job: OutboxJob, tx: EntityManager, limit: number, only?: string): Promise<ClaimedEvent[]> {
-    return (await tx.query(
+    return await tx.query<ClaimedEvent[]>(
       `SELECT e.event_cuid, e."timestamp", e.value, e.trigger_cuid, e.notification_cuid, e.status::text AS status
          FROM notification_trigger_event e
         WHERE ${DUE} AND ($2::varchar IS NULL OR e.event_cuid = $2)
@@ -52,19 +52,19 @@ export class OutboxEventsRepository {
         LIMIT $1
         FOR UPDATE SKIP LOCKED`,
       [limit, only ?? null],
-    )) as ClaimedEvent[];
+    );
   }
 
   /** The triggers (with their systems) by id. */
   async triggers(_job: OutboxJob, tx: EntityManager, ids: string[]): Promise<Map<string, TriggerRow>> {
     if (!ids.length) return new Map();
-    const rows = (await tx.query(
+    const rows = await tx.query<TriggerRow[]>(
       `SELECT t.trigger_cuid, t.name, t.message, t.release_message, t.severity_level::text AS severity_level,
               s.system_cuid, s.name AS system_name, s.timezone
          FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
         WHERE t.trigger_cuid = ANY($1::varchar[])`,
       [ids],
-    )) as TriggerRow[];
+    );
     return new Map(rows.map((r) => [r.trigger_cuid, r]));
   }
 
@@ -76,7 +76,7 @@ export class OutboxEventsRepository {
   async channelsOf(_job: OutboxJob, tx: EntityManager, triggerIds: string[]): Promise<Map<string, AlarmChannel[]>> {
     const out = new Map<string, AlarmChannel[]>();
     if (!triggerIds.length) return out;
-    const rows = (await tx.query(
+    const rows = await tx.query<(AlarmChannel & { trigger_cuid: string })[]>(
       `SELECT ct.trigger_cuid, c.channel_cuid, c.company_cuid
          FROM notification_channel_to_trigger ct
          JOIN notification_channel c ON c.channel_cuid = ct.channel_cuid
@@ -86,7 +86,7 @@ export class OutboxEventsRepository {
           AND ${companySeesSystemSql('c.company_cuid')}
         ORDER BY c.channel_cuid`,
       [triggerIds],
-    )) as (AlarmChannel & { trigger_cuid: string })[];
+    );
     for (const r of rows) {
       const list = out.get(r.trigger_cuid) ?? [];
       list.push({ channel_cuid: r.channel_cuid, company_cuid: r.company_cuid });
@@ -161,23 +161,23 @@ export class OutboxEventsRepository {
 
   /** Locks the event row (FOR UPDATE) and answers its status, undefined when it is gone. */
   async lockStatus(_job: OutboxJob, tx: EntityManager, event: EventKey): Promise<string | undefined> {
-    const held = (await tx.query(`SELECT status::text AS status FROM notification_trigger_event WHERE event_cuid = $1 AND "timestamp" = $2 FOR UPDATE`, [
-      event.event_cuid,
-      event.timestamp,
-    ])) as { status: string }[];
+    const held = await tx.query<{ status: string }[]>(
+      `SELECT status::text AS status FROM notification_trigger_event WHERE event_cuid = $1 AND "timestamp" = $2 FOR UPDATE`,
+      [event.event_cuid, event.timestamp],
+    );
     return held[0]?.status;
   }
 
   /** How an event's deliveries stand: open ones, archived ones (and their reasons), most attempts. */
   async deliverySummary(_job: OutboxJob, tx: EntityManager, event_cuid: string): Promise<DeliverySummary> {
-    const [s] = (await tx.query(
+    const [s] = await tx.query<DeliverySummary[]>(
       `SELECT count(*) FILTER (WHERE status IN ('PENDING', 'SENDING'))::int AS open,
               count(*) FILTER (WHERE status = 'ARCHIVED')::int AS archived,
               COALESCE(max(attempts + CASE WHEN status = 'SENT' THEN 1 ELSE 0 END), 0)::int AS attempts,
               string_agg(CASE WHEN status = 'ARCHIVED' THEN channel_cuid || ': ' || COALESCE(last_error, '?') END, '; ' ORDER BY channel_cuid) AS reasons
          FROM notification_delivery WHERE event_cuid = $1`,
       [event_cuid],
-    )) as DeliverySummary[];
+    );
     return s;
   }
 
@@ -205,7 +205,7 @@ export class OutboxEventsRepository {
    * those who turned toasts off (user.meta.preferences.toast_notifications.toast_notifications_disabled).
    */
   async toastRecipients(_job: OutboxJob, tx: EntityManager, system_cuid: string, trigger_cuid: string): Promise<string[]> {
-    const rows = (await tx.query(
+    const rows = await tx.query<{ user_cuid: string }[]>(
       `SELECT DISTINCT u.user_cuid
          FROM system s
          JOIN company_membership m ON ${companySeesSystemSql('m.company_cuid')}
@@ -216,18 +216,18 @@ export class OutboxEventsRepository {
           AND NOT EXISTS (SELECT 1 FROM notification_user_blacklist b
                            WHERE b.user_cuid = u.user_cuid AND b.trigger_cuid = $2 AND (b.until IS NULL OR b.until > now()))`,
       [system_cuid, trigger_cuid],
-    )) as { user_cuid: string }[];
+    );
     return rows.map((r) => r.user_cuid);
   }
 
   /** Events not yet delivered everywhere, and the age in seconds of the oldest PENDING one (0 when none). */
   async stats(_job: OutboxJob): Promise<{ pending: number; sending: number; lag: number }> {
-    const [e] = (await this.ds.query(
+    const [e] = await this.ds.query<{ pending: number; sending: number; lag: number }[]>(
       `SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
               count(*) FILTER (WHERE status = 'SENDING')::int AS sending,
               COALESCE(EXTRACT(EPOCH FROM (now() - min(created_at) FILTER (WHERE status = 'PENDING'))), 0)::float8 AS lag
          FROM notification_trigger_event WHERE status IN ('PENDING', 'SENDING')`,
-    )) as { pending: number; sending: number; lag: number }[];
+    );
     return e;
   }
 }

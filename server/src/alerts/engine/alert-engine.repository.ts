@@ -96,30 +96,30 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
   }
 
   async activeTriggers(_job: JobIdentity): Promise<TriggerRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<TriggerRow[]>(
       `SELECT trigger_cuid, system_cuid, created_at, args FROM notification_trigger WHERE is_active ORDER BY trigger_cuid`,
-    )) as TriggerRow[];
+    );
   }
 
   async activeStatuses(_job: JobIdentity): Promise<StatusRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<StatusRow[]>(
       `SELECT s.* FROM notification_trigger_status s JOIN notification_trigger t ON t.trigger_cuid = s.trigger_cuid WHERE t.is_active`,
-    )) as StatusRow[];
+    );
   }
 
   async insertStatuses(_job: JobIdentity, rows: readonly NewStatus[]): Promise<StatusRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<StatusRow[]>(
       `INSERT INTO notification_trigger_status (trigger_cuid, next_execution, next_execution_trigger)
        SELECT u.id, u.next, u.via::next_execution_trigger FROM unnest($1::varchar[], $2::timestamptz[], $3::text[]) AS u(id, next, via)
        ON CONFLICT (trigger_cuid) DO NOTHING RETURNING *`,
       [rows.map((r) => r.trigger_cuid), rows.map((r) => r.next_execution), rows.map((r) => r.via)],
-    )) as StatusRow[];
+    );
   }
 
   async fingerprint(_job: JobIdentity): Promise<string> {
-    const [r] = (await this.ds.query(
+    const [r] = await this.ds.query<{ n: string; h: string }[]>(
       `SELECT count(*)::text AS n, COALESCE(sum(hashtext(trigger_cuid || is_active::text || args::text)::bigint), 0)::text AS h FROM notification_trigger`,
-    )) as { n: string; h: string }[];
+    );
     return `${r.n}:${r.h}`;
   }
 
@@ -152,7 +152,7 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
 
   async storedAfter(_job: JobIdentity, series: readonly WatchedSeries[], limit: number): Promise<StoredSample[]> {
     if (!series.length) return [];
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ id: string; ts: Date; value: number }[]>(
       `SELECT w.id, p."timestamp" AS ts, p.value
          FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS w(id, e, p_id)
          JOIN notification_trigger t ON t.trigger_cuid = w.id
@@ -163,12 +163,12 @@ export class SqlAlertEngineRepository implements AlertEngineRepository {
             ORDER BY "timestamp" LIMIT ${Math.trunc(limit)}) p
         ORDER BY w.id, p."timestamp"`,
       [series.map((w) => w.trigger_cuid), series.map((w) => w.entity_cuid), series.map((w) => w.parameter_id)],
-    )) as { id: string; ts: Date; value: number }[];
+    );
     return rows.map((r) => ({ trigger_cuid: r.id, ts: new Date(r.ts), value: Number(r.value) }));
   }
 
   async systemOfController(_job: JobIdentity, controller_id: string): Promise<string | null> {
-    const [c] = (await this.ds.query(`SELECT system_cuid FROM controller WHERE controller_id = $1`, [controller_id])) as { system_cuid: string | null }[];
+    const [c] = await this.ds.query<{ system_cuid: string | null }[]>(`SELECT system_cuid FROM controller WHERE controller_id = $1`, [controller_id]);
     return c?.system_cuid ?? null;
   }
 

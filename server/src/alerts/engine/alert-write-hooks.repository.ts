@@ -106,29 +106,31 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async systemsOfTriggers(_job: JobIdentity, trigger_cuids: readonly string[]): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [trigger_cuids])) as {
-      system_cuid: string;
-    }[];
+    const rows = await this.ds.query<{ system_cuid: string }[]>(
+      `SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`,
+      [trigger_cuids],
+    );
     return rows.map((r) => String(r.system_cuid));
   }
 
   async controllerInSystem(_job: JobIdentity, controller_id: string, system_cuid: string): Promise<boolean> {
-    const rows = (await this.ds.query(`SELECT 1 FROM controller WHERE controller_id = $1 AND system_cuid = $2`, [controller_id, system_cuid])) as unknown[];
+    const rows = await this.ds.query<unknown[]>(`SELECT 1 FROM controller WHERE controller_id = $1 AND system_cuid = $2`, [controller_id, system_cuid]);
     return rows.length > 0;
   }
 
   async deviceTypeInSystem(_job: JobIdentity, entity_cuid: string, system_cuid: string): Promise<string | undefined> {
-    const [device] = (await this.ds.query(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [entity_cuid, system_cuid])) as {
-      entitytype_id: string;
-    }[];
+    const [device] = await this.ds.query<{ entitytype_id: string }[]>(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [
+      entity_cuid,
+      system_cuid,
+    ]);
     return device ? String(device.entitytype_id) : undefined;
   }
 
   async typeLogsParameter(_job: JobIdentity, entitytype_id: string, parameter_id: string): Promise<boolean> {
-    const rows = (await this.ds.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
+    const rows = await this.ds.query<unknown[]>(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
       entitytype_id,
       parameter_id,
-    ])) as unknown[];
+    ]);
     return rows.length > 0;
   }
 
@@ -141,31 +143,28 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async entityTypesOfTemplates(_job: JobIdentity, assignment_cuids: readonly string[]): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [
-      assignment_cuids,
-    ])) as {
-      entitytype_id: string;
-    }[];
+    const rows = await this.ds.query<{ entitytype_id: string }[]>(
+      `SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`,
+      [assignment_cuids],
+    );
     return rows.map((r) => String(r.entitytype_id));
   }
 
   async templates(_job: JobIdentity, assignment_cuids: readonly string[]): Promise<TemplateRow[]> {
-    return (await this.ds.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [
-      assignment_cuids,
-    ])) as TemplateRow[];
+    return await this.ds.query<TemplateRow[]>(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignment_cuids]);
   }
 
   async template(_job: JobIdentity, assignment_cuid: string): Promise<TemplateRow | undefined> {
-    const [tpl] = (await this.ds.query(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = $1`, [assignment_cuid])) as TemplateRow[];
+    const [tpl] = await this.ds.query<TemplateRow[]>(`SELECT * FROM notification_template_assignment WHERE assignment_cuid = $1`, [assignment_cuid]);
     return tpl;
   }
 
   async linkedTriggers(_job: JobIdentity, assignment_cuid: string): Promise<LinkedTriggerRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<LinkedTriggerRow[]>(
       `SELECT t.trigger_cuid, t.args, e.name AS device FROM notification_trigger t LEFT JOIN entity e ON e.entity_cuid = t.args->>'entity_cuid'
         WHERE t.assignment_cuid = $1 AND t.customized_at IS NULL`,
       [assignment_cuid],
-    )) as LinkedTriggerRow[];
+    );
   }
 
   async updateTemplated(_job: JobIdentity, trigger_cuid: string, f: TemplatedFields): Promise<void> {
@@ -176,11 +175,11 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async autocreateTemplatesFor(_job: JobIdentity, entity_cuids: readonly string[]): Promise<string[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ assignment_cuid: string }[]>(
       `SELECT DISTINCT a.assignment_cuid FROM notification_template_assignment a JOIN entity e ON e.entitytype_id = a.entitytype_id
         WHERE a.autocreate_triggers AND e.entity_cuid = ANY($1::varchar[])`,
       [entity_cuids],
-    )) as { assignment_cuid: string }[];
+    );
     return rows.map((r) => String(r.assignment_cuid));
   }
 
@@ -189,12 +188,12 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
     template: Pick<TemplateRow, 'assignment_cuid' | 'entitytype_id'>,
     entity_cuids?: readonly string[],
   ): Promise<DeviceRow[]> {
-    return (await this.ds.query(
+    return await this.ds.query<DeviceRow[]>(
       `SELECT e.entity_cuid, e.name, e.system_cuid FROM entity e
         WHERE ($3::varchar[] IS NULL OR e.entity_cuid = ANY($3::varchar[])) AND e.entitytype_id = $1 AND e.system_cuid IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM notification_trigger t WHERE t.assignment_cuid = $2 AND t.args->>'entity_cuid' = e.entity_cuid)`,
       [template.entitytype_id, template.assignment_cuid, entity_cuids ?? null],
-    )) as DeviceRow[];
+    );
   }
 
   async insertTemplated(

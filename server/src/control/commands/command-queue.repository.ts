@@ -110,17 +110,18 @@ export class CommandQueueRepository {
 
   /** Controllers with PENDING commands still valid (at most `limit`). */
   async waitingControllers(_job: SystemJob, limit: number): Promise<string[]> {
-    const rows = (await this.ds.query(`SELECT DISTINCT controller_id FROM controller_command WHERE status = 'PENDING' AND not_after > now() LIMIT $1`, [
-      limit,
-    ])) as { controller_id: string }[];
+    const rows = await this.ds.query<{ controller_id: string }[]>(
+      `SELECT DISTINCT controller_id FROM controller_command WHERE status = 'PENDING' AND not_after > now() LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => r.controller_id);
   }
 
   /** Whether the presence machine has the controller ONLINE or UNSTABLE. */
   async online(_job: SystemJob, controller_id: string): Promise<boolean> {
-    const [row] = (await this.ds.query(`SELECT 1 FROM controller_online_state WHERE controller_id = $1 AND online_state IN ('ONLINE', 'UNSTABLE')`, [
+    const [row] = await this.ds.query<unknown[]>(`SELECT 1 FROM controller_online_state WHERE controller_id = $1 AND online_state IN ('ONLINE', 'UNSTABLE')`, [
       controller_id,
-    ])) as unknown[];
+    ]);
     return !!row;
   }
 

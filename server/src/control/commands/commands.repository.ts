@@ -78,7 +78,7 @@ export class CommandsRepository {
   /** The controller with its type's declared commands and its system's shares, if the caller sees it. */
   async visibleController(actor: Actor, controller_id: string): Promise<CommandController | undefined> {
     const p = new SqlParams([controller_id]);
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<CommandController[]>(
       `SELECT c.controller_id, c.name, c.company_cuid, c.system_cuid, c.config, c.reported_config, c.reported_at, ct.commands,
               CASE WHEN s.system_cuid IS NULL THEN '[]'::json ELSE ${systemSharesSql('s')} END AS shares, s.timezone
          FROM controller c
@@ -86,71 +86,71 @@ export class CommandsRepository {
          LEFT JOIN system s ON s.system_cuid = c.system_cuid
         WHERE c.controller_id = $1 AND ${visibleController(actor, p)}`,
       p.values,
-    )) as CommandController[];
+    );
     return row;
   }
 
   /** Unscoped (ids are one space for everybody; the service decides what a foreign one means): the command by id. */
   async record(_actor: Actor, command_id: string): Promise<TCommandRecord | undefined> {
-    const [row] = (await this.ds.query(`SELECT ${COMMAND_RECORD_SELECT} FROM controller_command t WHERE t.command_id = $1`, [command_id])) as TCommandRecord[];
+    const [row] = await this.ds.query<TCommandRecord[]>(`SELECT ${COMMAND_RECORD_SELECT} FROM controller_command t WHERE t.command_id = $1`, [command_id]);
     return row;
   }
 
   /** The latest apply_config of a controller the caller sees. */
   async lastApply(actor: Actor, controller_id: string): Promise<TCommandRecord | undefined> {
     const p = new SqlParams([controller_id]);
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<TCommandRecord[]>(
       `SELECT ${COMMAND_RECORD_SELECT} FROM controller_command t
         WHERE t.controller_id = $1 AND t.kind = 'apply_config'
           AND EXISTS (SELECT 1 FROM controller c WHERE c.controller_id = t.controller_id AND ${visibleController(actor, p)})
         ORDER BY t.requested_at DESC LIMIT 1`,
       p.values,
-    )) as TCommandRecord[];
+    );
     return row;
   }
 
   /** Devices and data processors of a controller the caller sees (devices first, then by name). */
   async configEntities(actor: Actor, controller_id: string): Promise<ConfigEntityRow[]> {
     const p = new SqlParams([controller_id]);
-    return (await this.ds.query(
+    return await this.ds.query<ConfigEntityRow[]>(
       `SELECT e.entity_cuid, e.name, e.entitytype_id, e.config, e.reported_config, e.reported_at, et.entity_type::text AS kind
          FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
          JOIN controller c ON c.controller_id = e.controller_id
         WHERE e.controller_id = $1 AND ${visibleController(actor, p)}
         ORDER BY (et.entity_type::text <> 'Device'), e.name, e.entity_cuid`,
       p.values,
-    )) as ConfigEntityRow[];
+    );
   }
 
   /** Kinds (entity_type) of these entities of a controller the caller sees; an entity not on it is missing. */
   async entityKinds(actor: Actor, controller_id: string, entity_cuids: string[]): Promise<{ entity_cuid: string; kind: string }[]> {
     const p = new SqlParams([controller_id, entity_cuids]);
-    return (await this.ds.query(
+    return await this.ds.query<{ entity_cuid: string; kind: string }[]>(
       `SELECT e.entity_cuid, et.entity_type::text AS kind
          FROM entity e JOIN entity_type et ON et.entitytype_id = e.entitytype_id
          JOIN controller c ON c.controller_id = e.controller_id
         WHERE e.controller_id = $1 AND e.entity_cuid = ANY($2::varchar[]) AND ${visibleController(actor, p)}`,
       p.values,
-    )) as { entity_cuid: string; kind: string }[];
+    );
   }
 
   /** The type of a device of a controller the caller sees, else undefined. */
   async deviceType(actor: Actor, controller_id: string, entity_cuid: string): Promise<string | undefined> {
     const p = new SqlParams([controller_id, entity_cuid]);
-    const [device] = (await this.ds.query(
+    const [device] = await this.ds.query<{ entitytype_id: string }[]>(
       `SELECT e.entitytype_id FROM entity e JOIN controller c ON c.controller_id = e.controller_id
         WHERE e.controller_id = $1 AND e.entity_cuid = $2 AND ${visibleController(actor, p)}`,
       p.values,
-    )) as { entitytype_id: string }[];
+    );
     return device?.entitytype_id;
   }
 
   /** Unscoped (the catalogue is everybody's): whether a device type logs this parameter. */
   async typeLogsParameter(_actor: Actor, entitytype_id: string, parameter_id: string): Promise<boolean> {
-    const [logged] = (await this.ds.query(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
+    const [logged] = await this.ds.query<unknown[]>(`SELECT 1 FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 AND parameter_id = $2`, [
       entitytype_id,
       parameter_id,
-    ])) as unknown[];
+    ]);
     return !!logged;
   }
 

@@ -15,20 +15,18 @@ export class StepUpsRepository {
 
   /** Whether the caller gave their password in this session within the last `maxAgeSeconds`. */
   async recent(actor: Actor, session: Pick<TSessionPayload, 'sid'>, maxAgeSeconds: number): Promise<boolean> {
-    const [row] = (await this.ds.query(`SELECT 1 FROM session_step_up WHERE sid = $1 AND user_cuid = $2 AND verified_at > now() - make_interval(secs => $3)`, [
-      session.sid,
-      actor.user_cuid,
-      maxAgeSeconds,
-    ])) as unknown[];
+    const [row] = await this.ds.query<unknown[]>(
+      `SELECT 1 FROM session_step_up WHERE sid = $1 AND user_cuid = $2 AND verified_at > now() - make_interval(secs => $3)`,
+      [session.sid, actor.user_cuid, maxAgeSeconds],
+    );
     return !!row;
   }
 
   /** The caller's own sign-in (email for the brake, the password hash to check). */
   async signIn(actor: Actor): Promise<{ email: string; password: string | null } | undefined> {
-    const [user] = (await this.ds.query(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [actor.user_cuid])) as {
-      email: string;
-      password: string | null;
-    }[];
+    const [user] = await this.ds.query<{ email: string; password: string | null }[]>(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [
+      actor.user_cuid,
+    ]);
     return user;
   }
 

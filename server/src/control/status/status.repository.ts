@@ -62,7 +62,7 @@ export class StatusRepository {
   /** Devices and processors of the system with their latest state (devices first, then by name). */
   async devices(actor: Actor, system_cuid: string): Promise<StatusDeviceRow[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<StatusDeviceRow[]>(
       `SELECT e.entity_cuid, e.name, e.entitytype_id, et.model, et.entity_type::text AS kind, e.controller_id, m.meta,
               ds."timestamp" AS state_at, ds.state_bundle
          FROM entity e
@@ -73,13 +73,13 @@ export class StatusRepository {
         WHERE e.system_cuid = $1 AND ${visibleSystemIdSql(actor, p, '$1')}
         ORDER BY (et.entity_type <> 'Device'), e.name, e.entity_cuid`,
       p.values,
-    )) as StatusDeviceRow[];
+    );
   }
 
   /** Every log parameter of the system's devices' types (their names), with the latest value of the Enum ones. */
   async parameters(actor: Actor, system_cuid: string): Promise<StatusParameterRow[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<StatusParameterRow[]>(
       `SELECT e.entity_cuid, lp.parameter_id, lp.description, lp.type::text AS type, l.last AS value, l.last_ts AS timestamp
          FROM entity e
          JOIN entity_type_log_parameter_assignment a ON a.entitytype_id = e.entitytype_id
@@ -90,13 +90,13 @@ export class StatusRepository {
         WHERE e.system_cuid = $1 AND ${visibleSystemIdSql(actor, p, '$1')}
         ORDER BY e.entity_cuid, lp.parameter_id`,
       p.values,
-    )) as StatusParameterRow[];
+    );
   }
 
   /** The system's controllers with their online state (OFFLINE before any) and last contact. */
   async controllers(actor: Actor, system_cuid: string): Promise<StatusControllerRow[]> {
     const p = new SqlParams([system_cuid]);
-    return (await this.ds.query(
+    return await this.ds.query<StatusControllerRow[]>(
       `SELECT c.controller_id, c.name, COALESCE(s.online_state::text, 'OFFLINE') AS online_state, p.last_seen_at
          FROM controller c
          LEFT JOIN controller_online_state s ON s.controller_id = c.controller_id
@@ -104,7 +104,7 @@ export class StatusRepository {
         WHERE c.system_cuid = $1 AND ${visibleSystemIdSql(actor, p, '$1')}
         ORDER BY c.name, c.controller_id`,
       p.values,
-    )) as StatusControllerRow[];
+    );
   }
 
   /**
@@ -114,7 +114,7 @@ export class StatusRepository {
   async history(actor: Actor, system_cuid: string, from: Date, to: Date, limit: number): Promise<HistoryRow[]> {
     const p = new SqlParams([system_cuid, from, to]);
     const visible = visibleSystemIdSql(actor, p, '$1');
-    return (await this.ds.query(
+    return await this.ds.query<HistoryRow[]>(
       `SELECT * FROM (
          SELECT b.controller_id, b."timestamp", b.online_state::text AS online_state
            FROM controller c
@@ -128,20 +128,20 @@ export class StatusRepository {
           WHERE c.system_cuid = $1 AND ${visible} AND h."timestamp" > $2 AND h."timestamp" <= $3
        ) x ORDER BY controller_id, "timestamp" LIMIT ${p.add(limit)}`,
       p.values,
-    )) as HistoryRow[];
+    );
   }
 
   /** The system's mutes (only the running ones with `active` true, only the others with false), newest first, at most `limit`. */
   async mutes(actor: Actor, system_cuid: string, active: boolean | undefined, limit: number): Promise<TMute[]> {
     const p = new SqlParams([system_cuid]);
     const activeSql = runningMuteSql('m');
-    return (await this.ds.query(
+    return await this.ds.query<TMute[]>(
       `SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid
         WHERE m.system_cuid = $1 AND ${visibleSystemIdSql(actor, p, '$1')}
               ${active === undefined ? '' : active ? `AND ${activeSql}` : `AND NOT ${activeSql}`}
         ORDER BY m.created_at DESC, m.mute_cuid LIMIT ${p.add(limit)}`,
       p.values,
-    )) as TMute[];
+    );
   }
 
   /** In the caller's transaction: a device of a system the caller sees, locked, with its system's time zone. */
@@ -151,12 +151,12 @@ export class StatusRepository {
     entity_cuid: string,
   ): Promise<{ entity_cuid: string; name: string; system_cuid: string; timezone: string } | undefined> {
     const p = new SqlParams([entity_cuid]);
-    const [device] = (await tx.query(
+    const [device] = await tx.query<{ entity_cuid: string; name: string; system_cuid: string; timezone: string }[]>(
       `SELECT e.entity_cuid, e.name, s.system_cuid, s.timezone FROM entity e JOIN system s ON s.system_cuid = e.system_cuid
         WHERE e.entity_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}
         FOR UPDATE OF e`,
       p.values,
-    )) as { entity_cuid: string; name: string; system_cuid: string; timezone: string }[];
+    );
     return device;
   }
 
@@ -167,22 +167,22 @@ export class StatusRepository {
     mute_cuid: string,
   ): Promise<{ mute_cuid: string; system_cuid: string; ended_at: Date | null; until: Date; device_name: string } | undefined> {
     const p = new SqlParams([mute_cuid]);
-    const [mute] = (await tx.query(
+    const [mute] = await tx.query<{ mute_cuid: string; system_cuid: string; ended_at: Date | null; until: Date; device_name: string }[]>(
       `SELECT m.mute_cuid, m.system_cuid, m.ended_at, m.until, e.name AS device_name
          FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid JOIN system s ON s.system_cuid = m.system_cuid
         WHERE m.mute_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}
         FOR UPDATE OF m`,
       p.values,
-    )) as { mute_cuid: string; system_cuid: string; ended_at: Date | null; until: Date; device_name: string }[];
+    );
     return mute;
   }
 
   /** In the caller's transaction (device locked by lockVisibleDevice): ends its running mutes now, by the caller; answers how many. */
   async endRunningMutes(actor: Actor, tx: EntityManager, entity_cuid: string): Promise<number> {
-    const [, count] = (await tx.query(
+    const [, count] = await tx.query<[unknown[], number]>(
       `UPDATE device_mute m SET ended_at = now(), ended_by = $2 WHERE m.entity_cuid = $1 AND ${runningMuteSql('m')} RETURNING m.mute_cuid`,
       [entity_cuid, actor.user_cuid],
-    )) as [unknown[], number];
+    );
     return count;
   }
 
@@ -209,9 +209,9 @@ export class StatusRepository {
 
   /** In the caller's transaction (a mute it just wrote): the mute as ZMute has it. */
   async oneMute(_actor: Actor, tx: EntityManager, mute_cuid: string): Promise<TMute | undefined> {
-    const [row] = (await tx.query(`SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid WHERE m.mute_cuid = $1`, [
+    const [row] = await tx.query<TMute[]>(`SELECT ${MUTE_COLUMNS} FROM device_mute m JOIN entity e ON e.entity_cuid = m.entity_cuid WHERE m.mute_cuid = $1`, [
       mute_cuid,
-    ])) as TMute[];
+    ]);
     return row;
   }
 
