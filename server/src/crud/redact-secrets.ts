@@ -21,7 +21,7 @@ export async function presentRow(actor: Actor, def: ResourceDefinition, row: Row
 }
 
 async function presentRows(actor: Actor, def: ResourceDefinition, rows: Row[], manager: EntityManager): Promise<Row[]> {
-  return def.present && rows.length ? ((await def.present(actor, rows, manager))) : rows;
+  return def.present && rows.length ? await def.present(actor, rows, manager) : rows;
 }
 
 async function maskSecretColumns(actor: Actor, def: ResourceDefinition, rows: Row[], manager: EntityManager): Promise<Row[]> {

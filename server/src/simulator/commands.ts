@@ -140,7 +140,7 @@ export function checkConfig(config: Json): string | undefined {
   for (const key of Object.keys(config)) {
     const pair = /^(.*)min_soc$/.exec(key);
     const maxKey = pair ? `${pair[1]}max_soc` : undefined;
-    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > (config[maxKey])) return `${key} must not be above ${maxKey}`;
+    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > config[maxKey]) return `${key} must not be above ${maxKey}`;
   }
   return undefined;
 }

@@ -28,7 +28,7 @@ function memoryTokens(rows: Row[]) {
     },
     live: async (id) => {
       const t = rows.find((r) => r.token_cuid === id && !r.revoked_at && (!r.expires_at || r.expires_at > new Date()));
-      return t && ({ token_cuid: t.token_cuid, company_cuid: t.company_cuid, description: t.description, token_hash: t.token_hash });
+      return t && { token_cuid: t.token_cuid, company_cuid: t.company_cuid, description: t.description, token_hash: t.token_hash };
     },
     touch: async (id) => {
       touched.push(id);
