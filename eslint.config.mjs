@@ -65,8 +65,20 @@ export default tseslint.config(
         Buffer: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
+        fetch: 'readonly',
       },
     },
+  },
+  {
+    // The Jest configurations and test/*.js are CommonJS files (package.json has no "type": "module"): require is their import.
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // These remove or refuse control characters in text on purpose (NUL, C0 controls): the regular expressions name them.
+    files: ['server/src/files/content-type.ts', 'shared/common/storable.ts', 'client/src/kit/MarkdownField.url.ts'],
+    rules: { 'no-control-regex': 'off' },
   },
   prettier,
 );
