@@ -81,7 +81,10 @@ export class BudgetRepository {
       [system_cuid],
     )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] | string }[];
     if (!row) return undefined;
-    return { company_cuid: row.company_cuid, shares: typeof row.shares === 'string' ? JSON.parse(row.shares) : row.shares };
+    return {
+      company_cuid: row.company_cuid,
+      shares: typeof row.shares === 'string' ? (JSON.parse(row.shares) as { company_cuid: string; change: boolean }[]) : row.shares,
+    };
   }
 
   /**

@@ -116,8 +116,6 @@ export class SimCommandRunner {
   }
 }
 
-type TAppliedJson = NonNullable<NonNullable<TCommandAck['applied_config']>['controller']>;
-
 /**
  * What a simulated controller refuses to run (the message says why):
  * - a key ending in `_soc` (battery_min_soc, …): a number from 0 to 100, and `*_min_soc` ≤ `*_max_soc`;

@@ -1,5 +1,5 @@
 import type { TAuthToken } from './auth-token.schema';
-import type { AuthTokenRepository, LiveToken, TokenScope } from './auth-token.repository';
+import type { AuthTokenRepository, TokenScope } from './auth-token.repository';
 import { AuthTokenService, tokenScopeOf } from './auth-token.service';
 import { actor, codeOf } from '../../../test/factories/rules';
 
