@@ -172,7 +172,7 @@ describe('TELEGRAM channel', () => {
     const issued: number[] = [];
     const realFetch = globalThis.fetch;
     globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith('/sendMessage')) issued.push(performance.now());
+      if ((input instanceof Request ? input.url : String(input)).endsWith('/sendMessage')) issued.push(performance.now());
       return realFetch(input, init);
     };
     try {

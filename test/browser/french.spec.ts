@@ -64,7 +64,7 @@ describe('French screens from the stored language', () => {
       tz: 'Africa/Nairobi',
     });
     rows.push({
-      index: index++,
+      index,
       entity_cuid: inverter,
       parameter_id: 'ac_output_power',
       ts: new Date(last),
