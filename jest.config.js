@@ -23,7 +23,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/browser/', ...(process.env.TEST_DATABASE_URL ? [] : POSTGRES_ONLY.map((p) => `/${p}`))],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:.*/node_modules/)?(superjson|copy-anything|is-what|@paralleldrive/cuid2|@noble/hashes|bignumber\.js|error-causes|content-disposition)/)',
+    '/node_modules/(?!(?:.*/node_modules/)?(superjson|copy-anything|is-what|@paralleldrive/cuid2|@noble/hashes|bignumber.js|error-causes|content-disposition)/)',
   ],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',

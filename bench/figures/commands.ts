@@ -51,11 +51,9 @@ async function setUp(label: string, controllers: number): Promise<Setup> {
   try {
     await generateControllers(admin.dataSource, controllers);
     // The generated controllers join the demo company, so its installer may command them.
-    const [{ company_cuid }] = await admin.dataSource.query<
-      {
-        company_cuid: string;
-      }[]
-    >(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+    const [{ company_cuid }] = await admin.dataSource.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM controller WHERE controller_id = $1`, [
+      DEMO_CONTROLLER_ID,
+    ]);
     await admin.dataSource.query(
       `UPDATE system SET company_cuid = $1 WHERE system_cuid IN (SELECT system_cuid FROM controller WHERE controller_id ~ '^sim-ctrl-')`,
       [company_cuid],

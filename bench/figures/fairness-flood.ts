@@ -90,12 +90,14 @@ async function main(): Promise<void> {
     await publisher.publishAsync(`portal/v1/${data.controllerId}/telemetry`, JSON.stringify({ batch_id: `m${t}`, rows }), { qos: 1 });
   });
   parentPort!.postMessage({ type: 'started' });
-  parentPort!.once('message', async () => {
+  const finish = async () => {
     flooding = false;
     await Promise.all(loops);
     await publisher.endAsync(true).catch(() => undefined);
     parentPort!.postMessage({ type: 'counts', counts });
-  });
+  };
+  // A failure here is unhandled and ends this worker, which its parent sees (as before).
+  parentPort!.once('message', () => void finish());
 }
 
 void main().catch((e: unknown) => parentPort!.postMessage({ type: 'failed', message: (e as Error).message }));

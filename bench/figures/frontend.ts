@@ -153,7 +153,7 @@ export async function loginTtiFigure(ctx: BenchContext): Promise<FigureResult> {
         await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'commit' });
         const email = page.locator('[data-testid=login-email]');
         await email.waitFor({ state: 'visible' });
-        if (!(await email.isEnabled())) await page.waitForFunction(() => !(document.querySelector('#login-email') as HTMLInputElement | null)?.disabled);
+        if (!(await email.isEnabled())) await page.waitForFunction(() => !document.querySelector<HTMLInputElement>('#login-email')?.disabled);
         await email.press('a');
         // performance.now() counts from the navigation start of this page.
         const ms = await page.evaluate(() => ((document.querySelector('#login-email') as HTMLInputElement).value === 'a' ? performance.now() : -1));

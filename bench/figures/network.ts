@@ -41,7 +41,7 @@ async function oneRound(browser: Browser, baseUrl: string, throttled: boolean): 
     await page.goto(`${baseUrl}/`, { waitUntil: 'commit', timeout });
     const email = page.locator('[data-testid=login-email]');
     await email.waitFor({ state: 'visible', timeout });
-    await page.waitForFunction(() => (document.querySelector('[data-testid=login-email]') as HTMLInputElement | null)?.disabled === false, undefined, {
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=login-email]')?.disabled === false, undefined, {
       timeout,
     });
     const loginMs = Date.now() - started;

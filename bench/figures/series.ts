@@ -92,7 +92,7 @@ export async function seriesFigure(ctx: BenchContext): Promise<FigureResult> {
         if (res.status !== 200 || !body.result) throw new Error(`telemetry.series answered ${res.status}`);
         return {
           ms,
-          answer: superjson.deserialize(body.result.data as never) as { resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] },
+          answer: superjson.deserialize<{ resolution: string; series: { points: { t: number; avg: number; count: number }[] }[] }>(body.result.data as never),
         };
       };
       // The baseline: the same plan, read from parameter_log.

@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Admin, CustomRoutes, localStorageStore } from 'react-admin';
 import { Navigate, Route, useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH } from '../../shared/common/spec-constants';
@@ -60,9 +60,12 @@ export default function App() {
   const navigate = useNavigate();
   const location = useLocation();
   const here = useRef(location);
-  here.current = location;
+  useLayoutEffect(() => {
+    here.current = location;
+  });
 
   const [manager] = useState(
+    // eslint-disable-next-line react-hooks/refs -- onSignedOut reads `here` when the session ends, never while rendering
     () =>
       new SessionManager({
         checkSession: checkSessionTracked,
@@ -71,7 +74,7 @@ export default function App() {
         logout,
         onSignedOut: (reason) => {
           const state: LoginLocationState = { reason, nextPathname: here.current.pathname, nextSearch: here.current.search };
-          navigate(LOGIN_PATH, { replace: true, state });
+          void navigate(LOGIN_PATH, { replace: true, state });
         },
       }),
   );

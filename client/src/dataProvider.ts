@@ -35,11 +35,13 @@ export function toHttpError(error: unknown): unknown {
  */
 export function createDataProvider(client: unknown = trpc): DataProvider {
   const procedures = client as UntypedClient;
-  const call = async (resource: string, method: DataMethod, params: unknown): Promise<any> => {
+  const call = async <T>(resource: string, method: DataMethod, params: unknown): Promise<T> => {
     const { signal, ...input } = (params ?? {}) as { signal?: AbortSignal } & Record<string, unknown>;
     const procedure = procedures[resource]?.[method];
     try {
-      return (QUERY_METHODS as readonly string[]).includes(method) ? await procedure.query(input, { signal }) : await procedure.mutate(input, { signal });
+      return (
+        (QUERY_METHODS as readonly string[]).includes(method) ? await procedure.query(input, { signal }) : await procedure.mutate(input, { signal })
+      ) as T;
     } catch (error) {
       throw toHttpError(error);
     }

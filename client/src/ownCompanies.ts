@@ -2,6 +2,7 @@ import type { DataProvider, GetListParams } from 'ra-core';
 import { can } from '../../shared/access/policy';
 import { actorOf } from './permissions';
 import type { TSessionContext } from './session/auth-api';
+import { textOf } from '../../shared/common/text';
 
 type CompanyRecord = { id: string; company_cuid: string; name: string; url: string | null; logo: string | null };
 
@@ -20,9 +21,9 @@ function listOf(records: CompanyRecord[], params: Partial<GetListParams>) {
   let rows = records.filter((r) =>
     Object.entries(filter).every(([field, value]) => {
       if (value === undefined || value === '') return true;
-      if (field === 'q') return r.name.toLowerCase().includes(String(value).toLowerCase());
+      if (field === 'q') return r.name.toLowerCase().includes(textOf(value).toLowerCase());
       const own = (r as Record<string, unknown>)[field === 'id' ? 'id' : field];
-      return Array.isArray(value) ? value.map(String).includes(String(own)) : String(own) === String(value);
+      return Array.isArray(value) ? value.map(String).includes(String(own)) : String(own) === textOf(value);
     }),
   );
   const field = (params.sort?.field ?? 'name') as keyof CompanyRecord;

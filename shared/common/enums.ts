@@ -228,6 +228,7 @@ export type JsonValue = string | number | boolean | null | JsonArray | JsonObjec
 export interface JsonObject {
   [key: string]: JsonValue;
 }
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, not `JsonValue[]`: see JsonValue above
 export interface JsonArray extends Array<JsonValue> {}
 
 // ---- A system's state (the fleet overview and the systems list, issue 13) -----------------------

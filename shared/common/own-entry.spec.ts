@@ -35,7 +35,7 @@ describe("ownEntry / hasOwnEntry / ownTable: only a table's own entries are foun
     table.__proto__ = { polluted: true };
     expect(Object.getPrototypeOf(table)).toBeNull();
     expect(Object.keys(table)).toEqual(['__proto__']);
-    expect((table).polluted).toBeUndefined();
+    expect(table.polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -1,3 +1,4 @@
+import { textOf } from './text';
 /**
  * The one rule for every cell of every CSV or XLSX file the portal writes (server exports, their
  * schedules, the browser's list exports, the alarm history): no cell a spreadsheet would run
@@ -47,7 +48,7 @@ export function inertCell(value: unknown): string | number | boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
-  return inertText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  return inertText(typeof value === 'object' ? JSON.stringify(value) : textOf(value));
 }
 
 /**

@@ -41,7 +41,7 @@ export interface JsonLimits {
 
 const forbiddenKeys = new Set(JSON_FORBIDDEN_KEYS);
 const isPlainObject = (v: object) => {
-  const proto = Object.getPrototypeOf(v);
+  const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 };
 const where = (path: readonly (string | number)[]) => (path.length ? ` (at ${path.join('.').slice(0, 200)})` : '');

@@ -19,7 +19,6 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
   let clinicTrigger: string;
   let quietTrigger: string;
   let farmFiring: { event_cuid: string; notification_cuid: string | null };
-  let clinicFiring: { event_cuid: string; notification_cuid: string | null };
   const t0 = new Date('2026-11-20T01:00:00Z');
   const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
@@ -47,7 +46,7 @@ describe('alarm screens: active alarms, history, acknowledge, mute, inbox, trigg
     await addEvent(ds, farmTrigger, eventValue('RELEASED', at(30), 27, farm), { severity: 'CRITICAL', message: 'Farm battery back to 27 %' });
     farmFiring = await addEvent(ds, farmTrigger, eventValue('TRIGGERED', at(60), 15.5, farm), { severity: 'CRITICAL', message: 'Farm battery at 15.5 %' });
     await setStatus(ds, farmTrigger, 'TRIGGERED', at(60), 15.5);
-    clinicFiring = await addEvent(ds, clinicTrigger, eventValue('TRIGGERED', at(90), 9, clinic), { delivered: false });
+    await addEvent(ds, clinicTrigger, eventValue('TRIGGERED', at(90), 9, clinic), { delivered: false });
     await setStatus(ds, clinicTrigger, 'TRIGGERED', at(90), 9);
     await addEvent(ds, quietTrigger, eventValue('TRIGGERED', at(10), 0, farm), { severity: 'INFO' });
     await addEvent(ds, quietTrigger, eventValue('RELEASED', at(20), 3, farm), { severity: 'INFO' });

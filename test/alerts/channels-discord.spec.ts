@@ -36,7 +36,7 @@ const alert = (i: number, over: Partial<OutgoingAlert> = {}): OutgoingAlert => (
   link: 'http://portal.test/#/system/sys1/show/alarms',
   ...over,
 });
-const sender = () => (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'DISCORD')!;
+const sender = () => t.app.get<ChannelSender[]>(CHANNEL_SENDERS, { strict: false }).find((s) => s.source === 'DISCORD')!;
 const count = async () => Number((await t.db.dataSource.query(`SELECT count(*)::int AS n FROM notification_channel WHERE source = 'DISCORD'`))[0].n);
 
 beforeAll(async () => {

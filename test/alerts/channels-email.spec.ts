@@ -150,7 +150,7 @@ describe('EMAIL channel', () => {
   });
 
   it('the sender mails an alert as HTML and text, subject with severity and system, link to the alarm tab', async () => {
-    const sender = (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'EMAIL')!;
+    const sender = t.app.get<ChannelSender[]>(CHANNEL_SENDERS, { strict: false }).find((s) => s.source === 'EMAIL')!;
     const count = smtp.messages.length;
     expect(await sender.send({ channel_cuid, company_cuid, source: 'EMAIL' }, [alert()])).toEqual({ ok: true });
     const mail = await smtp.waitFor(count + 1);
@@ -167,7 +167,7 @@ describe('EMAIL channel', () => {
   });
 
   it('a group of alerts is one mail listing them all', async () => {
-    const sender = (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'EMAIL')!;
+    const sender = t.app.get<ChannelSender[]>(CHANNEL_SENDERS, { strict: false }).find((s) => s.source === 'EMAIL')!;
     const count = smtp.messages.length;
     const alerts = [1, 2, 3].map((i) =>
       alert({ event_cuid: `e${i}`, system_name: `Site ${i}`, text: `Controller offline ${i}`, html: `Controller offline ${i}` }),
@@ -181,7 +181,7 @@ describe('EMAIL channel', () => {
   });
 
   it('SMTP 4xx asks for a retry, 5xx is permanent', async () => {
-    const sender = (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'EMAIL')!;
+    const sender = t.app.get<ChannelSender[]>(CHANNEL_SENDERS, { strict: false }).find((s) => s.source === 'EMAIL')!;
     smtp.refuseNext(451);
     const deferred = await sender.send({ channel_cuid, company_cuid, source: 'EMAIL' }, [alert()]);
     expect(deferred).toMatchObject({ ok: false, retryAfterMs: expect.any(Number) });

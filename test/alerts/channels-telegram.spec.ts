@@ -34,7 +34,7 @@ const alert = (i: number, over: Partial<OutgoingAlert> = {}): OutgoingAlert => (
   link: 'http://portal.test/#/system/sys1/show/alarms',
   ...over,
 });
-const sender = () => (t.app.get(CHANNEL_SENDERS, { strict: false }) as ChannelSender[]).find((s) => s.source === 'TELEGRAM')!;
+const sender = () => t.app.get<ChannelSender[]>(CHANNEL_SENDERS, { strict: false }).find((s) => s.source === 'TELEGRAM')!;
 
 async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -172,7 +172,7 @@ describe('TELEGRAM channel', () => {
     const issued: number[] = [];
     const realFetch = globalThis.fetch;
     globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith('/sendMessage')) issued.push(performance.now());
+      if ((input instanceof Request ? input.url : String(input)).endsWith('/sendMessage')) issued.push(performance.now());
       return realFetch(input, init);
     };
     try {

@@ -51,7 +51,7 @@ describe('an alarm from the simulator to the browser, end to end', () => {
 
   /** Whether the server holds an open live stream of this user (a toast is published once: the browsers must listen first). */
   const listening = (user_cuid: string) =>
-    (portal.app.app.get(LiveEventsService) as unknown as { emitter: EventEmitter }).emitter.listenerCount(`user:${user_cuid}`) > 0;
+    (portal.app.app.get<LiveEventsService>(LiveEventsService) as unknown as { emitter: EventEmitter }).emitter.listenerCount(`user:${user_cuid}`) > 0;
 
   const openAs = async (email: string, host: 'localhost' | '127.0.0.1' = 'localhost') => {
     const { context, page } = await portal.newPage();

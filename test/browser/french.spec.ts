@@ -64,7 +64,7 @@ describe('French screens from the stored language', () => {
       tz: 'Africa/Nairobi',
     });
     rows.push({
-      index: index++,
+      index,
       entity_cuid: inverter,
       parameter_id: 'ac_output_power',
       ts: new Date(last),
@@ -102,11 +102,9 @@ describe('French screens from the stored language', () => {
 
   const storedLanguage = async (email: string) =>
     (
-      await portal.app.db.dataSource.query<
-        {
-          language: string | null;
-        }[]
-      >(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [email])
+      await portal.app.db.dataSource.query<{ language: string | null }[]>(`SELECT meta->'preferences'->>'language' AS language FROM "user" WHERE email = $1`, [
+        email,
+      ])
     )[0].language;
 
   it('signs in on an English browser and gets French: home, a list, the system page, roles; English once chosen stays', async () => {
@@ -131,12 +129,7 @@ describe('French screens from the stored language', () => {
     // A list: the companies' creation dates day first (dd/mm/yyyy), in this browser's zone.
     await page.goto(portal.url('/company'));
     await page.locator('[data-testid=company-list] tbody tr').first().waitFor();
-    const [company] = await portal.app.db.dataSource.query<
-      {
-        name: string;
-        created_at: Date;
-      }[]
-    >(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`);
+    const [company] = await portal.app.db.dataSource.query<{ name: string; created_at: Date }[]>(`SELECT name, created_at FROM company ORDER BY name LIMIT 1`);
     const row = page.locator('[data-testid=company-list] tbody tr', { hasText: company.name });
     expect(await row.textContent()).toContain(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE }));
     expect(formatDate(company.created_at, 'fr', { timeZone: BROWSER_ZONE })).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
@@ -282,11 +275,7 @@ describe('French screens from the stored language', () => {
     const page = await americanBrowser();
     await page.goto(portal.url('/auth/login'));
     await signInFromLoginPage(page, 'superuser@demo.local');
-    const [param] = await portal.app.db.dataSource.query<
-      {
-        translations: unknown;
-      }[]
-    >(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`);
+    const [param] = await portal.app.db.dataSource.query<{ translations: unknown }[]>(`SELECT translations FROM log_parameter WHERE parameter_id = 'pv_power'`);
     expect(param.translations).toEqual({ fr: { description: 'Puissance PV' } });
     await page.goto(portal.url('/logParameter/pv_power'));
     const french = page.locator('textarea[name="translations.fr.description"]');
@@ -295,12 +284,9 @@ describe('French screens from the stored language', () => {
     await french.fill('Puissance photovoltaïque');
     await page.getByRole('button', { name: /Save|Enregistrer/ }).click();
     await page.waitForURL(/\/logParameter\/pv_power\/show$/, { timeout: 10_000 });
-    const [after] = await portal.app.db.dataSource.query<
-      {
-        description: string;
-        translations: unknown;
-      }[]
-    >(`SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`);
+    const [after] = await portal.app.db.dataSource.query<{ description: string; translations: unknown }[]>(
+      `SELECT description, translations FROM log_parameter WHERE parameter_id = 'pv_power'`,
+    );
     expect(after).toEqual({ description: 'PV power', translations: { fr: { description: 'Puissance photovoltaïque' } } });
     // The record page shows the text in the screen's language.
     const lang = await page.evaluate(() => document.documentElement.lang);

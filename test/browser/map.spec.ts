@@ -21,12 +21,9 @@ describe('the site map with the network to the outside cut off', () => {
       outside.push(route.request().url());
       return route.abort('internetdisconnected');
     });
-    const sites = await portal.app.db.dataSource.query<
-      {
-        site_cuid: string;
-        name: string;
-      }[]
-    >(`SELECT site_cuid, name FROM site WHERE lat IS NOT NULL AND long IS NOT NULL ORDER BY name`);
+    const sites = await portal.app.db.dataSource.query<{ site_cuid: string; name: string }[]>(
+      `SELECT site_cuid, name FROM site WHERE lat IS NOT NULL AND long IS NOT NULL ORDER BY name`,
+    );
     expect(sites.length).toBeGreaterThan(0);
 
     await signIn(page, portal.url('/auth/login'), 'superuser@demo.local');

@@ -43,7 +43,7 @@ describe('number fields take a decimal comma and never change the number', () =>
     await page.goto(portal.url(`/site/${site_cuid}`));
     const lat = page.locator('input[name=lat]');
     await lat.waitFor();
-    await page.waitForFunction(() => (document.querySelector('input[name=lat]') as HTMLInputElement | null)?.value === '3.3792');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name=lat]')?.value === '3.3792');
     for (const typed of ['1,234.5', '1.2.3', '12 abc']) {
       await lat.fill('');
       await lat.pressSequentially(typed);

@@ -171,11 +171,9 @@ describe('a browser session through HAProxy across kill -9', () => {
     await page.locator('[data-testid=prefs-save]').click();
     await page.getByText('Preferences saved').waitFor({ timeout: 10_000 });
     expect(await notices(page)).toEqual([{ text: expect.stringContaining('Preferences saved'), error: false }]);
-    const stored = await db.dataSource.query<
-      {
-        meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } };
-      }[]
-    >(`SELECT meta FROM "user" WHERE email = 'basic@demo.local'`);
+    const stored = await db.dataSource.query<{ meta: { preferences?: { toast_notifications?: { toast_notification_timeout?: number } } } }[]>(
+      `SELECT meta FROM "user" WHERE email = 'basic@demo.local'`,
+    );
     expect(stored[0].meta.preferences?.toast_notifications?.toast_notification_timeout).toBe(5000);
     await screenshot(page, 'scale-after-kill');
 

@@ -197,11 +197,9 @@ describe('slow and flaky links in Chromium', () => {
 
   it('a list prefetches the system page (code and first data) of the links that scroll near the viewport, before any click', async () => {
     const admin = await portal.api('superuser@demo.local');
-    const [{ company_cuid }] = await portal.app.db.dataSource.query<
-      {
-        company_cuid: string;
-      }[]
-    >('SELECT company_cuid FROM system WHERE asset_number = $1', ['DSL-0001']);
+    const [{ company_cuid }] = await portal.app.db.dataSource.query<{ company_cuid: string }[]>('SELECT company_cuid FROM system WHERE asset_number = $1', [
+      'DSL-0001',
+    ]);
     for (let i = 0; i < 24; i++) {
       const res = await admin.mutate('system.create', { data: { company_cuid, name: `Prefetch ${String(i).padStart(2, '0')}`, timezone: 'Africa/Lagos' } });
       expect(res.status).toBe(200);

@@ -73,11 +73,9 @@ describe('systems list and system page in Chromium', () => {
     const page = await openAs('expert@demo.local', `/system?filter=${encodeURIComponent(JSON.stringify({ state: 'UNKNOWN' }))}`);
     const chips = page.locator('tbody tr [data-testid=state-chip]');
     await chips.first().waitFor({ timeout: 20_000 });
-    const all = await portal.app.db.dataSource.query<
-      {
-        n: number;
-      }[]
-    >(`SELECT count(*)::int AS n FROM system s JOIN company c ON c.company_cuid = s.company_cuid`);
+    const all = await portal.app.db.dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM system s JOIN company c ON c.company_cuid = s.company_cuid`,
+    );
     const states = await chips.evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
     expect(states.length).toBeGreaterThan(0);
     expect(states.length).toBeLessThan(all[0].n);

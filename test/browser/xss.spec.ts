@@ -31,11 +31,7 @@ describe('stored markup stays text in Chromium', () => {
     const renamed = await api.mutate('system.update', { id: systemCuid, data: { name: BOTH }, previousData: {} });
     expect(renamed.error).toBeUndefined();
 
-    const [type] = await portal.app.db.dataSource.query<
-      {
-        entitytype_id: string;
-      }[]
-    >('SELECT entitytype_id FROM entity_type ORDER BY entitytype_id LIMIT 1');
+    const [type] = await portal.app.db.dataSource.query<{ entitytype_id: string }[]>('SELECT entitytype_id FROM entity_type ORDER BY entitytype_id LIMIT 1');
     const template = await api.mutate('notificationTemplateAssignment.create', {
       data: {
         name: `T ${IMG}`,

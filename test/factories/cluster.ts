@@ -99,7 +99,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     },
     async stop() {
       await proxy.stop();
-      await Promise.all(instances.map((i) => i.server?.stop()));
+      await Promise.all(instances.map((i) => i.server?.stop() ?? Promise.resolve()));
     },
   };
 }
@@ -110,7 +110,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
  */
 export async function startDemoCluster(
   opts: Omit<ClusterOptions, 'databaseUrl'> & { prepare?: (db: TestDatabase) => Promise<void> } = {},
-): Promise<{ db: TestDatabase; cluster: Cluster; stop(): Promise<void> }> {
+): Promise<{ db: TestDatabase; cluster: Cluster; stop: () => Promise<void> }> {
   const { prepare, ...clusterOptions } = opts;
   const db = await createTestDataSource();
   await seedRoles(db.dataSource);
@@ -120,7 +120,7 @@ export async function startDemoCluster(
   return {
     db,
     cluster,
-    async stop() {
+    stop: async () => {
       await cluster.stop();
       await db.close();
     },

@@ -86,7 +86,7 @@ export class DiscordPeer {
         { 'retry-after': String(Math.ceil(s)), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': String(s) },
       );
     }
-    let body: DiscordPost['body'] = {};
+    let body: DiscordPost['body'];
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {

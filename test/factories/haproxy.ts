@@ -105,7 +105,7 @@ async function ask(socket: string, command: string): Promise<string> {
   return new Promise((done, fail) => {
     let out = '';
     const c = connect(socket, () => c.end(`${command}\n`));
-    c.on('data', (d) => (out += d));
+    c.on('data', (d) => (out += d.toString()));
     c.on('end', () => done(out));
     c.on('error', fail);
   });

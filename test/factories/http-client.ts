@@ -102,10 +102,10 @@ export interface TrpcAnswer<T> extends HttpAnswer {
 function toTrpc<T>(answer: HttpAnswer): TrpcAnswer<T> {
   const b = answer.body as any;
   if (b && typeof b === 'object' && 'result' in b) {
-    return { ...answer, data: superjson.deserialize(b.result.data) as T };
+    return { ...answer, data: superjson.deserialize<T>(b.result.data) };
   }
   if (b && typeof b === 'object' && 'error' in b) {
-    return { ...answer, error: superjson.deserialize(b.error) as TrpcAnswer<T>['error'] };
+    return { ...answer, error: superjson.deserialize<TrpcAnswer<T>['error']>(b.error) };
   }
   return answer;
 }

@@ -44,11 +44,9 @@ describe('catalogue and template texts in French', () => {
     expect(unit.translations).toEqual({ fr: { description: 'Kilowattheure' } });
     const [param] = await t.db.dataSource.query(`SELECT translations FROM log_parameter WHERE parameter_id = 'battery_soc'`);
     expect(param.translations).toEqual({ fr: { description: 'État de charge de la batterie' } });
-    const [system] = await t.db.dataSource.query<
-      {
-        system_cuid: string;
-      }[]
-    >(`SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`);
+    const [system] = await t.db.dataSource.query<{ system_cuid: string }[]>(
+      `SELECT s.system_cuid FROM system s JOIN entity e ON e.system_cuid = s.system_cuid LIMIT 1`,
+    );
     const latest = await expert.query('telemetry.latest', { system_cuid: system.system_cuid });
     expect(latest.status).toBe(200);
     const params = (latest.data.devices as { parameters: { parameter_id: string; translations: { fr?: { description?: string } } }[] }[]).flatMap(

@@ -3,6 +3,7 @@ import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/dem
 import { startTestApp, type TestApp } from '../factories/app';
 import { HttpClient } from '../factories/http-client';
 import { addMember } from '../factories/users';
+import { textOf } from '../../shared/common/text';
 
 type Rows = Record<string, unknown>[];
 interface ImportAnswer {
@@ -60,7 +61,7 @@ describe('CSV import: reference columns given by name', () => {
       const records = list.data!.data;
       // A record whose name no other record has (names are compared without case and outer spaces).
       const key = (r: Record<string, unknown>) =>
-        String(r[name.match] ?? '')
+        textOf(r[name.match] ?? '')
           .trim()
           .toLowerCase();
       const unique = records.find((r) => key(r) && records.filter((o) => key(o) === key(r)).length === 1);

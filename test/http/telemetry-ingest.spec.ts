@@ -20,10 +20,10 @@ describe('HTTP telemetry ingest', () => {
   });
 
   const stored = async (entity: string, parameter: string) =>
-    await t.query<{
-      timestamp: Date;
-      value: number;
-    }>(`SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`, [entity, parameter]);
+    await t.query<{ timestamp: Date; value: number }>(
+      `SELECT "timestamp", value, min, max FROM parameter_log WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY "timestamp"`,
+      [entity, parameter],
+    );
   const rollup = async (resolution: string, entity: string, parameter: string) =>
     await t.query<{ bucket: Date; min: number; max: number; sum: number; count: number; last: number; last_ts: Date }>(
       `SELECT bucket, min, max, sum, count, last, last_ts FROM parameter_rollup_${resolution} WHERE entity_cuid = $1 AND parameter_id = $2 ORDER BY bucket`,

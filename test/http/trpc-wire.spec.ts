@@ -24,7 +24,7 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
     const res = await su.request('GET', `/api/trpc/role.all?batch=1&input=${input}`);
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
-    const roles = superjson.deserialize(res.body[0].result.data) as { name: string; level: number }[];
+    const roles = superjson.deserialize<{ name: string; level: number }[]>(res.body[0].result.data);
     expect(roles.map((r) => [r.level, r.name])).toEqual([
       [0, 'Superuser'],
       [1, 'SystemInstaller'],

@@ -19,11 +19,9 @@ export interface AlertWorld {
 export async function alertWorld(w: MediumWorld): Promise<AlertWorld> {
   const ds = w.ds;
   const [farm] = await ds.query<{ system_cuid: string }[]>(`SELECT system_cuid FROM system WHERE name = $1`, [DEMO_SYSTEMS.farm]);
-  const [battery] = await ds.query<
-    {
-      entity_cuid: string;
-    }[]
-  >(`SELECT entity_cuid FROM entity WHERE system_cuid = $1 AND entitytype_id = 'pylontech-us5000'`, [farm.system_cuid]);
+  const [battery] = await ds.query<{ entity_cuid: string }[]>(`SELECT entity_cuid FROM entity WHERE system_cuid = $1 AND entitytype_id = 'pylontech-us5000'`, [
+    farm.system_cuid,
+  ]);
   const privateSystem = newCuid();
   await ds.query(`INSERT INTO system (system_cuid, company_cuid, name, timezone) VALUES ($1, $2, 'Other private', 'Europe/Paris')`, [privateSystem, w.other]);
   const privateController = `other-ctrl-${privateSystem.slice(0, 6)}`;

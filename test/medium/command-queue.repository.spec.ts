@@ -104,12 +104,10 @@ describe('command queue and acknowledgement repositories (database)', () => {
     });
     expect(await status('q-a2')).toBe('SUCCESS');
     expect(await status('q-a1')).toBe('PENDING');
-    const reported = await w.ds.query<
-      {
-        entity_cuid: string;
-        reported_config: unknown;
-      }[]
-    >(`SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`, [[c.demoDevice, c.otherDevice]]);
+    const reported = await w.ds.query<{ entity_cuid: string; reported_config: unknown }[]>(
+      `SELECT entity_cuid, reported_config FROM entity WHERE entity_cuid = ANY($1::varchar[]) ORDER BY entity_cuid`,
+      [[c.demoDevice, c.otherDevice]],
+    );
     expect(Object.fromEntries(reported.map((r) => [r.entity_cuid, r.reported_config]))).toEqual({ [c.demoDevice]: null, [c.otherDevice]: { y: 2 } });
     const [ctrl] = await w.ds.query<{ reported_config: unknown }[]>(`SELECT reported_config FROM controller WHERE controller_id = $1`, [c.demoController]);
     expect(ctrl.reported_config).toEqual({ x: 1 });

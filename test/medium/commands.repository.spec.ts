@@ -90,11 +90,10 @@ describe('commands repository (database)', () => {
   it('typeLogsParameter reads the catalogue', async () => {
     const installer = await w.actor('installer@demo.local');
     const type = (await repo.deviceType(installer, c.demoController, c.demoDevice))!;
-    const [assigned] = await w.ds.query<
-      {
-        parameter_id: string;
-      }[]
-    >(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [type]);
+    const [assigned] = await w.ds.query<{ parameter_id: string }[]>(
+      `SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`,
+      [type],
+    );
     expect(await repo.typeLogsParameter(installer, type, assigned.parameter_id)).toBe(true);
     expect(await repo.typeLogsParameter(installer, type, 'no-such-parameter')).toBe(false);
   });

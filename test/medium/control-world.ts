@@ -14,18 +14,14 @@ export interface ControlWorld {
 }
 
 export async function controlWorld(w: MediumWorld): Promise<ControlWorld> {
-  const [ctrl] = await w.ds.query<
-    {
-      controllertype_cuid: string;
-      system_cuid: string;
-    }[]
-  >(`SELECT controllertype_cuid, system_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
-  const [device] = await w.ds.query<
-    {
-      entity_cuid: string;
-      entitytype_id: string;
-    }[]
-  >(`SELECT entity_cuid, entitytype_id FROM entity WHERE controller_id = $1 ORDER BY name LIMIT 1`, [DEMO_CONTROLLER_ID]);
+  const [ctrl] = await w.ds.query<{ controllertype_cuid: string; system_cuid: string }[]>(
+    `SELECT controllertype_cuid, system_cuid FROM controller WHERE controller_id = $1`,
+    [DEMO_CONTROLLER_ID],
+  );
+  const [device] = await w.ds.query<{ entity_cuid: string; entitytype_id: string }[]>(
+    `SELECT entity_cuid, entitytype_id FROM entity WHERE controller_id = $1 ORDER BY name LIMIT 1`,
+    [DEMO_CONTROLLER_ID],
+  );
   const otherSystem = 'medium-other-system';
   await w.ds.query(`INSERT INTO system (system_cuid, name, company_cuid, timezone) VALUES ($1, 'Other system', $2, 'UTC')`, [otherSystem, w.other]);
   await w.ds.query(

@@ -91,14 +91,10 @@ describe('outbox repositories (database)', () => {
         deliveries.answerIfHeld(job, tx, { ...key, claim_token: 'tok-1' }, { status: 'PENDING', attempts: 1, last_error: 'down', waitMs: 60_000 }),
       ),
     ).toBe(true);
-    const [after] = await w.ds.query<
-      {
-        status: string;
-        attempts: number;
-        last_error: string;
-        lease_until: Date | null;
-      }[]
-    >(`SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`, [event_cuid]);
+    const [after] = await w.ds.query<{ status: string; attempts: number; last_error: string; lease_until: Date | null }[]>(
+      `SELECT status::text AS status, attempts, last_error, lease_until FROM notification_delivery WHERE event_cuid = $1`,
+      [event_cuid],
+    );
     expect(after).toEqual({ status: 'PENDING', attempts: 1, last_error: 'down', lease_until: null });
     expect(await events.transaction(job, (tx) => events.deliverySummary(job, tx, event_cuid))).toEqual({ open: 1, archived: 0, attempts: 1, reasons: null });
 

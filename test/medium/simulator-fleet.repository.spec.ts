@@ -11,11 +11,9 @@ describe('simulator fleet repository (database)', () => {
   const job = systemJob('test-simulator');
   const live = async (company_cuid: string) =>
     (
-      await w.ds.query<
-        {
-          token_cuid: string;
-        }[]
-      >(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [company_cuid])
+      await w.ds.query<{ token_cuid: string }[]>(`SELECT token_cuid FROM auth_token WHERE company_cuid = $1 AND revoked_at IS NULL ORDER BY token_cuid`, [
+        company_cuid,
+      ])
     ).map((t) => t.token_cuid);
 
   beforeAll(async () => {

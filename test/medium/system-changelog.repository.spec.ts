@@ -34,11 +34,10 @@ describe('system changelog repository (database)', () => {
     const basic = w.users['basic@demo.local'];
     const at = new Date('2026-03-02T10:00:00Z');
     await insertAutomaticChangelog(job, w.ds, [row('auto1', s.farm, basic, at), row('auto2', s.farm, null)]);
-    const [{ role_cuid }] = await w.ds.query<
-      {
-        role_cuid: string;
-      }[]
-    >(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1 AND company_cuid = $2`, [basic, w.demo]);
+    const [{ role_cuid }] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1 AND company_cuid = $2`, [
+      basic,
+      w.demo,
+    ]);
     const rows = await entries(s.farm);
     expect(rows.map((r) => [r.log_cuid, r.kind, r.ref, r.role_cuid])).toEqual([
       ['auto1', 'COMMAND', 'cmd-1', role_cuid],
@@ -54,11 +53,9 @@ describe('system changelog repository (database)', () => {
     await insertAutomaticChangelog(job, w.ds, [row('auto3', s.farm, w.users['other@demo.local'])]);
     expect((await w.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM system_changelog WHERE system_cuid = $1`, [s.clinic]))[0].n).toBe(before);
     // The other company's user has no membership in the demo company: their own role is recorded.
-    const [{ role_cuid }] = await w.ds.query<
-      {
-        role_cuid: string;
-      }[]
-    >(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1`, [w.users['other@demo.local']]);
+    const [{ role_cuid }] = await w.ds.query<{ role_cuid: string }[]>(`SELECT role_cuid FROM company_membership WHERE user_cuid = $1`, [
+      w.users['other@demo.local'],
+    ]);
     expect((await entries(s.farm)).find((r) => r.log_cuid === 'auto3')?.role_cuid).toBe(role_cuid);
   });
 });

@@ -19,12 +19,10 @@ describe('telemetry retention repository (database)', () => {
     const systems = Object.fromEntries(
       (await w.ds.query<{ system_cuid: string; name: string }[]>(`SELECT system_cuid, name FROM system`)).map((s) => [s.name, s.system_cuid]),
     );
-    const [b] = await w.ds.query<
-      {
-        entity_cuid: string;
-        entitytype_id: string;
-      }[]
-    >(`SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1 LIMIT 1`, [systems[DEMO_SYSTEMS.farm]]);
+    const [b] = await w.ds.query<{ entity_cuid: string; entitytype_id: string }[]>(
+      `SELECT entity_cuid, entitytype_id FROM entity WHERE system_cuid = $1 LIMIT 1`,
+      [systems[DEMO_SYSTEMS.farm]],
+    );
     battery = b.entity_cuid;
     foreignBattery = newCuid();
     await w.ds.query(`INSERT INTO entity (entity_cuid, name, entitytype_id, system_cuid) VALUES ($1, 'Clinic battery', $2, $3)`, [
@@ -32,11 +30,9 @@ describe('telemetry retention repository (database)', () => {
       b.entitytype_id,
       systems[DEMO_SYSTEMS.clinic],
     ]);
-    const [p] = await w.ds.query<
-      {
-        parameter_id: string;
-      }[]
-    >(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [b.entitytype_id]);
+    const [p] = await w.ds.query<{ parameter_id: string }[]>(`SELECT parameter_id FROM entity_type_log_parameter_assignment WHERE entitytype_id = $1 LIMIT 1`, [
+      b.entitytype_id,
+    ]);
     for (const [entity, d] of [
       [battery, 1],
       [battery, 2],

@@ -25,15 +25,10 @@ describe('telemetry writer repository (database)', () => {
     tz: 'Africa/Nairobi',
   });
   const rollup = async (table: string, entity_cuid: string) =>
-    await w.ds.query<
-      {
-        min: number;
-        max: number;
-        sum: number;
-        count: number;
-        last: number;
-      }[]
-    >(`SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`, [entity_cuid]);
+    await w.ds.query<{ min: number; max: number; sum: number; count: number; last: number }[]>(
+      `SELECT min::float8, max::float8, sum::float8, count::int, last::float8 FROM ${table} WHERE entity_cuid = $1 ORDER BY bucket`,
+      [entity_cuid],
+    );
 
   beforeAll(async () => {
     w = await mediumWorld();

@@ -122,14 +122,9 @@ describe('kill -9 of the server in the middle of a QoS 1 stream', () => {
     expect(await eventually(async () => (await stored()) >= ledger.size, 120_000, 250)).toBe(true);
     await sleep(500);
     expect(await stored()).toBe(ledger.size);
-    const rows = await db.dataSource.query<
-      {
-        entity_cuid: string;
-        parameter_id: string;
-        t: number;
-        value: number;
-      }[]
-    >(`SELECT entity_cuid, parameter_id, (extract(epoch FROM "timestamp") * 1000)::float8 AS t, value FROM parameter_log`);
+    const rows = await db.dataSource.query<{ entity_cuid: string; parameter_id: string; t: number; value: number }[]>(
+      `SELECT entity_cuid, parameter_id, (extract(epoch FROM "timestamp") * 1000)::float8 AS t, value FROM parameter_log`,
+    );
     const mismatched = rows.filter((r) => ledger.get(Ledger.key({ entity_cuid: r.entity_cuid, parameter_id: r.parameter_id, timestamp: r.t })) !== r.value);
     expect(mismatched).toEqual([]);
     // The ledger file says the same as the in-memory ledger.

@@ -133,7 +133,7 @@ export function describeGeneratedInputs(shard: number): void {
       const answer = fastify.inject({ method, url, headers: { cookie, ...(body !== undefined ? { 'content-type': contentType } : {}) }, payload: body });
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
       const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), 20_000) as ReturnType<typeof setTimeout>;
+        timer = setTimeout(() => resolve(undefined), 20_000);
       });
       const res = await Promise.race([answer, late]);
       clearTimeout(timer);

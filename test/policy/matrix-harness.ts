@@ -51,7 +51,7 @@ export async function call(client: HttpClient, path: string, type: Entry['type']
     headers: { cookie: client.cookieHeader(), accept: 'text/event-stream' },
     signal: abort.signal,
   });
-  let text = '';
+  let text: string;
   if (!(res.headers.get('content-type') ?? '').includes('event-stream')) text = await res.text();
   else {
     // the first event of the stream (a connection or an error event; it comes at once, but a loaded

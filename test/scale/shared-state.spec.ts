@@ -144,8 +144,13 @@ describe('shared state between two instances', () => {
     const expected: [string, string][] = [];
     let state = 'RELEASED';
     values.forEach((v, i) => {
-      if (state === 'RELEASED' && v < 20) ((state = 'TRIGGERED'), expected.push(['TRIGGERED', at(100 + i)]));
-      else if (state === 'TRIGGERED' && v > 30) ((state = 'RELEASED'), expected.push(['RELEASED', at(100 + i)]));
+      if (state === 'RELEASED' && v < 20) {
+        state = 'TRIGGERED';
+        expected.push(['TRIGGERED', at(100 + i)]);
+      } else if (state === 'TRIGGERED' && v > 30) {
+        state = 'RELEASED';
+        expected.push(['RELEASED', at(100 + i)]);
+      }
     });
     expect(expected.length).toBeGreaterThanOrEqual(6);
     for (let i = 0; i < values.length; i++) {

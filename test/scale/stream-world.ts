@@ -15,9 +15,9 @@ export interface StreamWorld {
   /** Scratch folder (the simulator's ledger file). */
   dir: string;
   /** Rows in parameter_log. */
-  stored(): Promise<number>;
+  stored: () => Promise<number>;
   /** (entity, parameter, timestamp) keys stored more than once. */
-  duplicates(): Promise<number>;
+  duplicates: () => Promise<number>;
   close(): Promise<void>;
 }
 

@@ -21,6 +21,7 @@ import {
   useTranslate,
   Labeled,
   BooleanInput,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { DOCUMENTATION_TYPES } from '../../../shared/common/enums';
@@ -56,7 +57,7 @@ function Excerpt(_props: { source?: string; label?: string }) {
  * versions inactive (older versions stay, for going back).
  */
 function MakeActiveButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; documentation_type: string; is_active: boolean }>();
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -72,7 +73,7 @@ function MakeActiveButton() {
   const run = async () => {
     setBusy(true);
     try {
-      const { data: active } = await dataProvider.getList('documentation', {
+      const { data: active } = await dataProvider.getList<{ id: Identifier }>('documentation', {
         filter: { documentation_type: record.documentation_type, is_active: true },
         pagination: { page: 1, perPage: 100 },
         sort: { field: 'created_at', order: 'DESC' },

@@ -22,6 +22,7 @@ import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
 import { EventEditToolbar } from '../alerts/setup/templates';
 import { RowButtons } from '../alerts/setup/common';
+import { textOf } from '../../../shared/common/text';
 
 /** Only a path on this site or an https address is shown as an image (as the server accepts). */
 const assetUrl = (v: unknown): string | undefined => (typeof v === 'string' && /^(\/(?!\/)|https:\/\/)/.test(v) ? v : undefined);
@@ -168,10 +169,10 @@ export function DomainList() {
 
 /** The server checks name = sub_domain_name.root_domain_name; the form fills it in. */
 const withName = (data: Record<string, unknown>) => {
-  const sub = String(data.sub_domain_name ?? '')
+  const sub = textOf(data.sub_domain_name ?? '')
     .trim()
     .toLowerCase();
-  const root = String(data.root_domain_name ?? '');
+  const root = textOf(data.root_domain_name ?? '');
   return { ...data, sub_domain_name: sub, name: sub ? `${sub}.${root}` : root };
 };
 

@@ -31,6 +31,7 @@ import {
   useRecordContext,
   useRefresh,
   useTranslate,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ExportCsvButton } from '../kit/ExportCsvButton';
@@ -59,7 +60,7 @@ function SizeField(_props: { source?: string; label?: string }) {
 
 /** Download over GET /api/files/:id (the server checks access and sets the headers). */
 function DownloadLink(_props: { label?: string }) {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; fileName?: string | null }>();
   const translate = useTranslate();
   if (!record) return null;
   const href = `/api/files/${encodeURIComponent(String(record.id))}`;
@@ -124,8 +125,12 @@ function UploadButton() {
   }, [error]);
   // The server's limits (size, accepted types), so the form can say them before sending.
   const limits = useHostedFileLimits(open);
-  const companies = useGetList('company', { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } }, { enabled: open });
-  const systems = useGetList(
+  const companies = useGetList<{ id: Identifier; company_cuid?: string; name: string }>(
+    'company',
+    { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: open },
+  );
+  const systems = useGetList<{ id: Identifier; system_cuid?: string; name: string }>(
     'system',
     { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' }, filter: company ? { company_cuid: company } : {} },
     { enabled: open && !!company },

@@ -24,12 +24,14 @@ import {
   useRefresh,
   useTranslate,
   SelectInput,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import type { FieldValues } from 'react-hook-form';
 import { toHttpError } from '../dataProvider';
 import { ListActions } from '../kit/ListActions';
 import { useCreateAuthToken } from './api';
+import { textOf } from '../../../shared/common/text';
 
 function TokenStatusField(_props: { label?: string; source?: string }) {
   const record = useRecordContext();
@@ -56,7 +58,7 @@ function TokenStatusField(_props: { label?: string; source?: string }) {
 
 /** Revoke (react-admin delete = revoke on the server), with a confirmation. */
 function RevokeButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; description: string; revoked_at?: string | null }>();
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -111,7 +113,7 @@ const filters = [
       { id: 'true', name: 'portal.admin.token.revoked' },
     ]}
     parse={(v: string) => (v === '' ? undefined : v === 'true')}
-    format={(v: unknown) => (v === undefined || v === null ? '' : String(v))}
+    format={(v: unknown) => (v === undefined || v === null ? '' : textOf(v))}
   />,
 ];
 

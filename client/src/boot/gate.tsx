@@ -106,9 +106,9 @@ export function SessionGate({ splash }: { splash: ReactNode }) {
 }
 
 /** The shell's code did not arrive (the link dropped while it loaded): the offline page, which reloads. */
-class ShellLoadBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
-  state: { error: unknown } = { error: null };
-  static getDerivedStateFromError(error: unknown): { error: unknown } {
+class ShellLoadBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  state: { error: Error | null } = { error: null };
+  static getDerivedStateFromError(error: Error): { error: Error | null } {
     return { error };
   }
   render() {

@@ -118,10 +118,10 @@ export function ParameterAssignments({
   );
 }
 
-/** Reloads the lists of one resource only (not the whole page: fewer requests at once). */
+/** Reloads the lists of one resource only (not the whole page: fewer requests at once). Fire and forget: invalidateQueries does not reject. */
 function useRefreshResource(resource: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [resource] });
+  return () => void queryClient.invalidateQueries({ queryKey: [resource] });
 }
 
 function AddParameter({ resource, target, ownerId }: { resource: string; target: string; ownerId: Identifier }) {

@@ -10,6 +10,7 @@ import {
   useNotify,
   useResourceContext,
   useTranslate,
+  type RaRecord,
 } from 'react-admin';
 import { JsonField } from '../kit/JsonField';
 import { ENTITY_TYPE_KINDS, LOG_PARAMETER_TYPES } from '../../../shared/common/enums';
@@ -93,7 +94,7 @@ export function UnitInput(props: { source?: string } & Partial<AutocompleteInput
     const unit = (text ?? '').trim();
     if (!unit) return undefined;
     try {
-      const { data } = await dataProvider.create('unit', { data: { unit, unit_variants: [] } });
+      const { data } = await dataProvider.create<RaRecord>('unit', { data: { unit, unit_variants: [] } });
       notify('portal.catalogue.unit_created', { type: 'info', messageArgs: { unit } });
       return data;
     } catch (error) {

@@ -1,6 +1,6 @@
 import { LocalTextField } from '../kit/LocalTextField';
 import { FrenchInput } from '../kit/FrenchInput';
-import { Create, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required } from 'react-admin';
+import { Create, Edit, List, SearchInput, Show, SimpleForm, SimpleShowLayout, TextInput, required } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ParameterAssignments } from './assignments';
 import { EditOrShow, RecordTabs } from './common';

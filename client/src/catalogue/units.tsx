@@ -19,12 +19,13 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { Stack } from '@mui/material';
 import { EditOrShow } from './common';
 import { ListActions } from '../kit/ListActions';
+import { textOf } from '../../../shared/common/text';
 
 /** A variant is a spelling ("kwh") or, in older data, { unit, factor } ("kW ×0.001"). */
 function variantLabel(v: unknown): string {
   if (v && typeof v === 'object' && 'unit' in v) {
     const { unit, factor } = v as { unit: unknown; factor?: unknown };
-    return factor === undefined ? String(unit) : `${String(unit)} ×${String(factor)}`;
+    return factor === undefined ? String(unit) : `${String(unit)} ×${textOf(factor)}`;
   }
   return String(v);
 }

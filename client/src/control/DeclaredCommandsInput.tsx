@@ -1,9 +1,10 @@
-import { ArrayInput, BooleanInput, maxLength, regex, required, SelectInput, SimpleFormIterator, TextInput, useTranslate } from 'react-admin';
+import { ArrayInput, BooleanInput, maxLength, required, SelectInput, SimpleFormIterator, TextInput, useTranslate } from 'react-admin';
 import { COMMAND_NAME_PATTERN } from '../../../shared/controllers/command-wire';
 import { DecimalInput } from '../kit/DecimalInput';
+import { matches } from '../kit/validators';
 
 const F = 'resources.controllerType.fields.commands';
-const validName = [required(), regex(COMMAND_NAME_PATTERN, 'portal.catalogue.command_name_pattern')];
+const validName = [required(), matches(COMMAND_NAME_PATTERN, 'portal.catalogue.command_name_pattern')];
 
 /** Allowed values of a text argument: one per line in the form, a list in the record. */
 const choicesFormat = (v: unknown) => (Array.isArray(v) ? v.join('\n') : '');

@@ -61,7 +61,10 @@ interface StepUp {
  * dialog asks for it and the SAME call (same command id) goes again with it. A wrong password is
  * shown in the dialog; Cancel sends nothing and resolves undefined. Other failures reject.
  */
-export function useCommandRunner(): { run(call: (password?: string) => Promise<TCommandRecord>): Promise<TCommandRecord | undefined>; dialog: ReactElement } {
+export function useCommandRunner(): {
+  run: (call: (password?: string) => Promise<TCommandRecord>) => Promise<TCommandRecord | undefined>;
+  dialog: ReactElement;
+} {
   const store = useToasts();
   const translate = useTranslate();
   const invalidateCommandData = useInvalidateCommandData();

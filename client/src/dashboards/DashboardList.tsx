@@ -88,7 +88,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
       const created = await createDashboard.mutateAsync({ data: { name: name.trim(), entityowner_cuid: owner, role_cuid: role || null } });
       notify('portal.dashboards.created', { type: 'success' });
       await queryClient.invalidateQueries({ queryKey: ['dashboard.mine'] });
-      navigate(`/dashboards/${encodeURIComponent(String(created.data.id))}`);
+      void navigate(`/dashboards/${encodeURIComponent(String(created.data.id))}`);
     } catch (e) {
       setError(translate('portal.dashboards.save_failed', { message: messageOf(e) }));
       setBusy(false);

@@ -41,9 +41,9 @@ export interface ExportDialogProps {
   timezone: string;
   /** The job this dialog started, as last polled (the parent polls it, also in the background). */
   job: ExportJob | undefined;
-  onStarted(job: ExportJob): void;
-  onNewExport(): void;
-  onClose(): void;
+  onStarted: (job: ExportJob) => void;
+  onNewExport: () => void;
+  onClose: () => void;
 }
 
 const ZONES: string[] = (() => {
@@ -90,7 +90,7 @@ export default function ExportDialog(props: ExportDialogProps) {
   );
 }
 
-function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
+function ExportForm(props: ExportDialogProps & { onNewTemplate: () => void }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const templates = useExportTemplates(props.systemCuid);
@@ -100,7 +100,8 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
   const [format, setFormat] = useState<'csv' | 'xlsx'>('csv');
   const [timezone, setTimezone] = useState(props.timezone);
   const [decimal, setDecimal] = useState<'.' | ','>(() => defaultDecimal(locale));
-  const now = useMemo(() => Date.now(), []);
+  // The time the presets count from: when the dialog opened, then when a preset or the zone was chosen.
+  const [now, setNow] = useState(() => Date.now());
   const [customFrom, setCustomFrom] = useState(() => toLocalInput(exportRange('yesterday', now, props.timezone)!.from, props.timezone));
   const [customTo, setCustomTo] = useState(() => toLocalInput(exportRange('today', now, props.timezone)!.from, props.timezone));
 
@@ -109,11 +110,11 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
   const zoneOk = ZONES.length === 0 || ZONES.includes(timezone) || timezone === 'UTC';
   const range = useMemo(() => {
     if (!zoneOk) return null;
-    if (preset !== 'custom') return exportRange(preset, Date.now(), timezone);
+    if (preset !== 'custom') return exportRange(preset, now, timezone);
     const from = fromLocalInput(customFrom, timezone);
     const to = fromLocalInput(customTo, timezone);
     return from === null || to === null ? null : { from, to };
-  }, [preset, timezone, customFrom, customTo, zoneOk]);
+  }, [preset, now, timezone, customFrom, customTo, zoneOk]);
   const badRange = !!range && range.from >= range.to;
 
   const start = useStartExport({ onSuccess: (job) => props.onStarted(job) });
@@ -162,7 +163,11 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
               size="small"
               exclusive
               value={preset}
-              onChange={(_e, v: ExportPreset | null) => v && setPreset(v)}
+              onChange={(_e, v: ExportPreset | null) => {
+                if (!v) return;
+                setPreset(v);
+                setNow(Date.now());
+              }}
               sx={{ flexWrap: 'wrap', mt: 0.5 }}
             >
               {EXPORT_PRESETS.map((p) => (
@@ -215,8 +220,15 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
             value={timezone}
             disableClearable
             freeSolo
-            onInputChange={(_e, v) => setTimezone(v)}
-            onChange={(_e, v) => v && setTimezone(v)}
+            onInputChange={(_e, v) => {
+              setTimezone(v);
+              setNow(Date.now());
+            }}
+            onChange={(_e, v) => {
+              if (!v) return;
+              setTimezone(v);
+              setNow(Date.now());
+            }}
             renderInput={(params) => (
               <TextField {...params} size="small" label={translate(`${T}.timezone`)} error={!zoneOk || !!errors.timezone} helperText={errors.timezone} />
             )}
@@ -257,7 +269,7 @@ function ExportForm(props: ExportDialogProps & { onNewTemplate(): void }) {
 }
 
 /** A new template of this system, made with the template form; back to the export form when saved. */
-function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone(): void }) {
+function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone: () => void }) {
   const translate = useTranslate();
   const queryClient = useQueryClient();
   return (
@@ -289,7 +301,7 @@ function NewTemplate({ systemCuid, onDone }: { systemCuid: string; onDone(): voi
 }
 
 /** A running or finished job: progress bar, status, the download link or the error. */
-function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose(): void; onNewExport(): void }) {
+function JobView({ job, onClose, onNewExport }: { job: ExportJob; onClose: () => void; onNewExport: () => void }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const active = isActive(job);

@@ -17,6 +17,7 @@ import {
 import { useWatch } from 'react-hook-form';
 import { EXPORT_AGGREGATES, EXPORT_FREQUENCIES, EXPORT_RESOLUTIONS } from '../../../shared/exports/export-config.schema';
 import { type Latest, useChannelDetails, useSystemDevices } from './api';
+import { textOf } from '../../../shared/common/text';
 
 const T = 'portal.exports';
 
@@ -160,8 +161,8 @@ export function TemplateSummaryField() {
   const schedule = c.schedule as { frequency?: string } | null | undefined;
   const parts = [
     translate(`${T}.column_count`, { smart_count: columns }),
-    translate(`${T}.resolutions.${String(c.resolution ?? 'raw')}`),
-    String(c.format ?? 'csv').toUpperCase(),
+    translate(`${T}.resolutions.${textOf(c.resolution ?? 'raw')}`),
+    textOf(c.format ?? 'csv').toUpperCase(),
     ...(schedule?.frequency ? [translate(`${T}.frequencies.${schedule.frequency}`)] : []),
   ];
   return <span data-testid="template-summary">{parts.join(' · ')}</span>;

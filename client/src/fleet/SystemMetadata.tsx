@@ -36,20 +36,25 @@ export function metadataPath(section: string | number, fieldset: string | number
 const fieldsOf = (fs: MetadataFieldset): MetadataField[] => fs.fields ?? fs.data?.fields ?? [];
 const empty = (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
 
+/** One level of the metadata (sections, phases, fieldsets, fields), in the data and in the form. */
+type Level = Record<string, unknown>;
+
 /** Stored data → form values (only what the active template knows). */
-export function toFormValues(template: MetadataSection[], data: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = {};
+export function toFormValues(template: MetadataSection[], data: Level): Level {
+  const out: Level = {};
   for (const section of template) {
-    const stored = ownEntry(data, String(section.section_id)) ?? {};
-    const fill = (source: Record<string, any>) => {
-      const o: Record<string, any> = {};
+    const stored = (ownEntry(data, String(section.section_id)) ?? {}) as Level;
+    const fill = (source: Level) => {
+      const o: Level = {};
       for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
-        const values = ownEntry(source, String(fs.fieldset_id)) ?? {};
+        const values = (ownEntry(source, String(fs.fieldset_id)) ?? {}) as Level;
         o[`f${fs.fieldset_id}`] = Object.fromEntries(fieldsOf(fs).map((f) => [f.key, ownEntry(values, f.key) ?? null]));
       }
       return o;
     };
-    out[`s${section.section_id}`] = section.isPhaseSection ? Object.fromEntries(PHASES.map((p) => [p, fill(ownEntry(stored, p) ?? {})])) : fill(stored);
+    out[`s${section.section_id}`] = section.isPhaseSection
+      ? Object.fromEntries(PHASES.map((p) => [p, fill((ownEntry(stored, p) ?? {}) as Level)]))
+      : fill(stored);
   }
   return out;
 }
@@ -58,15 +63,15 @@ export function toFormValues(template: MetadataSection[], data: Record<string, a
  * Form values → the data to save: the active template's fields only (keys of removed fields are
  * left out, as the server asks), empty values dropped, a phase nobody filled in left out.
  */
-export function fromFormValues(template: MetadataSection[], values: Record<string, any>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function fromFormValues(template: MetadataSection[], values: Level): Level {
+  const out: Level = {};
   for (const section of template) {
-    const form = values?.[`s${section.section_id}`] ?? {};
-    const collect = (source: Record<string, any>) => {
+    const form = (values?.[`s${section.section_id}`] ?? {}) as Level;
+    const collect = (source: Level | undefined) => {
       const o: Record<string, Record<string, unknown>> = {};
       let any = false;
       for (const fs of section.fieldsets.filter((f) => f.active !== false)) {
-        const fv = ownEntry(source, `f${fs.fieldset_id}`) ?? {};
+        const fv = (ownEntry(source, `f${fs.fieldset_id}`) ?? {}) as Level;
         const kept: Record<string, unknown> = {};
         for (const field of fieldsOf(fs)) {
           const v = ownEntry(fv, field.key);
@@ -82,7 +87,7 @@ export function fromFormValues(template: MetadataSection[], values: Record<strin
     if (section.isPhaseSection) {
       const phases: Record<string, unknown> = {};
       for (const p of PHASES) {
-        const { o, any } = collect(form[p]);
+        const { o, any } = collect(form[p] as Level | undefined);
         if (any) phases[p] = o;
       }
       out[String(section.section_id)] = phases;

@@ -68,7 +68,7 @@ export function SystemSharingPanel({ system }: { system: RaRecord }) {
     e.preventDefault();
     const company_cuid = partner.trim();
     if (!company_cuid) return;
-    create(
+    void create(
       'systemSharing',
       { data: { system_cuid: systemCuid, company_cuid, change } },
       {
@@ -94,7 +94,7 @@ export function SystemSharingPanel({ system }: { system: RaRecord }) {
     );
   const onRemove = () => {
     if (!toRemove) return;
-    remove(
+    void remove(
       'systemSharing',
       { id: toRemove.id, previousData: toRemove },
       {

@@ -46,7 +46,7 @@ export default function Home() {
   usePageTitle(null);
   const [company, setCompany] = useState('');
   const now = useNow(5_000);
-  const memberships = context?.memberships ?? [];
+  const memberships = useMemo(() => context?.memberships ?? [], [context?.memberships]);
   const companies = useMemo(() => {
     const seen = new Map<string, string>();
     for (const m of memberships) seen.set(m.company_cuid, m.company.name);
@@ -54,9 +54,11 @@ export default function Home() {
   }, [memberships]);
 
   const overview = useFleetOverview(company, !!context);
-  // This month so far; moves with each refreshed overview so the bars refresh with it.
+  // This month so far; moves with each refreshed overview so the bars refresh with it (until the
+  // first one, up to when the page opened).
+  const [openedAt] = useState(() => Date.now());
   const generatedAt = overview.data ? new Date(overview.data.generated_at).getTime() : 0;
-  const month = useMemo(() => monthRange(new Date(Math.max(Date.now(), generatedAt))), [generatedAt]);
+  const month = useMemo(() => monthRange(new Date(Math.max(openedAt, generatedAt))), [openedAt, generatedAt]);
 
   if (!context) return null;
   const { user, isSuperUser } = context;

@@ -1,3 +1,4 @@
+import { textOf } from '../../../shared/common/text';
 /**
  * A catalogue or template text in the reader's language: the record's `translations[locale][field]`
  * when it holds one (not empty), else the English of the field itself (`record[field]`). The
@@ -16,5 +17,5 @@ export function localText(record: object | null | undefined, field: string, loca
     }
   }
   const own = Object.prototype.hasOwnProperty.call(r, field) ? r[field] : undefined;
-  return typeof own === 'string' ? own : own === null || own === undefined ? null : String(own);
+  return typeof own === 'string' ? own : own === null || own === undefined ? null : textOf(own);
 }

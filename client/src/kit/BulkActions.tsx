@@ -14,6 +14,7 @@ import {
   useResourceContext,
   useTranslate,
   useCanAccess,
+  type RaRecord,
 } from 'react-admin';
 import { useRecordAccess } from './useRecordAccess';
 import { DependentsNotice } from './DependentsNotice';
@@ -38,7 +39,7 @@ const NONE = '\u0000none';
  */
 export function BulkActions({ edit = [] }: { edit?: BulkEditField[] }) {
   const resource = useResourceContext() ?? '';
-  const { selectedIds } = useListContext();
+  const { selectedIds } = useListContext<RaRecord>();
   const access = useRecordAccess(resource, selectedIds);
   const { canAccess: mayDelete } = useCanAccess({ resource, action: 'delete' });
   const { canAccess: mayEdit } = useCanAccess({ resource, action: 'edit' });
@@ -76,7 +77,7 @@ function useAfterBulk() {
 
 function BulkDeleteButton({ blocked }: { blocked: number }) {
   const resource = useResourceContext() ?? '';
-  const { selectedIds } = useListContext();
+  const { selectedIds } = useListContext<RaRecord>();
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const after = useAfterBulk();
@@ -122,7 +123,7 @@ function BulkDeleteButton({ blocked }: { blocked: number }) {
 function BulkEditButton({ fields, blocked }: { fields: BulkEditField[]; blocked: number }) {
   const translate = useTranslate();
   const resource = useResourceContext() ?? '';
-  const { selectedIds } = useListContext();
+  const { selectedIds } = useListContext<RaRecord>();
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const after = useAfterBulk();
@@ -132,7 +133,7 @@ function BulkEditButton({ fields, blocked }: { fields: BulkEditField[]; blocked:
   const [busy, setBusy] = useState(false);
   const field = fields.find((f) => f.source === source) ?? fields[0];
   const ref = field?.reference;
-  const { data: refData } = useGetList(
+  const { data: refData } = useGetList<RaRecord>(
     ref?.resource ?? resource,
     { pagination: { page: 1, perPage: 1000 }, sort: { field: ref?.optionText ?? 'id', order: 'ASC' } },
     { enabled: open && !!ref },

@@ -1,7 +1,8 @@
 import TextField from '@mui/material/TextField';
-import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
 import { FieldTitle, InputHelperText, useInput, type InputProps, type Validator } from 'react-admin';
 import { parseDecimal } from './decimal';
+import { textOf } from '../../../shared/common/text';
 
 export interface DecimalInputProps extends Omit<InputProps, 'format' | 'parse'> {
   /** Whole numbers only (digits). */
@@ -14,7 +15,7 @@ export interface DecimalInputProps extends Omit<InputProps, 'format' | 'parse'> 
 }
 
 const asText = (value: unknown): string =>
-  value === null || value === undefined ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
+  value === null || value === undefined ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : textOf(value);
 
 /**
  * The one number field of the portal, in place of react-admin's NumberInput: a text input (the
@@ -53,9 +54,11 @@ export function DecimalInput(props: DecimalInputProps) {
     const read = parseDecimal(current, { integer });
     return read.ok && read.value === field.value ? current : asText(field.value);
   };
-  useEffect(() => {
+  // A new form value (a reset, a value set elsewhere) shows unless the field is being typed in.
+  const showValue = useEffectEvent(() => {
     if (!focused.current) setText(follow);
-  }, [field.value]);
+  });
+  useEffect(() => showValue(), [field.value]);
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const typed = event.target.value;

@@ -1,6 +1,6 @@
 import DownloadIcon from '@mui/icons-material/GetApp';
 import { useState } from 'react';
-import { Button, downloadCSV, useDataProvider, useListContext, useNotify, useResourceContext, type DataProvider } from 'react-admin';
+import { Button, downloadCSV, useDataProvider, useListContext, useNotify, useResourceContext, type DataProvider, type RaRecord } from 'react-admin';
 import { recordsToCsv } from './csv';
 
 const PAGE = 1000;
@@ -22,7 +22,9 @@ export async function fetchAllRecords(
 
 /** CSV of the FILTERED list: all pages, every field (JSON columns as JSON text). */
 export function ExportCsvButton() {
-  const { filterValues, sort, total } = useListContext();
+  const list = useListContext<RaRecord>();
+  const { sort, total } = list;
+  const filterValues = list.filterValues as Record<string, unknown> | undefined;
   const resource = useResourceContext() ?? '';
   const dataProvider = useDataProvider();
   const notify = useNotify();

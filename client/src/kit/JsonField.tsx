@@ -14,7 +14,7 @@ export interface JsonFieldProps extends FieldProps {
  */
 export function JsonField(props: JsonFieldProps) {
   const { compact = false, maxLength = 80 } = props;
-  const value = useFieldValue(props);
+  const value: unknown = useFieldValue(props);
   const translate = useTranslate();
   if (value === null || value === undefined) {
     return (

@@ -2,6 +2,7 @@ import { Box, Button, type SxProps, type Theme, FormHelperText, InputLabel, Stac
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { FieldTitle, type InputProps, useInput, useTranslate, type Validator } from 'react-admin';
 import { formatJsonValue, InvalidJson, parseJsonText, sameJson } from './JsonInput.parse';
+import { sxItems } from './sx';
 
 /** What the editor hands the form (a box, so a value with a `target` key is not taken for an event). */
 class Edited {
@@ -104,7 +105,7 @@ export function JsonInput(props: JsonInputProps) {
       : undefined;
 
   return (
-    <Box className={className} sx={[{ width: fullWidth ? '100%' : undefined, mb: 1 }, ...(Array.isArray(sx) ? sx : [sx])]} data-testid={`json-input-${source}`}>
+    <Box className={className} sx={[{ width: fullWidth ? '100%' : undefined, mb: 1 }, ...sxItems(sx)]} data-testid={`json-input-${source}`}>
       <Stack direction="row" alignItems="flex-end" justifyContent="space-between" sx={{ mb: 0.5 }}>
         <InputLabel htmlFor={id} error={!!shownError} shrink={false} sx={{ position: 'static', transform: 'none' }}>
           {label !== false ? <FieldTitle label={label} source={source} resource={resource} isRequired={isRequired} /> : null}

@@ -2,8 +2,9 @@ import { Box, type SxProps, type Theme } from '@mui/material';
 import Markdown from 'react-markdown';
 import { type FieldProps, useFieldValue } from 'react-admin';
 import { safeMarkdownUrl } from './MarkdownField.url';
+import { sxItems } from './sx';
 
-const markdownSx: SxProps<Theme> = {
+const markdownSx = {
   '& h1': { fontSize: '1.6rem' },
   '& h2': { fontSize: '1.35rem' },
   '& h3': { fontSize: '1.15rem' },
@@ -13,7 +14,7 @@ const markdownSx: SxProps<Theme> = {
   '& table': { borderCollapse: 'collapse' },
   '& td, & th': { border: 1, borderColor: 'divider', px: 1 },
   wordBreak: 'break-word',
-};
+} satisfies SxProps<Theme>;
 
 /**
  * Markdown rendered safely: raw HTML is shown as text (never parsed), links only go to
@@ -21,7 +22,7 @@ const markdownSx: SxProps<Theme> = {
  */
 export function MarkdownView({ text, sx }: { text: string; sx?: SxProps<Theme> }) {
   return (
-    <Box className="markdown-body" sx={[markdownSx, ...(Array.isArray(sx) ? sx : [sx])]} data-testid="markdown-view">
+    <Box className="markdown-body" sx={[markdownSx, ...sxItems(sx)]} data-testid="markdown-view">
       <Markdown
         skipHtml={false}
         urlTransform={safeMarkdownUrl}
@@ -46,6 +47,6 @@ export function MarkdownView({ text, sx }: { text: string; sx?: SxProps<Theme> }
 
 /** A Markdown field of the record in context, rendered read-only: `<MarkdownField source="content" />`. */
 export function MarkdownField(props: FieldProps & { sx?: SxProps<Theme> }) {
-  const value = useFieldValue(props);
+  const value: unknown = useFieldValue(props);
   return <MarkdownView text={typeof value === 'string' ? value : ''} sx={props.sx} />;
 }

@@ -17,7 +17,12 @@ export function MarkdownInput(props: TextInputProps & { minRows?: number }) {
   const base = useId();
   return (
     <Box sx={{ width: '100%' }} data-testid={`markdown-input-${props.source}`}>
-      <Tabs value={tab} onChange={(_e, v) => setTab(v)} aria-label={translate('portal.kit.markdown.write', { _: 'Write' })} sx={{ minHeight: 36 }}>
+      <Tabs
+        value={tab}
+        onChange={(_e, v: 'write' | 'preview') => setTab(v)}
+        aria-label={translate('portal.kit.markdown.write', { _: 'Write' })}
+        sx={{ minHeight: 36 }}
+      >
         <Tab
           value="write"
           label={translate('portal.kit.markdown.write', { _: 'Write' })}

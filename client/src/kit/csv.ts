@@ -79,7 +79,12 @@ export function toCsvCells(record: Record<string, unknown>): Record<string, stri
 export function recordsToCsv(records: Record<string, unknown>[]): string {
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const r of records) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k));
+  for (const r of records)
+    for (const k of Object.keys(r))
+      if (!seen.has(k)) {
+        seen.add(k);
+        columns.push(k);
+      }
   const lines = [csvLine(columns.map((c) => inertCell(c)))];
   for (const r of records) {
     const cells = toCsvCells(r);

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 
 /** §9 prefetch: a link within this distance of the viewport prefetches its screen. */
 export const PREFETCH_ROOT_MARGIN = '200px';
@@ -43,7 +43,9 @@ function sharedObserver(): IntersectionObserver | null {
  */
 export function usePrefetchOnView<T extends Element>(prefetch: () => void): (element: T | null) => void {
   const latest = useRef(prefetch);
-  latest.current = prefetch;
+  useLayoutEffect(() => {
+    latest.current = prefetch;
+  });
   const observed = useRef<T | null>(null);
   const done = useRef(false);
   return useCallback((element: T | null) => {

@@ -1,6 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { formatRelative } from '../i18n/format';
+import { useNow } from '../kit/useNow';
 import { connection } from '../trpc/connection';
 
 /**
@@ -9,16 +10,15 @@ import { connection } from '../trpc/connection';
  */
 export function ConnectionBanner() {
   const state = useSyncExternalStore(connection.subscribe, connection.getState);
+  if (state.reachable) return null;
+  return <OfflineBanner lastAnswerAt={state.lastAnswerAt} />;
+}
+
+/** Shown while the server cannot be reached: its clock starts when it appears and moves every 15 s. */
+function OfflineBanner({ lastAnswerAt }: { lastAnswerAt: number | null }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (state.reachable) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 15_000);
-    return () => clearInterval(timer);
-  }, [state.reachable]);
-  if (state.reachable) return null;
+  const now = useNow(15_000);
   return (
     <div
       role="status"
@@ -42,9 +42,9 @@ export function ConnectionBanner() {
       }}
     >
       <span>{translate('portal.network.offline')}</span>
-      {state.lastAnswerAt !== null && (
+      {lastAnswerAt !== null && (
         <span data-testid="offline-data-age" style={{ display: 'block', fontWeight: 400, fontSize: 12, opacity: 0.85 }}>
-          {translate('portal.network.updated', { age: formatRelative(state.lastAnswerAt, now, locale) })}
+          {translate('portal.network.updated', { age: formatRelative(lastAnswerAt, now, locale) })}
         </span>
       )}
     </div>

@@ -90,7 +90,7 @@ export default function LoginPage() {
     setSubmitting(false);
     if (result.ok) {
       primeSession(result.context);
-      navigate(nextAfterLogin(location.search, location.state), { replace: true });
+      void navigate(nextAfterLogin(location.search, location.state), { replace: true });
       return;
     }
     setFailure(result.failure);

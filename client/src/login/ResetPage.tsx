@@ -55,7 +55,7 @@ export default function ResetPage() {
     const answer = await completeReset(token, password, locale);
     setSubmitting(false);
     if (answer.ok) {
-      navigate(LOGIN_PATH, { replace: true, state: { accountNotice: 'password_set' } satisfies PasswordSetState });
+      void navigate(LOGIN_PATH, { replace: true, state: { accountNotice: 'password_set' } satisfies PasswordSetState });
       return;
     }
     if (answer.kind === 'invalid-link') setLinkDead(true);

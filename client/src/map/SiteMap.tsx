@@ -1,7 +1,7 @@
 import 'leaflet/dist/leaflet.css';
 import { Box } from '@mui/material';
 import L from 'leaflet';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
 import Supercluster, { type ClusterProperties } from 'supercluster';
@@ -31,11 +31,13 @@ export default function SiteMap({ pins, height = 320, onPinClick }: SiteMapProps
   const settings = useMapSettings();
   // Latest handlers and labels, read by the map's listeners without rebuilding the map.
   const choose = useRef<(pin: MapPin) => void>(() => undefined);
-  choose.current = onPinClick ?? ((pin) => navigate(siteSystemsPath(pin.site_cuid)));
   const label = useRef<(pin: MapPin) => string>(() => '');
-  label.current = (pin) => translate('portal.map.pin_label', { name: pin.name, state: translate(`portal.map.state.${pin.state}`), smart_count: pin.systems });
   const clusterLabel = useRef<(count: number, state: MapPin['state']) => string>(() => '');
-  clusterLabel.current = (count, state) => translate('portal.map.cluster_label', { smart_count: count, state: translate(`portal.map.state.${state}`) });
+  useLayoutEffect(() => {
+    choose.current = onPinClick ?? ((pin) => navigate(siteSystemsPath(pin.site_cuid)));
+    label.current = (pin) => translate('portal.map.pin_label', { name: pin.name, state: translate(`portal.map.state.${pin.state}`), smart_count: pin.systems });
+    clusterLabel.current = (count, state) => translate('portal.map.cluster_label', { smart_count: count, state: translate(`portal.map.state.${state}`) });
+  });
 
   // The map and its borders, once.
   useEffect(() => {

@@ -18,17 +18,18 @@ import {
   useRecordContext,
   useTranslate,
   BooleanField,
-  regex,
   CreateButton,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
+import { matches } from '../kit/validators';
 import { useCurrentRecordAccess } from '../kit/useRecordAccess';
 import { MembershipEditButton } from './memberships';
 import { RoleChipField } from './roles-ui';
 
-const url = regex(/^https?:\/\/\S+$/i, 'portal.organisation.company.url_hint');
+const url = matches(/^https?:\/\/\S+$/i, 'portal.organisation.company.url_hint');
 
 /** The company's logo (a URL the company gives); only http(s) addresses are shown. */
 export function LogoField(_props: { label?: string; source?: string }) {
@@ -112,7 +113,7 @@ function CompanyMembers() {
   const translate = useTranslate();
   const { canAccess: canList } = useCanAccess({ resource: 'companyMembership', action: 'list' });
   const { canAccess: canCreate } = useCanAccess({ resource: 'companyMembership', action: 'create' });
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; company_cuid: string }>();
   if (!canList || !record) return null;
   return (
     <Box sx={{ width: '100%', mt: 2 }}>

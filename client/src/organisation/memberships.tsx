@@ -17,6 +17,7 @@ import {
   useGetIdentity,
   usePermissions,
   useRecordContext,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { type Actor, isSuperUser } from '../../../shared/access/policy';
@@ -28,7 +29,7 @@ import { RoleChipField, RoleSelectInput, useRoles } from './roles-ui';
  * edits anyone but not their own role while it is level 0. The server checks the same.
  */
 function useMayEditMembership(): boolean {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; user_cuid: string; company_cuid: string; role_cuid: string; role_level?: number }>();
   const { identity } = useGetIdentity();
   const { permissions } = usePermissions<Actor | null>();
   const { canAccess } = useCanAccess({ resource: 'companyMembership', action: 'edit' });

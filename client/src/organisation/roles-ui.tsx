@@ -67,7 +67,7 @@ export function RoleSelectInput(props: InputProps & { helperText?: string }) {
       select
       id={id}
       {...field}
-      value={field.value ?? ''}
+      value={(field.value as string | null | undefined) ?? ''}
       label={<FieldTitle label={props.label} source={props.source} resource={props.resource} isRequired={isRequired} />}
       error={!!error}
       helperText={<InputHelperText error={error} helperText={props.helperText} />}

@@ -1,5 +1,5 @@
 import { LocalTextField } from '../kit/LocalTextField';
-import { List, TextField } from 'react-admin';
+import { List } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { RoleChipField } from './roles-ui';
 

@@ -35,6 +35,7 @@ import {
   useRefresh,
   useTranslate,
   EditButton,
+  type Identifier,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { ListActions } from '../kit/ListActions';
@@ -42,6 +43,7 @@ import { toHttpError } from '../dataProvider';
 import { useCreateUser, useResendInvitation, useSetUserActive } from './api';
 import { RoleChipField, RoleSelectInput } from './roles-ui';
 import { MembershipEditButton } from './memberships';
+import { textOf } from '../../../shared/common/text';
 
 const MIN_PASSWORD = 8;
 
@@ -64,7 +66,7 @@ function useUserFilters() {
         { id: 'true', name: 'portal.organisation.user.inactive' },
       ]}
       parse={(v: string) => (v === '' ? undefined : v === 'true')}
-      format={(v: unknown) => (v === undefined || v === null ? '' : String(v))}
+      format={(v: unknown) => (v === undefined || v === null ? '' : textOf(v))}
     />,
   ];
 }
@@ -90,7 +92,15 @@ export function UserStatusField(_props: { label?: string; source?: string }) {
 
 /** Deactivate (with confirmation) or Reactivate (showing when and by whom it was deactivated). */
 export function UserStatusButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<{
+    id: Identifier;
+    user_cuid: string;
+    name: string;
+    email: string;
+    inactive: boolean;
+    inactivated_at?: string | null;
+    inactivated_by_user_cuid?: string | null;
+  }>();
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -170,7 +180,7 @@ export function UserStatusButton() {
 
 /** Delete (spec §6): a superuser only, never oneself. */
 export function UserDeleteButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: Identifier; user_cuid: string; name: string }>();
   const { identity } = useGetIdentity();
   const { canAccess } = useCanAccess({ resource: 'user', action: 'delete' });
   if (!record || !canAccess || !identity || String(identity.id) === String(record.user_cuid)) return null;

@@ -96,7 +96,7 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
   });
 
   it(`signs out when the failures pass ${SESSION_MAX_FAILURES}, not before`, async () => {
-    answers = Array.from({ length: 20 }, () => ({ kind: 'failed', message: 'down' }) as SessionCheck);
+    answers = Array.from({ length: 20 }, (): SessionCheck => ({ kind: 'failed', message: 'down' }));
     sut.start(context());
     await clock.advance(SESSION_RECHECK_MS * SESSION_MAX_FAILURES);
     expect(sut.getState()).toMatchObject({ status: 'loaded', failures: SESSION_MAX_FAILURES });
@@ -249,8 +249,8 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     it('a 30-s drop (offline, every check rejected) keeps the session, and the first answer after it resets the counter', async () => {
       const drop = (30_000 / SESSION_RECHECK_MS) | 0;
       answers = [
-        ...Array.from({ length: 3 }, () => ({ kind: 'failed', message: '502', status: 502 }) as SessionCheck),
-        ...Array.from({ length: drop }, () => ({ kind: 'unreachable', message: 'Failed to fetch' }) as SessionCheck),
+        ...Array.from({ length: 3 }, (): SessionCheck => ({ kind: 'failed', message: '502', status: 502 })),
+        ...Array.from({ length: drop }, (): SessionCheck => ({ kind: 'unreachable', message: 'Failed to fetch' })),
       ];
       sut.start(context());
       await clock.advance(SESSION_RECHECK_MS * 3);
@@ -278,7 +278,7 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     });
 
     it(`11 consecutive 5xx answers sign out (the spec's rule is kept for answers)`, async () => {
-      answers = Array.from({ length: SESSION_MAX_FAILURES + 1 }, () => ({ kind: 'failed', message: '500', status: 500 }) as SessionCheck);
+      answers = Array.from({ length: SESSION_MAX_FAILURES + 1 }, (): SessionCheck => ({ kind: 'failed', message: '500', status: 500 }));
       sut.start(context());
       await clock.advance(SESSION_RECHECK_MS * (SESSION_MAX_FAILURES + 1));
       expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'FAILURES' });

@@ -24,6 +24,8 @@ export default function SystemStatus({ systemCuid, timezone }: { systemCuid: str
   if (status.isPending) return <CircularProgress size={24} aria-label={translate('portal.app.loading')} />;
   if (status.isError) return <Alert severity="error">{translate('portal.status.load_failed', { message: messageOf(status.error) })}</Alert>;
   const data = status.data;
+  // Ages are told as of the answer (each refresh moves them).
+  const now = status.dataUpdatedAt;
   return (
     <Stack spacing={3} data-testid="system-status">
       <section aria-labelledby="status-devices">
@@ -35,7 +37,7 @@ export default function SystemStatus({ systemCuid, timezone }: { systemCuid: str
         ) : (
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr', xl: '1fr 1fr 1fr' } }}>
             {data.devices.map((d) => (
-              <DeviceCard key={d.entity_cuid} device={d} timezone={timezone} canMute={!!canMute} onMute={() => setMuting(d)} />
+              <DeviceCard key={d.entity_cuid} device={d} now={now} timezone={timezone} canMute={!!canMute} onMute={() => setMuting(d)} />
             ))}
           </Box>
         )}
@@ -49,7 +51,14 @@ export default function SystemStatus({ systemCuid, timezone }: { systemCuid: str
         ) : (
           <Stack spacing={2}>
             {data.controllers.map((c) => (
-              <ControllerCard key={c.controller_id} controller={c} from={new Date(data.from).getTime()} to={new Date(data.to).getTime()} timezone={timezone} />
+              <ControllerCard
+                key={c.controller_id}
+                controller={c}
+                now={now}
+                from={new Date(data.from).getTime()}
+                to={new Date(data.to).getTime()}
+                timezone={timezone}
+              />
             ))}
           </Stack>
         )}
@@ -71,7 +80,7 @@ export default function SystemStatus({ systemCuid, timezone }: { systemCuid: str
   );
 }
 
-function DeviceCard({ device, timezone, canMute, onMute }: { device: Device; timezone: string; canMute: boolean; onMute: () => void }) {
+function DeviceCard({ device, now, timezone, canMute, onMute }: { device: Device; now: number; timezone: string; canMute: boolean; onMute: () => void }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const state = device.state;
@@ -110,7 +119,7 @@ function DeviceCard({ device, timezone, canMute, onMute }: { device: Device; tim
               sx={{ display: 'block', mt: 0.5 }}
               title={fullLabel(new Date(state.timestamp).getTime(), locale, timezone)}
             >
-              {translate('portal.status.last_reported', { age: ageLabel(new Date(state.timestamp).getTime(), Date.now(), locale) })}
+              {translate('portal.status.last_reported', { age: ageLabel(new Date(state.timestamp).getTime(), now, locale) })}
             </Typography>
             <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.25, my: 1 }}>
               {state.values.map((v) => (
@@ -176,7 +185,7 @@ function DeviceCard({ device, timezone, canMute, onMute }: { device: Device; tim
 }
 
 /** A controller's state and its timeline: coloured segments, each focusable with its from–to as tooltip and label. */
-function ControllerCard({ controller, from, to, timezone }: { controller: Controller; from: number; to: number; timezone: string }) {
+function ControllerCard({ controller, now, from, to, timezone }: { controller: Controller; now: number; from: number; to: number; timezone: string }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const span = Math.max(1, to - from);
@@ -196,7 +205,7 @@ function ControllerCard({ controller, from, to, timezone }: { controller: Contro
           />
           {controller.last_seen_at && (
             <Typography variant="caption" color="text.secondary">
-              {ageLabel(new Date(controller.last_seen_at).getTime(), Date.now(), locale)}
+              {ageLabel(new Date(controller.last_seen_at).getTime(), now, locale)}
             </Typography>
           )}
         </Stack>

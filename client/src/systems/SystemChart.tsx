@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisLabel, fullLabel } from './chart-time';
@@ -51,9 +51,9 @@ export function alignSeries(parameters: ChartParameter[], series: SystemChartPro
   const data: (number | null)[][] = [xs.map((t) => t / 1000)];
   for (const p of parameters) {
     const points = series.find((s) => s.parameter_id === p.parameter_id)?.points ?? [];
-    const min: (number | null)[] = new Array(xs.length).fill(null);
-    const max: (number | null)[] = new Array(xs.length).fill(null);
-    const avg: (number | null)[] = new Array(xs.length).fill(null);
+    const min = new Array<number | null>(xs.length).fill(null);
+    const max = new Array<number | null>(xs.length).fill(null);
+    const avg = new Array<number | null>(xs.length).fill(null);
     for (const pt of points) {
       const i = index.get(pt.t)!;
       min[i] = pt.min;
@@ -73,7 +73,9 @@ export default function SystemChart(props: SystemChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const latest = useRef(props);
-  latest.current = props;
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
 
   const { parameters, series, from, to, timeZone, locale, labels } = props;
 

@@ -13,8 +13,17 @@ import { formatTriggeredAt } from './format';
 import type { CloseReason, ToastEntry } from './toast-store';
 import { ownEntry } from '../../../shared/common/own-entry';
 
-const SEVERITY_ICONS = { INFO: InfoIcon, WARNING: WarningIcon, ERROR: ErrorIcon, CRITICAL: ReportIcon } as const;
-const ACTION_ICONS = { SUCCESS: CheckCircleIcon, FAILURE: HighlightOffIcon, PENDING: HourglassTopIcon } as const;
+const SEVERITY_ICONS = {
+  INFO: <InfoIcon fontSize="small" />,
+  WARNING: <WarningIcon fontSize="small" />,
+  ERROR: <ErrorIcon fontSize="small" />,
+  CRITICAL: <ReportIcon fontSize="small" />,
+} as const;
+const ACTION_ICONS = {
+  SUCCESS: <CheckCircleIcon fontSize="small" />,
+  FAILURE: <HighlightOffIcon fontSize="small" />,
+  PENDING: <HourglassTopIcon fontSize="small" />,
+} as const;
 
 /** Pointer travel before a press becomes a swipe (and no longer a click). */
 const DRAG_START_PX = 6;
@@ -23,10 +32,10 @@ export interface ToastItemProps {
   toast: ToastEntry;
   locale: string;
   translate: Translate;
-  onClose(id: string, reason: CloseReason): void;
-  onClickThrough(toast: ToastEntry): void;
-  onAcknowledge(toast: ToastEntry): void;
-  onMute(toast: ToastEntry): void;
+  onClose: (id: string, reason: CloseReason) => void;
+  onClickThrough: (toast: ToastEntry) => void;
+  onAcknowledge: (toast: ToastEntry) => void;
+  onMute: (toast: ToastEntry) => void;
 }
 
 export function ToastItem({ toast, locale, translate, onClose, onClickThrough, onAcknowledge, onMute }: ToastItemProps) {
@@ -90,8 +99,8 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
     }
   };
 
-  const SeverityIcon = ownEntry(SEVERITY_ICONS, toast.severity) ?? InfoIcon;
-  const ActionIcon = toast.actionResponse ? ownEntry(ACTION_ICONS, toast.actionResponse) : undefined;
+  const icon =
+    (toast.actionResponse ? ownEntry(ACTION_ICONS, toast.actionResponse) : undefined) ?? ownEntry(SEVERITY_ICONS, toast.severity) ?? SEVERITY_ICONS.INFO;
   const style = {
     '--toast-colour': ownEntry(SEVERITY_COLOURS, toast.severity) ?? SEVERITY_COLOURS.INFO,
     ...(toast.actionResponse ? { '--toast-action-colour': ownEntry(ACTION_RESPONSE_COLOURS, toast.actionResponse) } : {}),
@@ -126,7 +135,7 @@ export function ToastItem({ toast, locale, translate, onClose, onClickThrough, o
       onKeyDown={onKeyDown}
     >
       <span className="toast-icon" data-action-response={toast.actionResponse} aria-hidden="true">
-        {ActionIcon ? <ActionIcon fontSize="small" /> : <SeverityIcon fontSize="small" />}
+        {icon}
       </span>
       <div className="toast-body">
         <div className="toast-title" id={titleId}>

@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router';
 import type { TToast } from '../../../server/src/alerts/portal/portal.schema';
@@ -35,7 +35,9 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
   const notify = useNotify();
   const navigate = useNavigate();
   const latest = useRef(session);
-  latest.current = session;
+  useLayoutEffect(() => {
+    latest.current = session;
+  });
 
   const prefs = session.context?.user.meta.preferences?.toast_notifications;
   useEffect(() => {
@@ -72,7 +74,7 @@ export function ToastProvider({ children, store: given }: { children?: ReactNode
     // Opening a portal notification is reading it (PortalNotificationUserHistory); an alarm is
     // acknowledged only on purpose (its button, or its row menu on the alarm tab this leads to).
     if (!toast.alarm) acknowledge(toast).catch(() => undefined);
-    if (toast.onClickTarget.startsWith('/') && !toast.onClickTarget.startsWith('//')) navigate(toast.onClickTarget);
+    if (toast.onClickTarget.startsWith('/') && !toast.onClickTarget.startsWith('//')) void navigate(toast.onClickTarget);
   };
 
   const onMute = (toast: ToastEntry) => {

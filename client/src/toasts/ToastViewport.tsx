@@ -11,9 +11,9 @@ export interface ToastViewportProps {
   live?: string;
   locale: string;
   translate: Translate;
-  onClickThrough(toast: ToastEntry): void;
-  onAcknowledge(toast: ToastEntry): void;
-  onMute(toast: ToastEntry): void;
+  onClickThrough: (toast: ToastEntry) => void;
+  onAcknowledge: (toast: ToastEntry) => void;
+  onMute: (toast: ToastEntry) => void;
 }
 
 /**

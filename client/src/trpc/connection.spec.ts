@@ -74,7 +74,7 @@ describe('the tRPC client during a drop', () => {
     const calls: string[] = [];
     const realFetch = globalThis.fetch;
     const scripted = (async (input: RequestInfo | URL) => {
-      calls.push(String(input));
+      calls.push(input instanceof Request ? input.url : String(input));
       const step = steps.shift();
       if (!step || step === 'drop') throw new TypeError('Failed to fetch');
       return step;

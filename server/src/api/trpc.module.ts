@@ -165,7 +165,9 @@ async function wholeJsonAnswer(_req: FastifyRequest, reply: FastifyReply, payloa
   if (!(payload instanceof Response) || payload.body === null) return payload;
   if (payload.headers.get('content-type') !== 'application/json' || payload.headers.has('transfer-encoding')) return payload;
   reply.code(payload.status);
-  payload.headers.forEach((value, name) => reply.header(name, value));
+  payload.headers.forEach((value, name) => {
+    reply.header(name, value);
+  });
   return Buffer.from(await payload.arrayBuffer());
 }
 

@@ -53,7 +53,7 @@ export class LoginGuard extends AuthGuard('local') {
   }
 
   /** passport's own "missing credentials" and our strategy errors pass through unchanged. */
-  override handleRequest<T>(err: unknown, user: T): T {
+  override handleRequest<T>(err: Error | null, user: T): T {
     if (err) throw err;
     if (!user) throw new UnauthorizedException({ code: 'WRONG_CREDENTIALS', message: 'Wrong email or password' });
     return user;

@@ -1,7 +1,8 @@
 import type { TSessionMembership } from './session.schema';
+import type { MembershipRow } from './sessions.repository';
 
 /** One row of the membership query in sessions.repository.ts, shaped as spec §3.1 shapes a membership. */
-export function membershipFromRow(m: Record<string, any>): TSessionMembership {
+export function membershipFromRow(m: MembershipRow): TSessionMembership {
   return {
     membership_cuid: m.membership_cuid,
     role_cuid: m.role_cuid,

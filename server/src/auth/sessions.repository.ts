@@ -19,7 +19,24 @@ export const MEMBERSHIP_SELECT = `
     JOIN role r ON r.role_cuid = m.role_cuid`;
 
 /** A row of MEMBERSHIP_SELECT (shaped by membershipFromRow). */
-export type MembershipRow = Record<string, unknown>;
+export interface MembershipRow {
+  membership_cuid: string;
+  role_cuid: string;
+  user_cuid: string;
+  company_cuid: string;
+  is_company_admin: boolean;
+  company_name: string;
+  company_url: string | null;
+  company_logo: string | null;
+  email: string;
+  user_name: string;
+  phone: string | null;
+  inactive: boolean;
+  meta: TUserMeta | null;
+  role_name: string;
+  role_level: number;
+  role_description: string | null;
+}
 
 /** The user a session belongs to: whose rows a session method reads or changes. */
 export interface SessionOwner {
@@ -134,7 +151,7 @@ export class SessionsRepository extends SqlRepository<SessionsRepository> {
 
   /** Whether this session id of this user was signed out. */
   async isRevoked(session: SessionKey): Promise<boolean> {
-    const rows = (await this.db.query(`SELECT 1 FROM revoked_session WHERE sid = $1 AND user_cuid = $2`, [session.sid, session.user_cuid])) as unknown[];
+    const rows = await this.db.query(`SELECT 1 FROM revoked_session WHERE sid = $1 AND user_cuid = $2`, [session.sid, session.user_cuid]);
     return rows.length > 0;
   }
 

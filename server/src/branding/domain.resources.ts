@@ -6,6 +6,7 @@ import { boundedJson } from '../../../shared/common/zod-fields';
 import { ZBrandData } from './branding.schema';
 import type { DomainsRepository } from './domains.repository';
 import { resourceAccess } from '../../../shared/access/resources';
+import { textOf } from '../../../shared/common/text';
 
 /** One or more DNS labels, lower-case (the tables keep host names lower-case). */
 const LABELS = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -37,7 +38,7 @@ export async function checkRootDomain(lookups: Lookups, kind: 'create' | 'update
 /** Before a domain is written: its name is its parts, its root domain exists, the name is free. */
 export async function checkDomain(lookups: Lookups, kind: 'create' | 'update', row: Record<string, unknown>): Promise<void> {
   if (kind === 'create') {
-    const sub = String(row.sub_domain_name ?? '');
+    const sub = textOf(row.sub_domain_name ?? '');
     const expected = sub === '' ? String(row.root_domain_name) : `${sub}.${String(row.root_domain_name)}`;
     if (row.name !== expected) throw fieldError(['name'], `The name must be ${expected} (sub-domain name, then the root domain)`);
     if (!(await lookups.rootDomainExists(row.root_domain_name))) throw notFound('Root domain');

@@ -35,12 +35,10 @@ export class DomainsRepository {
 
   /** The longest of `candidates` that is a root domain, with its data, or none. */
   async longestRootDomain(candidates: string[]): Promise<{ name: string; root_domain_data: unknown } | undefined> {
-    const [root] = await this.ds.query<
-      {
-        name: string;
-        root_domain_data: unknown;
-      }[]
-    >(`SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`, [candidates]);
+    const [root] = await this.ds.query<{ name: string; root_domain_data: unknown }[]>(
+      `SELECT name, root_domain_data FROM root_domain WHERE name = ANY($1::varchar[]) ORDER BY length(name) DESC LIMIT 1`,
+      [candidates],
+    );
     return root;
   }
 }

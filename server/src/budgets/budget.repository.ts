@@ -47,11 +47,9 @@ export class BudgetRepository {
   /** The distinct budget accounts of some companies, sorted. */
   async rootsOf(company_cuids: readonly string[]): Promise<string[]> {
     if (!company_cuids.length) return [];
-    const rows = await this.ds.query<
-      {
-        root: string;
-      }[]
-    >(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [company_cuids]);
+    const rows = await this.ds.query<{ root: string }[]>(`SELECT DISTINCT ${rootOfSql('c')} AS root FROM unnest($1::varchar[]) AS c ORDER BY 1`, [
+      company_cuids,
+    ]);
     return rows.map((r) => r.root);
   }
 
@@ -83,7 +81,10 @@ export class BudgetRepository {
       [system_cuid],
     )) as { company_cuid: string; shares: { company_cuid: string; change: boolean }[] | string }[];
     if (!row) return undefined;
-    return { company_cuid: row.company_cuid, shares: typeof row.shares === 'string' ? JSON.parse(row.shares) : row.shares };
+    return {
+      company_cuid: row.company_cuid,
+      shares: typeof row.shares === 'string' ? (JSON.parse(row.shares) as { company_cuid: string; change: boolean }[]) : row.shares,
+    };
   }
 
   /**
@@ -122,21 +123,17 @@ export class BudgetRepository {
 
   /** The bytes of a company's hosted files without a lock (an early answer before storing anything). */
   async sumFileBytes(company_cuid: string): Promise<number> {
-    const [row] = await this.ds.query<
-      {
-        n: string | number;
-      }[]
-    >(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [company_cuid]);
+    const [row] = await this.ds.query<{ n: string | number }[]>(`SELECT COALESCE(sum(size), 0)::bigint AS n FROM hosted_file WHERE company_cuid = $1`, [
+      company_cuid,
+    ]);
     return Number(row?.n ?? 0);
   }
 
   /** The companies a user belongs to, sorted. */
   async companiesOfUser(user_cuid: string): Promise<string[]> {
-    const rows = await this.ds.query<
-      {
-        company_cuid: string;
-      }[]
-    >(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [user_cuid]);
+    const rows = await this.ds.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM company_membership WHERE user_cuid = $1 ORDER BY company_cuid`, [
+      user_cuid,
+    ]);
     return rows.map((r) => r.company_cuid);
   }
 

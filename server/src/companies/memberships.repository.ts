@@ -8,7 +8,7 @@ import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
 import type { TMembership, TMembershipRecord } from './companies.schema';
 import { membershipFromRow } from '../auth/membership-rows';
-import { MEMBERSHIP_SELECT } from '../auth/sessions.repository';
+import { MEMBERSHIP_SELECT, type MembershipRow } from '../auth/sessions.repository';
 
 export interface MembershipListParams {
   pagination: { page: number; perPage: number };
@@ -112,7 +112,7 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
         WHERE m.user_cuid = $1 AND ($2::boolean OR m.company_cuid = ANY($3::varchar[]))
         ORDER BY r.level, c.name`,
       [user_cuid, everything, scope.adminCompanies],
-    )) as Record<string, any>[];
+    )) as MembershipRow[];
     return rows.map(membershipFromRow);
   }
 
@@ -158,12 +158,12 @@ export class SqlMembershipsRepository extends SqlRepository<MembershipsRepositor
         WHERE m.membership_cuid = $1 AND ($2::boolean OR m.company_cuid = ANY($3::varchar[]))
         FOR UPDATE OF m`,
       [membership_cuid, scope.superuser, scope.companies],
-    )) as Record<string, any>[];
+    )) as MembershipRow[];
     return current && membershipFromRow(current);
   }
 
   async membership(_scope: Scope, membership_cuid: string): Promise<TMembership | undefined> {
-    const [row] = (await this.db.query(`${MEMBERSHIP_SELECT} WHERE m.membership_cuid = $1`, [membership_cuid])) as Record<string, any>[];
+    const [row] = (await this.db.query(`${MEMBERSHIP_SELECT} WHERE m.membership_cuid = $1`, [membership_cuid])) as MembershipRow[];
     return row && membershipFromRow(row);
   }
 

@@ -18,17 +18,16 @@ const USERS = ['root', 'admin', 'expert', 'basic', 'other', 'loner'];
 
 function memoryMemberships(rows: Row[]) {
   const writes: string[] = [];
-  const asMembership = (m: Row): TMembership =>
-    ({
-      membership_cuid: m.membership_cuid,
-      role_cuid: `role${m.level}`,
-      user_cuid: m.user_cuid,
-      company_cuid: m.company_cuid,
-      is_company_admin: m.is_company_admin,
-      company: { company_cuid: m.company_cuid, name: m.company_cuid, url: null, logo: null },
-      user: { user_cuid: m.user_cuid, email: `${m.user_cuid}@example.com`, name: m.user_cuid, phone: null, inactive: false, meta: {} },
-      role: { role_cuid: `role${m.level}`, name: `Level ${m.level}`, level: m.level, description: null },
-    });
+  const asMembership = (m: Row): TMembership => ({
+    membership_cuid: m.membership_cuid,
+    role_cuid: `role${m.level}`,
+    user_cuid: m.user_cuid,
+    company_cuid: m.company_cuid,
+    is_company_admin: m.is_company_admin,
+    company: { company_cuid: m.company_cuid, name: m.company_cuid, url: null, logo: null },
+    user: { user_cuid: m.user_cuid, email: `${m.user_cuid}@example.com`, name: m.user_cuid, phone: null, inactive: false, meta: {} },
+    role: { role_cuid: `role${m.level}`, name: `Level ${m.level}`, level: m.level, description: null },
+  });
   const asRecord = (m: Row): TMembershipRecord => ({
     id: m.membership_cuid,
     membership_cuid: m.membership_cuid,

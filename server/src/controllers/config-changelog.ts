@@ -21,8 +21,8 @@ const show = (v: unknown): string => {
  * at most 20 lines. Null when both are the same (key order does not count).
  */
 export function summarizeConfigChange(before: unknown, after: unknown): string | null {
-  const b = (isPlainObject(before) ? before : {});
-  const a = (isPlainObject(after) ? after : {});
+  const b = isPlainObject(before) ? before : {};
+  const a = isPlainObject(after) ? after : {};
   if (sameJson(b, a)) return null;
   // In the order people wrote the new configuration, the removed keys last.
   const order = new Map([...flattenJson(a).keys(), ...flattenJson(b).keys()].map((path, i) => [path, i] as const).reverse());

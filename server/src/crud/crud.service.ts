@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, actorFor, can, type Permission } from '../../../shared/access/policy';
 import { forbidden, notFound } from '../common/errors';
 import { newCuid } from '../common/ids';
-import { scopeOf, type Scope } from '../access/scope';
+import { scopeOf } from '../access/scope';
 import { AppConfig } from '../config/config';
 import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';

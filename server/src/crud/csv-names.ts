@@ -9,6 +9,7 @@ export type KnownError = ImportError & { covers?: string };
 import type { ResourceDefinition } from './resource';
 import { visibleByName } from './references.repository';
 import type { Row } from './sql-builder';
+import { textOf } from '../../../shared/common/text';
 
 /** The messages of a name that does not resolve (the catalogue has them in French). */
 export const CSV_NAME_MESSAGES = {
@@ -18,7 +19,7 @@ export const CSV_NAME_MESSAGES = {
 };
 
 const norm = (text: string) => text.trim().toLowerCase();
-const filled = (cell: unknown) => cell !== undefined && cell !== null && String(cell).trim() !== '';
+const filled = (cell: unknown) => cell !== undefined && cell !== null && textOf(cell).trim() !== '';
 
 /**
  * CSV rows whose reference columns are given by name (`company_name` for `company_cuid` …): each

@@ -39,11 +39,10 @@ export function singleColumnKeys(manager: EntityManager): Promise<{ table: strin
 
 /** The distinct values of `column` of the rows `ids` (by `key`) of `table`. */
 export async function columnValues(manager: EntityManager, table: string, column: string, key: string, ids: string[]): Promise<string[]> {
-  const rows = await manager.query<
-    {
-      v: string;
-    }[]
-  >(`SELECT DISTINCT ${quote(column)}::text AS v FROM ${quote(table)} WHERE ${quote(key)}::text = ANY($1::text[])`, [ids]);
+  const rows = await manager.query<{ v: string }[]>(
+    `SELECT DISTINCT ${quote(column)}::text AS v FROM ${quote(table)} WHERE ${quote(key)}::text = ANY($1::text[])`,
+    [ids],
+  );
   return rows.map((r) => r.v);
 }
 

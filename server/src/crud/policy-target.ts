@@ -7,6 +7,7 @@ import type { ResourceDefinition } from './resource';
 import { systemVisibleTo } from '../tenancy/visible-records.repository';
 import { referencedCompany, referencedSystem, systemCompany, systemOwner } from './references.repository';
 import type { Row } from './sql-builder';
+import { textOf } from '../../../shared/common/text';
 
 /**
  * What the policy looks at for a row of a resource (its company, its system's owner and shares),
@@ -80,7 +81,7 @@ export async function assertSameCompanyReferences(def: ResourceDefinition, row: 
       const value = row[ref.column];
       if (value === undefined || value === null) return;
       if (changed && !changed.includes(ref.column) && !(systemColumn && changed.includes(systemColumn))) return;
-      const found = await referencedSystem(manager, ref, String(value));
+      const found = await referencedSystem(manager, ref, textOf(value));
       if (!found || !systemColumn || found.system_cuid === null || found.system_cuid !== row[systemColumn]) throw notFound(ref.label);
     });
   let company = row.company_cuid as string | undefined;
@@ -92,7 +93,7 @@ export async function assertSameCompanyReferences(def: ResourceDefinition, row: 
         // Rows that belong to a system take the system's owner company.
         company = await systemCompany(manager, row[def.scope.column]);
       }
-      const found = await referencedCompany(manager, ref, String(value));
+      const found = await referencedCompany(manager, ref, textOf(value));
       if (!found || found.company_cuid !== company) throw notFound(ref.label);
     });
 }

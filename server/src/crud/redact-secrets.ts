@@ -4,6 +4,7 @@ import { maskSecrets, maskSecretText } from '../common/secret-config';
 import { policyTarget } from './policy-target';
 import type { ResourceDefinition } from './resource';
 import type { Row } from './sql-builder';
+import { textOf } from '../../../shared/common/text';
 
 /**
  * Rows of a resource as a caller may read them (then the resource's `present` hook): the secret values of its `secrets.columns`
@@ -21,7 +22,7 @@ export async function presentRow(actor: Actor, def: ResourceDefinition, row: Row
 }
 
 async function presentRows(actor: Actor, def: ResourceDefinition, rows: Row[], manager: EntityManager): Promise<Row[]> {
-  return def.present && rows.length ? ((await def.present(actor, rows, manager))) : rows;
+  return def.present && rows.length ? await def.present(actor, rows, manager) : rows;
 }
 
 async function maskSecretColumns(actor: Actor, def: ResourceDefinition, rows: Row[], manager: EntityManager): Promise<Row[]> {
@@ -32,7 +33,7 @@ async function maskSecretColumns(actor: Actor, def: ResourceDefinition, rows: Ro
   const memo = new Map<string, Promise<unknown>>();
   const out: Row[] = [];
   for (const row of rows) {
-    const key = `${String(row[owner] ?? '')}\u0000${String(row.entitytype_id ?? '')}`;
+    const key = `${textOf(row[owner] ?? '')}\u0000${textOf(row.entitytype_id ?? '')}`;
     let may = allowed.get(key);
     if (may === undefined) {
       may = can(actor, secrets.perm, await policyTarget(def, row, manager));

@@ -34,11 +34,9 @@ export async function referencedSystem(
   ref: { table: string; key: string },
   value: string,
 ): Promise<{ system_cuid: string | null } | undefined> {
-  const [found] = await manager.query<
-    {
-      system_cuid: string | null;
-    }[]
-  >(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value]);
+  const [found] = await manager.query<{ system_cuid: string | null }[]>(`SELECT system_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [
+    value,
+  ]);
   return found;
 }
 
@@ -48,11 +46,7 @@ export async function referencedCompany(
   ref: { table: string; key: string },
   value: string,
 ): Promise<{ company_cuid: string } | undefined> {
-  const [found] = await manager.query<
-    {
-      company_cuid: string;
-    }[]
-  >(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value]);
+  const [found] = await manager.query<{ company_cuid: string }[]>(`SELECT company_cuid FROM ${quote(ref.table)} WHERE ${quote(ref.key)}::text = $1`, [value]);
   return found;
 }
 

@@ -4,6 +4,7 @@ import type { SqlParams } from '../database/sql-params';
 import { ownedOrSharedSql, visibleCompanySql, visibleSystemIdSql } from '../tenancy/visibility';
 import { likeNeedle } from './list-query';
 import type { ResourceDefinition } from './resource';
+import { textOf } from '../../../shared/common/text';
 
 /**
  * The SQL of the generic CRUD over a resource definition. Identifiers come from the definition
@@ -48,7 +49,7 @@ export function filterSql(def: ResourceDefinition, filter: Record<string, unknow
     if (value === undefined || value === '') continue;
     if (field === 'q') {
       if (!def.search.length) continue;
-      const needle = p.add(likeNeedle(String(value)));
+      const needle = p.add(likeNeedle(textOf(value)));
       parts.push(`(${def.search.map((c) => `t.${quote(c)}::text ILIKE ${needle}`).join(' OR ')})`);
       continue;
     }
@@ -58,7 +59,7 @@ export function filterSql(def: ResourceDefinition, filter: Record<string, unknow
     }
     if (value === null) parts.push(`t.${quote(column)} IS NULL`);
     else if (Array.isArray(value)) parts.push(`t.${quote(column)}::text = ANY(${p.add(value.map(String))}::text[])`);
-    else parts.push(`t.${quote(column)}::text = ${p.add(String(value))}`);
+    else parts.push(`t.${quote(column)}::text = ${p.add(textOf(value))}`);
   }
   return parts;
 }

@@ -84,15 +84,13 @@ export class DashboardsRepository {
 
   /** Unscoped: a company or a system with this id exists. */
   async ownerExists(_caller: Caller | SystemJob, entityowner_cuid: unknown, tx: Queryable = this.ds): Promise<boolean> {
-    const [owner] = (await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1 UNION ALL SELECT 1 FROM system WHERE system_cuid = $1`, [
-      entityowner_cuid,
-    ])) as unknown[];
+    const [owner] = await tx.query(`SELECT 1 FROM company WHERE company_cuid = $1 UNION ALL SELECT 1 FROM system WHERE system_cuid = $1`, [entityowner_cuid]);
     return !!owner;
   }
 
   /** Unscoped: the role exists. */
   async roleExists(_caller: Caller | SystemJob, role_cuid: unknown, tx: Queryable = this.ds): Promise<boolean> {
-    const [role] = (await tx.query(`SELECT 1 FROM role WHERE role_cuid = $1`, [role_cuid])) as unknown[];
+    const [role] = await tx.query(`SELECT 1 FROM role WHERE role_cuid = $1`, [role_cuid]);
     return !!role;
   }
 
@@ -100,10 +98,10 @@ export class DashboardsRepository {
   async seesSystem(caller: Caller, tx: Queryable, system_cuid: string, entity_cuid?: string): Promise<boolean> {
     const p = new SqlParams();
     const device = entity_cuid ? `AND EXISTS (SELECT 1 FROM entity e WHERE e.entity_cuid = ${p.add(entity_cuid)} AND e.system_cuid = s.system_cuid)` : '';
-    const [seen] = (await tx.query(
+    const [seen] = await tx.query(
       `SELECT 1 FROM system s WHERE s.system_cuid = ${p.add(system_cuid)} AND ${visibleSystemSql(caller, p, 's')} ${device}`,
       p.values,
-    )) as unknown[];
+    );
     return !!seen;
   }
 }

@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 
-/** What a repository runs its SQL on: the data source, or one transaction of it. */
+/** What a repository runs its SQL on: the data source, or one transaction of it (rows the caller types). */
 export interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<any>;
+  query(sql: string, params?: unknown[]): Promise<unknown[]>;
 }
 
 /**

@@ -82,7 +82,7 @@ export async function* exportChunks(read: ChunkReader, plan: ExportPlan, signal?
     const rows = await read(pivotSql(plan, new Date(at), new Date(until), p), p.values);
     const slow = performance.now() - began > SLOW_CHUNK_MS;
     if (rows.length) {
-      const out: ExportRow[] = new Array(rows.length);
+      const out: ExportRow[] = new Array<ExportRow>(rows.length);
       const slicer = new Slicer();
       for (let r = 0; r < rows.length; r++) {
         if ((r & 63) === 0) await slicer.maybeTurn();

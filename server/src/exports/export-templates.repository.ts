@@ -64,12 +64,10 @@ export const exportTemplatesSql = {
 
   /** A system's owner and the companies it is shared with (chargedCompany's input). */
   async systemOf(tx: EntityManager, system_cuid: string): Promise<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] } | undefined> {
-    const [row] = await tx.query<
-      {
-        company_cuid: string;
-        shares: { company_cuid: string; change: boolean }[];
-      }[]
-    >(`SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`, [system_cuid]);
+    const [row] = await tx.query<{ company_cuid: string; shares: { company_cuid: string; change: boolean }[] }[]>(
+      `SELECT s.company_cuid, ${systemSharesSql('s')} AS shares FROM system s WHERE s.system_cuid = $1`,
+      [system_cuid],
+    );
     return row;
   },
 
@@ -90,12 +88,10 @@ export const exportTemplatesSql = {
   /** The company of each of the channel ids (unknown ids are left out). */
   async channelCompanies(manager: EntityManager, channel_cuids: string[]): Promise<Map<string, string>> {
     if (!channel_cuids.length) return new Map();
-    const rows = await manager.query<
-      {
-        channel_cuid: string;
-        company_cuid: string;
-      }[]
-    >(`SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`, [channel_cuids]);
+    const rows = await manager.query<{ channel_cuid: string; company_cuid: string }[]>(
+      `SELECT channel_cuid, company_cuid FROM notification_channel WHERE channel_cuid = ANY($1::varchar[])`,
+      [channel_cuids],
+    );
     return new Map(rows.map((r) => [r.channel_cuid, r.company_cuid]));
   },
 };

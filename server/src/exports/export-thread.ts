@@ -45,7 +45,6 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
     out.on('error', reject);
   });
   let background = false;
-  let retire = false;
   const record = reads ? job.record : undefined;
   try {
     if (record) await reads!.setTotal(record, job.plan);
@@ -83,13 +82,13 @@ async function run(job: Extract<ToThread, { type: 'job' }>): Promise<void> {
       );
       if (!recorded) rmSync(job.part, { force: true });
     } else if (job.final !== job.part && !abort.signal.aborted) renameSync(job.part, job.final);
-    retire = background && !setThreadPriority(startNice!);
+    const retire = background && !setThreadPriority(startNice!);
     // A job recorded DONE is done, even if a stop came meanwhile (at shutdown).
     send(recorded || !abort.signal.aborted ? { type: 'done', rows, bytes: out.bytes, retire, recorded } : { type: 'aborted', retire });
   } catch (e) {
     out.destroy();
     await closed.catch(() => undefined);
-    retire = background && !setThreadPriority(startNice!);
+    const retire = background && !setThreadPriority(startNice!);
     if (e instanceof ExportAborted || abort.signal.aborted) send({ type: 'aborted', retire });
     else send({ type: 'failed', message: (e as Error).message, timeout: e instanceof ReadFailed && e.timeout, retire });
   } finally {

@@ -68,7 +68,7 @@ export class ExportThreads implements OnModuleDestroy {
     if (!this.idle.length && this.all.size < this.config.EXPORT_WORKER_CONCURRENCY) this.idle.push(this.start());
     const post = (m: ToThread) => thread.postMessage(m);
     return new Promise<{ rows: number; bytes: number; recorded?: boolean }>((resolve, reject) => {
-      let failure: unknown;
+      let failure: Error | undefined;
       /** Whether a progress answered stop; the progress being answered; the count that came meanwhile. */
       let stopped = false;
       let told: Promise<void> | undefined;
@@ -94,7 +94,7 @@ export class ExportThreads implements OnModuleDestroy {
         };
         const current: Promise<void> = progress(rows)
           .then(answer, (e: unknown) => {
-            failure = e;
+            failure = e as Error; // progress() rejects with the database's errors
             answer(false);
           })
           .then(() => {

@@ -99,7 +99,7 @@ export function contentTypeHeader(type: string): string {
 /** The display name of an upload: its last path segment, without control characters, at most 255 characters. */
 export function cleanFileName(name: string | undefined): string | null {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-   
+
   const clean = last
     .replace(/[\u0000-\u001f\u007f"]/g, '')
     .trim()

@@ -8,6 +8,7 @@ import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
 import { ownedOrVisibleSystemSql, systemSharesSql } from '../tenancy/visibility';
 import { HOSTED_FILE_FILTERS, HOSTED_FILE_SORTS, type THostedFile } from './files.schema';
+import { textOf } from '../../../shared/common/text';
 
 /** A hosted_file row (the record without its download url). */
 export type FileRow = Omit<THostedFile, 'url'>;
@@ -103,14 +104,14 @@ export class SqlFilesRepository extends SqlRepository<FilesRepository> implement
     for (const [field, value] of Object.entries(filter)) {
       if (value === undefined || value === '') continue;
       if (field === 'q') {
-        const needle = p.add(likeNeedle(String(value)));
+        const needle = p.add(likeNeedle(textOf(value)));
         parts.push(`(${SEARCH.map((c) => `t."${c}"::text ILIKE ${needle}`).join(' OR ')})`);
         continue;
       }
       const name = column(field, HOSTED_FILE_FILTERS);
       if (value === null) parts.push(`t."${name}" IS NULL`);
       else if (Array.isArray(value)) parts.push(`t."${name}"::text = ANY(${p.add(value.map(String))}::text[])`);
-      else parts.push(`t."${name}"::text = ${p.add(String(value))}`);
+      else parts.push(`t."${name}"::text = ${p.add(textOf(value))}`);
     }
     return parts;
   }
@@ -138,7 +139,10 @@ export class SqlFilesRepository extends SqlRepository<FilesRepository> implement
     if (!ids.length) return [];
     const p = new SqlParams();
     const idList = p.add(ids);
-    return this.db.query(`SELECT ${SELECT} FROM hosted_file t WHERE t.id = ANY(${idList}::varchar[]) AND ${this.scopeSql(scope, p)}`, p.values);
+    return (await this.db.query(
+      `SELECT ${SELECT} FROM hosted_file t WHERE t.id = ANY(${idList}::varchar[]) AND ${this.scopeSql(scope, p)}`,
+      p.values,
+    )) as FileRow[];
   }
 
   async byId(_scope: Scope, id: string): Promise<FileRow | undefined> {

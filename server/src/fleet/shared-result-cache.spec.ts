@@ -60,7 +60,7 @@ describe('SharedResultCache (the shared fleet overview)', () => {
     void waiting.then(() => (settled = true));
     await tick();
     expect(settled).toBe(false);
-    gates[2].resolve(++n);
+    gates[2].resolve(n + 1);
     expect(await waiting).toBe(3);
   });
 

@@ -228,7 +228,7 @@ export class AckAfterCommitClient extends EventEmitter {
     const parser = mqttPacket.parser({ protocolVersion: 5 });
     this.parser = parser;
     parser.on('packet', (packet) => this.onPacket(packet, serial));
-    parser.on('error', (error) => {
+    parser.on('error', (error: Error) => {
       this.emit('warning', `MQTT protocol error: ${error.message}`);
       socket.destroy();
     });
@@ -246,8 +246,8 @@ export class AckAfterCommitClient extends EventEmitter {
       if (this.opts.password !== undefined) connect.password = Buffer.from(this.opts.password);
       this.send(connect);
     });
-    socket.on('data', (chunk) => parser.parse(chunk));
-    socket.on('error', (error) => this.emit('warning', `MQTT connection error: ${error.message}`));
+    socket.on('data', (chunk: Buffer) => parser.parse(chunk));
+    socket.on('error', (error: Error) => this.emit('warning', `MQTT connection error: ${error.message}`));
     socket.on('close', () => {
       if (serial !== this.connectionSerial) return;
       const was = this.connected;

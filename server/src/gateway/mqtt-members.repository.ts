@@ -34,7 +34,7 @@ export class MqttMembersRepository {
 
   /** Claims one other member of our group whose lease lapsed more than a lease ago (its own or an adopter's); its client id. */
   async claimLapsed(_job: SystemJob, me: MemberLease): Promise<string | undefined> {
-    const rows = await this.ds.query(
+    const rows = await this.ds.query<unknown>(
       `UPDATE mqtt_member SET adopted_by = $3, lease_until = now() + make_interval(secs => $4)
         WHERE client_id = (SELECT client_id FROM mqtt_member
                             WHERE share_group = $1 AND client_id <> $2
@@ -48,7 +48,7 @@ export class MqttMembersRepository {
 
   /** Keeps our claim on `clientId` alive; false once its owner took it back (or another adopter did). */
   async renewClaim(_job: SystemJob, me: MemberLease, clientId: string): Promise<boolean> {
-    const rows = await this.ds.query(
+    const rows = await this.ds.query<unknown>(
       `UPDATE mqtt_member SET lease_until = now() + make_interval(secs => $3)
         WHERE client_id = $1 AND adopted_by = $2 RETURNING client_id`,
       [clientId, me.instance, me.leaseSeconds],

@@ -36,12 +36,9 @@ export class HealthRepository {
 
   /** Controller commands per status (statuses without a command are absent). */
   async commandsByStatus(_job: SystemJob): Promise<Map<string, number>> {
-    const rows = await this.ds.query<
-      {
-        state: string;
-        n: number;
-      }[]
-    >(`SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`);
+    const rows = await this.ds.query<{ state: string; n: number }[]>(
+      `SELECT status::text AS state, count(*)::int AS n FROM controller_command GROUP BY status`,
+    );
     return new Map(rows.map((r) => [r.state, Number(r.n)]));
   }
 

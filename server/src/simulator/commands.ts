@@ -116,8 +116,6 @@ export class SimCommandRunner {
   }
 }
 
-type TAppliedJson = NonNullable<NonNullable<TCommandAck['applied_config']>['controller']>;
-
 /**
  * What a simulated controller refuses to run (the message says why):
  * - a key ending in `_soc` (battery_min_soc, …): a number from 0 to 100, and `*_min_soc` ≤ `*_max_soc`;
@@ -140,7 +138,7 @@ export function checkConfig(config: Json): string | undefined {
   for (const key of Object.keys(config)) {
     const pair = /^(.*)min_soc$/.exec(key);
     const maxKey = pair ? `${pair[1]}max_soc` : undefined;
-    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > (config[maxKey])) return `${key} must not be above ${maxKey}`;
+    if (maxKey && typeof config[maxKey] === 'number' && (config[key] as number) > config[maxKey]) return `${key} must not be above ${maxKey}`;
   }
   return undefined;
 }

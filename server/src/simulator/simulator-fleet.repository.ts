@@ -131,11 +131,10 @@ export class SimulatorFleetRepository {
 
   /** The latest 5-minute data of these devices (where the embedded simulator's history resumes). */
   async lastDataAt(_job: SystemJob, entity_cuids: string[]): Promise<Date | null> {
-    const [{ last }] = await this.ds.query<
-      {
-        last: Date | null;
-      }[]
-    >(`SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`, [entity_cuids]);
+    const [{ last }] = await this.ds.query<{ last: Date | null }[]>(
+      `SELECT max(r.last_ts) AS last FROM parameter_rollup_5m r WHERE r.entity_cuid = ANY($1::varchar[])`,
+      [entity_cuids],
+    );
     return last;
   }
 }

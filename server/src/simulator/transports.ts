@@ -187,7 +187,7 @@ export class MqttTransport implements SimTransport {
     this.closed = true;
     const clients = await Promise.allSettled([...this.clients.values()]);
     this.clients.clear();
-    await Promise.all(clients.map((r) => (r.status === 'fulfilled' ? r.value.endAsync(true).catch(() => undefined) : undefined)));
+    await Promise.all(clients.map((r) => (r.status === 'fulfilled' ? r.value.endAsync(true).catch(() => undefined) : Promise.resolve())));
   }
 }
 

@@ -3,11 +3,8 @@ import { newCuid } from '../common/ids';
 import { toStorableText } from '../../../shared/common/storable';
 import { maskSecretText } from '../common/secret-config';
 import { systemJob } from '../common/system-job';
+import type { Queryable } from '../database/repository';
 import { insertAutomaticChangelog } from './system-changelog.repository';
-
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
 
 const JOB = systemJob('automatic-changelog');
 

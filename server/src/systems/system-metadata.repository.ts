@@ -57,7 +57,7 @@ export class SystemMetadataRepository {
 
   /** Unscoped (a global catalogue): whether the section exists. */
   async sectionExists(_caller: Caller, section_id: unknown, tx: Queryable = this.ds): Promise<boolean> {
-    const [section] = (await tx.query(`SELECT 1 FROM system_metadata_template_section WHERE section_id = $1`, [section_id])) as unknown[];
+    const [section] = await tx.query(`SELECT 1 FROM system_metadata_template_section WHERE section_id = $1`, [section_id]);
     return !!section;
   }
 

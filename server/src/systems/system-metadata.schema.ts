@@ -143,7 +143,7 @@ function checkFieldsets(section: TemplateSection, value: unknown, path: (string 
   }
   // Required fields need a value in every fieldset of the section (of the phase, for phase sections).
   for (const fieldset of section.fieldsets) {
-    const given = (value)[String(fieldset.fieldset_id)];
+    const given = value[String(fieldset.fieldset_id)];
     for (const field of fieldset.fields) {
       if (!field.required) continue;
       const v = isObject(given) && own(given, field.key) ? given[field.key] : undefined;

@@ -7,6 +7,7 @@ import { SqlRepository, type Transactional } from '../database/repository';
 import { likeNeedle } from '../crud/list-query';
 import { SqlParams } from '../database/sql-params';
 import { visibleShareSql, visibleSystemSql } from '../tenancy/visibility';
+import { textOf } from '../../../shared/common/text';
 
 export interface SystemShare {
   id: string;
@@ -116,7 +117,7 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
     for (const [field, value] of Object.entries(params.filter)) {
       if (value === undefined || value === '') continue;
       if (field === 'q') {
-        const needle = p.add(likeNeedle(String(value)));
+        const needle = p.add(likeNeedle(textOf(value)));
         where.push(`(c.name ILIKE ${needle} OR s.name ILIKE ${needle})`);
       } else if (field === 'id') {
         const ids = (Array.isArray(value) ? value : [value]).map(String);
@@ -124,7 +125,7 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
       } else if (Object.hasOwn(FILTERS, field)) {
         if (value === null) where.push(`${FILTERS[field]} IS NULL`);
         else if (Array.isArray(value)) where.push(`${FILTERS[field]}::text = ANY(${p.add(value.map(String))}::text[])`);
-        else where.push(`${FILTERS[field]}::text = ${p.add(String(value))}`);
+        else where.push(`${FILTERS[field]}::text = ${p.add(textOf(value))}`);
       } else throw new Error(`Unknown share filter: ${field}`);
     }
     const sort = params.sort ?? { field: 'company_name', order: 'ASC' as const };
@@ -185,15 +186,12 @@ export class SqlSystemSharingRepository extends SqlRepository<SystemSharingRepos
   }
 
   async companyExists(_scope: Scope, company_cuid: string): Promise<boolean> {
-    const [company] = (await this.db.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid])) as unknown[];
+    const [company] = await this.db.query(`SELECT 1 FROM company WHERE company_cuid = $1`, [company_cuid]);
     return !!company;
   }
 
   async shareExists(_scope: Scope, system_cuid: string, company_cuid: string): Promise<boolean> {
-    const [exists] = (await this.db.query(`SELECT 1 FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [
-      system_cuid,
-      company_cuid,
-    ])) as unknown[];
+    const [exists] = await this.db.query(`SELECT 1 FROM system_sharing WHERE system_cuid = $1 AND company_cuid = $2`, [system_cuid, company_cuid]);
     return !!exists;
   }
 

@@ -86,12 +86,12 @@ export class IngestBatcher {
   async drain(): Promise<void> {
     this.closed = true;
     for (;;) {
-      const busy = this.shards.filter((s) => s.flushing || s.pending.length);
+      const busy = this.shards.filter((s) => s.flushing !== undefined || s.pending.length > 0);
       if (!busy.length) return;
       for (const s of busy) {
         if (!s.flushing && s.pending.length) this.flush(s);
       }
-      await Promise.all(busy.map((s) => s.flushing));
+      await Promise.all(busy.map((s) => s.flushing ?? Promise.resolve()));
     }
   }
 

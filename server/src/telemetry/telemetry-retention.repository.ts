@@ -36,11 +36,9 @@ export class TelemetryRetentionRepository {
 
   /** The oldest raw row older than `cutoff`, if any. */
   async oldestRawBefore(_job: SystemJob, cutoff: Date): Promise<Date | null> {
-    const [{ oldest }] = await this.ds.query<
-      {
-        oldest: Date | null;
-      }[]
-    >(`SELECT min("timestamp") AS oldest FROM parameter_log WHERE "timestamp" < $1`, [cutoff]);
+    const [{ oldest }] = await this.ds.query<{ oldest: Date | null }[]>(`SELECT min("timestamp") AS oldest FROM parameter_log WHERE "timestamp" < $1`, [
+      cutoff,
+    ]);
     return oldest;
   }
 

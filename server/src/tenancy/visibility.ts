@@ -21,7 +21,7 @@ const scopeOfCaller = (caller: Caller): Scope => ('memberships' in caller ? scop
 const companyParams = new WeakMap<SqlParams, Map<readonly string[], string>>();
 function companiesParam(scope: Scope, p: SqlParams): string {
   let bySink = companyParams.get(p);
-  if (!bySink) companyParams.set(p, (bySink = new Map()));
+  if (!bySink) companyParams.set(p, (bySink = new Map<readonly string[], string>()));
   let placeholder = bySink.get(scope.companies);
   if (!placeholder) bySink.set(scope.companies, (placeholder = p.add(scope.companies)));
   return `${placeholder}::varchar[]`;

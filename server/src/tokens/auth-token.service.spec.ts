@@ -1,5 +1,5 @@
 import type { TAuthToken } from './auth-token.schema';
-import type { AuthTokenRepository, LiveToken, TokenScope } from './auth-token.repository';
+import type { AuthTokenRepository, TokenScope } from './auth-token.repository';
 import { AuthTokenService, tokenScopeOf } from './auth-token.service';
 import { actor, codeOf } from '../../../test/factories/rules';
 
@@ -28,7 +28,7 @@ function memoryTokens(rows: Row[]) {
     },
     live: async (id) => {
       const t = rows.find((r) => r.token_cuid === id && !r.revoked_at && (!r.expires_at || r.expires_at > new Date()));
-      return t && ({ token_cuid: t.token_cuid, company_cuid: t.company_cuid, description: t.description, token_hash: t.token_hash });
+      return t && { token_cuid: t.token_cuid, company_cuid: t.company_cuid, description: t.description, token_hash: t.token_hash };
     },
     touch: async (id) => {
       touched.push(id);

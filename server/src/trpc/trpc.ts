@@ -59,7 +59,7 @@ function isPlainJson(value: unknown, seen: Set<object>, depth: number, path: (st
     }
     return true;
   }
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;
   for (const key of Object.keys(value)) {
     // superjson refuses these keys; let it.
@@ -98,7 +98,7 @@ function withoutUnsendable(value: unknown, depth: number, path: string, cut: str
       return null;
     });
   }
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value; // Date, Map … : superjson's own business
   const keys = Object.keys(value);
   if (keys.some((k) => REFUSED_KEYS.has(k))) return CUT;

@@ -6,6 +6,7 @@ import { likeNeedle, pageSql } from '../crud/list-query';
 import { SqlParams } from '../database/sql-params';
 import { DATA_SOURCE } from '../database/database.module';
 import { SqlRepository, type Transactional } from '../database/repository';
+import type { TUserMeta } from '../auth/session.schema';
 import type { TRole, TUserFindOneOutput, TUserRecord, TUserStatusOutput } from './users.schema';
 
 export interface UserListParams {
@@ -70,8 +71,8 @@ export interface UsersRepository extends Transactional<UsersRepository> {
   /** Unscoped (a user already found): the user's notification blacklists. */
   blacklists(scope: Scope, user_cuid: string): Promise<Pick<TUserFindOneOutput, 'notification_blacklist' | 'portal_notification_blacklist'>>;
   /** The caller's own meta, locked (in a transaction). */
-  lockOwnMeta(scope: Scope): Promise<{ meta: Record<string, any> | null } | undefined>;
-  writeOwnMeta(scope: Scope, meta: Record<string, any>): Promise<void>;
+  lockOwnMeta(scope: Scope): Promise<{ meta: TUserMeta | null } | undefined>;
+  writeOwnMeta(scope: Scope, meta: TUserMeta): Promise<void>;
   /** A visible user with every membership's level. */
   visibleWithLevels(scope: Scope, user_cuid: string): Promise<{ user_cuid: string; memberships: UserLevels } | undefined>;
   /** Unscoped (checked by the caller): (de)activates a user, the caller recorded as the one who did. */
@@ -205,24 +206,22 @@ export class SqlUsersRepository extends SqlRepository<UsersRepository> implement
                 to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
            FROM notification_user_blacklist WHERE user_cuid = $1 AND (until IS NULL OR until > now())`,
         [user_cuid],
-      ),
+      ) as Promise<TUserFindOneOutput['notification_blacklist']>,
       this.db.query(
         `SELECT blacklist_cuid, user_cuid, system_cuid, notification_type::text AS notification_type
            FROM portal_notification_user_blacklist WHERE user_cuid = $1`,
         [user_cuid],
-      ),
+      ) as Promise<TUserFindOneOutput['portal_notification_blacklist']>,
     ]);
     return { notification_blacklist, portal_notification_blacklist };
   }
 
   async lockOwnMeta(scope: Scope) {
-    const [row] = (await this.db.query(`SELECT meta FROM "user" WHERE user_cuid = $1 FOR UPDATE`, [scope.user_cuid])) as {
-      meta: Record<string, any> | null;
-    }[];
+    const [row] = (await this.db.query(`SELECT meta FROM "user" WHERE user_cuid = $1 FOR UPDATE`, [scope.user_cuid])) as { meta: TUserMeta | null }[];
     return row;
   }
 
-  async writeOwnMeta(scope: Scope, meta: Record<string, any>): Promise<void> {
+  async writeOwnMeta(scope: Scope, meta: TUserMeta): Promise<void> {
     await this.db.query(`UPDATE "user" SET meta = $2 WHERE user_cuid = $1`, [scope.user_cuid, JSON.stringify(meta)]);
   }
 

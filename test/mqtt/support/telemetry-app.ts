@@ -141,9 +141,9 @@ export async function startBrokerApp(env: Record<string, string> = {}): Promise<
 
 /** A controller of company B (the demo's other company), of the demo controller's type. */
 export async function addOtherCompanyController(t: TelemetryTestApp, controller_id: string): Promise<void> {
-  const [{ controllertype_cuid }] = await t.query<{
-    controllertype_cuid: string;
-  }>(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [DEMO_CONTROLLER_ID]);
+  const [{ controllertype_cuid }] = await t.query<{ controllertype_cuid: string }>(`SELECT controllertype_cuid FROM controller WHERE controller_id = $1`, [
+    DEMO_CONTROLLER_ID,
+  ]);
   await t.query(`INSERT INTO controller (controller_id, controllertype_cuid, company_cuid, name) VALUES ($1, $2, $3, 'B')`, [
     controller_id,
     controllertype_cuid,

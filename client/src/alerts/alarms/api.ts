@@ -5,6 +5,7 @@ import { historyCsvHeader, historyCsvLines } from '../../../../shared/alerts/his
 import type { NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';
 import { useSessionManager } from '../../session/SessionProvider';
 import { messageOf, trpc } from '../../trpc';
+import { textOf } from '../../../../shared/common/text';
 
 export type ActiveAlarm = Awaited<ReturnType<typeof trpc.alarm.active.query>>[number];
 export type HistoryRow = Awaited<ReturnType<typeof trpc.alarm.history.query>>['data'][number];
@@ -138,4 +139,4 @@ export function formatDeviceTime(value: Date | string | null | undefined, timezo
   return formatDateTime(value, locale, { timeZone: timezone, seconds: true });
 }
 
-export const showValue = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+export const showValue = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : textOf(v));

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../i18n/format';
 import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
-import { useListContext, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import { type RaRecord, useListContext, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { type TriggerStatus as Status, useTriggerStatus, useTriggerStatuses } from './api';
 
 const when = (d: Date | string | null | undefined, locale: string) => (d ? formatDateTime(d, locale, { seconds: true }) : null);
@@ -21,7 +21,7 @@ export function TriggerStateChip({ state }: { state: string }) {
 
 /** One request for the statuses of every trigger on the list's page (the rows share the query). */
 function usePageStatuses(): Map<string, Status> {
-  const { data } = useListContext();
+  const { data } = useListContext<RaRecord>();
   const ids = (data ?? []).map((r) => String(r.id)).sort();
   const query = useTriggerStatuses(ids);
   return new Map((query.data ?? []).map((s) => [s.trigger_cuid, s]));

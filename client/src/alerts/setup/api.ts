@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NOTIFICATION_CHANNEL_SOURCES } from '../../../../shared/common/enums';
 import { trpc } from '../../trpc';
+import { textOf } from '../../../../shared/common/text';
 
 // The alerts setup's calls beyond react-admin's data provider: a channel's details, test message and
 // verification mail, and which triggers it delivers.
@@ -35,10 +36,10 @@ export function useChannelSources() {
 /** Creates a channel of one kind (e-mail: a verification mail; Telegram: a link to open; Discord: a webhook). */
 export async function createChannel(source: (typeof NOTIFICATION_CHANNEL_SOURCES)[number], company_cuid: string, values: Record<string, unknown>) {
   return source === 'EMAIL'
-    ? await trpc.emailChannel.create.mutate({ company_cuid, email: String(values.email ?? '') })
+    ? await trpc.emailChannel.create.mutate({ company_cuid, email: textOf(values.email ?? '') })
     : source === 'TELEGRAM'
       ? await trpc.telegramChannel.create.mutate({ company_cuid })
-      : await trpc.discordChannel.create.mutate({ company_cuid, name: String(values.name ?? ''), webhook: String(values.webhook ?? '') });
+      : await trpc.discordChannel.create.mutate({ company_cuid, name: textOf(values.name ?? ''), webhook: textOf(values.webhook ?? '') });
 }
 
 export const sendChannelTest = (channel_cuid: string) => trpc.channelDetails.sendTest.mutate({ channel_cuid });

@@ -49,6 +49,7 @@ import { CompanyInput, RowButtons } from './common';
 import { EventEditToolbar } from './templates';
 import { ownEntry } from '../../../../shared/common/own-entry';
 import { ChannelTriggers } from './ChannelTriggers';
+import { textOf } from '../../../../shared/common/text';
 
 type Source = (typeof NOTIFICATION_CHANNEL_SOURCES)[number];
 const sourceChoices = NOTIFICATION_CHANNEL_SOURCES.map((s) => ({ id: s, name: `portal.channels.sources.${s}` }));
@@ -177,7 +178,7 @@ export function ChannelCreate() {
   const telegramOff = sources.data ? !sources.data.telegram.configured : false;
 
   const submit = async (values: Record<string, unknown>) => {
-    const company_cuid = String(values.company_cuid ?? '');
+    const company_cuid = textOf(values.company_cuid ?? '');
     setBusy(true);
     try {
       const answer = await createChannel(source, company_cuid, values);

@@ -121,13 +121,13 @@ export class SqlAlarmsRepository extends SqlRepository<AlarmsRepository> impleme
 
   async notificationVisible(actor: Actor, notification_cuid: string): Promise<boolean> {
     const p = new SqlParams([notification_cuid]);
-    const rows = (await this.db.query(
+    const rows = await this.db.query(
       `SELECT n.notification_cuid FROM notification n
          JOIN notification_trigger t ON t.trigger_cuid = n.trigger_cuid
          JOIN system s ON s.system_cuid = t.system_cuid
         WHERE n.notification_cuid = $1 AND ${visibleSystemSql(actor, p, 's')}`,
       p.values,
-    )) as unknown[];
+    );
     return rows.length > 0;
   }
 

@@ -104,12 +104,9 @@ export class ChannelsRepository {
 
   /** Unscoped (the policy is asked next): a company's name. */
   async company(_actor: Actor, company_cuid: string): Promise<{ company_cuid: string; name: string } | undefined> {
-    const [row] = await this.ds.query<
-      {
-        company_cuid: string;
-        name: string;
-      }[]
-    >(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [company_cuid]);
+    const [row] = await this.ds.query<{ company_cuid: string; name: string }[]>(`SELECT company_cuid, name FROM company WHERE company_cuid = $1`, [
+      company_cuid,
+    ]);
     return row;
   }
 
@@ -125,36 +122,28 @@ export class ChannelsRepository {
 
   /** A channel the caller reached: its address. */
   async email(_actor: Actor, channel_cuid: string): Promise<{ email: string; verified_at: Date | null } | undefined> {
-    const [e] = await this.ds.query<
-      {
-        email: string;
-        verified_at: Date | null;
-      }[]
-    >(`SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`, [channel_cuid]);
+    const [e] = await this.ds.query<{ email: string; verified_at: Date | null }[]>(
+      `SELECT email, verified_at FROM email_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return e;
   }
 
   /** A channel the caller reached: its chat (or its link code while it waits for one). */
   async telegram(_actor: Actor, channel_cuid: string): Promise<{ token: string | null; group_chat_name: string | null; linked_at: Date | null } | undefined> {
-    const [t] = await this.ds.query<
-      {
-        token: string | null;
-        group_chat_name: string | null;
-        linked_at: Date | null;
-      }[]
-    >(`SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`, [channel_cuid]);
+    const [t] = await this.ds.query<{ token: string | null; group_chat_name: string | null; linked_at: Date | null }[]>(
+      `SELECT token, group_chat_name, linked_at FROM telegram_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return t;
   }
 
   /** A channel the caller reached: its webhook. */
   async discord(_actor: Actor, channel_cuid: string): Promise<{ name: string; webhook: string; created_at: Date } | undefined> {
-    const [d] = await this.ds.query<
-      {
-        name: string;
-        webhook: string;
-        created_at: Date;
-      }[]
-    >(`SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`, [channel_cuid]);
+    const [d] = await this.ds.query<{ name: string; webhook: string; created_at: Date }[]>(
+      `SELECT name, webhook, created_at FROM discord_notification_channel WHERE channel_cuid = $1`,
+      [channel_cuid],
+    );
     return d;
   }
 
@@ -199,12 +188,10 @@ export class ChannelsRepository {
 
   /** The link's request, locked; `expired` when its time is over. */
   async lockLink(_holder: LinkHolder, tx: EntityManager, token_cuid: string): Promise<{ data: Record<string, unknown>; expired: boolean } | undefined> {
-    const [row] = await tx.query<
-      {
-        data: Record<string, unknown>;
-        expired: boolean;
-      }[]
-    >(`SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`, [token_cuid]);
+    const [row] = await tx.query<{ data: Record<string, unknown>; expired: boolean }[]>(
+      `SELECT data, expires_at < now() AS expired FROM url_request WHERE token_cuid = $1 FOR UPDATE`,
+      [token_cuid],
+    );
     return row;
   }
 

@@ -68,6 +68,7 @@ export class TelegramBotApi {
       }
       return { ...body, status: res.status };
     } catch (e) {
+      // eslint-disable-next-line preserve-caught-error -- the cause may quote the bot's token; the scrubbed message says what failed
       throw new Error(this.scrub(`Telegram ${method}: ${describe(signal.aborted ? signal.reason : e)}`));
     } finally {
       clearTimeout(timer);

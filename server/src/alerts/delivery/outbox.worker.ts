@@ -121,7 +121,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     for (const loop of Object.values(this.loops)) clearTimeout(loop.timer);
     // Sends in flight finish (and are recorded) before the database closes; a send that hangs
     // longer is left to its lease (claimed again, counted as a possible duplicate).
-    await Promise.race([Promise.allSettled(Object.values(this.loops).map((l) => l.running)), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
+    await Promise.race([
+      Promise.allSettled(Object.values(this.loops).map((l) => l.running ?? Promise.resolve())),
+      new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
+    ]);
     await Promise.allSettled([...this.heartbeats].map((h) => h.stop()));
     await this.listener?.end().catch(() => undefined);
   }

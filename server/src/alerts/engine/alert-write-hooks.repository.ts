@@ -106,11 +106,10 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async systemsOfTriggers(_job: JobIdentity, trigger_cuids: readonly string[]): Promise<string[]> {
-    const rows = await this.ds.query<
-      {
-        system_cuid: string;
-      }[]
-    >(`SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`, [trigger_cuids]);
+    const rows = await this.ds.query<{ system_cuid: string }[]>(
+      `SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`,
+      [trigger_cuids],
+    );
     return rows.map((r) => String(r.system_cuid));
   }
 
@@ -120,11 +119,10 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async deviceTypeInSystem(_job: JobIdentity, entity_cuid: string, system_cuid: string): Promise<string | undefined> {
-    const [device] = await this.ds.query<
-      {
-        entitytype_id: string;
-      }[]
-    >(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [entity_cuid, system_cuid]);
+    const [device] = await this.ds.query<{ entitytype_id: string }[]>(`SELECT entitytype_id FROM entity WHERE entity_cuid = $1 AND system_cuid = $2`, [
+      entity_cuid,
+      system_cuid,
+    ]);
     return device ? String(device.entitytype_id) : undefined;
   }
 
@@ -145,11 +143,10 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
   }
 
   async entityTypesOfTemplates(_job: JobIdentity, assignment_cuids: readonly string[]): Promise<string[]> {
-    const rows = await this.ds.query<
-      {
-        entitytype_id: string;
-      }[]
-    >(`SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`, [assignment_cuids]);
+    const rows = await this.ds.query<{ entitytype_id: string }[]>(
+      `SELECT DISTINCT entitytype_id FROM notification_template_assignment WHERE assignment_cuid = ANY($1::varchar[])`,
+      [assignment_cuids],
+    );
     return rows.map((r) => String(r.entitytype_id));
   }
 

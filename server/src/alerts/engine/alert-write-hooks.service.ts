@@ -9,6 +9,7 @@ import { type AlertWriteHooksRepository, SqlAlertWriteHooksRepository, type Temp
 import { ALERT_WRITES_JOB as JOB } from './job-identity';
 import type { Actor } from '../../../../shared/access/policy';
 import { budgetsOf } from '../../budgets/budgets.service';
+import { textOf } from '../../../../shared/common/text';
 
 type Row = Record<string, unknown>;
 
@@ -146,7 +147,7 @@ export class AlertWriteHooks {
       }
       const linked = await this.rows.linkedTriggers(JOB, tpl.assignment_cuid);
       for (const t of linked) {
-        const entity_cuid = String((t.args as Row)?.entity_cuid ?? '');
+        const entity_cuid = textOf((t.args as Row)?.entity_cuid ?? '');
         await this.rows.updateTemplated(JOB, t.trigger_cuid, {
           name: autocreatedName(String(tpl.name), String(t.device ?? entity_cuid)),
           message: tpl.message,

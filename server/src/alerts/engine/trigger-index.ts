@@ -40,7 +40,7 @@ export class TriggerIndex {
       const r = t.rule;
       if (r.kind === 'threshold' || r.kind === 'no_data') {
         let byParam = this.byParameter.get(r.entity_cuid);
-        if (!byParam) this.byParameter.set(r.entity_cuid, (byParam = new Map()));
+        if (!byParam) this.byParameter.set(r.entity_cuid, (byParam = new Map<string, IndexedTrigger[]>()));
         push(byParam, r.parameter_id, t);
       } else if (r.kind === 'state') {
         push(this.byStateEntity, r.entity_cuid, t);

@@ -24,12 +24,9 @@ export class StepUpsRepository {
 
   /** The caller's own sign-in (email for the brake, the password hash to check). */
   async signIn(actor: Actor): Promise<{ email: string; password: string | null } | undefined> {
-    const [user] = await this.ds.query<
-      {
-        email: string;
-        password: string | null;
-      }[]
-    >(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [actor.user_cuid]);
+    const [user] = await this.ds.query<{ email: string; password: string | null }[]>(`SELECT email, password FROM "user" WHERE user_cuid = $1`, [
+      actor.user_cuid,
+    ]);
     return user;
   }
 
