@@ -1,5 +1,4 @@
 import {
-  type Actor,
   can,
   fileMayBelongTo,
   mayChangeChangelogEntry,
@@ -10,19 +9,8 @@ import {
   seesSystem,
   uploadCompanyOfSystem,
 } from './policy';
+import { A, B, basic, basicAdmin, expert, installer, member, superuser } from './policy.fixture';
 
-const A = 'company-a';
-const B = 'company-b';
-const member = (user_cuid: string, ...ms: [company: string, level: number, admin?: boolean][]): Actor => ({
-  user_cuid,
-  memberships: ms.map(([company_cuid, level, is_company_admin = false]) => ({ company_cuid, level, is_company_admin })),
-});
-
-const superuser = member('su', [A, 0, true]);
-const installer = member('inst', [A, 1]);
-const expert = member('exp', [A, 2]);
-const basic = member('bas', [A, 3]);
-const basicAdmin = member('badm', [A, 3, true]);
 const foreignInstaller = member('finst', [B, 1]);
 const nobody = member('none');
 

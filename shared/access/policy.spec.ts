@@ -1,17 +1,6 @@
-import { type Actor, can, canUse, isSuperUser, mayHandleLevel, mayManageUser, needsCurrentPassword, PERMISSIONS, POLICY } from './policy';
+import { can, canUse, isSuperUser, mayHandleLevel, mayManageUser, needsCurrentPassword, PERMISSIONS, POLICY } from './policy';
+import { A, B, basic, basicAdmin, expert, installer, member, superuser } from './policy.fixture';
 
-const A = 'company-a';
-const B = 'company-b';
-const member = (user_cuid: string, ...ms: [company: string, level: number, admin?: boolean][]): Actor => ({
-  user_cuid,
-  memberships: ms.map(([company_cuid, level, is_company_admin = false]) => ({ company_cuid, level, is_company_admin })),
-});
-
-const superuser = member('su', [A, 0, true]);
-const installer = member('inst', [A, 1]);
-const expert = member('exp', [A, 2]);
-const basic = member('bas', [A, 3]);
-const basicAdmin = member('badm', [A, 3, true]);
 const nobody = member('none');
 
 /** Spec §6, the coarse check and the table, and the rules about people: users, companies, memberships (systems: policy-systems.spec.ts). */
