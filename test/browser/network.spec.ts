@@ -32,8 +32,10 @@ describe('bytes on the wire in Chromium', () => {
     // All but possibly the first (whose tag the browser may not hold yet) are 304s.
     expect(checks.slice(1).every((c) => c.status === 304)).toBe(true);
 
-    const read = () =>
-      page.evaluate(async () => {
+    let reads = 0;
+    const read = () => {
+      reads += 1;
+      return page.evaluate(async () => {
         const res = await fetch('/api/auth/session?probe', { cache: 'no-cache', credentials: 'same-origin', headers: { accept: 'application/json' } });
         return {
           status: res.status,
@@ -42,14 +44,21 @@ describe('bytes on the wire in Chromium', () => {
           },
         };
       });
+    };
     // Its own URL (the same route), so the tab's own checks do not mix with these reads.
-    const lastProbe = () => wire.filter((w) => w.url.endsWith('?probe')).at(-1)?.status;
+    // CDP reports the wire status on its own channel, possibly after fetch() has resolved in the
+    // page: wait for the report of the read just made, not the one before it.
+    const probes = () => wire.filter((w) => w.url.endsWith('?probe'));
+    const lastProbe = async () => {
+      for (let i = 0; i < 200 && probes().length < reads; i += 1) await page.waitForTimeout(25);
+      return probes()[reads - 1]?.status;
+    };
     const before = await read();
     expect(before.status).toBe(200);
     expect(before.body.user.email).toBe('basic@demo.local');
     const again = await read();
     expect(again).toEqual(before);
-    expect(lastProbe()).toBe(304);
+    expect(await lastProbe()).toBe(304);
 
     // The tab changes a preference (its session is renewed with the new context): the next read has it.
     const disabled = !before.body.user.meta?.preferences?.toast_notifications?.toast_notifications_disabled;
@@ -66,7 +75,7 @@ describe('bytes on the wire in Chromium', () => {
     expect(await setPreference(disabled)).toBe(200);
     const after = await read();
     expect(after.status).toBe(200);
-    expect(lastProbe()).toBe(200);
+    expect(await lastProbe()).toBe(200);
     expect(after.body.user.meta?.preferences?.toast_notifications?.toast_notifications_disabled).toBe(disabled);
     expect(await setPreference(!disabled)).toBe(200);
   });
