@@ -219,7 +219,7 @@ export const RESOURCE_ACCESS = {
     },
   },
   dashboard: { label: { en: 'Dashboard', fr: 'Tableau de bord' }, perms: crud('dashboards.view', 'dashboards.create', 'dashboards.edit') },
-  notificationTemplateAssignment: { label: { en: 'Event template', fr: "Modèle d'événement" }, perms: crud('eventTemplates.view', 'admin.actions') },
+  notificationTemplateAssignment: { label: { en: 'Alert template', fr: "Modèle d'alerte" }, perms: crud('eventTemplates.view', 'admin.actions') },
   notificationTrigger: { label: { en: 'Trigger', fr: 'Déclencheur' }, perms: crud('eventTriggers.view', 'eventTriggers.change') },
   notificationChannel: { label: { en: 'Channel', fr: 'Canal' }, perms: crud('channels.view', 'channels.change') },
   // The channels' own procedures (alerts/channels): a channel is made with its details, per source.

@@ -27,8 +27,8 @@ import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { DOCUMENTATION_TYPES } from '../../../shared/common/enums';
 import { ListActions } from '../kit/ListActions';
 import { MarkdownInput } from '../kit/MarkdownInput';
-import { RowButtons } from '../alerts/setup/common';
-import { EventEditToolbar } from '../alerts/setup/templates';
+import { RowButtons } from '../kit/RecordButtons';
+import { AccessEditToolbar } from '../kit/RecordButtons';
 
 const typeChoices = DOCUMENTATION_TYPES.map((t) => ({ id: t, name: `portal.admin.documentation.type.${t}` }));
 
@@ -140,7 +140,7 @@ export function DocumentationCreate() {
 export function DocumentationEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm toolbar={<EventEditToolbar />}>
+      <SimpleForm toolbar={<AccessEditToolbar />}>
         <Labeled>
           <TypeField source="documentation_type" />
         </Labeled>

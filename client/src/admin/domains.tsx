@@ -20,8 +20,8 @@ import { useWatch } from 'react-hook-form';
 import { JsonField } from '../kit/JsonField';
 import { JsonInput, jsonObject } from '../kit/JsonInput';
 import { ListActions } from '../kit/ListActions';
-import { EventEditToolbar } from '../alerts/setup/templates';
-import { RowButtons } from '../alerts/setup/common';
+import { AccessEditToolbar } from '../kit/RecordButtons';
+import { RowButtons } from '../kit/RecordButtons';
 import { textOf } from '../../../shared/common/text';
 
 /** Only a path on this site or an https address is shown as an image (as the server accepts). */
@@ -112,7 +112,7 @@ export function RootDomainCreate() {
 export function RootDomainEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm toolbar={<EventEditToolbar />}>
+      <SimpleForm toolbar={<AccessEditToolbar />}>
         <Labeled>
           <TextField source="name" />
         </Labeled>
@@ -201,7 +201,7 @@ function DomainTitle() {
 export function DomainEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" title={<DomainTitle />}>
-      <SimpleForm toolbar={<EventEditToolbar />}>
+      <SimpleForm toolbar={<AccessEditToolbar />}>
         <Labeled>
           <TextField source="name" />
         </Labeled>

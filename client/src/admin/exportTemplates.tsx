@@ -2,8 +2,9 @@ import { Create, Edit, List, ReferenceField, required, SearchInput, SimpleForm, 
 import { ResponsiveDataTable as DataTable } from '../kit/ResponsiveDataTable';
 import { cleanTemplate, NEW_TEMPLATE_CONFIG, TemplateConfigInputs, TemplateSummaryField } from '../exports/TemplateInputs';
 import { ListActions } from '../kit/ListActions';
-import { RowButtons, SystemInput } from '../alerts/setup/common';
-import { EventEditToolbar } from '../alerts/setup/templates';
+import { RowButtons } from '../kit/RecordButtons';
+import { SystemInput } from '../kit/pickers';
+import { AccessEditToolbar } from '../kit/RecordButtons';
 
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <SystemInput key="system_cuid" source="system_cuid" alwaysOn />];
 
@@ -41,7 +42,7 @@ export function ExportTemplateCreate() {
 export function ExportTemplateEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" transform={cleanTemplate}>
-      <SimpleForm toolbar={<EventEditToolbar />}>
+      <SimpleForm toolbar={<AccessEditToolbar />}>
         <TextInput source="name" validate={required()} />
         <SystemInput source="system_cuid" disabled />
         <TemplateConfigInputs />

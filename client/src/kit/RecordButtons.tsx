@@ -1,6 +1,6 @@
 import { Alert, Box } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DeleteWithConfirmButton, EditButton, useCanAccess, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
+import { DeleteWithConfirmButton, EditButton, SaveButton, Toolbar, useCanAccess, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
 import { DependentsNotice } from './DependentsNotice';
 import { useCurrentRecordAccess } from './useRecordAccess';
 
@@ -9,6 +9,28 @@ export function AccessEditButton(props: { label?: string }) {
   const access = useCurrentRecordAccess();
   if (!access.edit) return null;
   return <EditButton {...props} />;
+}
+
+/** A list row's edit and delete, each shown only when `<resource>.access` allows it for that record. */
+export function RowButtons() {
+  const access = useCurrentRecordAccess();
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+      {access.edit ? <EditButton /> : null}
+      {access.delete ? <DeleteWithConfirmButton mutationMode="pessimistic" /> : null}
+    </Box>
+  );
+}
+
+/** An edit form's toolbar: save only when the record may change, delete only when it may go. */
+export function AccessEditToolbar() {
+  const access = useCurrentRecordAccess();
+  return (
+    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
+      <SaveButton disabled={!access.edit} />
+      {access.delete ? <DeleteWithConfirmButton mutationMode="pessimistic" /> : null}
+    </Toolbar>
+  );
 }
 
 /**

@@ -45,8 +45,9 @@ import { ListActions } from '../../kit/ListActions';
 import { messageOf } from '../../trpc';
 import { channelDetailsKey, createChannel, resendChannelVerification, sendChannelTest, useChannelAddress, useChannelDetails, useChannelSources } from './api';
 import { ChannelTitle } from './channel-label';
-import { CompanyInput, RowButtons } from './common';
-import { EventEditToolbar } from './templates';
+import { CompanyInput } from './CompanyInput';
+import { RowButtons } from '../../kit/RecordButtons';
+import { AccessEditToolbar } from '../../kit/RecordButtons';
 import { ownEntry } from '../../../../shared/common/own-entry';
 import { ChannelTriggers } from './ChannelTriggers';
 import { textOf } from '../../../../shared/common/text';
@@ -387,7 +388,7 @@ export function ChannelShow() {
 export function ChannelEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" title={<ChannelTitle />}>
-      <SimpleForm toolbar={<EventEditToolbar />}>
+      <SimpleForm toolbar={<AccessEditToolbar />}>
         <SelectInput source="source" choices={sourceChoices} disabled />
         <SelectInput source="status" choices={editableStatusChoices} validate={required()} />
       </SimpleForm>

@@ -8,20 +8,16 @@ import {
   ReferenceField,
   ReferenceInput,
   required,
-  SaveButton,
   SearchInput,
   SimpleForm,
   TextInput,
-  Toolbar,
-  DeleteWithConfirmButton,
 } from 'react-admin';
 import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
 import { JsonField } from '../../kit/JsonField';
 import { RuleInputs } from './RuleInputs';
 import { transformRule, validateRuleForm } from './rule-form';
 import { ListActions } from '../../kit/ListActions';
-import { useCurrentRecordAccess } from '../../kit/useRecordAccess';
-import { RowButtons } from './common';
+import { AccessEditToolbar, RowButtons } from '../../kit/RecordButtons';
 import { SeverityField, SeverityInput } from './severity';
 
 const EntityTypeInput = (props: { disabled?: boolean }) => (
@@ -96,24 +92,12 @@ export function TemplateCreate() {
   );
 }
 
-function EditToolbar() {
-  const access = useCurrentRecordAccess();
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton disabled={!access.edit} />
-      {access.delete ? <DeleteWithConfirmButton mutationMode="pessimistic" /> : null}
-    </Toolbar>
-  );
-}
-
 export function TemplateEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" transform={transformRule}>
-      <SimpleForm toolbar={<EditToolbar />} validate={validateRuleForm(true)}>
+      <SimpleForm toolbar={<AccessEditToolbar />} validate={validateRuleForm(true)}>
         <TemplateInputs />
       </SimpleForm>
     </Edit>
   );
 }
-
-export { EditToolbar as EventEditToolbar };

@@ -16,9 +16,10 @@ import {
 import { ResponsiveDataTable as DataTable } from '../../kit/ResponsiveDataTable';
 import { JsonField } from '../../kit/JsonField';
 import { ListActions } from '../../kit/ListActions';
-import { RowButtons, SystemInput } from './common';
+import { RowButtons } from '../../kit/RecordButtons';
+import { SystemInput } from '../../kit/pickers';
 import { SeverityField, SeverityInput } from './severity';
-import { EventEditToolbar } from './templates';
+import { AccessEditToolbar } from '../../kit/RecordButtons';
 import { RuleInputs } from './RuleInputs';
 import { transformRule, validateRuleForm } from './rule-form';
 import { TriggerStatusField, TriggerStatusPanel } from './TriggerStatus';
@@ -94,7 +95,7 @@ export function TriggerCreate() {
 export function TriggerEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" transform={transformRule} aside={<TriggerStatusPanel />}>
-      <SimpleForm toolbar={<EventEditToolbar />} validate={validateRuleForm()}>
+      <SimpleForm toolbar={<AccessEditToolbar />} validate={validateRuleForm()}>
         <TriggerInputs />
       </SimpleForm>
     </Edit>
