@@ -13,12 +13,14 @@ import { FLEET_SETTINGS } from '../fleet/fleet.config';
 import { HEALTH_SETTINGS } from '../health/health.config';
 import { LIVE_EVENTS_SETTINGS } from '../alerts/portal/live-events.config';
 import { SYSTEMS_SETTINGS } from '../systems/systems.config';
+import { TELEMETRY_SETTINGS_SECTION } from '../telemetry/telemetry.config';
 import { TRPC_SETTINGS } from '../trpc/trpc.config';
 
 /**
  * The settings of every domain, composed into the one AppConfig: each domain declares and validates
  * its own (`<domain>/<domain>.config.ts`); this list only puts them together, above every domain.
- * Telemetry, ingest, MQTT and the simulator read theirs apart (telemetry/telemetry.config.ts).
+ * Telemetry, ingest, MQTT and the simulator parse theirs with their own schema
+ * (telemetry/telemetry.config.ts), checked here with all the others.
  */
 export const APP_SETTINGS: readonly SettingsSection[] = [
   SERVER_SETTINGS,
@@ -36,6 +38,7 @@ export const APP_SETTINGS: readonly SettingsSection[] = [
   FLEET_SETTINGS,
   EXPORTS_SETTINGS,
   ACCOUNTS_SETTINGS,
+  TELEMETRY_SETTINGS_SECTION,
 ];
 
 /** Reads and validates the settings; throws a ConfigError listing every problem of every domain. */

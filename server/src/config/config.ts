@@ -54,6 +54,12 @@ export interface SettingsSection {
   readonly settings: new () => object;
   /** Problems that involve settings of several domains, reported with every other problem. */
   readonly check?: (config: AppConfig) => string[];
+  /**
+   * A domain that parses its settings itself (telemetry, with its own schema): the names it reads,
+   * kept to this section like the class's, and the problems it finds in the environment, reported
+   * with every other problem.
+   */
+  readonly parsedApart?: { readonly names: readonly string[]; readonly problems: (env: NodeJS.ProcessEnv) => string[] };
   /** Defaults derived from other settings (a folder under DATA_DIR), once every setting is valid. */
   readonly finish?: (config: AppConfig) => void;
 }
@@ -80,14 +86,17 @@ export function composeConfig(sections: readonly SettingsSection[], env: NodeJS.
   const problems: string[] = [];
   for (const section of sections) {
     const picked: Record<string, unknown> = {};
-    for (const key of settingNames(section.settings)) {
+    for (const key of [...settingNames(section.settings), ...(section.parsedApart?.names ?? [])]) {
       if (owner.has(key)) throw new Error(`The setting ${key} is declared by two sections`);
       owner.set(key, section);
       if (env[key] !== undefined) picked[key] = env[key];
     }
     const values = plainToInstance(section.settings, picked, { exposeDefaultValues: true });
-    problems.push(...validateSync(values, { skipMissingProperties: false }).flatMap((e) => Object.values(e.constraints ?? {})));
+    // A class without a decorated setting (a section parsed apart) has nothing for class-validator.
+    const decorated = getMetadataStorage().getTargetValidationMetadatas(section.settings, '', true, false).length > 0;
+    if (decorated) problems.push(...validateSync(values, { skipMissingProperties: false }).flatMap((e) => Object.values(e.constraints ?? {})));
     Object.assign(config, values);
+    problems.push(...(section.parsedApart?.problems(env) ?? []));
   }
   for (const section of sections) problems.push(...(section.check?.(config) ?? []));
   if (problems.length) throw new ConfigError(`Invalid settings:\n - ${problems.join('\n - ')}`);

@@ -169,17 +169,30 @@ export interface TelemetrySettings {
 
 export class TelemetryConfigError extends Error {}
 
+/** Every problem in the telemetry settings of `env` (none: they are valid). */
+export function telemetryProblems(env: NodeJS.ProcessEnv): string[] {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
+  const e = parsed.data;
+  if (e.ONLINE_DROPOUT_GAP_SECONDS > e.ONLINE_OFFLINE_AFTER_SECONDS) return ['ONLINE_DROPOUT_GAP_SECONDS must not exceed ONLINE_OFFLINE_AFTER_SECONDS'];
+  return [];
+}
+
+/**
+ * Telemetry's section of the portal's settings (api/app-config.ts): its settings are checked with
+ * every other domain's at start, so one error lists them all; the module then reads them
+ * (`loadTelemetrySettings`) into the typed object it is given.
+ */
+export const TELEMETRY_SETTINGS_SECTION = {
+  settings: class TelemetryParsedApart {},
+  parsedApart: { names: Object.keys(ZEnv.shape), problems: telemetryProblems },
+};
+
 /** Reads and validates the telemetry settings; `embedded` = no DATABASE_URL (turns the simulator on by default). */
 export function loadTelemetrySettings(env: NodeJS.ProcessEnv = process.env, embedded = !env.DATABASE_URL): TelemetrySettings {
-  const parsed = ZEnv.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
-    throw new TelemetryConfigError(`Invalid telemetry settings:\n - ${problems.join('\n - ')}`);
-  }
-  const e = parsed.data;
-  if (e.ONLINE_DROPOUT_GAP_SECONDS > e.ONLINE_OFFLINE_AFTER_SECONDS) {
-    throw new TelemetryConfigError('Invalid telemetry settings:\n - ONLINE_DROPOUT_GAP_SECONDS must not exceed ONLINE_OFFLINE_AFTER_SECONDS');
-  }
+  const problems = telemetryProblems(env);
+  if (problems.length) throw new TelemetryConfigError(`Invalid telemetry settings:\n - ${problems.join('\n - ')}`);
+  const e = ZEnv.parse(env);
   return {
     mqtt: {
       url: e.MQTT_URL,
