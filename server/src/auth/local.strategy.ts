@@ -1,8 +1,6 @@
-import { ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-local';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE } from '../database/database.module';
 import { hashPassword, verifyPassword } from './password';
 import { SessionsRepository } from './sessions.repository';
 
@@ -16,11 +14,8 @@ export interface LoggedInUser {
 export class LocalStrategy extends PassportStrategy(Strategy) {
   /** Verified against when the email is unknown, so both cases take the same time. */
   private readonly decoy = hashPassword('decoy-password-for-unknown-accounts');
-  private readonly sessions: SessionsRepository;
-
-  constructor(@Inject(DATA_SOURCE) ds: DataSource) {
+  constructor(private readonly sessions: SessionsRepository) {
     super({ usernameField: 'email', passwordField: 'password' });
-    this.sessions = new SessionsRepository(ds);
   }
 
   async validate(email: string, password: string): Promise<LoggedInUser> {

@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../database/database.module';
 import type { DataSource } from 'typeorm';
 import { SqlRepository } from '../database/repository';
 
@@ -33,13 +35,14 @@ export interface LoginCounts {
  * inside `transaction()`. Constructed by its owner from the data source (`new
  * LoginAttemptsRepository(ds)`), not a Nest provider.
  */
+@Injectable()
 export class LoginAttemptsRepository extends SqlRepository<LoginAttemptsRepository> {
   /** For the sweeper: deletes the login attempts older than $1. */
   static readonly SWEEP_LOGIN_ATTEMPTS = `DELETE FROM login_attempt WHERE at < $1`;
   /** For the sweeper: deletes the password changes older than $1. */
   static readonly SWEEP_PASSWORD_CHANGES = `DELETE FROM password_change WHERE at < $1`;
 
-  constructor(ds: DataSource) {
+  constructor(@Inject(DATA_SOURCE) ds: DataSource) {
     super(ds);
   }
 

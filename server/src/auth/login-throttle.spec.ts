@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createTestDataSource, type TestDatabase } from '../../../test/factories/database';
 import { loadConfig } from '../api/app-config';
+import { LoginAttemptsRepository } from './login-attempts.repository';
 import { LoginThrottle, type ThrottleVerdict } from './login-throttle';
 
 /** On PostgreSQL when TEST_DATABASE_URL is set, otherwise on an in-memory PGlite (the brake lives in login_attempt). */
@@ -28,7 +29,7 @@ describe('LoginThrottle', () => {
   });
   beforeEach(() => {
     sut?.onModuleDestroy();
-    sut = new LoginThrottle(db.dataSource, config);
+    sut = new LoginThrottle(db.dataSource, config, new LoginAttemptsRepository(db.dataSource));
     const r = ++run;
     acct = (name) => `${name}-${r}@x.io`;
   });
@@ -57,7 +58,7 @@ describe('LoginThrottle', () => {
   });
 
   it('counts the attempts of every instance together (two brakes on one database)', async () => {
-    const other = new LoginThrottle(db.dataSource, config);
+    const other = new LoginThrottle(db.dataSource, config, new LoginAttemptsRepository(db.dataSource));
     try {
       const verdicts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? sut : other).reserve(acct('multi'), '9.9.9.8', t0)));
       expect(verdicts.filter((v) => !v.blocked)).toHaveLength(6);

@@ -36,13 +36,12 @@ export type ThrottleVerdict = { blocked: true; retryAfterSeconds: number } | { b
 export class LoginThrottle implements OnModuleDestroy {
   private readonly logger = new Logger(LoginThrottle.name);
   private readonly sweeper: OldRowsSweeper;
-  private readonly attempts: LoginAttemptsRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
+    private readonly attempts: LoginAttemptsRepository,
   ) {
-    this.attempts = new LoginAttemptsRepository(ds);
     this.sweeper = new OldRowsSweeper(
       ds,
       this.logger,

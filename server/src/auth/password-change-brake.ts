@@ -20,13 +20,12 @@ const WINDOW_MS = 60_000;
 export class PasswordChangeBrake implements OnModuleDestroy {
   private readonly logger = new Logger(PasswordChangeBrake.name);
   private readonly sweeper: OldRowsSweeper;
-  private readonly changes: LoginAttemptsRepository;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     private readonly config: AppConfig,
+    private readonly changes: LoginAttemptsRepository,
   ) {
-    this.changes = new LoginAttemptsRepository(ds);
     this.sweeper = new OldRowsSweeper(
       ds,
       this.logger,

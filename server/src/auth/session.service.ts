@@ -35,12 +35,14 @@ export class SessionService implements OnModuleDestroy {
     const rows = await this.sessions.revocationStates(keys);
     return new Map(rows.map((r) => [RevocationBatcher.keyOf(r), r]));
   });
-  private readonly sessions: SessionsRepository;
   private readonly opened = new OpenedCookies<TSessionPayload>(OPENED_COOKIES.entries, OPENED_COOKIES.bytes, OPENED_COOKIES.entryBytes);
 
-  constructor(@Inject(DATA_SOURCE) ds: DataSource, config: AppConfig) {
+  constructor(
+    @Inject(DATA_SOURCE) ds: DataSource,
+    config: AppConfig,
+    private readonly sessions: SessionsRepository,
+  ) {
     this.codec = new SessionCookieCodec(config.sessionSecret);
-    this.sessions = new SessionsRepository(ds);
     this.sweeper = new OldRowsSweeper(ds, this.logger, 'expired revoked sessions', SessionsRepository.SWEEP_REVOKED_SESSIONS, () => new Date(), 60 * 60 * 1000);
   }
 

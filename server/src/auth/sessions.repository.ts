@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../database/database.module';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../database/prepared-statements';
 import { SqlRepository } from '../database/repository';
@@ -82,15 +84,16 @@ export interface RevocationRow {
  * The session's SQL: the user, memberships and blacklists a session context is built from, the
  * revocation check and logout. Session methods take the session's owner (SessionOwner / SessionKey)
  * first and read only that user's rows; the sign-in lookup is pre-authentication and takes the
- * explicit identity being checked (SignInIdentity: the email) first. Constructed by its owner from
- * the data source (`new SessionsRepository(ds)`), not a Nest provider.
+ * explicit identity being checked (SignInIdentity: the email) first. A Nest provider of the auth
+ * module, injected into the services that use it (unit specs pass an in-memory stand-in).
  */
+@Injectable()
 export class SessionsRepository extends SqlRepository<SessionsRepository> {
   /** For the sweeper: deletes the revoked sessions that expired before $1. */
   static readonly SWEEP_REVOKED_SESSIONS = `DELETE FROM revoked_session WHERE expires_at < $1`;
   private readonly prepared: PreparedStatements;
 
-  constructor(ds: DataSource) {
+  constructor(@Inject(DATA_SOURCE) ds: DataSource) {
     super(ds);
     this.prepared = new PreparedStatements(ds);
   }
