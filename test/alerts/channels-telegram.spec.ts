@@ -4,6 +4,7 @@ import { TelegramPeer } from '../factories/telegram-peer';
 import { CHANNEL_SENDERS, type ChannelSender, type OutgoingAlert } from '../../server/src/alerts/delivery/channel-sender';
 import { TelegramBot } from '../../server/src/alerts/channels/telegram-bot';
 import { TelegramUpdatesService } from '../../server/src/alerts/channels/telegram-updates.service';
+import { TelegramUpdatesRepository } from '../../server/src/alerts/channels/telegram-updates.repository';
 
 /**
  * TELEGRAM channels against a local peer speaking the Bot API (real HTTP, the portal's own client
@@ -117,7 +118,7 @@ describe('TELEGRAM channel', () => {
   });
 
   it('one instance polls at a time: a second instance does not get the lease while the first holds it', async () => {
-    const second = new TelegramUpdatesService(t.db.dataSource, t.config, new TelegramBot(t.config)) as unknown as {
+    const second = new TelegramUpdatesService(t.config, new TelegramBot(t.config), new TelegramUpdatesRepository(t.db.dataSource)) as unknown as {
       lease(bot_id: string): Promise<number | null>;
     };
     expect(await second.lease('7000001')).toBeNull();

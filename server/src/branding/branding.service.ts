@@ -1,8 +1,6 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { OG_IMAGE_DEFAULT } from '../../../shared/common/spec-constants';
-import { DATA_SOURCE } from '../database/database.module';
 import { SharedSignals, SIGNAL_TOPICS } from '../database/shared-signals';
 import { DomainsRepository } from './domains.repository';
 import { type TBrand, type TBrandData, ZBrandData } from './branding.schema';
@@ -37,14 +35,11 @@ export class BrandingService {
   private readonly logger = new Logger(BrandingService.name);
   private readonly cache = new Map<string, { at: number; brand: TBrand }>();
 
-  private readonly domains: DomainsRepository;
-
   constructor(
-    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
+    private readonly domains: DomainsRepository,
     @Optional() private readonly signals?: SharedSignals,
   ) {
-    this.domains = new DomainsRepository(ds);
     // Brands are cached per process: a branding write on any instance drops them everywhere.
     signals?.on(SIGNAL_TOPICS.brand, () => this.cache.clear());
     signals?.on(SIGNAL_TOPICS.table, (table) => {

@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../database/database.module';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** One unit to spend: under `budget` (its name), for `key` (who or what pays), at most `limit` a window. */
@@ -19,8 +21,9 @@ interface Queryable {
  * order (sorted), then counts the uses of each key inside the window and, when every one has room,
  * records one use per key; a refused spend records nothing.
  */
+@Injectable()
 export class BudgetRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
   async spend(spends: readonly Spend[], windowMs: number, now = Date.now()): Promise<SpendVerdict> {
     if (spends.length === 0) return { ok: true };

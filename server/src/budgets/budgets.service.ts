@@ -94,7 +94,6 @@ export function budgetsOf(q: object): Budgets {
 @Injectable()
 export class Budgets implements OnModuleDestroy {
   private readonly logger = new Logger('Budgets');
-  private readonly repo: BudgetRepository;
   private readonly sweeper: OldRowsSweeper;
   private readonly refusals: Counter<'budget'>;
   /** Command budgets this instance found spent, until when (assertCommandRoom). */
@@ -104,8 +103,8 @@ export class Budgets implements OnModuleDestroy {
     @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
     metrics: PortalMetrics,
+    private readonly repo: BudgetRepository,
   ) {
-    this.repo = new BudgetRepository(ds);
     this.sweeper = new OldRowsSweeper(ds, this.logger, 'old budget uses', BUDGET_SWEEP_SQL, () => new Date(Date.now() - HOUR_MS), 10 * MINUTE_MS);
     this.refusals = new Counter({
       name: 'portal_budget_refusals_total',

@@ -7,6 +7,7 @@ import { Mailer } from './mailer';
 import { DiscordSender, EmailSender, TelegramSender } from './senders';
 import { TelegramBot } from './telegram-bot';
 import { TelegramUpdatesService } from './telegram-updates.service';
+import { TelegramUpdatesRepository } from './telegram-updates.repository';
 
 /**
  * EMAIL / TELEGRAM / DISCORD: the senders the outbox worker uses (CHANNEL_SENDERS), the
@@ -19,6 +20,7 @@ import { TelegramUpdatesService } from './telegram-updates.service';
     Mailer,
     TelegramBot,
     TelegramUpdatesService,
+    TelegramUpdatesRepository,
     ChannelsRepository,
     EmailSender,
     TelegramSender,

@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../../database/database.module';
 import type { DataSource } from 'typeorm';
 import { updatedRows } from '../../database/returned-rows';
 import type { SystemJob } from '../../common/system-job';
@@ -18,8 +20,9 @@ export const telegramUpdatesJob = (owner: string): TelegramUpdatesJob => ({ job:
  * offset, linking a chat to the PENDING channel holding a code, chats that moved or removed the bot.
  * The loop's identity comes first.
  */
+@Injectable()
 export class TelegramUpdatesRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
   /** Takes or renews the lease for `leaseSeconds`; answers the stored offset, or null when another instance holds it. */
   async lease(job: TelegramUpdatesJob, bot_id: string, leaseSeconds: number): Promise<number | null> {

@@ -1,7 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { newCuid } from '../../common/ids';
-import { DATA_SOURCE } from '../../database/database.module';
 import { AppConfig } from '../../config/config';
 import { escapeHtml } from '../render';
 import type { TelegramChat, TelegramMessage, TelegramUpdate } from './telegram-api';
@@ -23,16 +21,14 @@ export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplica
   private readonly logger = new Logger('Telegram');
   private readonly job: TelegramUpdatesJob = telegramUpdatesJob(newCuid());
   /** Its SQL (built from the data source here, so a second loop is made with `new` in tests). */
-  private readonly rows: TelegramUpdatesRepository;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
 
   constructor(
-    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
     private readonly bot: TelegramBot,
+    private readonly rows: TelegramUpdatesRepository,
   ) {
-    this.rows = new TelegramUpdatesRepository(ds);
     bot.onChatMigrated = (from, to) => this.migrate(from, to);
   }
 

@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../../database/database.module';
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { SystemJob } from '../../common/system-job';
@@ -16,8 +18,9 @@ export const LIVE_FAN_OUT: LiveFanOut = { job: 'live-events' };
  * The SQL of live events (live-events.service.ts): event bodies stored in live_event, NOTIFYs that
  * carry their ids to every instance, and the sweep of old bodies. The fan-out identity comes first.
  */
+@Injectable()
 export class LiveEventsRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
 
   async listen(_job: LiveFanOut, client: Client, channel: string): Promise<void> {
     await client.query(`LISTEN ${channel}`);

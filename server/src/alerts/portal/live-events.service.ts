@@ -1,10 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EventEmitter, on } from 'node:events';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
 import { newCuid } from '../../common/ids';
 import { AppConfig } from '../../config/config';
-import { DATA_SOURCE } from '../../database/database.module';
 import { LIVE_FAN_OUT, LiveEventsRepository } from './live-events.repository';
 import type { TLiveEvent } from './portal.schema';
 
@@ -60,13 +58,11 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
   /** Bodies being loaded, by id: one read per event per instance, however many NOTIFYs carry it. */
   private readonly loading = new Map<string, Promise<TLiveEvent | undefined>>();
   /** Its SQL (built from the data source here: processes that provide this service alone need nothing more). */
-  private readonly rows: LiveEventsRepository;
 
   constructor(
-    @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
+    private readonly rows: LiveEventsRepository,
   ) {
-    this.rows = new LiveEventsRepository(ds);
     this.emitter.setMaxListeners(0);
   }
 
