@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATA_SOURCE } from '../database/database.module';
 import type { DataSource } from 'typeorm';
 import { SqlRepository } from '../database/repository';
 
@@ -13,14 +15,15 @@ export interface ResetRequester {
 /**
  * The reset brake's memory (table account_request). Pre-authentication: every method takes the
  * explicit identity being throttled (ResetRequester) first and reads or adds only its rows. The
- * locks are transaction-scoped: call them inside `transaction()`. Constructed by its owner from the
- * data source (`new AccountRequestsRepository(ds)`), not a Nest provider.
+ * locks are transaction-scoped: call them inside `transaction()`. A Nest provider of the accounts
+ * module.
  */
+@Injectable()
 export class AccountRequestsRepository extends SqlRepository<AccountRequestsRepository> {
   /** For the sweeper: deletes the requests older than $1. */
   static readonly SWEEP_ACCOUNT_REQUESTS = `DELETE FROM account_request WHERE at < $1`;
 
-  constructor(ds: DataSource) {
+  constructor(@Inject(DATA_SOURCE) ds: DataSource) {
     super(ds);
   }
 

@@ -6,6 +6,7 @@ import { UsersModule } from '../users/users.module';
 import { AccountLinks } from './account-links';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
+import { AccountRequestsRepository } from './account-requests.repository';
 import { ResetThrottle } from './reset-throttle';
 
 /**
@@ -15,7 +16,7 @@ import { ResetThrottle } from './reset-throttle';
 @Module({
   imports: [AuthModule, UsersModule, AlertChannelsModule, BrandingModule],
   controllers: [AccountsController],
-  providers: [AccountLinks, ResetThrottle, AccountsService],
+  providers: [AccountRequestsRepository, AccountLinks, ResetThrottle, AccountsService],
   exports: [AccountsService],
 })
 export class AccountsModule {}

@@ -19,13 +19,12 @@ const HOUR_MS = 3600_000;
 export class ResetThrottle implements OnModuleDestroy {
   private readonly logger = new Logger('Accounts');
   private readonly sweeper: OldRowsSweeper;
-  private readonly requests: AccountRequestsRepository;
 
   constructor(
     @Inject(DATA_SOURCE) ds: DataSource,
     private readonly config: AppConfig,
+    private readonly requests: AccountRequestsRepository,
   ) {
-    this.requests = new AccountRequestsRepository(ds);
     this.sweeper = new OldRowsSweeper(
       ds,
       this.logger,
