@@ -10,6 +10,7 @@ import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase, type Database } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';
 import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
+import { LiveEventsRepository } from '../../server/src/alerts/portal/live-events.repository';
 import { startTestApp, type TestApp } from './app';
 import { RecordingPeer, RecordingSender } from './recording-sender';
 
@@ -45,7 +46,7 @@ export function twoOutboxInstances(settings: Record<string, string>): {
     dbB = url ? await openDatabase({ url, poolSize: 5, entities: ENTITIES }, false) : undefined;
     @Module({
       imports: [ConfigModule.forConfig(configB), DatabaseModule.forDatabase(dbB ?? t.db, false), OutboxSignalModule],
-      providers: [LiveEventsService, ...ALERT_DELIVERY_PROVIDERS],
+      providers: [LiveEventsRepository, LiveEventsService, ...ALERT_DELIVERY_PROVIDERS],
     })
     class SecondInstance {}
     b = await NestFactory.createApplicationContext(SecondInstance, { logger: ['error'] });

@@ -9,6 +9,7 @@ import { ConfigModule } from '../../server/src/config/config.module';
 import { openDatabase } from '../../server/src/database/data-source';
 import { DatabaseModule } from '../../server/src/database/database.module';
 import { LiveEventsService } from '../../server/src/alerts/portal/live-events.service';
+import { LiveEventsRepository } from '../../server/src/alerts/portal/live-events.repository';
 import { RecordingSender } from './recording-sender';
 
 /**
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ url: config.DATABASE_URL, poolSize: 5 }, false);
   @Module({
     imports: [ConfigModule.forConfig(config), DatabaseModule.forDatabase(db, true), OutboxSignalModule],
-    providers: [LiveEventsService, ...ALERT_DELIVERY_PROVIDERS],
+    providers: [LiveEventsRepository, LiveEventsService, ...ALERT_DELIVERY_PROVIDERS],
   })
   class OutboxProcess {}
   const app = await NestFactory.createApplicationContext(OutboxProcess, { logger: ['error', 'warn'] });

@@ -32,8 +32,8 @@ export interface LoginCounts {
  * brake). Login work is pre-authentication: its methods take the explicit identity being throttled
  * (LoginIdentity: account + address) first and read or change only that identity's rows. Password
  * changes take the acting user (PasswordChanger) first. The locks are transaction-scoped: call them
- * inside `transaction()`. Constructed by its owner from the data source (`new
- * LoginAttemptsRepository(ds)`), not a Nest provider.
+ * inside `transaction()`. A Nest provider of the auth module, injected into LoginThrottle and
+ * PasswordChangeBrake (unit specs pass an in-memory stand-in).
  */
 @Injectable()
 export class LoginAttemptsRepository extends SqlRepository<LoginAttemptsRepository> {

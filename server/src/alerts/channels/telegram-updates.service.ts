@@ -20,13 +20,13 @@ const START = /^\/start(?:@([A-Za-z0-9_]{3,64}))?\s+([A-Za-z0-9_-]{4,64})\s*$/;
 export class TelegramUpdatesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Telegram');
   private readonly job: TelegramUpdatesJob = telegramUpdatesJob(newCuid());
-  /** Its SQL (built from the data source here, so a second loop is made with `new` in tests). */
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
 
   constructor(
     private readonly config: AppConfig,
     private readonly bot: TelegramBot,
+    /** Its SQL (a Nest provider of the channels module; a second loop in tests is made with `new`). */
     private readonly rows: TelegramUpdatesRepository,
   ) {
     bot.onChatMigrated = (from, to) => this.migrate(from, to);

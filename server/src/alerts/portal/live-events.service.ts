@@ -57,10 +57,9 @@ export class LiveEventsService implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new Map<string, OpenStream[]>();
   /** Bodies being loaded, by id: one read per event per instance, however many NOTIFYs carry it. */
   private readonly loading = new Map<string, Promise<TLiveEvent | undefined>>();
-  /** Its SQL (built from the data source here: processes that provide this service alone need nothing more). */
-
   constructor(
     private readonly config: AppConfig,
+    /** Its SQL: a provider next to this service (a process that provides the service provides it too). */
     private readonly rows: LiveEventsRepository,
   ) {
     this.emitter.setMaxListeners(0);
