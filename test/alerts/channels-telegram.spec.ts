@@ -3,6 +3,7 @@ import { HttpClient } from '../factories/http-client';
 import { TelegramPeer } from '../factories/telegram-peer';
 import { CHANNEL_SENDERS, type ChannelSender, type OutgoingAlert } from '../../server/src/alerts/delivery/channel-sender';
 import { TelegramBot } from '../../server/src/alerts/channels/telegram-bot';
+import { SlidingWindows } from '../../server/src/alerts/channels/rate-limit';
 import { TelegramUpdatesService } from '../../server/src/alerts/channels/telegram-updates.service';
 import { TelegramUpdatesRepository } from '../../server/src/alerts/channels/telegram-updates.repository';
 
@@ -166,24 +167,37 @@ describe('TELEGRAM channel', () => {
     expect(text).not.toContain('<script>');
   });
 
-  it('messages to one chat are spaced ≥ 1 s apart', async () => {
+  it('messages to one chat are booked ≥ 1 s apart, and none leaves before its slot', async () => {
     const n = peer.sent.length;
-    // Measured where the spacing is made: when the sender issues each request in this process (a
-    // timer never fires early), not when the peer reads it (a busy machine delays either one).
+    // What the sender guarantees, on its own clock: the slots it books for one chat are a second
+    // apart, and a request is issued only once its slot has come. (The gap between two requests as
+    // seen from outside also holds the time each one took to leave, which a busy machine stretches
+    // for either: it is not what the limiter controls.)
+    const clock = () => performance.timeOrigin + performance.now();
+    const booked: number[] = [];
+    const realBook = SlidingWindows.prototype.book;
+    const book = jest.spyOn(SlidingWindows.prototype, 'book').mockImplementation(function (this: SlidingWindows, ...args) {
+      const at = realBook.apply(this, args);
+      booked.push(at);
+      return at;
+    });
     const issued: number[] = [];
     const realFetch = globalThis.fetch;
     globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if ((input instanceof Request ? input.url : String(input)).endsWith('/sendMessage')) issued.push(performance.now());
+      if ((input instanceof Request ? input.url : String(input)).endsWith('/sendMessage')) issued.push(clock());
       return realFetch(input, init);
     };
     try {
       for (const i of [1, 2]) expect(await sender().send({ channel_cuid, company_cuid, source: 'TELEGRAM' }, [alert(i)])).toEqual({ ok: true });
     } finally {
       globalThis.fetch = realFetch;
+      book.mockRestore();
     }
     expect(peer.sent.slice(n)).toHaveLength(2);
+    expect(booked).toHaveLength(2);
     expect(issued).toHaveLength(2);
-    expect(issued[1] - issued[0]).toBeGreaterThanOrEqual(990);
+    expect(booked[1] - booked[0]).toBeGreaterThanOrEqual(1000 - 1e-6);
+    for (const i of [0, 1]) expect(issued[i]).toBeGreaterThanOrEqual(booked[i]);
   });
 
   it('429 with parameters.retry_after is answered as retryAfterMs, and the chat is held back meanwhile', async () => {

@@ -103,7 +103,6 @@ describe('in-process MQTT broker limits', () => {
   it('closes a connection whose CONNECT announces 250 MB at once, without buffering what follows', async () => {
     const before = memory();
     const chunk = Buffer.alloc(1024 * 1024, 0x41);
-    const started = Date.now();
     const attackers = await Promise.all([raw(), raw(), raw()]);
     const sent = await Promise.all(
       attackers.map(async ({ s, state }) => {
@@ -120,7 +119,6 @@ describe('in-process MQTT broker limits', () => {
     await sleep(300);
     for (const { state } of attackers) {
       expect(state.closedAt).toBeGreaterThan(0);
-      expect(state.closedAt - started).toBeLessThan(2000);
       expect(state.received).toBe(0); // not even a CONNACK: nothing was parsed
     }
     // The three connections together may have cost a few chunks, not the tens of MB they sent.
