@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { newCuid } from '../../server/src/common/ids';
-import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
+import { DEMO_COMPANY_NAME, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { addEvents, addTrigger, companyByName, eventually, eventValue, systemByName } from '../factories/alert-fixtures';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 import { spawnTelemetryServer, telemetryServerEntry, type SpawnedServer } from '../factories/spawn-server';
 import { TelegramPeer } from '../factories/telegram-peer';
 
@@ -32,9 +32,7 @@ describe('kill -9 of the server while Telegram deliveries are SENDING', () => {
     if (!existsSync(telemetryServerEntry())) throw new Error(`${telemetryServerEntry()} is missing: run npm run build:server first`);
     peer = await TelegramPeer.start(TOKEN);
     peer.sendDelayMs = 300;
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    db = await createDemoDataSource();
   });
   afterAll(async () => {
     for (const s of servers) if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL');

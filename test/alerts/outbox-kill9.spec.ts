@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEMO_COMPANY_NAME, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
+import { DEMO_COMPANY_NAME, DEMO_SYSTEMS } from '../../server/src/seed/demo-seed';
 import { addChannel, addEvents, addTrigger, companyByName, eventually, eventValue, systemByName } from '../factories/alert-fixtures';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 import { RecordingPeer } from '../factories/recording-sender';
 
 /**
@@ -31,9 +31,7 @@ describe('kill -9 of an outbox worker in the middle of sending', () => {
   beforeAll(async () => {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build:server first`);
     await peer.start();
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    db = await createDemoDataSource();
   });
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');

@@ -8,10 +8,9 @@ import { OutboxSignal } from '../../server/src/alerts/outbox-signal';
 import { configureApp, createFastifyAdapter } from '../../server/src/app';
 import { AppModule } from '../../server/src/app.module';
 import { loadConfig } from '../../server/src/api/app-config';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { ControllerOnlineStateService } from '../../server/src/telemetry/controller-online-state.service';
 import { TELEMETRY_CLOCK, TELEMETRY_SETTINGS } from '../../server/src/telemetry/telemetry.config';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 import { HttpClient } from '../factories/http-client';
 import { type DemoFixture, demoFixture, ManualClock, testSettings } from '../mqtt/support/telemetry-app';
 
@@ -54,9 +53,7 @@ export async function startAlertApp(options: { db?: TestDatabase; clock?: Manual
   });
   let db = options.db;
   if (!db) {
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    db = await createDemoDataSource();
   }
   const clock = options.clock ?? new ManualClock();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, db, false)] })

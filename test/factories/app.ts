@@ -5,8 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/api/app-config';
 import type { AppConfig } from '../../server/src/config/config';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { createTestDataSource, type TestDatabase } from './database';
+import { createDemoDataSource, type TestDatabase } from './database';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -34,12 +33,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     REQUESTS_PER_SESSION_PER_SECOND: '0',
     ...env,
   });
-  const db = await createTestDataSource();
+  const db = await createDemoDataSource();
   // Live events through LISTEN/NOTIFY on PostgreSQL, as a deployment with DATABASE_URL has them.
   const url = (db.dataSource.options as { url?: string }).url;
   if (options.liveOverPostgres && url) config.DATABASE_URL = url;
-  await seedRoles(db.dataSource);
-  await seedDemo(db.dataSource);
   const app = await createApp(config, db, false);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { createTestDataSource, type TestDatabase } from './database';
+import { createDemoDataSource, type TestDatabase } from './database';
 import { type Haproxy, startHaproxy } from './haproxy';
 import { freePort } from './mosquitto';
 import { type SpawnedServer, spawnTelemetryServer } from './spawn-server';
@@ -112,9 +111,7 @@ export async function startDemoCluster(
   opts: Omit<ClusterOptions, 'databaseUrl'> & { prepare?: (db: TestDatabase) => Promise<void> } = {},
 ): Promise<{ db: TestDatabase; cluster: Cluster; stop: () => Promise<void> }> {
   const { prepare, ...clusterOptions } = opts;
-  const db = await createTestDataSource();
-  await seedRoles(db.dataSource);
-  await seedDemo(db.dataSource);
+  const db = await createDemoDataSource();
   await prepare?.(db);
   const cluster = await startCluster({ ...clusterOptions, databaseUrl: (db.dataSource.options as { url: string }).url });
   return {

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ENTITIES } from '../../server/src/api/entities';
 import { type Database, openDatabase } from '../../server/src/database/data-source';
+import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 
 /**
  * Name of the migrated template database the test databases are copied from (PostgreSQL only).
@@ -13,6 +14,17 @@ import { type Database, openDatabase } from '../../server/src/database/data-sour
  * same server do not drop each other's template.
  */
 export const templateDb = (): string => process.env.PORTAL_TEST_TEMPLATE ?? 'portal_test_template';
+/** The same, with the roles and the demo seeded (what most test files start from). */
+const seededTemplateDb = (): string => `${templateDb()}_demo`;
+
+/** What a test file's database holds at the start. */
+export type Start = 'migrated' | 'demo';
+
+/** The roles and the demo, as `npm start` seeds them on a fresh database. */
+async function seedTheDemo(ds: DataSource): Promise<void> {
+  await seedRoles(ds);
+  await seedDemo(ds);
+}
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -30,48 +42,70 @@ async function admin<T>(serverUrl: string, work: (c: Client) => Promise<T>): Pro
   }
 }
 
-/** Creates the migrated template once per test run (Jest globalSetup). */
+/**
+ * Creates the two templates once per test run (Jest globalSetup): migrated, and migrated with the
+ * demo seeded (one argon2 hash per demo user, about a second a file when each file seeded its own).
+ */
 export async function createTemplate(serverUrl: string): Promise<void> {
   process.env.PORTAL_TEST_TEMPLATE = `portal_test_template_${process.pid}`;
-  const TEMPLATE_DB = templateDb();
+  const [migrated, demo] = [templateDb(), seededTemplateDb()];
   await admin(serverUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    for (const name of [demo, migrated]) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${migrated}`);
   });
-  const db = await openDatabase({ url: withDatabase(serverUrl, TEMPLATE_DB), poolSize: 1, entities: ENTITIES });
+  const db = await openDatabase({ url: withDatabase(serverUrl, migrated), poolSize: 1, entities: ENTITIES });
   await db.close();
+  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${demo} TEMPLATE ${migrated}`));
+  const seeded = await openDatabase({ url: withDatabase(serverUrl, demo), poolSize: 1, entities: ENTITIES }, false);
+  try {
+    await seedTheDemo(seeded.dataSource);
+  } finally {
+    await seeded.close();
+  }
 }
 
 export async function dropTemplate(serverUrl: string): Promise<void> {
-  await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${templateDb()} WITH (FORCE)`));
+  await admin(serverUrl, async (c) => {
+    for (const name of [seededTemplateDb(), templateDb()]) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
 }
+
+/** Where the embedded templates' data folders are kept during a run (globalSetup sets them; workers inherit them). */
+const SNAPSHOT_ENV: Record<Start, string> = { migrated: 'PORTAL_TEST_SNAPSHOT', demo: 'PORTAL_TEST_DEMO_SNAPSHOT' };
 
 /**
  * Embedded runs: migrates one in-memory PGlite once per test run (Jest globalSetup) and keeps its
  * data folder in a temporary file that every test file's database starts from (about 1 s instead
- * of an empty start plus every migration, 5–10 s on a busy machine).
+ * of an empty start plus every migration, 5–10 s on a busy machine); then seeds the demo into it
+ * and keeps that too. The write-ahead log is checkpointed first, so the copy holds the data once.
  */
 export async function createEmbeddedTemplate(): Promise<void> {
-  const db = await openDatabase({ dataDir: 'memory://' });
+  const db = await openDatabase({ dataDir: 'memory://', entities: ENTITIES });
   try {
-    const file = join(tmpdir(), `portal-test-template-${process.pid}.tar`);
-    writeFileSync(file, Buffer.from(await (await db.dump!()).arrayBuffer()));
-    process.env.PORTAL_TEST_SNAPSHOT = file;
+    const keep = async (start: Start) => {
+      await db.dataSource.query('CHECKPOINT');
+      const file = join(tmpdir(), `portal-test-${start}-${process.pid}.tar`);
+      writeFileSync(file, Buffer.from(await (await db.dump!()).arrayBuffer()));
+      process.env[SNAPSHOT_ENV[start]] = file;
+    };
+    await keep('migrated');
+    await seedTheDemo(db.dataSource);
+    await keep('demo');
   } finally {
     await db.close();
   }
 }
 
 export function dropEmbeddedTemplate(): void {
-  if (process.env.PORTAL_TEST_SNAPSHOT) rmSync(process.env.PORTAL_TEST_SNAPSHOT, { force: true });
+  for (const name of Object.values(SNAPSHOT_ENV)) if (process.env[name]) rmSync(process.env[name], { force: true });
 }
 
-let snapshot: Blob | undefined;
-function embeddedSnapshot(): Blob | undefined {
-  const file = process.env.PORTAL_TEST_SNAPSHOT;
+const snapshots = new Map<Start, Blob>();
+function embeddedSnapshot(start: Start): Blob | undefined {
+  const file = process.env[SNAPSHOT_ENV[start]];
   if (!file) return undefined;
-  snapshot ??= new Blob([readFileSync(file)]);
-  return snapshot;
+  if (!snapshots.has(start)) snapshots.set(start, new Blob([readFileSync(file)]));
+  return snapshots.get(start);
 }
 
 /**
@@ -127,16 +161,32 @@ export interface TestDatabase extends Database {
 
 /**
  * A fresh, migrated database for one test file: a copy of the template on PostgreSQL when
- * TEST_DATABASE_URL is set, otherwise an in-memory PGlite.
+ * TEST_DATABASE_URL is set, otherwise an in-memory PGlite. `demo`: with the roles and the demo
+ * seeded (as `npm start` has them); without a template (a test run outside Jest's globalSetup) they
+ * are seeded here.
  */
-export async function createTestDataSource(): Promise<TestDatabase> {
+export async function createTestDataSource(start: Start = 'migrated'): Promise<TestDatabase> {
+  const db = await copyOfTemplate(start);
+  if (start === 'demo' && !hasTemplate(start)) await seedTheDemo(db.dataSource);
+  return db;
+}
+
+/** A fresh database with the roles and the demo seeded. */
+export const createDemoDataSource = (): Promise<TestDatabase> => createTestDataSource('demo');
+
+function hasTemplate(start: Start): boolean {
+  return process.env.TEST_DATABASE_URL ? process.env.PORTAL_TEST_TEMPLATE !== undefined : process.env[SNAPSHOT_ENV[start]] !== undefined;
+}
+
+async function copyOfTemplate(start: Start): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     // Migrations still run: they find nothing pending in the migrated copy.
-    return openDatabase({ dataDir: 'memory://', snapshot: embeddedSnapshot(), entities: ENTITIES });
+    return openDatabase({ dataDir: 'memory://', snapshot: embeddedSnapshot(start), entities: ENTITIES });
   }
+  const template = start === 'demo' && hasTemplate(start) ? seededTemplateDb() : templateDb();
   const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateDb()}`));
+  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5, entities: ENTITIES }, false);
   const trace = traceSql();
   return {

@@ -8,8 +8,7 @@ import { createApp } from '../../server/src/app';
 import { SessionCookieCodec } from '../../server/src/auth/session-cookie';
 import { loadConfig } from '../../server/src/api/app-config';
 import { ensureSessionSecret } from '../../server/src/config/session-secret';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 import { HttpClient } from '../factories/http-client';
 
 /** The development key that was in the source before: anyone could read it, so anyone could seal a cookie with it. */
@@ -38,9 +37,7 @@ describe('session key without SESSION_SECRET (embedded start)', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portal-secret-'));
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    db = await createDemoDataSource();
   });
   afterAll(async () => {
     await stop();

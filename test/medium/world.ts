@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { Actor } from '../../shared/access/policy';
 import { type Scope, scopeOf } from '../../server/src/access/scope';
-import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME, seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { DEMO_COMPANY_NAME, OTHER_COMPANY_NAME } from '../../server/src/seed/demo-seed';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 
 /**
  * A fresh migrated database with the demo data (as test/factories/app.ts seeds it), without the
@@ -20,10 +20,8 @@ export interface MediumWorld {
 }
 
 export async function mediumWorld(): Promise<MediumWorld> {
-  const db = await createTestDataSource();
+  const db = await createDemoDataSource();
   const ds = db.dataSource;
-  await seedRoles(ds);
-  await seedDemo(ds);
   const companies = await ds.query<{ company_cuid: string; name: string }[]>(`SELECT company_cuid, name FROM company`);
   const users = Object.fromEntries(
     (await ds.query<{ user_cuid: string; email: string }[]>(`SELECT user_cuid, email FROM "user"`)).map((u) => [u.email, u.user_cuid]),

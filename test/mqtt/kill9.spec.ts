@@ -3,11 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { seedDemo, seedRoles } from '../../server/src/seed/demo-seed';
 import { generateControllers, loadFleet } from '../../server/src/simulator/fleet';
 import { Ledger, Simulator } from '../../server/src/simulator/simulator';
 import { MqttTransport } from '../../server/src/simulator/transports';
-import { createTestDataSource, type TestDatabase } from '../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../factories/database';
 import { eventually, freePort, type Mosquitto, sleep, startMosquitto } from './support/telemetry-app';
 
 /**
@@ -32,9 +31,7 @@ describe('kill -9 of the server in the middle of a QoS 1 stream', () => {
     dir = mkdtempSync(join(tmpdir(), 'telemetry-kill9-'));
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build:server first`);
     broker = await startMosquitto();
-    db = await createTestDataSource();
-    await seedRoles(db.dataSource);
-    await seedDemo(db.dataSource);
+    db = await createDemoDataSource();
     await generateControllers(db.dataSource, 3);
   });
   afterAll(async () => {

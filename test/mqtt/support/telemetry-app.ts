@@ -4,12 +4,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../../server/src/api/app-config';
-import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS, seedDemo, seedRoles } from '../../../server/src/seed/demo-seed';
+import { DEMO_CONTROLLER_ID, DEMO_SYSTEMS } from '../../../server/src/seed/demo-seed';
 import { issueSimulatorToken } from '../../../server/src/simulator/fleet';
 import { type Clock, loadTelemetrySettings, TELEMETRY_CLOCK, TELEMETRY_SETTINGS, type TelemetrySettings } from '../../../server/src/telemetry/telemetry.config';
 import { configureApp, createFastifyAdapter } from '../../../server/src/app';
 import { AppModule } from '../../../server/src/app.module';
-import { createTestDataSource, type TestDatabase } from '../../factories/database';
+import { createDemoDataSource, type TestDatabase } from '../../factories/database';
 import { freePort as freePortOf } from '../../factories/mosquitto';
 import { patience } from '../../factories/patience';
 
@@ -102,9 +102,7 @@ export async function demoFixture(db: TestDatabase): Promise<DemoFixture> {
  */
 export async function startTelemetryTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TelemetryTestApp> {
   const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error' });
-  const db = await createTestDataSource();
-  await seedRoles(db.dataSource);
-  await seedDemo(db.dataSource);
+  const db = await createDemoDataSource();
   const settings = testSettings(options.env);
   const clock = options.clock ?? { now: () => new Date() };
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, db, false)] })
