@@ -65,11 +65,11 @@ export default function App() {
   });
 
   const [manager] = useState(
-    // eslint-disable-next-line react-hooks/refs -- onSignedOut reads `here` when the session ends, never while rendering
     () =>
       new SessionManager({
         checkSession: checkSessionTracked,
         answeredSince: (at) => (connection.getState().lastAnswerAt ?? -1) >= at,
+        ownWrites: { mark: () => connection.writesMark(), settled: (mark) => connection.writesSettled(mark) },
         fetchRoles,
         logout,
         onSignedOut: (reason) => {

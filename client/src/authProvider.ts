@@ -39,8 +39,9 @@ export function createAuthProvider(manager: SessionManager): AuthProvider {
 
     async checkError(error: unknown) {
       const status = httpStatusOf(error);
-      // 401: the session is gone, sign out. 403: refused, but stay signed in.
-      if (status === 401) throw { redirectTo: LOGIN_PATH, message: false };
+      // 401: the session is gone, sign out, unless a check made after this page's own writes have
+      // answered says it holds (a write may have re-issued it meanwhile). 403: refused, but stay signed in.
+      if (status === 401 && !(await manager.stillSignedIn())) throw { redirectTo: LOGIN_PATH, message: false };
       if (status === 403) throw { logoutUser: false, message: 'ra.notification.not_authorized' };
     },
 

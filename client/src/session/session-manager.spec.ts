@@ -120,6 +120,94 @@ describe('SessionManager (spec §4 Session, Roles loading)', () => {
     expect(logouts).toBe(1);
   });
 
+  describe("a 401 while one of the page's own writes was out (its answer may re-issue this session)", () => {
+    /** A manager whose page has one write out until `answerWrite` is called. */
+    function withWriteOut(checkAnswers: SessionCheck[]) {
+      let writeOut = true;
+      const started = 1;
+      const waiting: (() => void)[] = [];
+      const answerWrite = () => {
+        writeOut = false;
+        waiting.splice(0).forEach((w) => w());
+      };
+      answers = checkAnswers;
+      sut = new SessionManager({
+        checkSession: async () => {
+          checks++;
+          return answers.shift() ?? { kind: 'ok', context: context() };
+        },
+        fetchRoles: async () => ROLES,
+        logout: async () => {
+          logouts++;
+        },
+        onSignedOut: (reason) => signedOut.push(reason),
+        ownWrites: {
+          mark: () => (writeOut ? -1 : started),
+          settled: async (mark) => {
+            const overlapped = mark === -1 || writeOut || mark !== started;
+            if (writeOut) await new Promise<void>((r) => waiting.push(r));
+            return overlapped;
+          },
+        },
+        now: clock.now,
+        setTimer: clock.setTimer,
+        clearTimer: clock.clearTimer,
+      });
+      return { answerWrite };
+    }
+
+    it('checks again once the write has answered, and stays signed in when that check holds', async () => {
+      const { answerWrite } = withWriteOut([{ kind: 'unauthorized', code: 'REVOKED', message: 'The session has ended' }]);
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(checks).toBe(1);
+      expect(sut.getState().status).toBe('loaded');
+      answerWrite();
+      await clock.advance(0);
+      expect(checks).toBe(2);
+      expect(sut.getState()).toMatchObject({ status: 'loaded', failures: 0 });
+      expect(signedOut).toEqual([]);
+      expect(logouts).toBe(0);
+    });
+
+    it('signs out when the check after the write says 401 too', async () => {
+      const { answerWrite } = withWriteOut([
+        { kind: 'unauthorized', code: 'REVOKED', message: 'The session has ended' },
+        { kind: 'unauthorized', code: 'REVOKED', message: 'The session has ended' },
+      ]);
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS);
+      answerWrite();
+      await clock.advance(0);
+      expect(checks).toBe(2);
+      expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'REVOKED' });
+      expect(signedOut).toEqual(['REVOKED']);
+    });
+
+    it('a 401 to a check sent after the last write had answered signs out at once', async () => {
+      const { answerWrite } = withWriteOut([{ kind: 'unauthorized', code: 'REVOKED', message: 'The session has ended' }]);
+      answerWrite();
+      sut.start(context());
+      await clock.advance(SESSION_RECHECK_MS);
+      expect(checks).toBe(1);
+      expect(sut.getState()).toMatchObject({ status: 'signedOut', signOutReason: 'REVOKED' });
+    });
+
+    it("stillSignedIn (a call's 401) waits for the write, then answers what a fresh check says", async () => {
+      const { answerWrite } = withWriteOut([]);
+      sut.start(context());
+      const held = sut.stillSignedIn();
+      await clock.advance(0);
+      expect(checks).toBe(0);
+      answerWrite();
+      await expect(held).resolves.toBe(true);
+      expect(checks).toBe(1);
+      answers = [{ kind: 'unauthorized', code: 'REVOKED', message: 'The session has ended' }];
+      await expect(sut.stillSignedIn()).resolves.toBe(false);
+      expect(signedOut).toEqual(['REVOKED']);
+    });
+  });
+
   it('signs out an inactive user', async () => {
     answers = [{ kind: 'ok', context: context({ inactive: true }) }];
     sut.start();

@@ -50,6 +50,13 @@ export interface SessionDeps {
   onSignedOut(reason: SignOutReason): void;
   /** Whether the browser believes it has a network (navigator.onLine); defaults to true outside a browser. */
   isOnline?: () => boolean;
+  /**
+   * This page's own writes: `mark` where they stand when a check leaves; `settled(mark)` waits until
+   * none is out and answers whether one was out since the mark. A write's answer may re-issue the
+   * session (a password change ends the other sessions and keeps this one), so a 401 to a check sent
+   * meanwhile is checked again. Absent: never.
+   */
+  ownWrites?: { mark(): number; settled(mark: number): Promise<boolean> };
   /** Whether the server answered any request since `at` (ms); unknown (absent) counts as yes. */
   answeredSince?: (at: number) => boolean;
   now?: () => number;
@@ -76,7 +83,9 @@ type Listener = (state: SessionState) => void;
  * - no answer at all (fetch rejected: offline, connection refused or cut), or a time-out while
  *   navigator.onLine is false or nothing else was answered meanwhile (a silent drop): unchanged, the state says `unreachable` (a dropped link never
  *   signs anyone out; the server decides when it answers again);
- * - 401 or an inactive user: signed out at once.
+ * - 401 or an inactive user: signed out at once; but a 401 to a check that was out while one of
+ *   this page's own writes was (whose answer may carry this session's new cookie) is checked again
+ *   once the writes have answered, and signs out if that check says 401 too.
  * More than SESSION_MAX_FAILURES failed checks clear the state, call logout and onSignedOut.
  * ROLES_FETCH_DELAY_MS after start, if no roles are held, role.all is asked once.
  */
@@ -87,6 +96,8 @@ export class SessionManager {
   private rolesTimer: unknown;
   private running = false;
   private inFlight = false;
+  /** The check that is out, if any. */
+  private current: Promise<void> | null = null;
   private rolesRequested = false;
   /** Bumped by replaceContext: a check sent before it answers with an older context. */
   private generation = 0;
@@ -143,6 +154,18 @@ export class SessionManager {
     this.set({ status: 'loaded', context });
   }
 
+  /**
+   * A call of this page was answered 401: whether the session still holds (then the caller goes on)
+   * or is gone (then the user is signed out, as by the loop). Waits for this page's writes first, and
+   * for a check already out, then checks once more.
+   */
+  async stillSignedIn(): Promise<boolean> {
+    if (this.deps.ownWrites) await this.deps.ownWrites.settled(this.deps.ownWrites.mark());
+    while (this.current) await this.current;
+    await this.checkOnce();
+    return this.state.status === 'loaded';
+  }
+
   /** Signs out on the user's request (react-admin's logout): no onSignedOut callback. */
   async signOut(): Promise<void> {
     const already = this.state.status === 'signedOut';
@@ -182,9 +205,20 @@ export class SessionManager {
   /** One session check; public for tests and for a check on demand. */
   async checkOnce(): Promise<void> {
     if (this.inFlight || this.state.status === 'signedOut') return;
+    const check = this.checkNow();
+    this.current = check;
+    try {
+      await check;
+    } finally {
+      if (this.current === check) this.current = null;
+    }
+  }
+
+  private async checkNow(): Promise<void> {
     this.inFlight = true;
     const generation = this.generation;
     const started = this.now();
+    const writes = this.deps.ownWrites?.mark();
     const controller = new AbortController();
     const timeout = this.setTimer(() => controller.abort(), SESSION_CHECK_TIMEOUT_MS);
     let result: SessionCheck;
@@ -220,6 +254,7 @@ export class SessionManager {
         this.set({ status: 'loaded', context: result.context, failures: 0 });
       }
     } else if (result.kind === 'unauthorized') {
+      if (writes !== undefined && (await this.deps.ownWrites!.settled(writes)) && !this.isSignedOut()) return this.checkOnce();
       this.set({ errors: this.recordError({ kind: 'unauthorized', message: result.message, code: result.code, status: 401 }) });
       this.forceSignOut(result.code);
     } else {

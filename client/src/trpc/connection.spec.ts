@@ -23,6 +23,26 @@ describe('Connection (the server reachable or not)', () => {
     expect(seen).toEqual([false, true]);
   });
 
+  it("says whether one of the page's writes was out since a mark, once none is", async () => {
+    const c = new Connection();
+    const quiet = c.writesMark();
+    expect(await c.writesSettled(quiet)).toBe(false);
+    c.writeStarted();
+    const during = c.writesMark();
+    c.writeStarted();
+    let overlapped: boolean | undefined;
+    const waiting = c.writesSettled(during).then((o) => (overlapped = o));
+    c.writeEnded();
+    await Promise.resolve();
+    expect(overlapped).toBeUndefined();
+    c.writeEnded();
+    await waiting;
+    expect(overlapped).toBe(true);
+    // A write left and answered after the mark was taken: overlapped, though none is out now.
+    expect(await c.writesSettled(quiet)).toBe(true);
+    expect(await c.writesSettled(c.writesMark())).toBe(false);
+  });
+
   it('holds waiters until an answer, and lets an aborted one go', async () => {
     const c = new Connection();
     await expect(c.whenReachable()).resolves.toBeUndefined();
@@ -138,6 +158,32 @@ describe('the tRPC client during a drop', () => {
       abort.abort();
       await expect(query).rejects.toBeDefined();
     } finally {
+      restore();
+    }
+  });
+
+  it("tracks the page's writes: a mutation is out until its answer, a query is never a write", async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const later = new Promise<Response>((resolve) => (answer = resolve));
+    const { client, connection, restore } = clientWith([ok({ data: [], total: 0 })]);
+    const realFetch = globalThis.fetch;
+    try {
+      await (client as any).system.getList.query({});
+      const before = connection.writesMark();
+      expect(await connection.writesSettled(before)).toBe(false);
+      globalThis.fetch = (() => later);
+      const saved = (client as any).system.update.mutate({ id: 'x', data: {}, previousData: {} });
+      await new Promise((r) => setTimeout(r, 20));
+      let settled: boolean | undefined;
+      const waiting = connection.writesSettled(connection.writesMark()).then((overlapped) => (settled = overlapped));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(settled).toBeUndefined();
+      answer(ok({ id: 'x' }));
+      await saved;
+      await waiting;
+      expect(settled).toBe(true);
+    } finally {
+      globalThis.fetch = realFetch;
       restore();
     }
   });

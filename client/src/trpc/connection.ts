@@ -18,6 +18,10 @@ export class Connection {
   private state: ConnectionState = { reachable: true, lostAt: null, lastAnswerAt: null };
   private readonly listeners = new Set<Listener>();
   private waiters: (() => void)[] = [];
+  /** This page's writes (POST) still out, how many ever left, and who waits for none to be out. */
+  private writes = 0;
+  private writesStarted = 0;
+  private writesWaiters: (() => void)[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -61,6 +65,33 @@ export class Connection {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
     });
+  }
+
+  /** A write left (its answer may re-issue the session cookie: a password change, one's own memberships). */
+  writeStarted(): void {
+    this.writes++;
+    this.writesStarted++;
+  }
+
+  /** A write answered or failed; its cookie, if any, is in the browser's jar by now. */
+  writeEnded(): void {
+    this.writes = Math.max(0, this.writes - 1);
+    if (this.writes === 0) this.writesWaiters.splice(0).forEach((w) => w());
+  }
+
+  /** Where the page's writes stand now, for `writesSettled` (taken when a request leaves). */
+  writesMark(): number {
+    return this.writes > 0 ? -1 : this.writesStarted;
+  }
+
+  /**
+   * Waits until none of this page's writes is out, then answers whether one was out at some moment
+   * since `mark` was taken: a request sent then may carry a cookie that the write's answer replaced.
+   */
+  async writesSettled(mark: number): Promise<boolean> {
+    const overlapped = mark === -1 || this.writes > 0 || this.writesStarted !== mark;
+    if (this.writes > 0) await new Promise<void>((resolve) => this.writesWaiters.push(resolve));
+    return overlapped;
   }
 
   /** Follows the browser's offline event (its online event waits for a real answer). */

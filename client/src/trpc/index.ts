@@ -8,9 +8,14 @@ export type { AppRouter };
 
 const url = '/api/trpc';
 
-/** fetch that tells the connection whether the server answered (any status) or nobody did. */
+/**
+ * fetch that tells the connection whether the server answered (any status) or nobody did, and
+ * which writes (POST: mutations) are out.
+ */
 export function trackedFetch(conn: Connection = connection): typeof fetch {
   return async (input, init) => {
+    const write = (init?.method ?? 'GET').toUpperCase() === 'POST';
+    if (write) conn.writeStarted();
     try {
       const res = await fetch(input, init);
       conn.markAnswered();
@@ -18,6 +23,8 @@ export function trackedFetch(conn: Connection = connection): typeof fetch {
     } catch (error) {
       if (!init?.signal?.aborted) conn.markUnreachable();
       throw error;
+    } finally {
+      if (write) conn.writeEnded();
     }
   };
 }
