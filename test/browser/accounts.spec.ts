@@ -1,5 +1,6 @@
 import { SmtpPeer } from '../factories/smtp-peer';
 import { screenshot } from './support/chromium';
+import { HoldingProxy } from './support/holding-proxy';
 import { type BrowserPortal, eventually, signIn, startBrowserPortal } from './support/portal';
 
 /**
@@ -178,5 +179,45 @@ describe('accounts in Chromium', () => {
       body: JSON.stringify({ email: 'installer@demo.local', password: 'Installer-new-2026' }),
     });
     expect(r.status).toBe(200);
+  });
+  it('on a slow link, a session check that left while the change was out (old cookie, 401) does not sign this session out', async () => {
+    const proxy = await HoldingProxy.start(portal.app.baseUrl);
+    try {
+      const { page } = await portal.newPage();
+      await signIn(page, proxy.url('/auth/login'), 'other@demo.local');
+      await page.goto(proxy.url('/preferences'));
+      await page.locator('[data-testid=preferences]').waitFor();
+      // The server changes the password at once; its answer (with this session's new cookie) reaches
+      // the page only after a session check, sent meanwhile with the old cookie, was answered 401.
+      const checked401 = () => proxy.passed.some((p) => p.path === '/api/auth/session' && p.status === 401);
+      proxy.holdAnswers(
+        (path) => path.includes('account.changePassword'),
+        () =>
+          eventually(
+            async () => checked401(),
+            (ok) => ok,
+          ).then(() => undefined),
+      );
+      await page.locator('[data-testid=change-password]').click();
+      await page.locator('[data-testid=change-current]').fill('demo-password');
+      await page.locator('[data-testid=change-new]').fill('Other-new-2026');
+      await page.locator('[data-testid=change-repeat]').fill('Other-new-2026');
+      await page.locator('[data-testid=change-submit]').click();
+      await page.getByText('Your password is changed. Your other sessions were signed out.').waitFor();
+      expect(checked401()).toBe(true);
+      // The checks after it hold (a 304 is the unchanged context, conditional GET).
+      const after = proxy.passed.length;
+      const later = () => proxy.passed.slice(after).filter((p) => p.path === '/api/auth/session');
+      await eventually(
+        async () => later().length,
+        (n) => n >= 2,
+      );
+      expect(later().length).toBeGreaterThanOrEqual(2);
+      expect(later().every((p) => p.status === 200 || p.status === 304)).toBe(true);
+      expect(new URL(page.url()).pathname).toBe('/preferences');
+      await page.locator('[data-testid=preferences]').waitFor();
+    } finally {
+      await proxy.close();
+    }
   });
 });
