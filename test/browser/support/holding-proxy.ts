@@ -24,10 +24,11 @@ export class HoldingProxy {
 
   static async start(upstream: string): Promise<HoldingProxy> {
     const target = new URL(upstream);
-    let proxy!: HoldingProxy;
+    const self: { proxy?: HoldingProxy } = {};
     const server = createServer((req, res) => {
       const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer: IncomingMessage) => {
         const path = (req.url ?? '/').split('?')[0];
+        const proxy = self.proxy!;
         const hold = proxy.hold?.matches(path) ? proxy.hold.until() : Promise.resolve();
         void hold.then(() => {
           proxy.passed.push({ path, status: answer.statusCode ?? 0 });
@@ -39,8 +40,8 @@ export class HoldingProxy {
       req.pipe(up);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new HoldingProxy(server, (server.address() as AddressInfo).port);
-    return proxy;
+    self.proxy = new HoldingProxy(server, (server.address() as AddressInfo).port);
+    return self.proxy;
   }
 
   /** Holds the answers to requests whose path `matches` until `until` resolves. */
