@@ -29,11 +29,11 @@ describe('trigger rule checks never look into a system the caller does not see',
     await t?.close();
   });
 
-  /** Status and error body (code, message, field errors) of a call, what a caller can tell apart. */
-  const answer = (r: { status: number; body: unknown }) => ({ status: r.status, error: (r.body as { error?: { json?: unknown } }).error?.json ?? null });
+  /** Status and error (code, message, field errors) of a call: what a caller can tell apart. */
+  type Failure = { message?: string; data?: { code?: string; fieldErrors?: unknown } };
   const shape = (r: { status: number; body: unknown }) => {
-    const a = answer(r) as { status: number; error: { message?: string; data?: { code?: string; fieldErrors?: unknown } } | null };
-    return { status: a.status, code: a.error?.data?.code, message: a.error?.message, fieldErrors: a.error?.data?.fieldErrors ?? null };
+    const error = (r.body as { error?: { json?: Failure } }).error?.json;
+    return { status: r.status, code: error?.data?.code, message: error?.message, fieldErrors: error?.data?.fieldErrors ?? null };
   };
 
   it("update: another company's trigger answers like a missing one, whether the rule names that system's controller or not", async () => {
