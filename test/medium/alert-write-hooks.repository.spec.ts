@@ -35,12 +35,18 @@ describe('alert write hooks repository (database)', () => {
     expect(await repo.typeLogsParameter(JOB, 'pylontech-us5000', 'pv_power')).toBe(false);
   });
 
-  it('systemsOfTriggers, markCustomized (only triggers made from a template) and restartJudgement write only the triggers named', async () => {
+  it('systemsOfTriggers (those the caller sees), markCustomized (only triggers made from a template) and restartJudgement write only the triggers named', async () => {
     const hand = await addRuleTrigger(w.ds, a.farm, lowBattery(a.battery));
     const made = await addRuleTrigger(w.ds, a.farm, lowBattery(a.battery), { assignment_cuid: template });
     const foreign = await addRuleTrigger(w.ds, a.privateSystem, lowBattery(a.privateBattery), { assignment_cuid: template });
-    expect((await repo.systemsOfTriggers(JOB, [hand, made])).sort()).toEqual([a.farm]);
-    expect((await repo.systemsOfTriggers(JOB, [hand, foreign])).sort()).toEqual([a.farm, a.privateSystem].sort());
+    const demo = await w.actor('installer@demo.local');
+    const other = await w.actor('other@demo.local');
+    expect((await repo.systemsOfTriggers(demo, [hand, made])).sort()).toEqual([a.farm]);
+    expect((await repo.systemsOfTriggers(demo, [hand, foreign])).sort()).toEqual([a.farm]);
+    expect((await repo.systemsOfTriggers(other, [hand, foreign])).sort()).toEqual([a.privateSystem]);
+    expect(await repo.systemVisible(demo, a.farm)).toBe(true);
+    expect(await repo.systemVisible(demo, a.privateSystem)).toBe(false);
+    expect(await repo.systemVisible(other, a.farm)).toBe(false);
     await repo.markCustomized(JOB, [hand, made]);
     const customized = await w.ds.query<{ trigger_cuid: string; c: boolean }[]>(
       `SELECT trigger_cuid, customized_at IS NOT NULL AS c FROM notification_trigger WHERE trigger_cuid = ANY($1) ORDER BY trigger_cuid`,

@@ -46,9 +46,11 @@ export interface CrudHooks {
   /**
    * Checks that need the database, on valid input before the write reaches the service (so
    * before its scope and permission checks): `create` gets the new row, `update` and
-   * `updateMany` the changes. Throws a TRPCError.
+   * `updateMany` the changes, with the caller: a check must not look at rows the caller does not
+   * see (the write answers NOT_FOUND for those; an answer of the check would tell them apart from
+   * missing ones). Throws a TRPCError.
    */
-  checkInput?: (kind: 'create' | 'update', data: Row, ids?: readonly string[]) => Promise<void>;
+  checkInput?: (kind: 'create' | 'update', data: Row, ids: readonly string[] | undefined, actor: Actor) => Promise<void>;
   /** Runs after every write (create, update, updateMany, delete, deleteMany), done or refused (e.g. drop a cache). */
   afterWrite?: () => void;
   /**
@@ -59,13 +61,13 @@ export interface CrudHooks {
   afterCommit?: (done: { kind: 'create' | 'update' | 'delete'; ids: string[]; data?: Row; actor: Actor }) => Promise<void>;
 }
 
-type Check = { kind: 'create' | 'update'; data: unknown; ids?: readonly string[] };
+type Check = { kind: 'create' | 'update'; data: unknown; ids?: readonly string[]; actor: Actor };
 type Done = { kind: 'create' | 'update' | 'delete'; ids: (result: unknown) => string[]; data?: unknown; actor: Actor };
 
 /** Runs `write` between the hooks: `checkInput` first (when `data` is given), `afterCommit` on success, `afterWrite` always. */
 async function hooked<T>(hooks: CrudHooks, check: Check | undefined, write: () => Promise<T>, done?: Done): Promise<T> {
   try {
-    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row, check.ids);
+    if (check && hooks.checkInput) await hooks.checkInput(check.kind, check.data as Row, check.ids, check.actor);
     const result = await write();
     if (done && hooks.afterCommit) await hooks.afterCommit({ kind: done.kind, ids: done.ids(result), data: done.data as Row | undefined, actor: done.actor });
     return result;
@@ -181,7 +183,7 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .output(z.object({ data: Rec }))
       .mutation(
         ({ ctx, input }) =>
-          hooked(hooks, { kind: 'create', data: input.data }, () => crud.create(ctx.actor, base, input.data as Row), {
+          hooked(hooks, { kind: 'create', data: input.data, actor: ctx.actor }, () => crud.create(ctx.actor, base, input.data as Row), {
             kind: 'create',
             ids: createdId,
             data: input.data,
@@ -194,24 +196,34 @@ export function crudProcedures<TRecord extends z.ZodObject, TCreate extends z.Zo
       .output(z.object({ data: Rec }))
       .mutation(
         ({ ctx, input }) =>
-          hooked(hooks, { kind: 'update', data: input.data, ids: [input.id] }, () => crud.update(ctx.actor, base, input.id, input.data as Row), {
-            kind: 'update',
-            ids: () => [input.id],
-            data: input.data,
-            actor: ctx.actor,
-          }) as never,
+          hooked(
+            hooks,
+            { kind: 'update', data: input.data, ids: [input.id], actor: ctx.actor },
+            () => crud.update(ctx.actor, base, input.id, input.data as Row),
+            {
+              kind: 'update',
+              ids: () => [input.id],
+              data: input.data,
+              actor: ctx.actor,
+            },
+          ) as never,
       ),
     updateMany: procedure
       .meta({ perm: def.perms.edit })
       .input(ZUpdateManyParams)
       .output(ZIdList)
       .mutation(({ ctx, input }) =>
-        hooked(hooks, { kind: 'update', data: input.data, ids: input.ids }, () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row), {
-          kind: 'update',
-          ids: listedIds,
-          data: input.data,
-          actor: ctx.actor,
-        }),
+        hooked(
+          hooks,
+          { kind: 'update', data: input.data, ids: input.ids, actor: ctx.actor },
+          () => crud.updateMany(ctx.actor, base, input.ids, input.data as Row),
+          {
+            kind: 'update',
+            ids: listedIds,
+            data: input.data,
+            actor: ctx.actor,
+          },
+        ),
       ),
     delete: procedure
       .meta({ perm: def.perms.delete })

@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../../../../shared/access/policy';
 import { DATA_SOURCE } from '../../database/database.module';
+import { SqlParams } from '../../database/sql-params';
+import { visibleSystemSql } from '../../tenancy/visibility';
+import { systemVisibleTo } from '../../tenancy/visible-records.repository';
 import type { JobIdentity } from './job-identity';
 
 /** A notification_template_assignment row. */
@@ -51,14 +55,19 @@ export interface NewTemplatedTrigger {
  * The SQL of the trigger write hooks (alert-write-hooks.service.ts). They run for the system
  * (`ALERT_WRITES_JOB` first): before a CRUD write the generated router's own scope check follows,
  * after it the write is committed and checked; every statement reads or writes by the keys it is
- * given, and the "in system" reads answer nothing for a row of another system.
+ * given, and the "in system" reads answer nothing for a row of another system. The two reads that
+ * choose which systems a rule is checked in take the caller first: they run before the write's own
+ * scope check, and a system the caller does not see is never looked into (its answer would tell
+ * that company's controllers and devices apart from unknown ones).
  */
 export interface AlertWriteHooksRepository {
   transaction<T>(job: JobIdentity, work: (tx: EntityManager) => Promise<T>): Promise<T>;
   /** Marks the triggers made from a template as customized (a hand edit). */
   markCustomized(job: JobIdentity, trigger_cuids: readonly string[]): Promise<void>;
-  /** The systems of the triggers (distinct). */
-  systemsOfTriggers(job: JobIdentity, trigger_cuids: readonly string[]): Promise<string[]>;
+  /** The systems of those of the triggers the caller sees (distinct); a foreign trigger is left to the write's own NOT_FOUND. */
+  systemsOfTriggers(actor: Actor, trigger_cuids: readonly string[]): Promise<string[]>;
+  /** Whether the caller sees the system (a new trigger's). */
+  systemVisible(actor: Actor, system_cuid: string): Promise<boolean>;
   /** Whether the controller is of the system. */
   controllerInSystem(job: JobIdentity, controller_id: string, system_cuid: string): Promise<boolean>;
   /** The entity type of a device of the system, undefined when the device is not of it. */
@@ -105,12 +114,18 @@ export class SqlAlertWriteHooksRepository implements AlertWriteHooksRepository {
     ]);
   }
 
-  async systemsOfTriggers(_job: JobIdentity, trigger_cuids: readonly string[]): Promise<string[]> {
+  async systemsOfTriggers(actor: Actor, trigger_cuids: readonly string[]): Promise<string[]> {
+    const p = new SqlParams([[...trigger_cuids]]);
     const rows = await this.ds.query<{ system_cuid: string }[]>(
-      `SELECT DISTINCT system_cuid FROM notification_trigger WHERE trigger_cuid = ANY($1::varchar[])`,
-      [trigger_cuids],
+      `SELECT DISTINCT s.system_cuid FROM notification_trigger t JOIN system s ON s.system_cuid = t.system_cuid
+        WHERE t.trigger_cuid = ANY($1::varchar[]) AND ${visibleSystemSql(actor, p, 's')}`,
+      p.values,
     );
     return rows.map((r) => String(r.system_cuid));
+  }
+
+  systemVisible(actor: Actor, system_cuid: string): Promise<boolean> {
+    return systemVisibleTo(actor, this.ds, system_cuid);
   }
 
   async controllerInSystem(_job: JobIdentity, controller_id: string, system_cuid: string): Promise<boolean> {

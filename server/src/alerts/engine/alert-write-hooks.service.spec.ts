@@ -1,7 +1,10 @@
-import { codeOf } from '../../../../test/factories/rules';
+import { actor, codeOf } from '../../../../test/factories/rules';
 import type { AlertEngine } from './alert-engine.worker';
 import type { AlertWriteHooksRepository, LinkedTriggerRow, TemplateRow } from './alert-write-hooks.repository';
 import { AlertWriteHooks, autocreatedName } from './alert-write-hooks.service';
+
+/** An installer of the farm's company (the memory repository decides what it sees). */
+const CALLER = actor('installer', 'A', 1);
 
 /** The rules of AlertWriteHooks over an in-memory stand-in of its repository and engine (no database). */
 
@@ -47,7 +50,11 @@ describe('AlertWriteHooks', () => {
       async markCustomized(_job, ids) {
         for (const t of triggers) if (ids.includes(t.trigger_cuid) && t.assignment_cuid) t.customized = true;
       },
-      systemsOfTriggers: async (_job, ids) => [...new Set(triggers.filter((t) => ids.includes(t.trigger_cuid)).map((t) => t.system_cuid))],
+      // The caller sees every system but 'hidden' (another company's).
+      systemsOfTriggers: async (_actor, ids) => [
+        ...new Set(triggers.filter((t) => ids.includes(t.trigger_cuid) && t.system_cuid !== 'hidden').map((t) => t.system_cuid)),
+      ],
+      systemVisible: async (_actor, system) => system !== 'hidden',
       controllerInSystem: async (_job, id, system) => id === 'ctrl' && system === 'farm',
       deviceTypeInSystem: async (_job, e, system) => (devices.get(e)?.system_cuid === system ? devices.get(e)!.type : undefined),
       typeLogsParameter: async (_job, type, p) => logs.has(`${type}:${p}`),
@@ -94,7 +101,7 @@ describe('AlertWriteHooks', () => {
     sut = new AlertWriteHooks(repo, engine);
   });
 
-  const check = (kind: 'create' | 'update', data: Record<string, unknown>, ids?: string[]) => codeOf(sut.trigger.checkInput!(kind, data, ids));
+  const check = (kind: 'create' | 'update', data: Record<string, unknown>, ids?: string[]) => codeOf(sut.trigger.checkInput!(kind, data, ids, CALLER));
   const low = (entity_cuid: string, parameter_id = 'soc') => ({ kind: 'threshold', entity_cuid, parameter_id, op: 'below', value: 20 });
 
   it("a rule must parse and name a device, parameter and controller of the trigger's own system", async () => {
@@ -109,6 +116,10 @@ describe('AlertWriteHooks', () => {
     // An update is checked against the system of the trigger being updated.
     expect(await check('update', { args: low('bat1') }, ['t1'])).toBe('NOT_FOUND: Device not found in this system');
     expect(await check('update', { name: 'no args' }, ['t1'])).toBe('OK');
+    // A system the caller does not see is never looked into: the write's own scope check answers NOT_FOUND.
+    triggers.push({ trigger_cuid: 't2', system_cuid: 'hidden', assignment_cuid: null, customized: false, args: {}, name: 'x' });
+    expect(await check('update', { args: { kind: 'offline', controller_id: 'elsewhere' } }, ['t2'])).toBe('OK');
+    expect(await check('create', { system_cuid: 'hidden', args: { kind: 'offline', controller_id: 'elsewhere' } })).toBe('OK');
   });
 
   it('a template makes one trigger per device of its type, then keeps the uncustomized ones in step', async () => {

@@ -43,7 +43,7 @@ export class AlertWriteHooks {
   ) {}
 
   readonly trigger: CrudHooks = {
-    checkInput: (kind, data, ids) => this.checkTrigger(kind, data, ids),
+    checkInput: (kind, data, ids, actor) => this.checkTrigger(kind, data, ids, actor),
     afterCommit: async ({ kind, ids, data }) => {
       if (kind === 'update' && data && CUSTOMIZING.some((f) => data[f] !== undefined)) {
         await this.rows.markCustomized(JOB, ids);
@@ -86,12 +86,19 @@ export class AlertWriteHooks {
 
   // ---- triggers ---------------------------------------------------------------------------------
 
-  private async checkTrigger(kind: 'create' | 'update', data: Row, ids?: readonly string[]): Promise<void> {
+  private async checkTrigger(kind: 'create' | 'update', data: Row, ids: readonly string[] | undefined, actor: Actor): Promise<void> {
     if (data.args === undefined) return;
     const parsed = ZTriggerRule.safeParse(data.args);
     if (!parsed.success) throw fieldErrors(issuesOf(parsed.error), 'The rule is not valid');
-    const systems = kind === 'create' ? [String(data.system_cuid)] : await this.rows.systemsOfTriggers(JOB, ids ?? []);
-    // Unknown triggers: the update itself answers NOT_FOUND.
+    // Only systems the caller sees: this runs before the write's scope check, and a rule checked in
+    // another company's system would tell its controllers and devices apart from unknown ones.
+    const systems =
+      kind === 'create'
+        ? (await this.rows.systemVisible(actor, String(data.system_cuid)))
+          ? [String(data.system_cuid)]
+          : []
+        : await this.rows.systemsOfTriggers(actor, ids ?? []);
+    // Unknown or foreign triggers and systems: the write itself answers NOT_FOUND, as for any other field.
     for (const system_cuid of systems) await this.checkRuleInSystem(parsed.data, system_cuid);
   }
 
