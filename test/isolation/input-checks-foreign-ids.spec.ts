@@ -6,14 +6,16 @@ import { addMember } from '../factories/users';
 import { type AlertTestApp, startAlertApp } from '../alerts/support';
 
 /**
- * Class: a foreign id answers exactly like a missing one (docs/security.md), also when the write
- * carries a rule. notificationTrigger's rule check (alerts/engine/alert-write-hooks.service.ts,
+ * Class: a foreign id answers exactly like a missing one (docs/security.md), also through the
+ * checks a resource runs before its write (CrudHooks.checkInput: every resource that has one is
+ * here: notificationTrigger, dashboard; the notification templates are a global catalogue and the
+ * branding domains a superuser's, whose names are unique across the portal). notificationTrigger's rule check (alerts/engine/alert-write-hooks.service.ts,
  * `checkInput`) runs before the generated router's scope check; it must not look into a system the
  * caller does not see, or its answer tells another company's controllers and devices apart from
  * unknown ones (a controller id is a serial number, easily guessed), and a foreign trigger or
  * system apart from a missing one. Runs on PostgreSQL when TEST_DATABASE_URL is set.
  */
-describe('trigger rule checks never look into a system the caller does not see', () => {
+describe("the checks before a write (CrudHooks.checkInput) never tell another company's rows apart from missing ones", () => {
   let t: AlertTestApp;
   let intruder: HttpClient;
   let foreignTrigger: string;
@@ -64,6 +66,15 @@ describe('trigger rule checks never look into a system the caller does not see',
     expect(shape(await create(t.demo.farm, DEMO_CONTROLLER_ID))).toEqual(missing);
     expect(shape(await create(t.demo.farm, 'NO-SUCH-SERIAL-0000'))).toEqual(missing);
     const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM notification_trigger WHERE name = 'Probe'`);
+    expect(n).toBe(0);
+  });
+  it("dashboard: another company's owner (company or system) answers like a missing one", async () => {
+    const create = (entityowner_cuid: string) => intruder.mutate('dashboard.create', { data: { name: 'Probe board', entityowner_cuid } });
+    // The permission to create in the owner's company is judged first: neither is one of the caller's.
+    const missing = shape(await create(newCuid()));
+    expect(missing.status).toBe(403);
+    for (const foreign of [t.demo.demoCompany, t.demo.farm]) expect(shape(await create(foreign))).toEqual(missing);
+    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM dashboard WHERE name = 'Probe board'`);
     expect(n).toBe(0);
   });
 });
