@@ -171,7 +171,7 @@ describe('the tRPC client during a drop', () => {
       await (client as any).system.getList.query({});
       const before = connection.writesMark();
       expect(await connection.writesSettled(before)).toBe(false);
-      globalThis.fetch = (() => later);
+      globalThis.fetch = () => later;
       const saved = (client as any).system.update.mutate({ id: 'x', data: {}, previousData: {} });
       await new Promise((r) => setTimeout(r, 20));
       let settled: boolean | undefined;
