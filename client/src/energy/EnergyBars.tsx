@@ -19,10 +19,11 @@ export interface EnergyBarsProps {
   height?: number;
 }
 
+/** In `sx` a size of 1 means 100 %, hence the pixels spelled out. */
 const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',

@@ -65,8 +65,11 @@ const touchComponents: RaThemeOptions['components'] = {
   },
   MuiTableContainer: { styleOverrides: { root: { maxWidth: '100%', overflowX: 'auto' } } },
   // The page's content is a flex item: without min-width 0 a wide child (a chart, a row of buttons) widens the page.
-  // On a phone the layout is never wider than the screen (react-admin makes it fit its content).
-  RaLayout: { styleOverrides: { root: { '& .RaLayout-content': { minWidth: 0 }, [PHONE]: { minWidth: 0 } } } },
+  // The layout is never wider than the window either (react-admin makes it fit its content): a list with many
+  // columns (systems, triggers) at 1280 px pushed Create and Export off screen. The table scrolls instead.
+  RaLayout: { styleOverrides: { root: { minWidth: 0, '& .RaLayout-content': { minWidth: 0 } } } },
+  RaList: { styleOverrides: { root: { '& .RaList-main': { minWidth: 0 } } } },
+  RaDataTable: { styleOverrides: { root: { '& .RaDataTable-tableWrapper': { overflowX: 'auto' } } } },
   MuiToggleButtonGroup: { styleOverrides: { root: { flexWrap: 'wrap' } } },
   // The form toolbar's grey made the red Delete 3.9:1; this one keeps it above 4.5:1.
   RaToolbar: { styleOverrides: { root: { backgroundColor: '#f5f5f5' } } },

@@ -10,8 +10,8 @@ import { AlarmRowMenu } from './AlarmRowMenu';
 import { formatDeviceTime, showValue, useActiveAlarms, type ActiveAlarm } from './api';
 import { SystemPrefetch } from '../../systems/prefetch';
 
-/** Read by screen readers, not shown. */
-export const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+/** Read by screen readers, not shown. In `sx` a size of 1 means 100 %: with 1 the hidden text was as wide as the screen (a phone scrolled sideways). */
+export const VISUALLY_HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 type SortField = 'severity' | 'since';
 
 const rank = (s: string) => NOTIFICATION_SEVERITIES.indexOf(s as (typeof NOTIFICATION_SEVERITIES)[number]);

@@ -15,9 +15,9 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TablePagination,
   TextField,
 } from '@mui/material';
+import { TablePagination } from '../../kit/TablePagination';
 import { useState } from 'react';
 import { downloadCSV, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { NOTIFICATION_SEVERITIES } from '../../../../shared/common/enums';

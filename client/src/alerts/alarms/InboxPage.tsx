@@ -1,19 +1,6 @@
 import DoneAllIcon from '@mui/icons-material/DoneAll';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  FormControlLabel,
-  Link,
-  List,
-  ListItem,
-  ListItemText,
-  Stack,
-  Switch,
-  TablePagination,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, FormControlLabel, Link, List, ListItem, ListItemText, Stack, Switch } from '@mui/material';
+import { TablePagination } from '../../kit/TablePagination';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
