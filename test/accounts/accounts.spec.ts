@@ -12,7 +12,6 @@ import { newCuid } from '../../server/src/common/ids';
  * concurrent; the brake; sessions ended by a reset and by a change; the guards of the public
  * endpoints.
  */
-jest.setTimeout(120_000);
 
 const PUBLIC_URL = 'http://portal.test';
 const PER_EMAIL = 3;

@@ -12,7 +12,6 @@ import { newCuid } from '../../server/src/common/ids';
  * not. B's old link answers exactly like a junk link and changes nothing; a link sent to B's new
  * address works; A's link, untouched, works. Real HTTP, real SMTP peer, the test database.
  */
-jest.setTimeout(120_000);
 
 const PUBLIC_URL = 'http://portal.test';
 let t: TestApp;

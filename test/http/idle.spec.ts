@@ -11,8 +11,6 @@
 import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../factories/app';
 
-jest.setTimeout(60_000);
-
 /**
  * The loops poll every second or slower; measured idle on this machine: about 14 queries a second
  * in all (commands' expiry 5 with BEGIN/COMMIT, alert timers 3, exports 3, outbox 1, presence…).

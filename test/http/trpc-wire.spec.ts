@@ -202,7 +202,7 @@ describe('tRPC at /api/trpc: wire format and the §8 status table', () => {
       expect(last.status).toBe(429);
       expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(last.body.message).toMatch(/Too many/);
-    }, 120_000);
+    });
 
     it('never answers with a stack trace or SQL', async () => {
       const answers = [

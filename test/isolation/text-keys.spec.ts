@@ -207,7 +207,7 @@ describe('text is never a key into a plain object', () => {
     expect(history.status).toBe(200);
     expect(history.data.data).toHaveLength(2);
     for (const row of history.data.data as { message: string }[]) literal(row.message);
-  }, 150_000);
+  });
 
   it('device-state values and keys named after Object.prototype members are shown literally by telemetry.latest and systemStatus.get, for the owner and a partner', async () => {
     const start = Date.now() - 5 * 60_000;
@@ -250,7 +250,7 @@ describe('text is never a key into a plain object', () => {
         expect(device.state.faults).toEqual([{ code: name, text: name }]);
       }
     }
-  }, 150_000);
+  });
   it('command kinds and argument names a controller type declares after Object.prototype members: checked and labelled as written', async () => {
     // The names a declared command or argument may take (lower-case words): `constructor`, `prototype`.
     const names = INHERITED.filter((n) => COMMAND_NAME_PATTERN.test(n));
@@ -297,5 +297,5 @@ describe('text is never a key into a plain object', () => {
       expect(titles.some((title) => title.startsWith(`${name} on `) && title.endsWith(': SUCCESS'))).toBe(true);
       expect(titles.join('\n')).not.toContain('native code');
     }
-  }, 150_000);
+  });
 });

@@ -355,7 +355,7 @@ describe('kill -9 of one of two instances under load', () => {
     const b = await direct('b').login('expert@demo.local');
     expect([a.status, b.status]).toEqual([429, 429]);
     figures.login_brake = { failures: 10, instances: 2, answers_after: [a.status, b.status] };
-  }, 60_000);
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {

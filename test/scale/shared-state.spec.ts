@@ -35,7 +35,7 @@ describe('shared state between two instances', () => {
     superA = await a.client('superuser@demo.local');
     superB = await b.client('superuser@demo.local');
     token = b.demo.demoToken;
-  }, 120_000);
+  });
   afterAll(async () => {
     await b?.close(false);
     await a?.close();

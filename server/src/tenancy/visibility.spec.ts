@@ -83,7 +83,7 @@ describe('tenancy SQL (spec §6), on a database', () => {
     // r-global: no company; r-b: a company-only row of B; files of systems; a file of C's own.
     await db.query(`INSERT INTO record VALUES ('r-global', NULL, NULL), ('r-b', '${B}', NULL), ('r-s1', '${A}', 's1'),
                       ('r-s2', '${A}', 's2'), ('r-s3', '${C}', 's3'), ('r-c', '${C}', NULL)`);
-  }, 60000);
+  });
   afterAll(async () => db?.close());
 
   const ids = async (sql: (p: SqlParams) => string, from: string, key: string): Promise<string[]> => {
