@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/chromium';
-import { type BrowserPortal, portalPerFile, signIn } from './support/portal';
+import { type BrowserPortal, portalPerFile, openAs as openPageAs } from './support/portal';
 
 /**
  * What a new user stumbled on in a first walk through the portal: a list with many columns on a
@@ -11,13 +11,7 @@ describe('a first walk: wide lists and French pagers', () => {
   let portal: BrowserPortal;
   const contexts = portalPerFile((p) => (portal = p));
 
-  const openAs = async (email: string, path: string): Promise<Page> => {
-    const { context, page } = await portal.newPage();
-    contexts.push(context);
-    await signIn(page, portal.url('/auth/login'), email);
-    await page.goto(portal.url(path));
-    return page;
-  };
+  const openAs = (email: string, path: string): Promise<Page> => openPageAs(portal, contexts, email, path);
   const pageWiderThanWindow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   it.each(['/system'])('%s at 1280 px: the table scrolls, the page does not, Create is on screen', async (path) => {

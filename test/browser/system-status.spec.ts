@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_CONTROLLER_ID } from '../../server/src/seed/demo-seed';
 import { screenshot } from './support/chromium';
-import { type BrowserPortal, eventually, portalPerFile, signIn } from './support/portal';
+import { type BrowserPortal, eventually, portalPerFile, openAs as openPageAs } from './support/portal';
 
 const HOUR = 3_600_000;
 
@@ -14,13 +14,7 @@ describe('system status view in Chromium', () => {
   const now = Date.now();
 
   const q = (sql: string, params?: unknown[]) => portal.app.db.dataSource.query(sql, params);
-  const openAs = async (email: string, path: string): Promise<Page> => {
-    const { context, page } = await portal.newPage();
-    contexts.push(context);
-    await signIn(page, portal.url('/auth/login'), email);
-    await page.goto(portal.url(path));
-    return page;
-  };
+  const openAs = (email: string, path: string): Promise<Page> => openPageAs(portal, contexts, email, path);
 
   beforeAll(async () => {
     farm = await portal.systemCuid('DSL-0001');

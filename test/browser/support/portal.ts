@@ -101,3 +101,12 @@ export function portalPerFile(set: (portal: BrowserPortal) => void): BrowserCont
   });
   return contexts;
 }
+
+/** A new page signed in as `email` and opened at `path`; its context goes in `contexts` (closed after the test, see portalPerFile). */
+export async function openAs(portal: BrowserPortal, contexts: BrowserContext[], email: string, path: string): Promise<Page> {
+  const { context, page } = await portal.newPage();
+  contexts.push(context);
+  await signIn(page, portal.url('/auth/login'), email);
+  await page.goto(portal.url(path));
+  return page;
+}
