@@ -82,6 +82,11 @@ const SNAPSHOT_ENV: Record<Start, string> = { migrated: 'PORTAL_TEST_SNAPSHOT', 
 export async function createEmbeddedTemplate(): Promise<void> {
   const db = await openDatabase({ dataDir: 'memory://', entities: ENTITIES });
   try {
+    // The app's database is `postgres`: the two template databases would only be copied into every file's start.
+    for (const name of ['template0', 'template1']) {
+      await db.dataSource.query(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+      await db.dataSource.query(`DROP DATABASE ${name}`);
+    }
     const keep = async (start: Start) => {
       await db.dataSource.query('CHECKPOINT');
       const file = join(tmpdir(), `portal-test-${start}-${process.pid}.tar`);
